@@ -1,0 +1,78 @@
+# perfbot — plain GNU Makefile.
+#
+#   make            build ./perfbot
+#   make check      unit tests (cmocka) + end-to-end shell tests, then the
+#                   same suite again under ASan+UBSan
+#   make demo       install missing packages (as root), build, run the demo
+#
+# Sources are found by wildcard: adding src/<layer>/foo.c or
+# tests/unit/test_foo.c needs no edit here.  BUILD selects the object
+# directory so that a sanitizer build and a normal one never share objects.
+
+CC      ?= cc
+BUILD   ?= build
+PKGS     = libfyaml json-c zlib sqlite3
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc $(shell pkg-config --cflags $(PKGS))
+LIBS     = $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+SRCS     = $(sort $(shell find src -name '*.c'))
+LIB_SRCS = $(filter-out src/perfbot.c,$(SRCS))
+OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS= $(sort $(wildcard tests/unit/test_*.c))
+TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+HDRS     = $(shell find src -name '*.h')
+
+PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
+
+.PHONY: all check check-unit check-e2e check-asan demo clean deps bench
+
+all: $(PERFBOT)
+
+$(BUILD)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libperfbot.a: $(OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(PERFBOT): $(BUILD)/src/perfbot.o $(BUILD)/libperfbot.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a tests/unit/test_helpers.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libperfbot.a $(LIBS) $(shell pkg-config --libs cmocka) $(TEST_LIBS_$*)
+
+# GSL is used only by tests, to check our own statistics.
+TEST_LIBS_test_stat_tests = $(shell pkg-config --libs gsl 2>/dev/null)
+
+check-unit: $(TESTS) $(PERFBOT)
+	@sh tests/run-unit.sh $(TESTS)
+
+check-e2e: $(PERFBOT)
+	@PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh
+
+check: deps
+	$(MAKE) check-unit check-e2e
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" check-asan
+
+check-asan: $(TESTS) $(PERFBOT)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(TESTS)
+	@ASAN_OPTIONS=detect_leaks=1 PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh
+
+deps:
+	@sh scripts/deps.sh check
+
+demo:
+	@sh scripts/deps.sh install
+	$(MAKE) all
+	@sh scripts/demo.sh
+
+bench: $(PERFBOT)
+	@sh bench/compare.sh
+
+clean:
+	rm -rf build build-asan perfbot tests/out

@@ -1,0 +1,41 @@
+#ifndef PERFBOT_PARSER_H
+#define PERFBOT_PARSER_H
+/*
+ * Parsers turn a benchmark's or monitor's raw output into lkp's stats
+ * lines, "key: value\n", in lkp's order and number formatting, so that
+ * `perfbot parse NAME < raw` equals lkp-tests' parser output byte for byte.
+ *
+ * One file per parser (src/parse/<name>.c) defines
+ *
+ *     const struct parser parser_<ident> = { "name", parse_fn, NULL };
+ *
+ * and src/parse/parsers.h lists it once (X-macro), which makes the enum
+ * of names, the registry table and the extern declarations.  A parser that
+ * cannot work here still registers, with unimplemented_reason set.
+ */
+#include <stddef.h>
+#include "util/strbuf.h"
+
+struct parse_input {
+	const char *buf;        /* raw output, NUL-terminated */
+	size_t len;
+	const char *name;       /* file name for messages ("<stdin>") */
+	const char *result_root;/* for parsers that read a whole result dir
+				   (fio), else NULL */
+};
+
+/* Append "key: value\n" lines to out.  Return 0, or -1 after an error()
+ * naming input->name, the line and what was expected. */
+typedef int (*parse_fn)(const struct parse_input *in, struct strbuf *out);
+
+struct parser {
+	const char *name;
+	parse_fn parse;
+	const char *unimplemented_reason;
+};
+
+const struct parser *parser_find(const char *name);
+/* NULL-terminated list of all parsers, in registry order. */
+const struct parser *const *parser_all(void);
+
+#endif

@@ -1,0 +1,1 @@
+/* Benchmark parsers (see parsers.h). */

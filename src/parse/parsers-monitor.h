@@ -1,0 +1,1 @@
+/* Monitor parsers (see parsers.h). */

@@ -1,0 +1,87 @@
+#ifndef PERFBOT_MATRIX_H
+#define PERFBOT_MATRIX_H
+/*
+ * The matrix: every metric's samples across the runs of one _result_root,
+ * as lkp-tests keeps it in matrix.json:
+ *
+ *   { "metric": [run0, run1, ...], ..., "stats_source": [".../0/stats.json", ...] }
+ *
+ * In memory every metric has exactly ncols samples.  Files written by
+ * lkp-tests may hold shorter arrays (a metric that disappeared in later runs
+ * is not padded there); on load such arrays are padded with zeros at the
+ * end, which is what lkp's own readers do (matrix_fill_missing_zeros).
+ * An array longer than stats_source is an error.
+ *
+ * Each sample remembers whether it was an integer in the JSON, so that
+ * integers stay integers when written back and lkp's "all-zero integer
+ * metrics are dropped" rule can be applied exactly.
+ *
+ * Metric order is insertion order, as in lkp's Ruby hashes; `index` maps a
+ * name to its position.
+ */
+#include <stdbool.h>
+#include "util/strbuf.h"
+#include "util/strmap.h"
+
+struct metric {
+	char *name;
+	double *v;           /* ncols samples */
+	bool *is_int;        /* per sample: was an integer in JSON */
+};
+
+struct matrix {
+	struct metric *m;
+	int nr;
+	size_t alloc;
+	int ncols;
+	char **sources;      /* stats_source: one per column, may be NULL */
+	int nr_sources;
+	size_t alloc_sources;
+	struct strmap index; /* name -> position in m */
+	char *path;          /* the file it was loaded from, for messages */
+};
+
+void matrix_init(struct matrix *mx);
+void matrix_release(struct matrix *mx);
+
+/* Position of a metric, or -1. */
+int matrix_find(const struct matrix *mx, const char *name);
+/* Find or add a metric (new ones are zero-filled across existing columns). */
+struct metric *matrix_get_or_add(struct matrix *mx, const char *name);
+
+/*
+ * Load matrix.json from path, which may be a _result_root directory (then
+ * matrix.json or matrix.json.gz inside it is read) or a file (.json or
+ * .json.gz).  Returns 0, or -1 after one "perfbot: ..." line saying which
+ * file, where (line:column for syntax errors) and what was expected.
+ * Metrics holding non-numeric samples are skipped with a warning, as lkp
+ * skips string-valued stats.
+ */
+int matrix_load(struct matrix *mx, const char *path);
+/* Parse matrix JSON text; `name` is used in messages. */
+int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *name);
+
+/* Append one column from flat stats (a matrix with ncols == 1), zero-padding
+ * metrics first seen now in front.  source may be NULL. */
+void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source);
+/* Replace column col with stats (metrics absent from stats become 0). */
+void matrix_set_column(struct matrix *mx, int col, const struct matrix *stats);
+/* Drop metrics whose every sample is an integer zero (lkp's rule). */
+void matrix_drop_empty(struct matrix *mx);
+
+/* Render as lkp's matrix.json / avg.json / stddev.json. */
+void matrix_to_json(const struct matrix *mx, struct strbuf *out);
+void matrix_avg_to_json(const struct matrix *mx, struct strbuf *out);
+void matrix_stddev_to_json(const struct matrix *mx, struct strbuf *out);
+
+/*
+ * Load a flat stats.json ({"metric": number}) as a one-column matrix.
+ * Arrays are accepted too (a monitor's time series): their last value is
+ * NOT taken; they are rejected with a message, since a stats file holds one
+ * value per metric.
+ */
+int stats_load(struct matrix *stats, const char *path);
+/* Write a one-column matrix as flat stats.json. */
+void stats_to_json(const struct matrix *stats, struct strbuf *out);
+
+#endif

@@ -1,0 +1,84 @@
+#ifndef PERFBOT_CHANGE_H
+#define PERFBOT_CHANGE_H
+/*
+ * Which metrics changed between a base matrix and a new one.
+ *
+ * Naming follows lkp-tests so that records compare field by field with
+ * lkp's: "a" is the NEW side, "b" the BASE side.
+ *
+ * Two rules decide:
+ *   RULE_LKP   lkp-tests' own heuristics, reproduced exactly (lkp_rule.c):
+ *              trimmed sorted samples, the median as "mean", the
+ *              default/gap/distance/variance variants and its filters.
+ *   RULE_STAT  a real test (stat_rule.c): Welch's t and exact
+ *              Mann-Whitney U at opt->alpha, plus lkp's minimum-magnitude
+ *              filters so that noise in huge counters does not flood.
+ */
+#include <stdbool.h>
+#include "result/matrix.h"
+#include "util/json_writer.h"
+
+enum change_rule { RULE_STAT, RULE_LKP };
+
+struct change_options {
+	enum change_rule rule;
+	bool more;              /* -m: families lkp hides by default too */
+	bool has_gap;           /* --gap G */
+	double gap;
+	bool has_distance;      /* --distance D */
+	double distance;
+	bool has_variance;      /* --variance V */
+	double variance;
+	bool regression_only;   /* --regression-only */
+	bool has_perf_profile;  /* -p N: perf-profile threshold */
+	double perf_profile;
+	bool whole;             /* lkp's 'whole': compare even with < 3 runs */
+	double alpha;           /* RULE_STAT significance level, default 0.05 */
+};
+
+void change_options_init(struct change_options *opt);
+
+struct change_record {
+	const char *stat;       /* borrowed from the NEW matrix */
+	double *a, *b;          /* sorted (for lkp: margin-trimmed) samples, owned */
+	int na, nb;
+	bool int_a, int_b;      /* every sample of that side was an integer */
+	double mean_a, mean_b;  /* lkp: the middle element; stat: arithmetic mean */
+	double min_a, max_a, min_b, max_b, max;
+	double ratio, delta, x, y, z;
+	int nr_run;
+	bool is_function_stat, is_latency;
+	bool gap_distance;      /* lkp made a ChangedStat: record has gap_distance: 2 */
+	double p_welch, p_mwu;  /* RULE_STAT p-values; NaN when not computed */
+	bool too_few_samples;   /* RULE_STAT: the test could never reach alpha */
+};
+
+struct change_list {
+	struct change_record *r;
+	int nr;
+	size_t alloc;
+	/* RULE_STAT: set when some metric had too few samples for the test to
+	 * ever reach alpha; compare prints a footnote instead of pretending */
+	int min_samples_needed;
+	bool too_few_samples;
+};
+
+/* Compute the changed stats of a (new) against b (base), appending to out.
+ * The matrices are not modified.  Returns 0 or -1 with a message. */
+int changed_stats(const struct matrix *a, const struct matrix *b,
+		  const struct change_options *opt, struct change_list *out);
+int lkp_changed_stats(const struct matrix *a, const struct matrix *b,
+		      const struct change_options *opt, struct change_list *out);
+int stat_changed_stats(const struct matrix *a, const struct matrix *b,
+		       const struct change_options *opt, struct change_list *out);
+
+/* Append a fresh zeroed record to out and return it. */
+struct change_record *change_list_add(struct change_list *out);
+void change_list_release(struct change_list *l);
+
+/* One record as a JSON object with lkp's field names (plus p-values and
+ * the options lkp merges into every record). */
+void change_record_to_json(const struct change_record *r,
+			   const struct change_options *opt, struct json_writer *jw);
+
+#endif

@@ -1,0 +1,39 @@
+#ifndef PERFBOT_LKP_TABLES_H
+#define PERFBOT_LKP_TABLES_H
+/*
+ * What lkp-tests knows about metric names, as declared tables: which stats
+ * are pass/fail counts ("function stats"), which are latencies, which are
+ * performance metrics and their magnitude thresholds, which families are
+ * hidden unless -m, which prefixes are tests (not monitors), and which way
+ * is better for key performance indicators.
+ *
+ * The patterns are facts about lkp's metric names, written here as tables
+ * (see lkp_tables.c); every decision that uses them lives in lkp_rule.c,
+ * stat_rule.c or the compare renderer.
+ */
+#include <stdbool.h>
+
+/* pass/fail style stat (dmesg.*, kmsg.*, *.fail, *.pass, ...) */
+bool lkp_function_stat(const char *stat);
+/* latency stat (lkp's index-latency table) */
+bool lkp_latency_stat(const char *stat);
+/* listed as a performance metric (relaxes the ratio > 1.05 filter) */
+bool lkp_perf_metric(const char *stat);
+/* lkp's reasonable_perf_change?: per-family magnitude thresholds */
+bool lkp_reasonable_perf_change(const char *stat, double delta, double max);
+/* shown without -m: allowlisted, or not in the denylist */
+bool lkp_bisectable_stat(const char *stat);
+/* in lkp's report allowlist (shown without -m even if denylisted) */
+bool lkp_report_allowlisted(const char *stat);
+/* the part before the first '.' names a test program, not a monitor */
+bool lkp_test_base(const char *base, int len);
+/* stat is a test's metric (test base, and not "<test>.time.*") */
+bool lkp_test_stat(const char *stat);
+/*
+ * Direction of a key performance indicator: +1 higher is better
+ * (throughput, jobs-per-min, ops), -1 lower is better (latency, time,
+ * elapsed), 0 unknown.
+ */
+int lkp_kpi_direction(const char *stat);
+
+#endif

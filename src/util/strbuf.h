@@ -1,0 +1,43 @@
+#ifndef PERFBOT_STRBUF_H
+#define PERFBOT_STRBUF_H
+/*
+ * strbuf: a growable, always NUL-terminated byte buffer.
+ *
+ * Invariants: sb->buf is never NULL after strbuf_init (it points at a static
+ * empty string until the first growth), sb->buf[sb->len] == '\0', and
+ * sb->len < sb->alloc whenever sb->alloc != 0.  Allocation failure aborts
+ * through xmalloc (see xalloc.h): a caller never sees a half-grown buffer.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+/* Free the storage and reset to STRBUF_INIT. */
+void strbuf_release(struct strbuf *sb);
+/* Return the buffer and reset sb; you now own the storage (free() it). */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+/* Make room for extra more bytes beyond len. */
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+#define strbuf_reset(sb) strbuf_setlen((sb), 0)
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+__attribute__((format(printf, 2, 3)))
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Remove trailing whitespace. */
+void strbuf_rtrim(struct strbuf *sb);
+
+#endif

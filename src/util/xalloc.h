@@ -1,0 +1,37 @@
+#ifndef PERFBOT_XALLOC_H
+#define PERFBOT_XALLOC_H
+/*
+ * Checked allocation and error reporting, as in git's usage.c/wrapper.c.
+ *
+ * x*alloc never return NULL: on exhaustion they print
+ * "perfbot: out of memory" and exit(1).  A robot that has run out of memory
+ * cannot produce a trustworthy result anyway, and one checked place beats
+ * hundreds of unchecked ones.
+ *
+ * Messages follow git's style: lowercase, no full stop, the subject quoted:
+ *     error("cannot open '%s': %s", path, strerror(errno));
+ * prints "perfbot: cannot open 'x': No such file or directory" on stderr.
+ */
+#include <stddef.h>
+
+#define EXIT_ERROR 1            /* something failed; message on stderr */
+#define EXIT_USAGE 2            /* bad command line */
+#define EXIT_REGRESSION 3       /* --fail-on-regression found one */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grow *arr (of *alloc elements of size elem) to hold at least want. */
+void *xgrow(void *arr, size_t elem, size_t want, size_t *alloc);
+#define ALLOC_GROW(arr, want, alloc) \
+	((arr) = xgrow((arr), sizeof(*(arr)), (want), &(alloc)))
+
+/* Print "perfbot: <msg>" and return -1, so callers can `return error(...)`. */
+__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+/* Print "perfbot: <msg>" and exit(EXIT_ERROR). */
+__attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...);
+
+#endif

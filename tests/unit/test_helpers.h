@@ -1,0 +1,48 @@
+#ifndef PERFBOT_TEST_HELPERS_H
+#define PERFBOT_TEST_HELPERS_H
+/*
+ * Shared by the cmocka unit tests in tests/unit/test_*.c: each file is one
+ * test binary (found by the Makefile's wildcard) whose main() runs
+ * cmocka_run_group_tests.
+ *
+ * CONFORMANCE_DIR is ../shared/conformance relative to the project root;
+ * tests that read it call skip_without_conformance() first, which prints
+ * why and skips when the folder is absent.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util/strbuf.h"
+#include "util/fileio.h"
+
+static inline const char *conformance_dir(void)
+{
+	const char *d = getenv("PERFBOT_CONFORMANCE");
+	return d ? d : "../shared/conformance";
+}
+
+/* Skip the current test, with a message, when the conformance data is missing. */
+#define skip_without_conformance() do { \
+	if (!is_dir(conformance_dir())) { \
+		print_message("skipped: %s not found\n", conformance_dir()); \
+		skip(); \
+	} \
+} while (0)
+
+/* Read a file relative to the conformance dir into sb (fails the test on error). */
+static inline void read_conformance(struct strbuf *sb, const char *rel)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", conformance_dir(), rel);
+	assert_int_equal(read_file(sb, path.buf), 0);
+	strbuf_release(&path);
+}
+
+#endif
