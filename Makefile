@@ -76,3 +76,10 @@ bench: $(PERFBOT)
 
 clean:
 	rm -rf build build-asan perfbot tests/out
+
+# The bisection strategies measured on simulated histories (bench/bisect-sim.sh).
+.PHONY: bisect-sim
+bisect-sim: $(BUILD)/bench/bisect-sim
+$(BUILD)/bench/bisect-sim: bench/bisect-sim.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)

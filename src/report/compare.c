@@ -1,0 +1,309 @@
+/*
+ * compare.c: the numbers behind `perfbot compare` (see compare.h).
+ *
+ * Which rows: the union over NEW columns of changed_stats(NEW, BASE), or
+ * every metric with --all.  What they show: lkp's ncompare arithmetic —
+ * the arithmetic mean of the complete runs, the population stddev (-1 when
+ * fewer than 2 samples, so no "±" is printed), the change in percent of
+ * BASE (BASE 0 counts as 1e-100, as ncompare does), or the absolute
+ * difference for perf-profile.* and metrics ending in '%'.
+ */
+#include "report/compare.h"
+#include "stats/lkp_tables.h"
+#include "stats/stat_tests.h"
+#include "stats/summary.h"
+#include "util/fileio.h"
+#include "util/strmap.h"
+#include "util/xalloc.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *label_of(const char *path)
+{
+	char real[PATH_MAX], *copy, *base, *res;
+
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	copy = xstrdup(real);
+	/* a matrix.json file is labelled by its directory, like a dir */
+	if (!is_dir(real))
+		base = basename(dirname(copy));
+	else
+		base = basename(copy);
+	res = xstrdup(base);
+	free(copy);
+	return res;
+}
+
+int compare_load(struct compare *cmp, char *const *paths, int n)
+{
+	memset(cmp, 0, sizeof(*cmp));
+	change_options_init(&cmp->opt);
+	cmp->col = xcalloc((size_t)n, sizeof(*cmp->col));
+	cmp->ncols = n;
+	for (int i = 0; i < n; i++) {
+		struct compare_col *c = &cmp->col[i];
+		matrix_init(&c->mx);
+		c->path = xstrdup(paths[i]);
+		c->label = label_of(paths[i]);
+		if (matrix_load(&c->mx, paths[i]) < 0)
+			return -1;
+		if (!c->mx.nr)
+			return error("%s: empty matrix: no metrics to compare", c->mx.path);
+		c->runs = c->mx.ncols;
+		c->incomplete = xcalloc((size_t)(c->runs ? c->runs : 1), sizeof(bool));
+		int pos = matrix_find(&c->mx, "last_state.is_incomplete_run");
+		c->complete_runs = c->runs;
+		if (pos >= 0)
+			for (int r = 0; r < c->runs; r++)
+				if (c->mx.m[pos].v[r] == 1) {
+					c->incomplete[r] = true;
+					c->complete_runs--;
+				}
+	}
+	return 0;
+}
+
+static void free_axes(struct axis *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(a[i].key);
+		free(a[i].value);
+	}
+	free(a);
+}
+
+void compare_release(struct compare *cmp)
+{
+	for (int i = 0; i < cmp->ncols; i++) {
+		struct compare_col *c = &cmp->col[i];
+		free(c->path);
+		free(c->label);
+		matrix_release(&c->mx);
+		free(c->incomplete);
+		free_axes(c->axes, c->nr_axes);
+	}
+	free(cmp->col);
+	for (int i = 0; i < cmp->nrows; i++) {
+		struct compare_row *r = &cmp->row[i];
+		free(r->avg);
+		free(r->stddev);
+		free(r->fails);
+		free(r->change);
+		free(r->p);
+		free(r->sort_key);
+	}
+	free(cmp->row);
+	free_axes(cmp->common, cmp->nr_common);
+	memset(cmp, 0, sizeof(*cmp));
+}
+
+/* Samples of stat in column c (complete runs only unless all_runs);
+ * a metric missing from the column reads as zeros, as in lkp. */
+static int column_samples(const struct compare_col *c, const char *stat, bool all_runs, double *out)
+{
+	int pos = matrix_find(&c->mx, stat), n = 0;
+
+	for (int r = 0; r < c->runs; r++) {
+		if (!all_runs && c->incomplete[r])
+			continue;
+		out[n++] = pos >= 0 ? c->mx.m[pos].v[r] : 0;
+	}
+	return n;
+}
+
+static bool absolute_change(const char *stat)
+{
+	size_t len = strlen(stat);
+	return !strncmp(stat, "perf-profile", 12) || (len && stat[len - 1] == '%');
+}
+
+static char *sort_key_of(const char *stat)
+{
+	/* perf-profile rows group by their first two components */
+	if (!strncmp(stat, "perf-profile.", 13)) {
+		const char *dot = strchr(stat + 13, '.');
+		if (dot)
+			return xstrndup(stat, (size_t)(dot - stat));
+	}
+	return xstrdup(stat);
+}
+
+static void fill_row(struct compare *cmp, struct compare_row *r)
+{
+	int nc = cmp->ncols;
+
+	r->failure = lkp_function_stat(r->stat);
+	r->abs_change = !r->failure && absolute_change(r->stat);
+	r->avg = xcalloc((size_t)nc, sizeof(double));
+	r->stddev = xcalloc((size_t)nc, sizeof(double));
+	r->fails = xcalloc((size_t)nc, sizeof(double));
+	r->change = xcalloc((size_t)nc, sizeof(double));
+	r->p = xcalloc((size_t)nc, sizeof(double));
+	r->direction = lkp_kpi_direction(r->stat);
+	r->sort_key = sort_key_of(r->stat);
+
+	double *base = NULL;
+	int nbase = 0;
+	for (int i = 0; i < nc; i++) {
+		const struct compare_col *c = &cmp->col[i];
+		double *s = xmalloc(sizeof(double) * (size_t)(c->runs ? c->runs : 1));
+		int n = column_samples(c, r->stat, r->failure, s);
+		if (r->failure) {
+			double sum = 0;
+			for (int k = 0; k < n; k++)
+				sum += s[k];
+			r->fails[i] = sum;
+			r->avg[i] = n ? sum / n : 0;
+		} else {
+			r->avg[i] = n ? mean(s, n) : 0;
+			r->stddev[i] = n > 1 ? stddev_pop(s, n) : -1;
+		}
+		if (i == 0) {
+			base = s;
+			nbase = n;
+			continue;
+		}
+		if (r->failure) {
+			double rep0 = cmp->col[0].runs ? r->fails[0] / cmp->col[0].runs : 0;
+			double rep = c->runs ? r->fails[i] / c->runs : 0;
+			r->change[i - 1] = 100 * (rep - rep0);
+			r->p[i - 1] = NAN;
+		} else if (r->abs_change) {
+			r->change[i - 1] = r->avg[i] - r->avg[0];
+		} else {
+			double a0 = r->avg[0] == 0 ? 1e-100 : r->avg[0];
+			r->change[i - 1] = 100.0 * (r->avg[i] - r->avg[0]) / a0;
+		}
+		if (!r->failure)
+			r->p[i - 1] = welch_test(s, n, base, nbase, NULL, NULL);
+		if (r->changed && r->direction && !r->failure &&
+		    r->direction * (r->avg[i] - r->avg[0]) < 0)
+			r->regression = true;
+		free(s);
+	}
+	free(base);
+}
+
+/* ncompare's family counts: see the comment in compare.h. */
+static void assign_families(struct compare *cmp)
+{
+	struct strmap fam;
+	long *count = xcalloc((size_t)(cmp->nrows ? cmp->nrows : 1), sizeof(long));
+	char **names = xcalloc((size_t)(cmp->nrows ? cmp->nrows : 1), sizeof(char *));
+	int nfam = 0;
+
+	strmap_init(&fam);
+	for (int i = 0; i < cmp->nrows; i++) {
+		const char *s = cmp->row[i].stat, *dot = strchr(s, '.');
+		char *base = xstrndup(s, dot ? (size_t)(dot - s) : strlen(s));
+		int f = strmap_get(&fam, base);
+		if (f < 0) {
+			f = nfam++;
+			names[f] = base;
+			strmap_put(&fam, names[f], f);
+			count[f] = cmp->row[i].failure ? -10000 : 0;
+		} else {
+			free(base);
+		}
+		count[f]++;
+		cmp->row[i].sort_family = f;
+	}
+	for (int f = 0; f < nfam; f++)
+		if (count[f] > 0 && lkp_test_base(names[f], (int)strlen(names[f])))
+			count[f] = 0;
+	for (int i = 0; i < cmp->nrows; i++)
+		cmp->row[i].sort_family = count[cmp->row[i].sort_family];
+	for (int f = 0; f < nfam; f++)
+		free(names[f]);
+	free(names);
+	free(count);
+	strmap_release(&fam);
+}
+
+/* Rows tie on (family, key): then compare the change arrays as Ruby's
+ * sort_by does, then the name, so the order never depends on qsort. */
+struct row_sort_ctx {
+	int nchanges;
+};
+
+static int cmp_rows_ctx(const void *pa, const void *pb, void *arg)
+{
+	const struct compare_row *a = pa, *b = pb;
+	const struct row_sort_ctx *ctx = arg;
+
+	if (a->sort_family != b->sort_family)
+		return a->sort_family < b->sort_family ? -1 : 1;
+	int c = strcmp(a->sort_key, b->sort_key);
+	if (c)
+		return c;
+	for (int i = 0; i < ctx->nchanges; i++)
+		if (a->change[i] != b->change[i])
+			return a->change[i] < b->change[i] ? -1 : 1;
+	return strcmp(a->stat, b->stat);
+}
+
+int compare_build(struct compare *cmp)
+{
+	struct strmap chosen;
+	const char **names = NULL;
+	size_t alloc = 0;
+	int nnames = 0, nchanged, ret = 0;
+
+	strmap_init(&chosen);
+	for (int i = 1; i < cmp->ncols; i++) {
+		struct change_list cl = { 0 };
+		if (changed_stats(&cmp->col[i].mx, &cmp->col[0].mx, &cmp->opt, &cl) < 0) {
+			change_list_release(&cl);
+			ret = -1;
+			goto out;
+		}
+		if (cl.too_few_samples) {
+			cmp->too_few_samples = true;
+			cmp->min_samples_needed = cl.min_samples_needed;
+		}
+		for (int k = 0; k < cl.nr; k++) {
+			/* the record's name is borrowed from column i's matrix,
+			 * which lives as long as the compare */
+			const char *s = cl.r[k].stat;
+			if (strmap_get(&chosen, s) >= 0)
+				continue;
+			ALLOC_GROW(names, (size_t)nnames + 1, alloc);
+			names[nnames] = s;
+			strmap_put(&chosen, s, nnames++);
+		}
+		change_list_release(&cl);
+	}
+	nchanged = nnames;
+	if (cmp->all) {
+		for (int i = 0; i < cmp->ncols; i++)
+			for (int k = 0; k < cmp->col[i].mx.nr; k++) {
+				const char *s = cmp->col[i].mx.m[k].name;
+				if (strmap_get(&chosen, s) >= 0)
+					continue;
+				ALLOC_GROW(names, (size_t)nnames + 1, alloc);
+				names[nnames] = s;
+				strmap_put(&chosen, s, nnames++);
+			}
+	}
+
+	cmp->row = xcalloc((size_t)(nnames ? nnames : 1), sizeof(*cmp->row));
+	cmp->nrows = nnames;
+	for (int i = 0; i < nnames; i++) {
+		cmp->row[i].stat = names[i];
+		cmp->row[i].changed = i < nchanged;
+		fill_row(cmp, &cmp->row[i]);
+	}
+	assign_families(cmp);
+	struct row_sort_ctx ctx = { cmp->ncols - 1 };
+	qsort_r(cmp->row, (size_t)cmp->nrows, sizeof(*cmp->row), cmp_rows_ctx, &ctx);
+out:
+	free(names);
+	strmap_release(&chosen);
+	return ret;
+}

@@ -1,0 +1,72 @@
+#ifndef PERFBOT_COMPARE_H
+#define PERFBOT_COMPARE_H
+/*
+ * The commit comparison of lkp's ncompare: for a BASE and one or more NEW
+ * matrices, which metrics changed and, per column, their mean, stddev and
+ * change against BASE.  compare_build() computes; the renderers in
+ * compare_table.c print the text table (modern or --legacy) or JSON.
+ *
+ * Row order is ncompare's: families counted by changed rows, test metrics
+ * first (count 0), pass/fail families before everything (-10000 + n),
+ * then the rest by ascending count; inside a family by name (perf-profile
+ * by its first two name components) and then by change.
+ */
+#include <stdbool.h>
+#include "result/matrix.h"
+#include "stats/change.h"
+
+struct axis {
+	char *key, *value;
+};
+
+struct compare_col {
+	char *path;             /* as given on the command line */
+	char *label;            /* the commit (dir name) shown in headers */
+	struct matrix mx;
+	bool *incomplete;       /* per run: last_state.is_incomplete_run == 1 */
+	int runs;               /* all runs */
+	int complete_runs;      /* runs not marked incomplete */
+	struct axis *axes;      /* from the first run's job.yaml, may be empty */
+	int nr_axes;
+};
+
+struct compare_row {
+	const char *stat;       /* borrowed from a column's matrix */
+	bool failure;           /* pass/fail stat: fails and %reproduction */
+	bool abs_change;        /* change is a difference, not a percentage */
+	double *avg, *stddev;   /* per column; stddev -1 when < 2 samples */
+	double *fails;          /* failure rows: sum of samples per column */
+	double *change;         /* per NEW column (ncols - 1) */
+	double *p;              /* per NEW column: Welch p (NaN if untestable) */
+	bool changed;           /* decided changed (rows of --all may not be) */
+	int direction;          /* lkp_kpi_direction() of stat */
+	bool regression;        /* changed, and the bad way for its direction */
+	long sort_family;
+	char *sort_key;
+};
+
+struct compare {
+	struct compare_col *col;
+	int ncols;
+	struct compare_row *row;
+	int nrows;
+	struct change_options opt;
+	bool all;               /* every metric, not only changed ones */
+	bool too_few_samples;   /* some test could not reach alpha */
+	int min_samples_needed;
+	struct axis *common;    /* axes equal in every column (minus commit) */
+	int nr_common;
+};
+
+/* Load the matrices named by paths (BASE first).  0 or -1 with a message. */
+int compare_load(struct compare *cmp, char *const *paths, int n);
+/* Decide the changed rows and compute their numbers. */
+int compare_build(struct compare *cmp);
+void compare_release(struct compare *cmp);
+
+/* Renderers (compare_table.c).  pvalue adds a p= column. */
+void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pvalue);
+void compare_print_legacy(const struct compare *cmp, struct strbuf *out);
+void compare_print_json(const struct compare *cmp, struct strbuf *out);
+
+#endif

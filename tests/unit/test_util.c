@@ -1,0 +1,179 @@
+/* Unit tests of src/util: strbuf, numfmt (Ruby number printing), JSON
+ * writer layout, strmap, atomic writes. */
+#include "test_helpers.h"
+#include "util/json_writer.h"
+#include "util/numfmt.h"
+#include "util/strmap.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+static void test_strbuf_basics(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	assert_string_equal(sb.buf, "");
+	strbuf_addstr(&sb, "abc");
+	strbuf_addch(&sb, 'd');
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	assert_string_equal(sb.buf, "abcd42-x");
+	strbuf_addchars(&sb, ' ', 3);
+	strbuf_rtrim(&sb);
+	assert_int_equal(sb.len, 8);
+	/* growth past the first allocation keeps the content */
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%04d", i);
+	assert_int_equal(sb.len, 8 + 4000);
+	assert_memory_equal(sb.buf + sb.len - 4, "0999", 4);
+	size_t len;
+	char *s = strbuf_detach(&sb, &len);
+	assert_int_equal(len, 4008);
+	assert_string_equal(sb.buf, "");
+	free(s);
+	strbuf_release(&sb);
+}
+
+static void check_ruby(double v, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fmt_ruby_float(&sb, v);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void test_ruby_float(void **state)
+{
+	(void)state;
+	check_ruby(2.0, "2.0");
+	check_ruby(0.1, "0.1");
+	check_ruby(1.0689341818607867, "1.0689341818607867");
+	check_ruby(3919563540.1258235, "3919563540.1258235");
+	check_ruby(1e15, "1000000000000000.0");
+	check_ruby(1e16, "1.0e+16");
+	check_ruby(1.5e20, "1.5e+20");
+	check_ruby(0.0001, "0.0001");
+	check_ruby(0.00001, "1.0e-05");
+	check_ruby(-2.5, "-2.5");
+	check_ruby(0.0, "0.0");
+	check_ruby(NAN, "NaN");
+	check_ruby(INFINITY, "Infinity");
+	check_ruby(-INFINITY, "-Infinity");
+	check_ruby(123456789.125, "123456789.125");
+}
+
+static void test_fmt_number_and_parse(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double v;
+	bool is_int;
+	(void)state;
+	fmt_number(&sb, 42, true);
+	strbuf_addch(&sb, ' ');
+	fmt_number(&sb, 42, false);
+	assert_string_equal(sb.buf, "42 42.0");
+	strbuf_release(&sb);
+	assert_int_equal(parse_number("12", &v, &is_int), 0);
+	assert_true(is_int);
+	assert_true(v == 12);
+	assert_int_equal(parse_number(" 1.5e3 ", &v, &is_int), 0);
+	assert_false(is_int);
+	assert_true(v == 1500);
+	assert_int_equal(parse_number("12abc", &v, &is_int), -1);
+	assert_int_equal(parse_number("", &v, &is_int), -1);
+}
+
+static void test_json_writer_layout(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer jw;
+	(void)state;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_key(&jw, "a.b");
+	jw_array_begin(&jw);
+	jw_number(&jw, 1, true);
+	jw_number(&jw, 2.5, false);
+	jw_array_end(&jw);
+	jw_key(&jw, "empty");
+	jw_array_begin(&jw);
+	jw_array_end(&jw);
+	jw_key(&jw, "s");
+	jw_string(&jw, "q\"\\\n");
+	jw_object_end(&jw);
+	/* Ruby's JSON.pretty_generate layout */
+	assert_string_equal(sb.buf,
+		"{\n"
+		"  \"a.b\": [\n"
+		"    1,\n"
+		"    2.5\n"
+		"  ],\n"
+		"  \"empty\": [],\n"
+		"  \"s\": \"q\\\"\\\\\\n\"\n"
+		"}\n");
+	strbuf_release(&sb);
+}
+
+static void test_strmap(void **state)
+{
+	struct strmap m;
+	char keys[3000][16];
+	(void)state;
+	strmap_init(&m);
+	assert_int_equal(strmap_get(&m, "x"), -1);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "k%d", i);
+		strmap_put(&m, keys[i], i);
+	}
+	for (int i = 0; i < 3000; i++)
+		assert_int_equal(strmap_get(&m, keys[i]), i);
+	assert_int_equal(strmap_get(&m, "k3000"), -1);
+	strmap_put(&m, keys[5], 77);
+	assert_int_equal(strmap_get(&m, "k5"), 77);
+	assert_int_equal((int)m.nr, 3000);
+	strmap_release(&m);
+}
+
+static void test_write_file_atomic(void **state)
+{
+	char dir[] = "/tmp/perfbot-util-XXXXXX";
+	struct strbuf path = STRBUF_INIT, back = STRBUF_INIT;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path_join(&path, dir, "f.json");
+	assert_int_equal(write_file_atomic(path.buf, "one", 3), 0);
+	assert_int_equal(write_file_atomic(path.buf, "two!", 4), 0);
+	assert_int_equal(read_file(&back, path.buf), 0);
+	assert_string_equal(back.buf, "two!");
+	/* no temp file left behind */
+	struct strbuf ls = STRBUF_INIT;
+	strbuf_addf(&ls, "test $(ls -A %s | wc -l) -eq 1", dir);
+	assert_int_equal(system(ls.buf), 0);
+	/* an unwritable target fails cleanly */
+	assert_int_equal(write_file_atomic("/nonexistent-dir/x", "a", 1), -1);
+	assert_int_equal(read_file(&back, "/nonexistent-dir/x"), -1);
+	/* mkdir_p makes nested dirs, and is idempotent */
+	strbuf_reset(&ls);
+	strbuf_addf(&ls, "%s/a/b/c", dir);
+	assert_int_equal(mkdir_p(ls.buf, 0755), 0);
+	assert_int_equal(mkdir_p(ls.buf, 0755), 0);
+	assert_true(is_dir(ls.buf));
+	strbuf_reset(&ls);
+	strbuf_addf(&ls, "rm -rf %s", dir);
+	assert_int_equal(system(ls.buf), 0);
+	strbuf_release(&ls);
+	strbuf_release(&path);
+	strbuf_release(&back);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf_basics),
+		cmocka_unit_test(test_ruby_float),
+		cmocka_unit_test(test_fmt_number_and_parse),
+		cmocka_unit_test(test_json_writer_layout),
+		cmocka_unit_test(test_strmap),
+		cmocka_unit_test(test_write_file_atomic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
