@@ -1,0 +1,235 @@
+/* run_command.c: fork/exec with redirections, timeouts and rusage. */
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void child_process_init(struct child_process *cp)
+{
+	memset(cp, 0, sizeof(*cp));
+	cp->out_fd = -1;
+	cp->pid = -1;
+}
+
+/* In the child: only async-signal-safe calls until exec. */
+static void child_redirect(const struct child_process *cp)
+{
+	int fd;
+
+	if (cp->no_stdin) {
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+	}
+	if (cp->out_path) {
+		fd = open(cp->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, 1);
+		close(fd);
+	} else if (cp->out_fd >= 0) {
+		dup2(cp->out_fd, 1);
+	}
+	if (cp->err_path) {
+		if (!strcmp(cp->err_path, "&1")) {
+			dup2(1, 2);
+		} else {
+			fd = open(cp->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0)
+				_exit(126);
+			dup2(fd, 2);
+			close(fd);
+		}
+	}
+}
+
+extern char **environ;
+
+/*
+ * The child's environment is built before fork: perfbot may have a sampler
+ * thread running, and after fork in a threaded process only
+ * async-signal-safe calls are allowed (putenv may allocate).
+ */
+static char **build_env(char *const *extra)
+{
+	size_t n = 0, k = 0, nx = 0;
+
+	while (environ[n])
+		n++;
+	while (extra && extra[nx])
+		nx++;
+	char **env = xcalloc(n + nx + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t klen = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+		bool overridden = false;
+		for (size_t j = 0; j < nx; j++)
+			if (!strncmp(extra[j], environ[i], klen))
+				overridden = true;
+		if (!overridden)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < nx; j++)
+		env[k++] = extra[j];
+	env[k] = NULL;
+	return env;
+}
+
+int start_command(struct child_process *cp)
+{
+	char *const sh_argv[] = { "/bin/sh", "-c", (char *)cp->shell_cmd, NULL };
+	char *const *argv = cp->argv ? cp->argv : sh_argv;
+	char **env;
+
+	if (!cp->argv && !cp->shell_cmd)
+		return error("start_command: nothing to run");
+	env = build_env(cp->env);
+	cp->start = now_seconds();
+	cp->pid = fork();
+	if (cp->pid < 0) {
+		free(env);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (cp->pid == 0) {
+		if (cp->new_pgrp)
+			setpgid(0, 0);
+		/* perfbot ignores or handles some signals; a benchmark must
+		 * start with the defaults */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (cp->dir && chdir(cp->dir) < 0)
+			_exit(126);
+		child_redirect(cp);
+		execvpe(argv[0], argv, env);
+		_exit(127);
+	}
+	free(env);
+	/* set it from the parent too, so a kill right after fork finds it */
+	if (cp->new_pgrp)
+		setpgid(cp->pid, cp->pid);
+	return 0;
+}
+
+static int reap(struct child_process *cp, int options)
+{
+	pid_t r;
+
+	do
+		r = wait4(cp->pid, &cp->status, options, &cp->ru);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return error("cannot wait for process %ld: %s", (long)cp->pid, strerror(errno));
+	if (r > 0)
+		cp->end = now_seconds();
+	return r > 0;
+}
+
+void kill_command(struct child_process *cp, double grace_s)
+{
+	pid_t target = cp->new_pgrp ? -cp->pid : cp->pid;
+	double deadline;
+
+	if (cp->pid <= 0)
+		return;
+	kill(target, SIGTERM);
+	deadline = now_seconds() + grace_s;
+	while (now_seconds() < deadline) {
+		int r = reap(cp, WNOHANG);
+		if (r != 0) {
+			/* the leader is gone; make sure no straggler of its
+			 * group keeps running */
+			if (cp->new_pgrp)
+				kill(target, SIGKILL);
+			cp->pid = -1;
+			return;
+		}
+		usleep(20000);
+	}
+	kill(target, SIGKILL);
+	reap(cp, 0);
+	cp->pid = -1;
+}
+
+int finish_command(struct child_process *cp, double timeout_s, volatile sig_atomic_t *stop)
+{
+	double deadline = timeout_s > 0 ? cp->start + timeout_s : 0;
+
+	for (;;) {
+		int r = reap(cp, WNOHANG);
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			pid_t pid = cp->pid;
+			cp->pid = -1;
+			/* children the benchmark left behind in its group */
+			if (cp->new_pgrp)
+				kill(-pid, SIGKILL);
+			return FINISH_EXITED;
+		}
+		if (stop && *stop) {
+			kill_command(cp, 2);
+			return FINISH_INTERRUPTED;
+		}
+		if (deadline && now_seconds() >= deadline) {
+			kill_command(cp, 2);
+			return FINISH_TIMEOUT;
+		}
+		/* 10 ms polling keeps the timeout precise without a SIGCHLD
+		 * handler (which would be global state) */
+		poll(NULL, 0, 10);
+	}
+}
+
+int capture_command(char *const *argv, const char *dir, struct strbuf *out)
+{
+	struct child_process cp;
+	int fds[2];
+
+	if (pipe(fds) < 0)
+		return error("cannot create pipe: %s", strerror(errno));
+	child_process_init(&cp);
+	cp.argv = argv;
+	cp.dir = dir;
+	cp.out_fd = fds[1];
+	cp.no_stdin = true;
+	if (start_command(&cp) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[1]);
+	for (;;) {
+		strbuf_grow(out, 8192);
+		ssize_t n = read(fds[0], out->buf + out->len, out->alloc - out->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+	}
+	close(fds[0]);
+	if (finish_command(&cp, 0, NULL) < 0)
+		return -1;
+	if (WIFEXITED(cp.status))
+		return WEXITSTATUS(cp.status);
+	return 128 + (WIFSIGNALED(cp.status) ? WTERMSIG(cp.status) : 0);
+}

@@ -1,0 +1,125 @@
+/* Unit tests of src/util/run_command: exit status, rusage, capture,
+ * redirection, timeout killing the whole process group, interruption. */
+#include "test_helpers.h"
+#include "util/run_command.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+static void test_exit_status_and_capture(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *const ok[] = { "sh", "-c", "echo hello; exit 3", NULL };
+	char *const missing[] = { "/nonexistent/prog", NULL };
+	(void)state;
+	assert_int_equal(capture_command(ok, NULL, &out), 3);
+	assert_string_equal(out.buf, "hello\n");
+	strbuf_reset(&out);
+	assert_int_equal(capture_command(missing, NULL, &out), 127);
+	char *const pwd[] = { "pwd", NULL };
+	strbuf_reset(&out);
+	assert_int_equal(capture_command(pwd, "/tmp", &out), 0);
+	assert_string_equal(out.buf, "/tmp\n");
+	strbuf_release(&out);
+}
+
+static void test_env_and_redirect(void **state)
+{
+	struct child_process cp;
+	struct strbuf got = STRBUF_INIT;
+	char path[] = "/tmp/perfbot-rc-XXXXXX";
+	char *env[] = { "PERFBOT_T=42", NULL };
+	int fd = mkstemp(path);
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	child_process_init(&cp);
+	cp.shell_cmd = "echo $PERFBOT_T; echo err >&2";
+	cp.env = env;
+	cp.out_path = path;
+	cp.err_path = "&1";
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 10, NULL), FINISH_EXITED);
+	assert_true(WIFEXITED(cp.status) && WEXITSTATUS(cp.status) == 0);
+	assert_int_equal(read_file(&got, path), 0);
+	assert_string_equal(got.buf, "42\nerr\n");
+	assert_true(cp.end >= cp.start);
+	unlink(path);
+	strbuf_release(&got);
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	struct child_process cp;
+	char pidfile[] = "/tmp/perfbot-rc-XXXXXX";
+	struct strbuf cmd = STRBUF_INIT, got = STRBUF_INIT;
+	int fd = mkstemp(pidfile);
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	/* a grandchild in the background must die with the group */
+	strbuf_addf(&cmd, "sleep 30 & echo $! > %s; wait", pidfile);
+	child_process_init(&cp);
+	cp.shell_cmd = cmd.buf;
+	cp.new_pgrp = true;
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 0.5, NULL), FINISH_TIMEOUT);
+	assert_int_equal(read_file(&got, pidfile), 0);
+	pid_t grandchild = (pid_t)atol(got.buf);
+	assert_true(grandchild > 0);
+	/* gone, or a zombie waiting for init to reap it: not running */
+	struct strbuf stat = STRBUF_INIT, st = STRBUF_INIT;
+	strbuf_addf(&stat, "/proc/%ld/stat", (long)grandchild);
+	usleep(100000);
+	if (read_file(&st, stat.buf) == 0) {
+		const char *close_paren = strrchr(st.buf, ')');
+		assert_non_null(close_paren);
+		assert_int_equal(close_paren[2], 'Z');
+	}
+	strbuf_release(&stat);
+	strbuf_release(&st);
+	unlink(pidfile);
+	strbuf_release(&cmd);
+	strbuf_release(&got);
+}
+
+static void test_interrupt(void **state)
+{
+	struct child_process cp;
+	volatile sig_atomic_t stop = 1;
+	(void)state;
+	child_process_init(&cp);
+	cp.shell_cmd = "sleep 30";
+	cp.new_pgrp = true;
+	assert_int_equal(start_command(&cp), 0);
+	double t0 = now_seconds();
+	assert_int_equal(finish_command(&cp, 0, &stop), FINISH_INTERRUPTED);
+	assert_true(now_seconds() - t0 < 5);
+	assert_true(WIFSIGNALED(cp.status));
+}
+
+static void test_rusage(void **state)
+{
+	struct child_process cp;
+	(void)state;
+	child_process_init(&cp);
+	cp.shell_cmd = "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done";
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 60, NULL), FINISH_EXITED);
+	double cpu = cp.ru.ru_utime.tv_sec + cp.ru.ru_utime.tv_usec / 1e6 +
+		     cp.ru.ru_stime.tv_sec + cp.ru.ru_stime.tv_usec / 1e6;
+	assert_true(cpu > 0.01);
+	assert_true(cp.ru.ru_maxrss > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_status_and_capture),
+		cmocka_unit_test(test_env_and_redirect),
+		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_interrupt),
+		cmocka_unit_test(test_rusage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
