@@ -89,6 +89,7 @@ int cmd_compare(int argc, char **argv)
 	if (opt.rule == RULE_LKP && !opt.has_perf_profile) {
 		opt.has_perf_profile = true;
 		opt.perf_profile = 5;
+		opt.perf_profile_is_int = true; /* Ruby's 5, not 5.0: see change.h */
 	}
 	if (compare_load(&cmp, argv + optind, argc - optind) < 0) {
 		compare_release(&cmp);

@@ -32,6 +32,13 @@ struct change_options {
 	bool regression_only;   /* --regression-only */
 	bool has_perf_profile;  /* -p N: perf-profile threshold */
 	double perf_profile;
+	bool perf_profile_is_int; /* the threshold is a Ruby Integer (compare's
+	                           * default 5): lkp applies it only to stats
+	                           * whose median is an Integer too; -p N is a
+	                           * Float (to_f) and applies to Float medians */
+	bool lkp_latency;       /* apply lkp's latency variant to index-latency
+	                         * stats; off by default because lkp-tests
+	                         * switched it off (latency_stat? is false) */
 	bool whole;             /* lkp's 'whole': compare even with < 3 runs */
 	double alpha;           /* RULE_STAT significance level, default 0.05 */
 };
@@ -39,7 +46,8 @@ struct change_options {
 void change_options_init(struct change_options *opt);
 
 struct change_record {
-	const char *stat;       /* borrowed from the NEW matrix */
+	const char *stat;       /* borrowed from the NEW matrix (from BASE for a
+	                         * metric only BASE has) */
 	double *a, *b;          /* sorted (for lkp: margin-trimmed) samples, owned */
 	int na, nb;
 	bool int_a, int_b;      /* every sample of that side was an integer */
@@ -49,6 +57,7 @@ struct change_record {
 	int nr_run;
 	bool is_function_stat, is_latency;
 	bool gap_distance;      /* lkp made a ChangedStat: record has gap_distance: 2 */
+	bool has_boot_fix;      /* lkp's options had has_boot_fix set (regression-only) */
 	double p_welch, p_mwu;  /* RULE_STAT p-values; NaN when not computed */
 	bool too_few_samples;   /* RULE_STAT: the test could never reach alpha */
 };
@@ -72,13 +81,35 @@ int lkp_changed_stats(const struct matrix *a, const struct matrix *b,
 int stat_changed_stats(const struct matrix *a, const struct matrix *b,
 		       const struct change_options *opt, struct change_list *out);
 
-/* Append a fresh zeroed record to out and return it. */
+#define CHANGE_LIST_INIT { NULL, 0, 0, 0, false }
+void change_list_init(struct change_list *l);
+
+/* Append a fresh zeroed record (p-values NaN) to out and return it; the
+ * pointer is valid until the next change_list_add. */
 struct change_record *change_list_add(struct change_list *out);
+/* Free every record's a and b and the array; l is left empty (reusable). */
 void change_list_release(struct change_list *l);
+
+/* Append lkp's interval text of r to out:
+ * "[ %-10.5g - %-10.5g ] -- [ %-10.5g - %-10.5g ]" of min_a, max_a, min_b,
+ * max_b (Ruby's "Inf"/"NaN" spelling for non-finite values). */
+void change_record_interval(const struct change_record *r, struct strbuf *out);
 
 /* One record as a JSON object with lkp's field names (plus p-values and
  * the options lkp merges into every record). */
 void change_record_to_json(const struct change_record *r,
 			   const struct change_options *opt, struct json_writer *jw);
+
+/*
+ * The same record as YAML-like text, as lkp's fixtures show it:
+ *   <stat>:
+ *     stat: <stat>
+ *     interval: "[ ... ]"
+ *     a: [10, 10, 10]
+ *     ...
+ * Names that are not plain words are double-quoted (JSON escapes).
+ */
+void change_record_to_yaml(const struct change_record *r,
+			   const struct change_options *opt, struct strbuf *out);
 
 #endif

@@ -36,4 +36,22 @@ bool lkp_test_stat(const char *stat);
  */
 int lkp_kpi_direction(const char *stat);
 
+/*
+ * Does s match re, a regexp in the Ruby syntax of lkp's etc/ files
+ * (literals, \-escapes, ., [classes], (groups) with |, * + ? {m,n}, ^ $)?
+ * full: the whole of s must match (lkp's /^re$/), else anywhere (/re/).
+ * Interpreted from the text without compiling or allocating; a malformed
+ * group or class is taken literally.  lkp_rule.c uses it where lkp builds
+ * a regexp from a stat name.
+ */
+bool lkp_regex_match(const char *re, const char *s, bool full);
+
+/*
+ * Check the tables against the assumptions their fast path makes (every
+ * pattern parses, none has a '|' outside parentheses, the word lists are
+ * sorted for bsearch).  Returns NULL, or the first offending entry.  For
+ * the unit tests: an edit of a table that breaks them fails there.
+ */
+const char *lkp_tables_selfcheck(void);
+
 #endif

@@ -1,0 +1,1875 @@
+/*
+ * lkp_tables.c: what lkp-tests knows about metric names, as const tables.
+ *
+ * Each table below is the content of one of lkp's etc/ files (named above
+ * it), kept in lkp's own Ruby-regexp text so that it can be compared line
+ * by line with the file it came from.  lkp applies those files in three
+ * ways, reproduced by enum anchor:
+ *
+ *   ANCHOR_NONE   stat =~ /re/          (etc/stat-denylist, ...)
+ *   ANCHOR_START  stat =~ /^(re)/       (etc/failure, etc/pass, prefixes)
+ *   ANCHOR_FULL   stat =~ /^(re)$/      (the *.yaml tables)
+ *
+ * The patterns are interpreted directly from their text by a small
+ * backtracking matcher (re_search below) that knows the part of Ruby's
+ * syntax these files use: literals and \-escapes, ., [classes], (groups)
+ * with |, the quantifiers * + ? {m,n}, and ^ $.  Nothing is compiled, so
+ * there is no global mutable state and no context to thread through.
+ * Speed comes from rejecting early instead: the big tables are sorted by
+ * the byte their patterns start with and looked up by the name's first
+ * byte, an anchored pattern's literal start is compared before the
+ * matcher runs, and so is (with strstr) the longest literal a match must
+ * contain.  A name against every table costs about a microsecond.
+ */
+#include "stats/lkp_tables.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------ */
+/* The matcher                                                         */
+/* ------------------------------------------------------------------ */
+
+enum anchor { ANCHOR_NONE, ANCHOR_START, ANCHOR_FULL };
+
+enum atom_kind { A_CHAR, A_ESC, A_ANY, A_CLASS, A_GROUP, A_BOL, A_EOL };
+
+struct atom {
+	enum atom_kind kind;
+	const char *p;          /* first byte of the atom */
+	const char *ae;         /* one past the atom (for A_GROUP: past ')') */
+	const char *after;      /* one past its quantifier */
+	int min, max;           /* repetitions; max < 0: unbounded */
+};
+
+/* What to match once the current sequence is done. */
+enum frame_kind { F_SEQ, F_GROUP, F_END };
+
+struct frame {
+	enum frame_kind kind;
+	const char *p, *end;    /* F_SEQ: the rest; F_GROUP: the group body */
+	int count, min, max;    /* F_GROUP: iterations done and wanted */
+	const char *iter_start; /* F_GROUP: where the last iteration began */
+	const struct frame *next;
+};
+
+/* A byte with a meaning of its own in a pattern (not a literal)? */
+static inline bool is_meta(char c)
+{
+	switch (c) {
+	case '.': case '[': case '(': case ')': case '\\': case '^': case '$':
+	case '|': case '*': case '+': case '?': case '{': case '\0':
+		return true;
+	}
+	return false;
+}
+
+static inline bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Past the ']' closing the class opened at p, or NULL when unclosed. */
+static const char *class_end(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (q < end && *q == '^')
+		q++;
+	if (q < end && *q == ']')       /* a leading ']' is literal */
+		q++;
+	for (; q < end; q++) {
+		if (*q == '\\' && q + 1 < end)
+			q++;
+		else if (*q == ']')
+			return q + 1;
+	}
+	return NULL;
+}
+
+/* Past the ')' closing the group opened at p, or NULL when unclosed. */
+static const char *group_end(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (const char *q = p; q < end; q++) {
+		if (*q == '\\') {
+			if (q + 1 < end)
+				q++;
+		} else if (*q == '[') {
+			const char *c = class_end(q, end);
+			if (c)
+				q = c - 1;
+		} else if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			if (--depth == 0)
+				return q + 1;
+		}
+	}
+	return NULL;
+}
+
+static int parse_uint(const char **pp, const char *end)
+{
+	const char *p = *pp;
+	int v = 0;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return -1;
+	while (p < end && *p >= '0' && *p <= '9' && v < 100000)
+		v = v * 10 + (*p++ - '0');
+	*pp = p;
+	return v;
+}
+
+/* Parse a {m}, {m,}, {,n} or {m,n} at p; a brace that is not one is literal. */
+static bool parse_braces(const char *p, const char *end, struct atom *a)
+{
+	const char *q = p + 1;
+	int lo, hi;
+
+	lo = parse_uint(&q, end);
+	if (q < end && *q == ',') {
+		q++;
+		hi = parse_uint(&q, end);
+		if (lo < 0 && hi < 0)
+			return false;
+		if (lo < 0)
+			lo = 0;
+	} else {
+		if (lo < 0)
+			return false;
+		hi = lo;
+	}
+	if (q >= end || *q != '}')
+		return false;
+	a->min = lo;
+	a->max = hi;
+	a->after = q + 1;
+	return true;
+}
+
+static void parse_atom(const char *p, const char *end, struct atom *a)
+{
+	const char *q;
+
+	a->p = p;
+	a->kind = A_CHAR;
+	a->ae = p + 1;
+	switch (*p) {
+	case '\\':
+		if (p + 1 < end) {
+			a->kind = A_ESC;
+			a->ae = p + 2;
+		}
+		break;
+	case '.':
+		a->kind = A_ANY;
+		break;
+	case '^':
+		a->kind = A_BOL;
+		break;
+	case '$':
+		a->kind = A_EOL;
+		break;
+	case '[':
+		q = class_end(p, end);
+		if (q) {
+			a->kind = A_CLASS;
+			a->ae = q;
+		}
+		break;
+	case '(':
+		q = group_end(p, end);
+		if (q) {
+			a->kind = A_GROUP;
+			a->ae = q;
+		}
+		break;
+	}
+
+	a->min = a->max = 1;
+	a->after = a->ae;
+	if (a->ae >= end)
+		return;
+	switch (*a->ae) {
+	case '*':
+		a->min = 0, a->max = -1, a->after = a->ae + 1;
+		break;
+	case '+':
+		a->min = 1, a->max = -1, a->after = a->ae + 1;
+		break;
+	case '?':
+		a->min = 0, a->max = 1, a->after = a->ae + 1;
+		break;
+	case '{':
+		parse_braces(a->ae, end, a);
+		break;
+	default:
+		return;
+	}
+	/* a lazy '?' after a quantifier changes which match is found, never
+	 * whether one is */
+	if (a->after > a->ae && a->after < end && *a->after == '?')
+		a->after++;
+}
+
+static bool esc_match(char e, unsigned char c)
+{
+	switch (e) {
+	case 'd': return c >= '0' && c <= '9';
+	case 'D': return !(c >= '0' && c <= '9');
+	case 'w': return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			 (c >= 'A' && c <= 'Z') || c == '_';
+	case 'W': return !esc_match('w', c);
+	case 's': return c == ' ' || (c >= '\t' && c <= '\r');
+	case 'S': return !esc_match('s', c);
+	case 'n': return c == '\n';
+	case 't': return c == '\t';
+	default: return c == (unsigned char)e;
+	}
+}
+
+static bool class_match(const struct atom *a, unsigned char c)
+{
+	const char *q = a->p + 1, *close = a->ae - 1;
+	bool neg = false, first = true;
+
+	if (*q == '^') {
+		neg = true;
+		q++;
+	}
+	while (q < close) {
+		unsigned char lo;
+
+		if (*q == ']' && !first)
+			break;
+		first = false;
+		if (*q == '\\' && q + 1 < close) {
+			char e = q[1];
+			q += 2;
+			if (strchr("dDwWsS", e)) {
+				if (esc_match(e, c))
+					return !neg;
+				continue;
+			}
+			lo = (unsigned char)(e == 'n' ? '\n' : e == 't' ? '\t' : e);
+		} else {
+			lo = (unsigned char)*q++;
+		}
+		if (q + 1 < close && *q == '-') {
+			unsigned char hi = (unsigned char)q[1];
+			q += 2;
+			if (hi == '\\' && q < close)
+				hi = (unsigned char)*q++;
+			if (c >= lo && c <= hi)
+				return !neg;
+		} else if (c == lo) {
+			return !neg;
+		}
+	}
+	return neg;
+}
+
+static bool atom_match1(const struct atom *a, unsigned char c)
+{
+	switch (a->kind) {
+	case A_CHAR: return c == (unsigned char)*a->p;
+	case A_ESC: return esc_match(a->p[1], c);
+	case A_ANY: return c != '\n';
+	case A_CLASS: return class_match(a, c);
+	default: return false;
+	}
+}
+
+static bool match_here(const char *p, const char *end, const char *s,
+		       const struct frame *k, const char *bol);
+static bool group_step(const struct frame *g, const char *s, const char *bol);
+
+static bool cont(const struct frame *k, const char *s, const char *bol)
+{
+	if (!k)
+		return true;
+	switch (k->kind) {
+	case F_SEQ:
+		return match_here(k->p, k->end, s, k->next, bol);
+	case F_GROUP:
+		return group_step(k, s, bol);
+	case F_END:
+		return *s == '\0';
+	}
+	return false;
+}
+
+/* One more iteration of a group (each alternative), or leave it. */
+static bool group_step(const struct frame *g, const char *s, const char *bol)
+{
+	if ((g->max < 0 || g->count < g->max) &&
+	    (g->count < g->min || s != g->iter_start)) {
+		struct frame again = *g;
+		const char *alt = g->p;
+		int depth = 0;
+
+		again.count++;
+		again.iter_start = s;
+		for (const char *q = g->p; q <= g->end; q++) {
+			if (q == g->end || (*q == '|' && depth == 0)) {
+				if (match_here(alt, q, s, &again, bol))
+					return true;
+				alt = q + 1;
+				continue;
+			}
+			if (*q == '\\' && q + 1 < g->end) {
+				q++;
+			} else if (*q == '[') {
+				const char *c = class_end(q, g->end);
+				if (c)
+					q = c - 1;
+			} else if (*q == '(') {
+				depth++;
+			} else if (*q == ')') {
+				depth--;
+			}
+		}
+	}
+	if (g->count >= g->min)
+		return cont(g->next, s, bol);
+	return false;
+}
+
+static bool match_here(const char *p, const char *end, const char *s,
+		       const struct frame *k, const char *bol)
+{
+	struct atom a;
+
+	while (p < end) {
+		parse_atom(p, end, &a);
+		if (a.kind == A_BOL) {
+			if (s != bol)
+				return false;
+			p = a.after;
+			continue;
+		}
+		if (a.kind == A_EOL) {
+			if (*s)
+				return false;
+			p = a.after;
+			continue;
+		}
+		if (a.kind == A_GROUP) {
+			struct frame rest = { F_SEQ, a.after, end, 0, 0, 0, NULL, k };
+			struct frame g = { F_GROUP, a.p + 1, a.ae - 1, 0, a.min, a.max, NULL, &rest };
+			return group_step(&g, s, bol);
+		}
+		if (a.min == 1 && a.max == 1) {
+			if (!*s || !atom_match1(&a, (unsigned char)*s))
+				return false;
+			s++;
+			p = a.after;
+			continue;
+		}
+		int n = 0;
+		char want = 0;
+		struct atom b;
+
+		if (a.kind == A_ANY && a.max < 0)
+			n = (int)(strchrnul(s, '\n') - s);
+		else
+			while ((a.max < 0 || n < a.max) && s[n] &&
+			       atom_match1(&a, (unsigned char)s[n]))
+				n++;
+		/* a literal next: only the positions holding it can go on */
+		if (a.after < end) {
+			parse_atom(a.after, end, &b);
+			if (b.min >= 1 && b.kind == A_CHAR && !is_meta(*b.p))
+				want = *b.p;
+			else if (b.min >= 1 && b.kind == A_ESC && !is_alnum(b.p[1]))
+				want = b.p[1];
+		}
+		for (int i = n; i >= a.min; i--)
+			if ((!want || s[i] == want) && match_here(a.after, end, s + i, k, bol))
+				return true;
+		return false;
+	}
+	return cont(k, s, bol);
+}
+
+/*
+ * Is there a '|' outside every group, splitting the whole pattern?  Only
+ * the text up to the last '|' can tell, which keeps this cheap for the
+ * common patterns: none, or one early "(E|R)".
+ */
+static bool top_level_alt(const char *re, const char *end)
+{
+	const char *last = memrchr(re, '|', (size_t)(end - re));
+	int depth = 0;
+
+	if (!last)
+		return false;
+	for (const char *q = re; q <= last; q++) {
+		if (*q == '\\') {
+			if (q + 1 < end)
+				q++;
+		} else if (*q == '[') {
+			const char *c = class_end(q, end);
+			if (c)
+				q = c - 1;
+		} else if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			depth--;
+		} else if (*q == '|' && depth <= 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The literal byte every match must start with, or 0 when unknown. */
+static char lead_char(const char *re, const char *end)
+{
+	struct atom a;
+
+	if (re >= end || is_meta(*re))
+		return 0;
+	parse_atom(re, end, &a);
+	return a.min >= 1 ? *re : 0;
+}
+
+/*
+ * Does the literal text that starts pattern p (escaped punctuation
+ * included) differ from the start of s?  The quick "no" for most names.
+ */
+static inline bool prefix_differs(const char *p, const char *s)
+{
+	for (;;) {
+		const char *nx;
+		char c;
+
+		if (*p == '\\' && p[1] && (is_meta(p[1]) || p[1] == ']' ||
+					     p[1] == '}' || p[1] == '-' || p[1] == '/')) {
+			c = p[1];
+			nx = p + 2;
+		} else if (!is_meta(*p)) {
+			c = *p;
+			nx = p + 1;
+		} else {
+			return false;
+		}
+		if (*nx == '*' || *nx == '?' || *nx == '{')
+			return false;           /* optional: cannot tell */
+		if (*s != c)
+			return true;
+		if (*nx == '+')
+			return false;
+		s++;
+		p = nx;
+	}
+}
+
+/*
+ * The quick "no" for a pattern without a top-level '|' (every table
+ * pattern: see lkp_tables_selfcheck): its anchored literal start differs.
+ */
+static inline bool quick_reject(const char *re, const char *s, enum anchor anchor)
+{
+	bool caret = re[0] == '^';
+
+	return (anchor != ANCHOR_NONE || caret) && prefix_differs(re + caret, s);
+}
+
+/*
+ * Is a literal that every match must contain missing from s?  The longest
+ * run of mandatory literal atoms at the top level ("elapsed_time" in
+ * ".*.time.elapsed_time.*") is looked up with strstr, which spares the
+ * backtracking matcher most names.  The pattern has no top-level '|'.
+ */
+static bool literal_absent(const char *re, const char *end, const char *s)
+{
+	const char *best = NULL, *run = NULL;
+	size_t nbest = 0, n = 0;
+	char lit[64];
+
+	for (const char *p = re; p < end;) {
+		const char *nx;
+		bool one = false, some = false;     /* exactly once / at least once */
+
+		if (*p == '\\' && p + 1 < end && !is_alnum(p[1])) {
+			nx = p + 2;
+			one = true;
+		} else if (!is_meta(*p)) {
+			nx = p + 1;
+			one = true;
+		} else {
+			struct atom a;
+
+			parse_atom(p, end, &a);
+			nx = a.after;
+		}
+		if (one && nx < end && (*nx == '*' || *nx == '?' || *nx == '{' || *nx == '+')) {
+			some = *nx == '+';
+			one = false;
+			if (*nx == '{') {
+				struct atom a;
+				parse_atom(p, end, &a);
+				some = a.min >= 1;
+				nx = a.after;
+			} else {
+				nx++;
+			}
+		}
+		if (one || some) {
+			if (!n)
+				run = p;
+			n++;
+		}
+		if (!one) {
+			if (n > nbest) {
+				best = run;
+				nbest = n;
+			}
+			n = 0;
+		}
+		p = nx;
+	}
+	if (n > nbest) {
+		best = run;
+		nbest = n;
+	}
+	if (nbest < 2)
+		return false;
+	/* unescape the run into lit */
+	n = 0;
+	for (const char *p = best; n < nbest && n < sizeof(lit) - 1; n++) {
+		if (*p == '\\')
+			p++;
+		lit[n] = *p++;
+	}
+	lit[n] = '\0';
+	return !strstr(s, lit);
+}
+
+/*
+ * Does s match re (Ruby syntax) with the given anchoring?  from_table:
+ * re is one of our tables', known to have no top-level '|'.
+ */
+static bool re_search(const char *re, const char *s, enum anchor anchor, bool from_table)
+{
+	const char *end = re + strlen(re);
+	struct frame fin = { F_END, NULL, NULL, 0, 0, 0, NULL, NULL };
+	const struct frame *next = anchor == ANCHOR_FULL ? &fin : NULL;
+	bool caret = re[0] == '^';
+	bool alt = !from_table && top_level_alt(re, end);
+	char lead;
+
+	if (!alt && (quick_reject(re, s, anchor) || literal_absent(re, end, s)))
+		return false;
+	lead = alt ? 0 : lead_char(re + caret, end);
+
+	if (alt) {
+		/* "a|b" as a whole: lkp's Pattern wraps every line in a group */
+		struct frame whole = { F_GROUP, re, end, 0, 1, 1, NULL, next };
+
+		if (anchor != ANCHOR_NONE)
+			return group_step(&whole, s, s);
+		for (const char *t = s;; t++) {
+			if (group_step(&whole, t, s))
+				return true;
+			if (!*t)
+				return false;
+		}
+	}
+	if (anchor != ANCHOR_NONE || caret) {
+		if (lead && *s != lead)
+			return false;
+		return match_here(re, end, s, next, s);
+	}
+	for (const char *t = s;; t++) {
+		if (lead) {
+			t = strchr(t, lead);
+			if (!t)
+				return false;
+		}
+		if (match_here(re, end, t, next, s))
+			return true;
+		if (!*t)
+			return false;
+	}
+}
+
+/*
+ * A table of patterns.  by_lead: every pattern is anchored and starts
+ * (after its '^') with a literal byte, and the table is sorted by that
+ * byte, so only the patterns whose lead is the name's first byte are
+ * tried (lkp_tables_selfcheck verifies the order).
+ */
+struct pattern_table {
+	const char *const *re;
+	size_t nr;
+	enum anchor anchor;
+	bool by_lead;
+};
+
+static inline unsigned char lead_of(const char *re)
+{
+	return (unsigned char)re[re[0] == '^'];
+}
+
+static bool table_match(const struct pattern_table *t, const char *s)
+{
+	size_t i = 0;
+
+	if (t->by_lead) {
+		size_t hi = t->nr;
+		unsigned char c = (unsigned char)*s;
+
+		while (i < hi) {        /* the first entry with lead >= c */
+			size_t mid = i + (hi - i) / 2;
+			if (lead_of(t->re[mid]) < c)
+				i = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	for (; i < t->nr; i++) {
+		if (t->by_lead && lead_of(t->re[i]) != (unsigned char)*s)
+			break;
+		if (!quick_reject(t->re[i], s, t->anchor) && re_search(t->re[i], s, t->anchor, true))
+			return true;
+	}
+	return false;
+}
+
+#define TABLE(arr, anchor) { arr, ARRAY_SIZE(arr), anchor, false }
+#define LEAD_TABLE(arr, anchor) { arr, ARRAY_SIZE(arr), anchor, true }
+
+/* ------------------------------------------------------------------ */
+/* The tables                                                          */
+/* ------------------------------------------------------------------ */
+
+/* etc/failure: pass/fail style stats, each matched as /^pattern/ */
+static const char *const failure_re[] = {
+	".+killed_by.*",
+	".+\\.(error|warn|fail)[^_]*$",
+	".+\\..+\\.make_fail",
+	"dmesg.*",
+	"kmemleak\\..+unreferenced_object\\..+",
+	"kmsg.*",
+	"last_state.*",
+	"locktoture\\..+lock_hotplug",
+	"rcutoture\\..+rcu_hotplug",
+	"stderr.*",
+	"xfstests\\..+fail$",
+};
+
+/* etc/pass */
+static const char *const pass_re[] = {
+	".+\\.pass$",
+};
+
+/*
+ * etc/stat-denylist: hidden unless -m (each line is a free regexp).  The
+ * lines anchored to dmesg.* and kmsg.* are kept apart so that a name is
+ * tried only against the lines of its own family.
+ */
+static const char *const stat_denylist_re[] = {
+	"^GLib-WARNING\\*\\*:#:#:#:gmem.c:#:custom_memory_allocation_vtable_not_supported",
+	"^aim7\\.cpu",
+	"^aim7\\.jobs-per-min-per-task",
+	"^aim7\\.jti",
+	"^aim7\\.real",
+	"^boot-meminfo\\.",
+	"^boot-slabinfo\\.",
+	"^boot-time\\.",
+	"^buddyinfo\\.",
+	"^cpuidle\\.",
+	"^diskstats\\.",
+	"^ebizzy\\.throughput\\.per_thread\\.stddev_percent",
+	"^interrupts\\.",
+	"^iostat\\.",
+	"^kernel\\-selftests\\.dma\\.dma_map_benchmark\\.average_map_latency",
+	"^kernel\\-selftests\\.mqueue\\.nsec_per_msg",
+	"^kvm-unit-tests-qemu\\.apic",
+	"^kvm-unit-tests.*\\.pmu_pebs\\.fail",
+	"^last_state\\..+\\.exit_code",
+	"^last_state\\.exit_fail",
+	"^last_state\\.initrd_broken",
+	"^last_state\\.kvm_fail",
+	"^last_state\\.microcode_is_not_matched",
+	"^last_state\\.OOM",
+	"^last_state\\.post_run",
+	"^last_state\\.soft_timeout",
+	"^last_state\\.wget_initrd",
+	"^last_state\\.wget_initrd_fail",
+	"^last_state\\.wget_kernel",
+	"^last_state\\.wget_kernel_fail",
+	"^leaking-addresses\\.dmesg.R",
+	"^leaking-addresses\\.leaking_number",
+	"^leaking-addresses\\.proc.*:0000000",
+	"^leaking-addresses\\.proc.blacklist",
+	"^leaking-addresses\\.proc.netlink",
+	"^leaking-addresses\\.proc.vmallocinfo",
+	"^leaking-addresses\\.result.fail",
+	"^leaking-addresses\\.total_number",
+	"^libhugetlbfs-test\\..+\\.killed_by_signal",
+	"^lkvs\\..*\\.na",
+	"^lock_stat\\.",
+	"^ltp\\..*\\.broken",
+	"^ltp\\.connect02\\.fail",
+	"^ltp\\.cve-2018-9568\\.fail",
+	"^max_iostat\\.",
+	"^meminfo\\.",
+	"^mpstat\\.",
+	"^numa-meminfo\\.",
+	"^numa-numastat\\.",
+	"^numa-vmstat\\.",
+	"^pagetypeinfo\\.",
+	"^perf-event-tests\\..*\\.unimplemented",
+	"^perf-profile.",
+	"^perf-stat\\.",
+	"^pmeter\\.fail",
+	"^proc-vmstat\\.",
+	"^rcutorture\\.cpuhotplug-.*\\.rcu_hotplug",
+	"^sched_debug\\.",
+	"^slabinfo\\.",
+	"^softirqs\\.",
+	"^tcrypt\\.",
+	"^time\\.",
+	"^turbostat\\.",
+	"^upgrade-trinity\\.fail",
+	"^uptime\\.",
+	"^vmstat\\.",
+	"^xfstests\\.btrfs\\.303\\.fail",
+	"^zoneinfo\\.",
+};
+
+/* the stat-denylist lines without an anchor: tried against every name */
+static const char *const stat_denylist_free_re[] = {
+	"Modules_linked_in",
+	"Spectre_v2_mitigation",
+	"{#:#}",
+	"},at",
+};
+
+static const char *const stat_denylist_dmesg_re[] = {
+	"^dmesg\\.(E|R)IP:acpi_safe_halt",
+	"^dmesg\\.(E|R)IP:cpumask_next",
+	"^dmesg\\.(E|R)IP:debug_check_no_locks_freed",
+	"^dmesg\\.(E|R)IP:enable_slot",
+	"^dmesg\\.(E|R)IP:fb_deferred_io_init",
+	"^dmesg\\.(E|R)IP:ida_free",
+	"^dmesg\\.(E|R)IP:kallsyms_init",
+	"^dmesg\\.(E|R)IP:kprobe_trace_self_tests_init",
+	"^dmesg\\.(E|R)IP:kthread_should_stop",
+	"^dmesg\\.(E|R)IP:nand_scan_tail",
+	"^dmesg\\.(E|R)IP:nand_scan_with_ids",
+	"^dmesg\\.(E|R)IP:nand_set_ecc_soft_ops",
+	"^dmesg\\.(E|R)IP:ops_alloc_init",
+	"^dmesg\\.(E|R)IP:qlist_free_all",
+	"^dmesg\\.(E|R)IP:rcu_torture_fwd_prog\\[rcutorture\\]",
+	"^dmesg\\.(E|R)IP:rcu_torture_fwd_prog_cr\\[rcutorture\\]",
+	"^dmesg\\.(E|R)IP:rcu_torture_stats_print\\[rcutorture\\]",
+	"^dmesg\\.(E|R)IP:rcu_torture_writer\\[rcutorture\\]",
+	"^dmesg\\.(E|R)IP:refcount_warn_saturate",
+	"^dmesg\\.(E|R)IP:ref_tracker_dir_exit",
+	"^dmesg\\.(E|R)IP:ref_tracker_free",
+	"^dmesg\\.(E|R)IP:ring_buffer_alloc_read_page",
+	"^dmesg\\.(E|R)IP:smp_call_function_many_cond",
+	"^dmesg\\.(E|R)IP:stack_access_ok",
+	"^dmesg\\.(E|R)IP:synchronize_rcu_trivial\\[rcutorture\\]",
+	"^dmesg\\.(E|R)IP:__list_del_entry_valid\\.cold",
+	"^dmesg\\.(E|R)IP:__x86_indirect_thunk_array",
+	"^dmesg\\..*/lkp/",
+	"^dmesg\\..*cpu_clock_throttled.*",
+	"^dmesg\\..+_login:BUG:kernel_hang_in_test_stage",
+	"^dmesg\\.backtrace",
+	"^dmesg\\.Bad_pagetable:#.\\[##\\]",
+	"^dmesg\\.bootstage",
+	"^dmesg\\.bootstage:.*",
+	"^dmesg\\.boot_failures",
+	"^dmesg\\.boot_successes",
+	"^dmesg\\.BUG:Bad_rss-counter_state_mm:#type:MM_FILEPAGES_val",
+	"^dmesg\\.BUG:Dentry.*i=.*n=.*",
+	"^dmesg\\.BUG:KASAN:slab-out-of-bounds_in_resiliency_test",
+	"^dmesg\\.BUG:KASAN:slab-out-of-bounds_in_test_clobber_zone",
+	"^dmesg\\.BUG:KASAN:slab\\-out\\-of\\-bounds_in_acpi_power_up_if_adr_present",
+	"^dmesg\\.BUG:KCSAN:assert:race_in",
+	"^dmesg\\.BUG:KCSAN:data\\-race_in#/",
+	"^dmesg\\.BUG:KCSAN:data\\-race_in_ftrace_likely_update/ftrace_likely_update",
+	"^dmesg\\.BUG:KCSAN:data\\-race_in_ktime_get/timekeeping_advance",
+	"^dmesg\\.BUG:KCSAN:data\\-race_in_ktime_get_update_offsets_now/timekeeping_advance",
+	"^dmesg\\.BUG:KCSAN:data\\-race_in_tick_nohz_next_event/tick_nohz_stop_tick",
+	"^dmesg\\.BUG:KCSAN:data\\-race_in_tick_nohz_next_event/tick_sched_do_timer",
+	"^dmesg\\.BUG:kernel_hang_in_test_stage",
+	"^dmesg\\.BUG:kernel_in_stage",
+	"^dmesg\\.BUG:KFENCE",
+	"^dmesg\\.BUG:TASK_stack_guard_page_was_hit_at\\(____ptrval____\\)\\(stack_is\\(____ptrval____\\)\\.\\.\\(____ptrval____\\)\\)",
+	"^dmesg\\.BUG:using__this_cpu_read\\(\\)in_preemptible\\[#\\]code",
+	"^dmesg\\.BUG:workqueue_lockup-pool",
+	"^dmesg\\.BUG_TestSlub_.*",
+	"^dmesg\\.calltrace",
+	"^dmesg\\.drm:intel_acpi_device_id_update.*",
+	"^dmesg\\.EDAC_MC.*(CE|UE)_row",
+	"^dmesg\\.Hardware_Error\\]:.*",
+	"^dmesg\\.inconsistent[{]HARDIRQ\\-ON\\-W[}]\\-",
+	"^dmesg\\.inconsistent[{]IN\\-HARDIRQ\\-W[}]\\-",
+	"^dmesg\\.INFO:NMI_handler.*took_too_long_to_run:",
+	"^dmesg\\.INFO:Slab0x\\(____ptrval____\\)objects=#used=#fp=0x\\((null|____ptrval____)\\)flags=",
+	"^dmesg\\.INFO:Stall_ended_before_state_dump_start",
+	"^dmesg\\.invoked_oom-killer:gfp_mask=0x",
+	"^dmesg\\.IP-Config:Auto-configuration_of_network_failed",
+	"^dmesg\\.kernel_BUG_at_drivers/misc/lkdtm/bugs.c",
+	"^dmesg\\.kernel_BUG_at_kernel/entry/common\\.c",
+	"^dmesg\\.kernel_BUG_at_net/core/skbuff\\.c",
+	"^dmesg\\.Kernel_panic\\-not_syncing:Failed_to_register_CPU_subsystem",
+	"^dmesg\\.Kernel_panic\\-not_syncing:security_add_hooks_Too_many_LSMs_registered",
+	"^dmesg\\.Kernel_panic\\-not_syncing:System_is_deadlocked_on_memory",
+	"^dmesg\\.Kernel_panic\\-not_syncing:XSAVE_has_to_be_disabled_as_it_is_not_supported_by_this_module",
+	"^dmesg\\.kobject\\(.+#\\):tried_to_init_an_initialized_object",
+	"^dmesg\\.kobject\\(\\(_+ptrval_+\\)\\):tried_to_init_an_initialized_object",
+	"^dmesg\\.Mem-Info",
+	"^dmesg\\.Memory_failure:#:recovery_action_for_.*",
+	"^dmesg\\.net/mac80211/util\\.c:#RCU\\-list_traversed_in_non\\-reader_section",
+	"^dmesg\\.net/netfilter/ipset/ip_set_core\\.c:#RCU\\-list_traversed_in_non\\-reader_section",
+	"^dmesg\\.of-unittest",
+	"^dmesg\\.Out_of_memory_and_no_killable_processes",
+	"^dmesg\\.page_allocation_failure",
+	"^dmesg\\.refcount_t:underflow;use-after-free",
+	"^dmesg\\.sysctl_could_not_get_directory",
+	"^dmesg\\.sysctl_table_check_failed",
+	"^dmesg\\.timestamp:.*",
+	"^dmesg\\.UBSAN:shift\\-out\\-of\\-bounds_in_lib/test_scanf\\.c",
+	"^dmesg\\.UBSAN:signed-integer-overflow.*",
+	"^dmesg\\.unittest\\.of_unittest_overlay_high_level\\(\\)_overlay_base_root_not_initialized\\.fail",
+	"^dmesg\\.unittest\\.of_unittest_pci_node\\(\\)_No_test_PCI_device_been_found\\._Please_run_QEMU_with_'\\-device_pci\\-testdev'\\.fail",
+	"^dmesg\\.unittest\\.of_unittest_pci_node\\(\\)_No_test_PCI_device_been_found\\._Please_run_QEMU_with_\\-device_pci\\-testdev\\.fail",
+	"^dmesg\\.WARNING:at_arch/x86/kernel/cpu/aperfmperf\\.c:#freq_invariance_enable",
+	"^dmesg\\.WARNING:at_arch/x86/kernel/cpu/cpuid-deps\\.c:#do_clear_cpu_cap",
+	"^dmesg\\.WARNING:at_arch/x86/kernel/module\\.c:#apply_relocate_add",
+	"^dmesg\\.WARNING:at_drivers/gpu/drm/drm_fb_helper\\.c:#drm_fb_helper_damage_work\\[drm_kms_helper\\]",
+	"^dmesg\\.WARNING:at_drivers/gpu/drm/drm_mode_object.c:#drm_object_attach_property",
+	"^dmesg\\.WARNING:at_drivers/gpu/drm/i915/intel_runtime_pm\\.c:#intel_runtime_pm_driver_release\\[i915\\]",
+	"^dmesg\\.WARNING:at_drivers/mtd/nand/raw/nand_base.c:#nand_scan_tail",
+	"^dmesg\\.WARNING:at_drivers/mtd/nand/raw/nand_base\\.c:#nand_scan_with_ids",
+	"^dmesg\\.WARNING:at_drivers/mtd/nand/raw/nand_base\\.c:#nand_set_ecc_soft_ops",
+	"^dmesg\\.WARNING:at_drivers/thermal/thermal_sysfs\\.c:#cooling_device_stats_setup",
+	"^dmesg\\.WARNING:at_fs/notify/mark\\.c:#__fsnotify_recalc_mask",
+	"^dmesg\\.WARNING:at_include/linux/cpumask\\.h",
+	"^dmesg\\.WARNING:at_kernel/irq/manage.c:#request_threaded_irq",
+	"^dmesg\\.WARNING:at_kernel/kallsyms\\.c:#kallsyms_init",
+	"^dmesg\\.WARNING:at_kernel/kcsan/kcsan_test.c:#test_init",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture.c:#rcutorture_oom_notify",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture.c:#rcu_torture_writer",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture.c:#rcu_torture_writer\\[rcutorture\\]",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture\\.c:#rcu_torture_fwd_prog\\[rcutorture\\]",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture\\.c:#rcu_torture_fwd_prog_cr",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture\\.c:#rcu_torture_stats_print\\.cold\\[rcutorture\\]",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture\\.c:#rcu_torture_stats_print\\[rcutorture\\]",
+	"^dmesg\\.WARNING:at_kernel/rcu/rcutorture\\.c:#synchronize_rcu_trivial\\[rcutorture\\]",
+	"^dmesg\\.WARNING:at_kernel/rcu/tree\\.c:#synchronize_rcu",
+	"^dmesg\\.WARNING:at_kernel/rcu/tree_exp\\.h:#synchronize_rcu_expedited",
+	"^dmesg\\.WARNING:at_kernel/sched/topology\\.c:#sd_init",
+	"^dmesg\\.WARNING:at_kernel/time/clocksource\\-wdtest\\.c:#wdtest_func",
+	"^dmesg\\.WARNING:at_kernel/trace/trace_kprobe\\.c:#kprobe_trace_self_tests_init",
+	"^dmesg\\.WARNING:at_lib/dynamic_debug\\.c:#ddebug_add_module",
+	"^dmesg\\.WARNING:at_lib/idr\\.c:#ida_free",
+	"^dmesg\\.WARNING:at_lib/refcount\\.c:#refcount_warn_saturate",
+	"^dmesg\\.WARNING:at_lib/refcount\\.c:#stack_depot_dec_count",
+	"^dmesg\\.WARNING:at_lib/ref_tracker\\.c:#ref_tracker_dir_exit",
+	"^dmesg\\.WARNING:at_lib/ref_tracker\\.c:#ref_tracker_free",
+	"^dmesg\\.WARNING:at_mm/debug_vm_pgtable\\.c:#hugetlb_basic_tests",
+	"^dmesg\\.WARNING:at_mm/debug_vm_pgtable\\.c:#pmd_basic_tests",
+	"^dmesg\\.WARNING:at_net/sysctl_net\\.c:#register_net_sysctl",
+	"^dmesg\\.WARNING:at_samples/ftrace/ftrace\\-ops\\.c:#ops_alloc_init",
+	"^dmesg\\.WARNING:CPU:#PID:#at_rcu_torture_stats_print\\[rcutorture\\]",
+	"^dmesg\\.WARNING:CPU:#PID:#at_refcount_warn_saturate",
+	"^dmesg\\.WARNING:event.*not_valid.*not_supported_by_kernel",
+	"^dmesg\\.WARNING:missing_R10_value_at__fsnotify_parent",
+	"^dmesg\\.WARNING:possible_circular_locking_dependency_detected_chmod_is_trying_to_acquire_lock:at:console_lock_spinning_enable_but_task_is_already_holding_lock:at:tty_insert_flip_string_and_push_buffer.*",
+	"^dmesg\\.WARNING:Spectre_v2_mitigation_leaves_CPU_vulnerable_to_RETBleed_attacks,data_leaks_possible",
+	"^dmesg\\.WARNING:Unprivileged_eBPF_is_enabled_with_eIBRS_on,data_leaks_possible_via_Spectre_v2_BHB_attacks",
+};
+
+static const char *const stat_denylist_kmsg_re[] = {
+	"^kmsg\\.(C|T)[0-9]{1,5}\\]",
+	"^kmsg\\.attempting_acpi",
+	"^kmsg\\.blk_update_request:I/O_error,dev_fd#,sector#op#:\\(READ\\)flags#phys_seg#prio_class",
+	"^kmsg\\.Bluetooth:hci#:",
+	"^kmsg\\.bochs-drm#:#:#:\\[drm:drm_fbdev_client_hotplug\\[drm_kms_helper\\]\\].*ERROR.*fbdev:Failed_to_setup_generic_emulation",
+	"^kmsg\\.bochs-drm#:#:#:\\[drm:drm_fbdev_client_hotplug\\].*ERROR.*fbdev:Failed_to_setup_generic_emulation",
+	"^kmsg\\.bootstage:.*",
+	"^kmsg\\.CR0:actual=#,shadow=#,gh_mask=",
+	"^kmsg\\.CR0=#CR3=#CR4=",
+	"^kmsg\\.CR4:actual=#,shadow=#,gh_mask=",
+	"^kmsg\\.CS:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.CS=#SS=#DS=#ES=#FS=#GS=#TR=",
+	"^kmsg\\.DebugCtl=#DebugExceptions=",
+	"^kmsg\\.Disabling_IRQ",
+	"^kmsg\\.driver_probe_device",
+	"^kmsg\\.DS:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.EFER=#PAT=",
+	"^kmsg\\.EntryControls=#ExitControls=",
+	"^kmsg\\.EPT_pointer=",
+	"^kmsg\\.ES:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.ExceptionBitmap=#PFECmask=#PFECmatch=",
+	"^kmsg\\.File:/fs/vda-diotest_PID:#Comm:dio-invalidate",
+	"^kmsg\\.Firmware_Bug\\]:the_BIOS_has_corrupted_hw-PMU_resources",
+	"^kmsg\\.FS:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.FSBase=#GSBase=#TRBase=",
+	"^kmsg\\.fuse:Bad_value_for'subtype'",
+	"^kmsg\\.GDTBase=#IDTBase=",
+	"^kmsg\\.GDTR:limit=#,base=",
+	"^kmsg\\.gpio_it87:no_device",
+	"^kmsg\\.GS:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.handlers",
+	"^kmsg\\.Hardware_name:Dell_Inc\\.OptiPlex#/#DNKMN,BIOS_A05",
+	"^kmsg\\.Hardware_name:Dell_Inc\\.OptiPlex#/#Y7WYT,BIOS",
+	"^kmsg\\.Hardware_name:HP_HP_Z238_Microtower_Workstation,BIOS_N51_Ver",
+	"^kmsg\\.Host_State\\*\\*\\*",
+	"^kmsg\\.IDTR:limit=#,base=",
+	"^kmsg\\.ioatdma#:#:#:",
+	"^kmsg\\.irq#:nobody_cared",
+	"^kmsg\\.L1TF:Kernel_not_compiled_for_PAE.No_mitigation_for_L1TF",
+	"^kmsg\\.LDTR:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.legacy_IDE_will_be_removed_in#,please_switch_to_libata",
+	"^kmsg\\.mac80211_hwsim_hwsim",
+	"^kmsg\\.Memory_failure:#:non_anonymous_thp",
+	"^kmsg\\.Memory_failure:#:Sending_SIGBUS_to",
+	"^kmsg\\.mem_dump_obj\\(#\\):#\\-page_vmalloc_region_starting_at#allocated_at_copy_process",
+	"^kmsg\\.mem_dump_obj\\(#\\):slab",
+	"^kmsg\\.msi_wmi:This_machine_doesn't_have_neither_MSI-hotkeys_nor_backlight_through_WMI",
+	"^kmsg\\.nd_region_region#:nmem#:is_locked,failing_probe",
+	"^kmsg\\.nouveau#:#:#:disp:ERROR#\\[PUSHBUFFER_ERR\\]#\\[\\]chid#mthd#data",
+	"^kmsg\\.nvme#:Admin_Cmd\\(#\\),I/O_Error\\(sct#/sc#\\)MORE",
+	"^kmsg\\.obsolete_checksetup",
+	"^kmsg\\.pciehp#:b1:#:pcie004:Slot\\(.*\\):Power_fault",
+	"^kmsg\\.PLE_Gap=#Window=",
+	"^kmsg\\.power_meter_ACPI000D:#:hwmon_device_register\\(\\)is_deprecated.Please_convert_the_driver_to_use_hwmon_device_register_with_info\\(\\)",
+	"^kmsg\\.print_req_error:I/O_error,dev_.*,sector#flags",
+	"^kmsg\\.print_req_error:I/O_error,dev_loop#,sector#flags",
+	"^kmsg\\.rcu:End-test_grace-period_state",
+	"^kmsg\\.rcu_torture_fwd_prog_nr:#Duration#cver#gps",
+	"^kmsg\\.RFLAGS=#DR7=",
+	"^kmsg\\.RIP=#RSP=",
+	"^kmsg\\.RSP=#RIP=",
+	"^kmsg\\.SA_mtpav.c:#MTVAP_port#is_busy",
+	"^kmsg\\.serial#:#:PM:dpm_run_callback\\(\\):pnp_bus_resume_returns",
+	"^kmsg\\.SS:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.Sysenter_RSP=#CS:RIP=",
+	"^kmsg\\.telclk_interrupt=#non-mcpbl0010_hw",
+	"^kmsg\\.test_bitmap:bitmap_print_to_pagebuf:input_is",
+	"^kmsg\\.test_bitmap:parselist",
+	"^kmsg\\.test_stackinit:failures",
+	"^kmsg\\.timestamp:.*",
+	"^kmsg\\.TPR_Threshold=",
+	"^kmsg\\.TR:sel=#,attr=#,limit=#,base=",
+	"^kmsg\\.TSC_Offset=",
+	"^kmsg\\.usb_hcd_irq",
+	"^kmsg\\.usb_usb#-port#:Cannot_enable.Maybe_the_USB_cable_is_bad\\?",
+	"^kmsg\\.veth[0-9]*:Failed_to_cycle_device_veth",
+	"^kmsg\\.Writes:Total:#Max/Min:#Fail",
+};
+
+/* etc/stat-allowlist: shown even when denylisted */
+static const char *const stat_allowlist_re[] = {
+	"^/dev/mapper/control: open failed: No such device",
+	"^kmsg\\.sanitizer",
+	"^stderr\\.BPF_MOV64_IMM[(]BPF_REG_0,#",
+	"^stderr\\.disk_r(r|w)\\(\\):No_space_left_on_device",
+	"^stderr\\.mkfs.xfs:pwrite_failed:Invalid_argument",
+	"^stderr\\.modprobe:ERROR:could_not_insert'btrfs':Key_was_rejected_by_service",
+	"^stderr\\.modprobe:ERROR:could_not_insert'tcrypt':Exec_format_error",
+	"^stderr\\.mount_nfs_timeout",
+	"^stderr\\.sync_disk_cp.*: cannot create /fs/shm/tmpb",
+	"^stderr\\.umount:/tmp/vm-scalability-tmp:target_is_busy",
+	"^stderr\\.xinit:giving_up",
+	"^stress-ng\\..+\\.fail",
+};
+
+/* etc/report-allowlist: monitor families reported although denylisted */
+static const char *const report_allowlist_re[] = {
+	"^boot-meminfo.",
+	"^boot-slabinfo.",
+	"^boot-time.",
+	"^cpuidle.",
+	"^iostat.",
+	"^lock_stat.",
+	"^meminfo.",
+	"^mpstat.",
+	"^numa-meminfo.",
+	"^numa-numastat.",
+	"^numa-vmstat.",
+	"^numa-vmstat.",
+	"^perf-profile.",
+	"^perf-stat.",
+	"^proc-vmstat.",
+	"^sched_debug.",
+	"^time.",
+	"^turbostat.",
+	"^uptime.",
+	"^vmstat.",
+};
+
+/* etc/perf-metrics-patterns */
+static const char *const perf_metrics_re[] = {
+	"^(.*\\.)?time..*",
+	"^lock_stat..*..contentions",
+};
+
+/* etc/perf-metrics-prefixes, each matched as /^prefix/ */
+static const char *const perf_metrics_prefix_re[] = {
+	"boot-meminfo\\.DirectMap1G",
+	"boot-meminfo\\.DirectMap2M",
+	"boot-meminfo\\.DirectMap4k",
+	"boot-meminfo\\.KernelStack",
+	"boot-meminfo\\.MemFree",
+	"boot-meminfo\\.MemTotal",
+	"boot-meminfo\\.PageTables",
+	"boot-meminfo\\.Slab",
+	"boot-meminfo\\.VmallocUsed",
+	"boot-memory\\.bootmem",
+	"boot-memory\\.code",
+	"boot-memory\\.init",
+	"boot-slabinfo\\.",
+	"boot-time\\.",
+	"energy\\.",
+	"interrupts\\.CAL:Function_call_interrupts",
+	"iostat\\.",
+	"perf-c2c\\.HITM\\.total",
+	"perf-profile\\.children\\.cycles-pp\\.native_queued_spin_lock_slowpath",
+	"perf-stat\\.",
+	"pmeter\\.",
+	"proc-vmstat\\.",
+	"turbostat\\.%Busy",
+	"turbostat\\.Bzy_MHz",
+	"turbostat\\.C1%",
+	"turbostat\\.C1E%",
+	"turbostat\\.CorWatt",
+	"turbostat\\.Pk%pc10",
+	"turbostat\\.Pkg%pc2",
+	"turbostat\\.Pkg%pc3",
+	"turbostat\\.Pkg%pc6",
+	"turbostat\\.Pkg%pc7",
+	"turbostat\\.Pkg%pc8",
+	"turbostat\\.Pkg%pc9",
+	"turbostat\\.PkgTmp",
+	"turbostat\\.PkgWatt",
+	"turbostat\\.POLL%",
+	"turbostat\\.RAMWatt",
+	"turbostat\\.SYS%LPI",
+	"vmstat\\.cpu\\.",
+	"vmstat\\.io\\.",
+	"vmstat\\.swap\\.",
+	"vmstat\\.system\\.",
+};
+
+/* etc/index-latency-all.yaml (keys; every value is negative) */
+static const char *const index_latency_re[] = {
+	"apachebench\\.connection_time\\..+\\.max",
+	"apachebench\\.max_latency\\..+\\%",
+	"dbench\\.max_latency",
+	"dd\\.kill_time",
+	"dd\\.startup_time",
+	"ebizzy\\.throughput.per_thread\\.stddev_percent",
+	"ftq\\..+\\.noise",
+	"fwq\\..+\\.noise",
+	"iostat\\..*\\.(await|r_await|w_await|svctm|avgqu-sz)\\.max",
+	"kselftests\\.dma\\.dma_map_benchmark\\.average_(map|unmap)_latency",
+	"ku-latency\\.total_average_us",
+	"lmbench3\\..+\\.latency.ns",
+	"lmbench3\\..+\\.latency.us",
+	"lmbench3\\..+\\.latency",
+	"oltp\\.latency_95th_ms",
+	"oltp\\.latency_max_ms",
+	"oltp\\.latency_min_ms",
+	"perf-bench-futex\\.avg_per_thread_latency_ms",
+	"pgbench\\.latency_ms",
+	"pmbench\\..+\\.latency\\..+\\.ns",
+	"pmbench\\.latency\\.ns\\.average",
+	"pts\\..+\\.9th_latency_percentile",
+	"pts\\..+\\.max_latency_ms",
+	"qperf\\..+\\.latency",
+	"schbench\\.request_latency_max_us",
+	"schbench\\.request_latency_min_us",
+	"schbench\\.wakeup_latency_max_us",
+	"schbench\\.wakeup_latency_min_us",
+	"simoop\\.read_latency_usec\\.p95",
+	"simoop\\.read_latency_usec\\.p99",
+	"simoop\\.write_latency_usec\\.p95",
+	"simoop\\.write_latency_usec\\.p99",
+	"sockperf\\..+\\.avg-lat",
+	"sockperf\\..+\\.std-dev",
+	"stress-ng\\.vm\\.ms_m(un)?map_(avg|max|min)\\._duration",
+	"sysbench-fileio\\.latency_95th_ms",
+	"sysbench-fileio\\.latency_max_ms",
+	"tbench\\.max_latency",
+	"thrulay\\.jitter",
+	"thrulay\\.RTT",
+	"vm-scalability\\.stddev",
+};
+
+/* etc/index-perf-all.yaml: key and direction (1 higher is better) */
+struct directed_re {
+	const char *re;
+	int dir;
+};
+
+static const struct directed_re index_perf[] = {
+	{ ".+\\.throughput", 1 },
+	{ "adrestia\\.wakeup_cost_periodic_us", -1 },
+	{ "adrestia\\.wakeup_cost_single_us", -1 },
+	{ "aim7\\.jobs-per-min", 1 },
+	{ "aim9\\..+\\.ops_per_sec", 1 },
+	{ "apachebench\\.requests_per_second", 1 },
+	{ "autonuma-benchmark\\..+\\.seconds", -1 },
+	{ "blogbench\\..+_score", 1 },
+	{ "cassandra\\.Op.+rate", 1 },
+	{ "chromeswap\\.throughput_swap_cycles_per_second", -1 },
+	{ "coremark\\.iterations_per_sec", 1 },
+	{ "dbench\\.throughput-MB\\/sec", 1 },
+	{ "dbench\\.throughput_MB\\/s", 1 },
+	{ "dd\\..+_time_ms", -1 },
+	{ "exit-free\\.duration", -1 },
+	{ "filebench\\.sum_operations\\/s", 1 },
+	{ "fio\\..+_bw_MBps", 1 },
+	{ "fio\\..+_iops", 1 },
+	{ "fsmark\\.app_overhead", -1 },
+	{ "fsmark\\.files_per_sec", 1 },
+	{ "ftq\\.max", 1 },
+	{ "ftq\\.mean", 1 },
+	{ "ftrace-onoff\\.ops", 1 },
+	{ "fwq\\.fwq\\.max", 1 },
+	{ "fwq\\.fwq\\.med", 1 },
+	{ "fwq\\.fwq\\.min", 1 },
+	{ "fxmark\\..+\\.works\\/sec", 1 },
+	{ "glbenchmark\\.fps", 1 },
+	{ "hpcc\\.HPL_Tflops", 1 },
+	{ "hpcc\\.PTRANS_GBs", 1 },
+	{ "idle\\.turbostat.Busy%", -1 },
+	{ "iostat\\..+\\.wkB\\/s", 1 },
+	{ "iozone\\.average_KBps", 1 },
+	{ "iperf\\..+\\.bps", 1 },
+	{ "kbuild\\..+_per_iteration", -1 },
+	{ "kernbench\\.elapsed_time", -1 },
+	{ "kselftests\\..+\\.packets_per_sec", 1 },
+	{ "kselftests\\..+\\.usec_per_loop", -1 },
+	{ "kselftests\\.mqueue\\.nsec_per_msg", -1 },
+	{ "linkbench\\.requests\\/s", 1 },
+	{ "linpack\\.GFlops", 1 },
+	{ "lmbench3\\..+\\.MB\\/sec", 1 },
+	{ "lmbench3\\.Pagefaults\\.ms", -1 },
+	{ "mcperf\\..+_rate_.+\\/s", 1 },
+	{ "memtier\\..+_ops\\/s", 1 },
+	{ "mutilate\\..+\\.speed", 1 },
+	{ "nepim\\..+\\.kbps_in", 1 },
+	{ "nepim\\..+\\.kbps_out", 1 },
+	{ "netperf\\.Throughput_Mbps", 1 },
+	{ "netperf\\.Throughput_tps", 1 },
+	{ "netpipe\\..+\\.avg", 1 },
+	{ "nuttcp\\.throughput_Mbps", 1 },
+	{ "oltp\\..+\\/s", 1 },
+	{ "openssl-speed\\..+_per_sec", 1 },
+	{ "openssl-speed\\..+_size_block_Kbps", 1 },
+	{ "perf-bench-futex\\.ops\\/s", 1 },
+	{ "perf-bench-futex\\.requeued_time_ms", -1 },
+	{ "perf-bench-futex\\.wokeup_time_ms", -1 },
+	{ "perf-bench-numa-mem\\.GB_sec_thread", 1 },
+	{ "perf-bench-numa-mem\\.GB_sec_total", 1 },
+	{ "perf-bench-sched-pipe\\.ops_per_sec", 1 },
+	{ "pft\\.faults_per_sec_per_cpu", 1 },
+	{ "pgbench\\.tps", 1 },
+	{ "pmbench\\.throughput\\.aps", 1 },
+	{ "postmark\\.transactions", 1 },
+	{ "power-idle\\.turbostat\\.Busy%", -1 },
+	{ "power-idle\\.turbostat\\.Bzy_MHz", -1 },
+	{ "power-idle\\.turbostat\\.PkgTemp", -1 },
+	{ "power-idle\\.turbostat\\.PkgWatt", -1 },
+	{ "pts\\..+\\..+_max_teps", 1 },
+	{ "pts\\..+\\..+_median_teps", 1 },
+	{ "pts\\..+\\..+_per_second", 1 },
+	{ "pts\\..+\\..+_time_-_seconds", 1 },
+	{ "pts\\..+\\..+___sec", 1 },
+	{ "pts\\..+\\.activity_level", 1 },
+	{ "pts\\..+\\.average_mbytes_sec", 1 },
+	{ "pts\\..+\\.average_msg_sec", 1 },
+	{ "pts\\..+\\.average_usec", 1 },
+	{ "pts\\..+\\.batches_sec", 1 },
+	{ "pts\\..+\\.billion_interactions_s", 1 },
+	{ "pts\\..+\\.bogo_ops_s", 1 },
+	{ "pts\\..+\\.byte_s", 1 },
+	{ "pts\\..+\\.cg_mflops", 1 },
+	{ "pts\\..+\\.clocks", -1 },
+	{ "pts\\..+\\.cycles_hash", 1 },
+	{ "pts\\..+\\.cycles_per_byte", 1 },
+	{ "pts\\..+\\.days_ns", -1 },
+	{ "pts\\..+\\.figure_of_merit", 1 },
+	{ "pts\\..+\\.files_s", 1 },
+	{ "pts\\..+\\.final_score", 1 },
+	{ "pts\\..+\\.flops_rank", 1 },
+	{ "pts\\..+\\.fps", 1 },
+	{ "pts\\..+\\.frames", 1 },
+	{ "pts\\..+\\.gbps", 1 },
+	{ "pts\\..+\\.gb_s", 1 },
+	{ "pts\\..+\\.gfinst_s", 1 },
+	{ "pts\\..+\\.gflops", 1 },
+	{ "pts\\..+\\.gflop_s", 1 },
+	{ "pts\\..+\\.ghash_s", 1 },
+	{ "pts\\..+\\.giops", 1 },
+	{ "pts\\..+\\.global_score", 1 },
+	{ "pts\\..+\\.gmpbench_score", 1 },
+	{ "pts\\..+\\.h_s", 1 },
+	{ "pts\\..+\\.images_sec", 1 },
+	{ "pts\\..+\\.iops", 1 },
+	{ "pts\\..+\\.ips", 1 },
+	{ "pts\\..+\\.iterations_per_minute", 1 },
+	{ "pts\\..+\\.iterations_sec", 1 },
+	{ "pts\\..+\\.kb", 1 },
+	{ "pts\\..+\\.kh_s", 1 },
+	{ "pts\\..+\\.k_s", 1 },
+	{ "pts\\..+\\.lookups_s", 1 },
+	{ "pts\\..+\\.loop_time", -1 },
+	{ "pts\\..+\\.lps", 1 },
+	{ "pts\\..+\\.major_kernels_total_rate", 1 },
+	{ "pts\\..+\\.marks", 1 },
+	{ "pts\\..+\\.mbits_sec", 1 },
+	{ "pts\\..+\\.mbps", 1 },
+	{ "pts\\..+\\.mbytes_s", 1 },
+	{ "pts\\..+\\.mbyte_s", 1 },
+	{ "pts\\..+\\.MB\\/s", 1 },
+	{ "pts\\..+\\.mb_s", 1 },
+	{ "pts\\..+\\.mcells_s", 1 },
+	{ "pts\\..+\\.megapixels_sec", 1 },
+	{ "pts\\..+\\.mflops", 1 },
+	{ "pts\\..+\\.mib_s", 1 },
+	{ "pts\\..+\\.microamps", -1 },
+	{ "pts\\..+\\.microseconds", -1 },
+	{ "pts\\..+\\.milli-seconds", -1 },
+	{ "pts\\..+\\.milliseconds", 1 },
+	{ "pts\\..+\\.milliwatts", -1 },
+	{ "pts\\..+\\.mips", 1 },
+	{ "pts\\..+\\.mpix_sec", 1 },
+	{ "pts\\..+\\.mpx_s", 1 },
+	{ "pts\\..+\\.mp_s", 1 },
+	{ "pts\\..+\\.mrays_s", 1 },
+	{ "pts\\..+\\.ms", -1 },
+	{ "pts\\..+\\.msec", -1 },
+	{ "pts\\..+\\.ms_average", -1 },
+	{ "pts\\..+\\.mt_s", 1 },
+	{ "pts\\..+\\.m_samples_s", 1 },
+	{ "pts\\..+\\.m_samples_sec", 1 },
+	{ "pts\\..+\\.nanoseconds", -1 },
+	{ "pts\\..+\\.nanoseconds_operation", -1 },
+	{ "pts\\..+\\.new_orders_per_minute", 1 },
+	{ "pts\\..+\\.nodes_second", 1 },
+	{ "pts\\..+\\.ns", -1 },
+	{ "pts\\..+\\.ns_per_event", 1 },
+	{ "pts\\..+\\.ops_per_sec", 1 },
+	{ "pts\\..+\\.ops_s", 1 },
+	{ "pts\\..+\\.ops_sec", 1 },
+	{ "pts\\..+\\.op_s", 1 },
+	{ "pts\\..+\\.points", -1 },
+	{ "pts\\..+\\.quips", 1 },
+	{ "pts\\..+\\.real_c_s", 1 },
+	{ "pts\\..+\\.receiving_messages_s", 1 },
+	{ "pts\\..+\\.records_s", 1 },
+	{ "pts\\..+\\.render_ratio", 1 },
+	{ "pts\\..+\\.runs_s", 1 },
+	{ "pts\\..+\\.samples", 1 },
+	{ "pts\\..+\\.samples_sec", 1 },
+	{ "pts\\..+\\.score", 1 },
+	{ "pts\\..+\\.sec", -1 },
+	{ "pts\\..+\\.seconds", -1 },
+	{ "pts\\..+\\.sending_messages_s", 1 },
+	{ "pts\\..+\\.sign_s", 1 },
+	{ "pts\\..+\\.speedup", 1 },
+	{ "pts\\..+\\.throughput_fom", 1 },
+	{ "pts\\..+\\.total_mop_s", 1 },
+	{ "pts\\..+\\.total_score", 1 },
+	{ "pts\\..+\\.tps", 1 },
+	{ "pts\\..+\\.transactions_per_minute", 1 },
+	{ "pts\\..+\\.us", -1 },
+	{ "pts\\..+\\.usec", -1 },
+	{ "pts\\..+\\.us_per_event", -1 },
+	{ "pts\\..+\\.val_sec", 1 },
+	{ "pts\\..+\\.verify_s", 1 },
+	{ "pts\\..+\\.vgr_performance_metric", 1 },
+	{ "pts\\..+\\.vkmark_score", 1 },
+	{ "pts\\..+\\.voices", 1 },
+	{ "pts\\..+\\.z_s", 1 },
+	{ "qperf\\..+\\.bw", 1 },
+	{ "qperf\\..+_bw", 1 },
+	{ "rcurefscale\\..+-ref-scale\\.duration_per_loop\\.ns", -1 },
+	{ "reaim\\.jobs_per_min", 1 },
+	{ "redis\\..+_throughput_rps", 1 },
+	{ "rt-app\\..+\\.average", -1 },
+	{ "simoop\\.work_rate_avg_per_sec", 1 },
+	{ "sockperf\\.throughput\\..+\\.BandWidth_MBps", 1 },
+	{ "sockperf\\.throughput\\..+\\.msg_per_sec", 1 },
+	{ "specjbb2015\\.critical-jOPS", 1 },
+	{ "specjbb2015\\.max-jOPS", 1 },
+	{ "specjbb2015\\.median", 1 },
+	{ "stream\\..+_bandwidth_MBps", 1 },
+	{ "stress-ng\\..+_per_item", 1 },
+	{ "stress-ng\\..+_per_sec", 1 },
+	{ "stress-ng\\..+_per_seek", 1 },
+	{ "sysbench-fileio\\..+_operations\\/s", 1 },
+	{ "sysbench\\-.+\\.throughput_events\\/s", 1 },
+	{ "sysbench\\-.+\\.throughput_MB\\/s", 1 },
+	{ "sysbench\\-.+\\.throughput_ops\\/s", 1 },
+	{ "tbench\\.throughput_MB\\/s", 1 },
+	{ "tcrypt\\.async\\..+\\.decryption", 1 },
+	{ "tcrypt\\.async\\..+\\.encryption", 1 },
+	{ "thrulay\\.jitter", -1 },
+	{ "thrulay\\.RTT", -1 },
+	{ "tlbflush\\.mem_acc_cost_ns_time", -1 },
+	{ "tlbflush\\.mem_acc_time_thread_ms", -1 },
+	{ "tlbflush\\.munmap_ms", -1 },
+	{ "tlbflush\\.munmap_ns_time", -1 },
+	{ "unixbench\\.score", 1 },
+	{ "uperf\\..+bps", 1 },
+	{ "vm-scalability\\.median", 1 },
+	{ "will-it-scale\\..+_ops", 1 },
+	{ "will-it-scale\\.scalability", 1 },
+	{ "ycsb\\..+_throughput_ops\\/s", 1 },
+};
+
+/*
+ * etc/perf-metrics-threshold.yaml, in file order (lkp takes the first
+ * key that matches in full).  is_int: the YAML value is an Integer, for
+ * which lkp also requires delta >= value / 2 (integer division).
+ */
+struct threshold {
+	const char *re;
+	double v;
+	bool is_int;
+};
+
+static const struct threshold perf_thresholds[] = {
+	{ "dd.kill_time", 10, true },
+	{ "dd.startup_time", 10, true },
+	{ "fileio.latency_95th_ms", 10, true },
+	{ "interrupts.*", 100, true },
+	{ "iostat.*.avgrq-sz", 200, true },
+	{ "iostat.*.await", 50, true },
+	{ "iostat.*.[rw]_await", 50, true },
+	{ "iostat.*.[rw]kB/s", 100, true },
+	{ "iostat.*.[rw]/s", 50, true },
+	{ "iostat.*.util", 10, true },
+	{ "latency_stats.*", 10000, true },
+	{ "perf-profile.*", 1, true },
+	{ "proc-vmstat.allocstall", 100, true },
+	{ "proc-vmstat.compact_fail", 100, true },
+	{ "proc-vmstat.compact_stall", 100, true },
+	{ "proc-vmstat.htlb_buddy_alloc_fail", 100, true },
+	{ "proc-vmstat.kswapd_high_wmark_hit_quickly", 100, true },
+	{ "proc-vmstat.kswapd_low_wmark_hit_quickly", 100, true },
+	{ "proc-vmstat.nr_vmscan_immediate_reclaim", 100, true },
+	{ "proc-vmstat.nr_vmscan_write", 100, true },
+	{ "proc-vmstat.pgmigrate_fail", 100, true },
+	{ ".*.time.elapsed_time.*", 10, true },
+	{ ".*.time.file_system_inputs", 10000, true },
+	{ ".*.time.file_system_outputs", 10000, true },
+	{ ".*.time.involuntary_context_switches", 1000, true },
+	{ ".*.time.major_page_faults", 1000, true },
+	{ ".*.time.minor_page_faults", 1000, true },
+	{ ".*.time.socket_messages_received", 10000, true },
+	{ ".*.time.socket_messages_sent", 10000, true },
+	{ ".*.time.swaps", 1000, true },
+	{ ".*.time.system_time", 10, true },
+	{ ".*.time.user_time", 10, true },
+	{ ".*.time.voluntary_context_switches", 1000, true },
+	{ "vmstat.cpu.id", 10, true },
+	{ "vmstat.cpu.st", 10, true },
+	{ "vmstat.cpu.sy", 50, true },
+	{ "vmstat.cpu.us", 10, true },
+	{ "vmstat.cpu.wa", 10, true },
+	{ "vmstat.io.bi", 100, true },
+	{ "vmstat.io.bo", 100, true },
+	{ ".*vmstat.*nr_.*", 100, true },
+	{ "vmstat.system.cs", 100, true },
+	{ "vmstat.system.in", 100, true },
+	{ "xfstests.*.seconds", 10, true },
+	{ "perf-c2c.HITM.total", 3000, true },
+	{ "perf-profile.children.cycles-pp.native_queued_spin_lock_slowpath", 2.0, false },
+};
+
+/*
+ * Families that are monitors, not tests: lkp's monitors/ directory (and
+ * programs/<name>/{monitor,no-stdout-monitor,one-shot-monitor}), plus the
+ * families those monitors' parsers emit under another name (max_iostat
+ * from iostat, the memory files read by the generic monitor wrapper).
+ * Sorted (strcmp) for bsearch.
+ */
+static const char *const monitor_families[] = {
+	"bdi_dev_mapping",
+	"blktrace",
+	"boot-meminfo",
+	"boot-memory",
+	"boot-slabinfo",
+	"boot-time",
+	"bpfcc-tools",
+	"bpftrace",
+	"buddyinfo",
+	"cat-file",
+	"cat-proc-pid",
+	"cpufreq",
+	"cpufreq-stats",
+	"cpuid",
+	"cpuid-raw",
+	"cpuidle",
+	"cpuonline",
+	"custom-monitor",
+	"debug-monitor",
+	"diskstats",
+	"energy",
+	"ethtool",
+	"event",
+	"ftrace",
+	"ftrace-event",
+	"ftrace-funcgraph",
+	"grep_cpuidle",
+	"heartbeat",
+	"interrupts",
+	"iostat",
+	"irq_exception_noise",
+	"irq_noise",
+	"kmemleak",
+	"kthread_noise",
+	"kvm",
+	"latency_stats",
+	"lock_stat",
+	"max_iostat",
+	"mdstat",
+	"meminfo",
+	"memmap",
+	"memory--numa_stat",
+	"memory--stat",
+	"mountstats",
+	"mpstat",
+	"nfs-hang",
+	"nfsstat",
+	"numa-meminfo",
+	"numa-numastat",
+	"numa-vmstat",
+	"numainfo",
+	"oom-killer",
+	"pagetypeinfo",
+	"perf-c2c",
+	"perf-mem",
+	"perf-node",
+	"perf-probe",
+	"perf-profile",
+	"perf-pt",
+	"perf-record-report",
+	"perf-report-srcline",
+	"perf-sched",
+	"perf-stat",
+	"pmeter",
+	"pmeter:yokogawa-wt310",
+	"pmeter_extech",
+	"pmu-tools",
+	"proc-stat",
+	"proc-vmstat",
+	"sar",
+	"save_on_exit",
+	"sched_debug",
+	"slabinfo",
+	"softirqs",
+	"stack",
+	"syscalls",
+	"thermal",
+	"top",
+	"toplev",
+	"trace-cmd",
+	"turbostat",
+	"uptime",
+	"vmstat",
+	"watch-oom",
+	"watchdog",
+	"wrapper",
+	"zoneinfo",
+};
+
+/* lkp's own families: neither tests nor monitors.  Sorted. */
+static const char *const special_families[] = {
+	"dmesg",
+	"kmsg",
+	"last_state",
+	"stats_source",
+	"stderr",
+	"time",
+};
+
+/*
+ * etc/linux-test-cases and etc/other-test-cases: functional (pass/fail)
+ * and housekeeping tests, whose metrics are not performance metrics.
+ * Sorted.
+ */
+static const char *const non_perf_tests[] = {
+	"analyze-suspend",
+	"avocado",
+	"blktests",
+	"boot",
+	"borrow",
+	"btest",
+	"bust-shm-exit",
+	"cat",
+	"cgroup2-test",
+	"convert-lkpdoc-to-html",
+	"convert-lkpdoc-to-html-css",
+	"cpu-hotplug",
+	"debootstrap",
+	"debug",
+	"deploy-clang",
+	"dpdk-dts",
+	"ext4-frags",
+	"ftq",
+	"ftrace-onoff",
+	"fwq",
+	"fxmark",
+	"galileo",
+	"generate-md",
+	"health-stats",
+	"hwinfo",
+	"hwsim",
+	"idle-inject",
+	"ipmi-setup",
+	"irda-kernel",
+	"kernel-builtin",
+	"kmemleak-test",
+	"kselftests",
+	"kselftests-bpf",
+	"kselftests-rust",
+	"ktools",
+	"kunit",
+	"kvm-kernel-boot-test",
+	"kvm-unit-tests",
+	"kvm-unit-tests-qemu",
+	"leaking-addresses",
+	"libhugetlbfs-test",
+	"lkp-install-run",
+	"lkp-qemu",
+	"lkp-serial-server",
+	"lkp-services",
+	"lkp-src",
+	"lkvs",
+	"locktorture",
+	"ltp",
+	"makepkg",
+	"makepkg-deps",
+	"mbtest",
+	"mce-log",
+	"mce-test",
+	"mdadm-selftests",
+	"ndctl",
+	"nfs-test",
+	"nvml",
+	"ocfs2test",
+	"otc-ddt",
+	"pack",
+	"pack-deps",
+	"packetdrill",
+	"perf-fuzzer",
+	"perf-sanity-tests",
+	"perf-stat-tests",
+	"perf-test",
+	"piglit",
+	"pm-qa",
+	"pmeter-server",
+	"qa",
+	"qat",
+	"qemu",
+	"rcuscale",
+	"rcutorture",
+	"rdma-pyverb",
+	"reboot",
+	"rocksdb",
+	"rsync-rootfs",
+	"suspend",
+	"suspend-stress",
+	"test-bpf",
+	"trinity",
+	"update-ucode",
+	"upgrade-trinity",
+	"v4l2",
+	"vmem",
+	"xfstests",
+};
+
+/* ------------------------------------------------------------------ */
+/* Lookups                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Is the len bytes at name one of the sorted words? */
+static bool in_sorted(const char *const *words, size_t nr, const char *name, int len)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(words[mid], name, (size_t)len);
+
+		if (c == 0 && words[mid][len] != '\0')
+			c = 1;
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static const struct pattern_table failure_table = TABLE(failure_re, ANCHOR_START);
+static const struct pattern_table pass_table = TABLE(pass_re, ANCHOR_START);
+static const struct pattern_table denylist_table = LEAD_TABLE(stat_denylist_re, ANCHOR_NONE);
+static const struct pattern_table denylist_free_table = TABLE(stat_denylist_free_re, ANCHOR_NONE);
+static const struct pattern_table denylist_dmesg_table = TABLE(stat_denylist_dmesg_re, ANCHOR_NONE);
+static const struct pattern_table denylist_kmsg_table = TABLE(stat_denylist_kmsg_re, ANCHOR_NONE);
+static const struct pattern_table allowlist_table = LEAD_TABLE(stat_allowlist_re, ANCHOR_NONE);
+static const struct pattern_table report_table = LEAD_TABLE(report_allowlist_re, ANCHOR_NONE);
+static const struct pattern_table perf_re_table = TABLE(perf_metrics_re, ANCHOR_NONE);
+static const struct pattern_table perf_prefix_table = LEAD_TABLE(perf_metrics_prefix_re, ANCHOR_START);
+static const struct pattern_table latency_table = LEAD_TABLE(index_latency_re, ANCHOR_FULL);
+
+bool lkp_regex_match(const char *re, const char *s, bool full)
+{
+	return re_search(re, s, full ? ANCHOR_FULL : ANCHOR_NONE, false);
+}
+
+bool lkp_function_stat(const char *stat)
+{
+	if (strstr(stat, ".time.") || strstr(stat, ".timestamp:") ||
+	    strstr(stat, ".bootstage:"))
+		return false;
+	return table_match(&failure_table, stat) || table_match(&pass_table, stat);
+}
+
+bool lkp_latency_stat(const char *stat)
+{
+	return table_match(&latency_table, stat);
+}
+
+bool lkp_test_base(const char *base, int len)
+{
+	if (len <= 0)
+		return false;
+	return !in_sorted(monitor_families, ARRAY_SIZE(monitor_families), base, len) &&
+	       !in_sorted(special_families, ARRAY_SIZE(special_families), base, len);
+}
+
+bool lkp_test_stat(const char *stat)
+{
+	const char *dot = strchr(stat, '.');
+	int len = dot ? (int)(dot - stat) : (int)strlen(stat);
+
+	if (!lkp_test_base(stat, len))
+		return false;
+	/* kpi_stat?: "<test>.time.*" is the time monitor's view of the test */
+	return !(dot && !strncmp(dot + 1, "time.", 5));
+}
+
+bool lkp_perf_metric(const char *stat)
+{
+	const char *dot;
+	int len;
+
+	if (table_match(&perf_re_table, stat) || table_match(&perf_prefix_table, stat))
+		return true;
+	/* the test prefixes ("<test>.") of performance tests */
+	dot = strchr(stat, '.');
+	if (!dot)
+		return false;
+	len = (int)(dot - stat);
+	return lkp_test_base(stat, len) &&
+	       !in_sorted(non_perf_tests, ARRAY_SIZE(non_perf_tests), stat, len);
+}
+
+bool lkp_reasonable_perf_change(const char *stat, double delta, double max)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(perf_thresholds); i++) {
+		const struct threshold *t = &perf_thresholds[i];
+
+		if (quick_reject(t->re, stat, ANCHOR_FULL) || !re_search(t->re, stat, ANCHOR_FULL, true))
+			continue;
+		if (max < t->v)
+			return false;
+		if (t->is_int && delta < floor(t->v / 2))
+			return false;
+		return true;
+	}
+
+	if (!strncmp(stat, "iostat", 6))
+		return max > 1;
+	if (!strncmp(stat, "pagetypeinfo", 12) || !strncmp(stat, "buddyinfo", 9) ||
+	    !strncmp(stat, "slabinfo", 8))
+		return delta > 100;
+	if (!strncmp(stat, "proc-vmstat", 11) || strstr(stat, "meminfo"))
+		return max > 1000;
+	if (!strncmp(stat, "lock_stat", 9)) {
+		if (!strcmp(stat, "waittime-total"))
+			return delta > 10000;
+		if (!strcmp(stat, "holdtime-total"))
+			return delta > 100000;
+		if (strstr(stat, "time"))
+			return delta > 1000;
+		return delta > 10000;
+	}
+	if (!strncmp(stat, "interrupts", 10) || !strncmp(stat, "softirqs", 8))
+		return max > 10000;
+	return true;
+}
+
+bool lkp_bisectable_stat(const char *stat)
+{
+	if (table_match(&allowlist_table, stat))
+		return true;
+	if (!strncmp(stat, "dmesg.", 6) && table_match(&denylist_dmesg_table, stat))
+		return false;
+	if (!strncmp(stat, "kmsg.", 5) && table_match(&denylist_kmsg_table, stat))
+		return false;
+	return !table_match(&denylist_table, stat) && !table_match(&denylist_free_table, stat);
+}
+
+bool lkp_report_allowlisted(const char *stat)
+{
+	return table_match(&report_table, stat);
+}
+
+/*
+ * Name heuristics for KPIs missing from lkp's index tables.  TOKEN words
+ * must stand between non-alphanumeric characters ("ops" but not "loops"),
+ * SUFFIX ones end the name or a token ("_ms" but not "_msg").
+ */
+enum word_pos { ANYWHERE, TOKEN, SUFFIX };
+
+struct direction_word {
+	const char *word;
+	enum word_pos pos;
+	int dir;
+};
+
+static const struct direction_word direction_words[] = {
+	{ "latency", ANYWHERE, -1 },
+	{ "elapsed", ANYWHERE, -1 },
+	{ "_time", SUFFIX, -1 },
+	{ "_ns", SUFFIX, -1 },
+	{ "_us", SUFFIX, -1 },
+	{ "_ms", SUFFIX, -1 },
+	{ "throughput", ANYWHERE, 1 },
+	{ "jobs-per-min", ANYWHERE, 1 },
+	{ "_per_sec", ANYWHERE, 1 },
+	{ "bandwidth", ANYWHERE, 1 },
+	{ "ops", TOKEN, 1 },
+	{ "iops", TOKEN, 1 },
+};
+
+static bool word_at(const char *stat, const struct direction_word *w)
+{
+	size_t n = strlen(w->word);
+
+	for (const char *p = strstr(stat, w->word); p; p = strstr(p + 1, w->word)) {
+		char before = p == stat ? '.' : p[-1], after = p[n];
+
+		switch (w->pos) {
+		case ANYWHERE:
+			return true;
+		case TOKEN:
+			if (!is_alnum(before) && !is_alnum(after))
+				return true;
+			break;
+		case SUFFIX:
+			if (!is_alnum(after))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+int lkp_kpi_direction(const char *stat)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(index_perf); i++)
+		if (!quick_reject(index_perf[i].re, stat, ANCHOR_FULL) &&
+		    re_search(index_perf[i].re, stat, ANCHOR_FULL, true))
+			return index_perf[i].dir;
+	if (table_match(&latency_table, stat))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(direction_words); i++)
+		if (word_at(stat, &direction_words[i]))
+			return direction_words[i].dir;
+	return 0;
+}
+
+/* Is re well-formed for quick_reject: no top-level '|', groups and classes closed? */
+static bool table_pattern_ok(const char *re)
+{
+	const char *end = re + strlen(re);
+
+	if (top_level_alt(re, end))
+		return false;
+	for (const char *q = re; q < end; q++) {
+		if (*q == '\\') {
+			q++;
+		} else if (*q == '[') {
+			const char *c = class_end(q, end);
+			if (!c)
+				return false;
+			q = c - 1;
+		} else if (*q == '(') {
+			if (!group_end(q, end))
+				return false;
+		}
+	}
+	return true;
+}
+
+const char *lkp_tables_selfcheck(void)
+{
+	static const struct pattern_table *const tables[] = {
+		&failure_table, &pass_table, &denylist_table, &denylist_free_table,
+		&denylist_dmesg_table, &denylist_kmsg_table, &allowlist_table,
+		&report_table, &perf_re_table, &perf_prefix_table, &latency_table,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+		const struct pattern_table *t = tables[i];
+
+		for (size_t j = 0; j < t->nr; j++) {
+			const char *re = t->re[j];
+
+			if (!table_pattern_ok(re))
+				return re;
+			if (!t->by_lead)
+				continue;
+			if ((t->anchor == ANCHOR_NONE && re[0] != '^') || is_meta(re[re[0] == '^']) ||
+			    (j && lead_of(t->re[j - 1]) > lead_of(re)))
+				return re;
+			/* a quantified lead is optional: no lead then */
+			if (strchr("*?{", re[(re[0] == '^') + 1]))
+				return re;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(perf_thresholds); i++)
+		if (!table_pattern_ok(perf_thresholds[i].re))
+			return perf_thresholds[i].re;
+	for (size_t i = 0; i < ARRAY_SIZE(index_perf); i++)
+		if (!table_pattern_ok(index_perf[i].re))
+			return index_perf[i].re;
+	for (size_t i = 1; i < ARRAY_SIZE(monitor_families); i++)
+		if (strcmp(monitor_families[i - 1], monitor_families[i]) >= 0)
+			return monitor_families[i];
+	for (size_t i = 1; i < ARRAY_SIZE(non_perf_tests); i++)
+		if (strcmp(non_perf_tests[i - 1], non_perf_tests[i]) >= 0)
+			return non_perf_tests[i];
+	for (size_t i = 1; i < ARRAY_SIZE(special_families); i++)
+		if (strcmp(special_families[i - 1], special_families[i]) >= 0)
+			return special_families[i];
+	return NULL;
+}
