@@ -110,7 +110,7 @@ int cmd_compare(int argc, char **argv)
 	fwrite(out.buf, 1, out.len, stdout);
 	if (fail_on_regression)
 		for (int i = 0; i < cmp.nrows; i++)
-			if (cmp.row[i].regression && lkp_test_stat(cmp.row[i].stat)) {
+			if (cmp.row[i].regression && lkp_kpi_stat(cmp.row[i].stat)) {
 				fprintf(stderr, "perfbot: regression: %s\n", cmp.row[i].stat);
 				ret = EXIT_REGRESSION;
 			}

@@ -1793,6 +1793,20 @@ static bool word_at(const char *stat, const struct direction_word *w)
 	return false;
 }
 
+/* lib/stats.rb's $kpi_stat_denylist: test metrics that are not KPIs */
+static const char *const kpi_denylist[] = {
+	"vm-scalability.stddev",
+	"unixbench.incomplete_result",
+};
+
+bool lkp_kpi_stat(const char *stat)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kpi_denylist); i++)
+		if (!strcmp(stat, kpi_denylist[i]))
+			return false;
+	return lkp_test_stat(stat);
+}
+
 int lkp_kpi_direction(const char *stat)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(index_perf); i++)

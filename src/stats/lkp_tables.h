@@ -29,6 +29,9 @@ bool lkp_report_allowlisted(const char *stat);
 bool lkp_test_base(const char *base, int len);
 /* stat is a test's metric (test base, and not "<test>.time.*") */
 bool lkp_test_stat(const char *stat);
+/* A key performance indicator: a test's metric, minus lkp's KPI denylist
+ * (vm-scalability.stddev, unixbench.incomplete_result). */
+bool lkp_kpi_stat(const char *stat);
 /*
  * Direction of a key performance indicator: +1 higher is better
  * (throughput, jobs-per-min, ops), -1 lower is better (latency, time,

@@ -202,6 +202,11 @@ static void test_kpi_direction(void **state)
 	assert_int_equal(lkp_kpi_direction("foo.loops"), 0);
 	assert_int_equal(lkp_kpi_direction("foo.msgs_msg"), 0);
 	assert_int_equal(lkp_kpi_direction("foo.bar"), 0);
+	/* KPIs are test metrics minus lkp's KPI denylist */
+	assert_true(lkp_kpi_stat("vm-scalability.throughput"));
+	assert_false(lkp_kpi_stat("vm-scalability.stddev"));
+	assert_false(lkp_kpi_stat("unixbench.incomplete_result"));
+	assert_false(lkp_kpi_stat("proc-vmstat.pgfree"));
 }
 
 /* 30,000 names against every table: well under the 100 ms compare budget */
