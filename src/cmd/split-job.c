@@ -1,0 +1,173 @@
+/*
+ * split-job.c: `perfbot split-job`, lkp's split-job: a job file with lists
+ * becomes one atomic job file per point of its parameter matrix, named
+ * "<job>-<path_params>.yaml" and printed as "JOB => ./atomic.yaml".
+ * The work is in src/job/split.c; this file is the command line.
+ */
+#include "cmd/cmd.h"
+#include "job/job.h"
+#include "job/split.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct out_ctx {
+	const char *jobfile;
+	const char *prefix;
+	const char *const *dirs;
+};
+
+static int save_atom(struct job *atom, void *data)
+{
+	struct out_ctx *c = data;
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	job_atom_name(atom, c->prefix, c->dirs, &name);
+	ret = job_save(atom, name.buf);
+	if (!ret)
+		printf("%s => %s\n", c->jobfile, name.buf);
+	strbuf_release(&name);
+	job_free(atom);
+	return ret;
+}
+
+/* Add "KEY: VALUE" (YAML) to the overrides map. */
+static int add_override(struct job_value *overrides, const char *kv)
+{
+	struct job *j;
+	struct job_load_opts o = { NULL, true };
+
+	if (job_load_string(kv, strlen(kv), "<-s>", &o, &j) < 0)
+		return -1;
+	for (size_t i = 0; i < j->root->nr; i++)
+		if (!j->root->ent[i].comment)
+			job_map_set(overrides, j->root->ent[i].key,
+				    job_value_dup(j->root->ent[i].val));
+	job_free(j);
+	return 0;
+}
+
+/* lkp's shorthand: a KEY=VALUE argument is -s 'KEY: VALUE' (unless it
+ * names an existing file: atomic jobs have '=' in their names). */
+static bool is_override(const char *arg)
+{
+	return strchr(arg, '=') && !file_exists(arg);
+}
+
+int cmd_split_job(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "test-box", required_argument, NULL, 't' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "set", required_argument, NULL, 's' },
+		{ "lkp-src", required_argument, NULL, 'L' },
+		{ "compatible", no_argument, NULL, 'C' },
+		{ "no-defaults", no_argument, NULL, 'N' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cmd *self = cmd_find("split-job");
+	struct split_opts opts;
+	struct job_value *overrides = job_value_new(JOB_MAP);
+	const char **dirs = xcalloc((size_t)argc + 1, sizeof(*dirs));
+	const char *outdir = ".";
+	bool compatible = false;
+	int nr_dirs = 0, c, ret = 0, nr_jobs = 0;
+
+	memset(&opts, 0, sizeof(opts));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:t:c:k:s:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outdir = optarg; break;
+		case 't': opts.testbox = optarg; break;
+		case 'c': opts.kconfig = optarg; break;
+		case 'k': opts.commit = optarg; break;
+		case 's':
+			if (add_override(overrides, optarg) < 0) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'L': dirs[nr_dirs++] = optarg; break;
+		case 'C': compatible = true; break;
+		case 'N': opts.no_defaults = true; break;
+		default:
+			ret = cmd_usage(self, 0);
+			goto out;
+		}
+	}
+	if (!is_dir(outdir)) {
+		error("%s: no such directory", outdir);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	opts.include_dirs = nr_dirs ? dirs : NULL;
+	opts.overrides = overrides;
+	for (int i = optind; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		if (is_override(argv[i])) {
+			struct strbuf kv = STRBUF_INIT;
+			strbuf_add(&kv, argv[i], (size_t)(eq - argv[i]));
+			strbuf_addf(&kv, ": %s", eq + 1);
+			c = add_override(overrides, kv.buf);
+			strbuf_release(&kv);
+			if (c < 0) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+		} else {
+			nr_jobs++;
+		}
+	}
+	if (!nr_jobs) {
+		ret = cmd_usage(self, 0);
+		goto out;
+	}
+	for (int i = optind; i < argc && !ret; i++) {
+		struct job_load_opts lo = { opts.include_dirs, false };
+		struct strbuf text = STRBUF_INIT, refined = STRBUF_INIT, prefix = STRBUF_INIT;
+		const char *base = strrchr(argv[i], '/');
+		struct out_ctx oc;
+		struct job *job = NULL;
+		size_t bl;
+
+		if (is_override(argv[i]))
+			continue;
+		base = base ? base + 1 : argv[i];
+		bl = strlen(base);
+		if (bl > 5 && !strcmp(base + bl - 5, ".yaml"))
+			bl -= 5;
+		strbuf_addf(&prefix, "%s/%.*s", outdir, (int)bl, base);
+		if (read_file(&text, argv[i]) < 0) {
+			ret = EXIT_ERROR;
+		} else {
+			if (compatible)
+				job_refine_compatible(text.buf, &refined);
+			else
+				strbuf_add(&refined, text.buf, text.len);
+			if (job_load_string(refined.buf, refined.len, argv[i], &lo, &job) < 0)
+				ret = EXIT_ERROR;
+		}
+		if (!ret) {
+			oc.jobfile = argv[i];
+			oc.prefix = prefix.buf;
+			oc.dirs = opts.include_dirs;
+			if (job_split(job, argv[i], &opts, save_atom, &oc) < 0)
+				ret = EXIT_ERROR;
+		}
+		job_free(job);
+		strbuf_release(&text);
+		strbuf_release(&refined);
+		strbuf_release(&prefix);
+	}
+out:
+	job_value_free(overrides);
+	free(dirs);
+	return ret;
+}

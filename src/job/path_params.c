@@ -1,0 +1,511 @@
+/*
+ * path_params.c: the names lkp gives to jobs and their results.
+ *
+ * path_params is the part of a result path (and of an atomic job's file
+ * name) that spells out the job's parameters; the result root places it
+ * among testcase, host, rootfs, kconfig, compiler and commit.  Both the
+ * split stage (file names) and the run stage (where results go) call
+ * these, so they must agree with each other and with lkp.
+ */
+#include "job/job.h"
+#include "job/split.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "parse/parser.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+/*
+ * lkp's setup programs that take their parameter as a scalar
+ * (`fs: xfs`, `cpufreq_governor: performance`): workload programs whose
+ * value goes into path_params and whose lists are dimensions.
+ */
+static const char *const setup_programs[] = {
+	"fs", "fs2", "cpufreq_governor", "disk", "md", "iosched", "swap",
+	"cgroup", "transparent_hugepage", "sched_setting", "cpuset",
+	"numactl", "nfs", "smb", "pmem", "hugetlbfs",
+	NULL
+};
+
+/*
+ * Option names that lkp's programs declare and jobs usually set at the top
+ * level (`nr_threads: 100%`), with their type.  The wrapper options come
+ * from lkp's bin/run-test header.
+ */
+static const struct { const char *name; char type; } top_options[] = {
+	{ "nr_threads", '-' }, { "nr_task", '-' }, { "nr_process", '-' },
+	{ "runtime", '-' }, { "iterations", '-' }, { "nr_instances", '-' },
+	{ "cpu_node_bind", '-' }, { "mem_node_bind", '-' }, { "cluster", '-' },
+	{ NULL, 0 }
+};
+
+/* lkp's EXPAND_DIMS with "commit" in the name: they suffix file names. */
+static const char *const commit_dims[] = {
+	"commit", "ltp_commit", "nvml_commit", "blktests_commit", "qemu_commit",
+	"perf_test_commit", "linux_commit", NULL
+};
+
+static const char *const script_names[] = { "run", "setup", "daemon", NULL };
+
+bool job_is_workload_program(const char *name, const char *const *include_dirs)
+{
+	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT;
+	bool ok = false;
+
+	for (const char *const *p = setup_programs; *p; p++)
+		if (!strcmp(*p, name))
+			return true;
+	if (!job_monitor_find(name) && parser_find(name))
+		return true;
+	if (job_program_dir(name, include_dirs, &dir)) {
+		for (const char *const *s = script_names; *s && !ok; s++) {
+			strbuf_reset(&f);
+			strbuf_addf(&f, "%s/%s", dir.buf, *s);
+			ok = file_exists(f.buf);
+		}
+		/* a program with only include files is a setup-like parameter */
+		if (!ok) {
+			strbuf_reset(&f);
+			strbuf_addf(&f, "%s/monitor", dir.buf);
+			ok = !file_exists(f.buf);
+		}
+	}
+	strbuf_release(&dir);
+	strbuf_release(&f);
+	return ok;
+}
+
+bool job_programs_has_program(const struct job_programs *p, const char *name)
+{
+	for (size_t i = 0; i < p->nr_programs; i++)
+		if (!strcmp(p->programs[i], name))
+			return true;
+	return false;
+}
+
+char job_programs_option(const struct job_programs *p, const char *name)
+{
+	for (size_t i = 0; i < p->nr_options; i++)
+		if (!strcmp(p->options[i].name, name))
+			return p->options[i].type;
+	return 0;
+}
+
+static void add_option(struct job_programs *p, const char *name, char type)
+{
+	for (size_t i = 0; i < p->nr_options; i++)
+		if (!strcmp(p->options[i].name, name)) {
+			if (type == '=')
+				p->options[i].type = '=';
+			return;
+		}
+	ALLOC_GROW(p->options, p->nr_options + 1, p->alloc_options);
+	p->options[p->nr_options].name = xstrdup(name);
+	p->options[p->nr_options].type = type;
+	p->nr_options++;
+}
+
+/* The "# - name" and "# = name" lines that open an lkp program script. */
+static void read_script_options(struct job_programs *p, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line;
+	FILE *f = fopen(path, "r");
+	char buf[512];
+
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f)) {
+		char type, name[256];
+		line = buf;
+		if (line[0] != '#')
+			break;
+		if (sscanf(line, "# %c %255[A-Za-z0-9_]", &type, name) == 2 &&
+		    (type == '-' || type == '=') && line[2] == type && line[3] == ' ')
+			add_option(p, name, type);
+	}
+	fclose(f);
+	strbuf_release(&sb);
+}
+
+static void add_program(struct job_programs *p, const char *name,
+			const struct job_value *val, const char *const *dirs)
+{
+	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT;
+
+	if (job_programs_has_program(p, name))
+		return;
+	ALLOC_GROW(p->programs, p->nr_programs + 1, p->alloc_programs);
+	p->programs[p->nr_programs++] = xstrdup(name);
+	if (job_program_dir(name, dirs, &dir)) {
+		for (const char *const *s = script_names; *s; s++) {
+			strbuf_reset(&f);
+			strbuf_addf(&f, "%s/%s", dir.buf, *s);
+			read_script_options(p, f.buf);
+		}
+	}
+	/* perfbot's benchmarks declare no options: every key of theirs is one */
+	if (!dir.len) {
+		const struct job_value *maps[64];
+		size_t n = 0;
+		if (val && val->kind == JOB_MAP)
+			maps[n++] = val;
+		else if (val && val->kind == JOB_SEQ)
+			for (size_t i = 0; i < val->nr && n < 64; i++)
+				if (val->item[i]->kind == JOB_MAP)
+					maps[n++] = val->item[i];
+		for (size_t m = 0; m < n; m++)
+			for (size_t i = 0; i < maps[m]->nr; i++)
+				if (!maps[m]->ent[i].comment)
+					add_option(p, maps[m]->ent[i].key, '-');
+	}
+	strbuf_release(&dir);
+	strbuf_release(&f);
+}
+
+static void find_programs(struct job_programs *p, const struct job_value *map,
+			  const char *const *dirs)
+{
+	for (size_t i = 0; i < map->nr; i++) {
+		const struct job_entry *e = &map->ent[i];
+		if (e->comment)
+			continue;
+		if (job_is_workload_program(e->key, dirs))
+			add_program(p, e->key, e->val, dirs);
+		if (e->val->kind == JOB_MAP)
+			find_programs(p, e->val, dirs);
+	}
+}
+
+void job_programs_init(struct job_programs *p, const struct job_value *root,
+		       const char *const *include_dirs)
+{
+	const char *buf[2];
+
+	memset(p, 0, sizeof(*p));
+	include_dirs = job_default_include_dirs(include_dirs, buf);
+	for (size_t i = 0; top_options[i].name; i++)
+		add_option(p, top_options[i].name, top_options[i].type);
+	find_programs(p, root, include_dirs);
+}
+
+void job_programs_release(struct job_programs *p)
+{
+	for (size_t i = 0; i < p->nr_programs; i++)
+		free(p->programs[i]);
+	for (size_t i = 0; i < p->nr_options; i++)
+		free(p->options[i].name);
+	free(p->programs);
+	free(p->options);
+	memset(p, 0, sizeof(*p));
+}
+
+struct param {
+	const char *key;
+	const struct job_value *val;
+	char type;
+};
+
+/* lkp's each_param: keys at any depth that are programs or options,
+ * except those inside a monitor's options and mapping values. */
+static void collect_params(const struct job_programs *p, const struct job_value *map,
+			   const char *parent, struct param **out, size_t *nr,
+			   size_t *alloc)
+{
+	for (size_t i = 0; i < map->nr; i++) {
+		const struct job_entry *e = &map->ent[i];
+		char type;
+
+		if (e->comment)
+			continue;
+		type = job_programs_option(p, e->key);
+		if ((type || job_programs_has_program(p, e->key)) &&
+		    e->val->kind != JOB_MAP && !(parent && job_monitor_find(parent))) {
+			ALLOC_GROW(*out, *nr + 1, *alloc);
+			(*out)[*nr].key = e->key;
+			(*out)[*nr].val = e->val;
+			(*out)[*nr].type = type;
+			(*nr)++;
+		}
+		if (e->val->kind == JOB_MAP)
+			collect_params(p, e->val, e->key, out, nr, alloc);
+	}
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+	const struct param *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	/* stable for equal keys: keep job order */
+	if (c)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+/* Ruby's to_s of a value, for path_params. */
+static void value_to_s(const struct job_value *v, struct strbuf *sb)
+{
+	if (v->kind == JOB_SCALAR) {
+		job_scalar_to_s(v, sb);
+	} else if (v->kind == JOB_SEQ) {
+		/* Array#to_s: ["a", "b"] */
+		strbuf_addch(sb, '[');
+		for (size_t i = 0; i < v->nr; i++) {
+			if (i)
+				strbuf_addstr(sb, ", ");
+			if (v->item[i]->kind == JOB_SCALAR && v->item[i]->type == JOB_STR)
+				strbuf_addf(sb, "\"%s\"", v->item[i]->text);
+			else if (v->item[i]->kind == JOB_NULL)
+				strbuf_addstr(sb, "nil");
+			else
+				value_to_s(v->item[i], sb);
+		}
+		strbuf_addch(sb, ']');
+	}
+}
+
+/* Add at most 31 characters of s (Ruby's s[0..30]; characters, not bytes). */
+static void add_cut(struct strbuf *sb, const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p & 0xc0) != 0x80 && n++ == 31)
+			break;
+		strbuf_addch(sb, (char)*p);
+	}
+}
+
+void job_path_params(const struct job *job, const char *const *include_dirs,
+		     struct strbuf *sb)
+{
+	struct job_programs p;
+	struct param *params = NULL;
+	size_t nr = 0, alloc = 0;
+	struct strbuf path = STRBUF_INIT, val = STRBUF_INIT;
+
+	job_programs_init(&p, job->root, include_dirs);
+	collect_params(&p, job->root, NULL, &params, &nr, &alloc);
+	if (nr)
+		qsort(params, nr, sizeof(*params), cmp_param);
+	for (size_t i = 0; i < nr; i++) {
+		const struct job_value *v = params[i].val;
+
+		strbuf_reset(&val);
+		value_to_s(v, &val);
+		if (params[i].type == '=') {
+			if (v->kind != JOB_NULL && val.len) {
+				strbuf_addf(&path, "%s=", params[i].key);
+				add_cut(&path, val.buf);
+			} else {
+				strbuf_addstr(&path, params[i].key);
+			}
+			strbuf_addch(&path, '-');
+			continue;
+		}
+		/* nil and false are skipped, as Ruby's `next unless v` */
+		if (v->kind == JOB_NULL ||
+		    (v->kind == JOB_SCALAR && v->type == JOB_BOOL &&
+		     !strcmp(val.buf, "false")))
+			continue;
+		add_cut(&path, val.buf);
+		strbuf_addch(&path, '-');
+	}
+	if (!path.len) {
+		strbuf_addstr(sb, "defaults");
+	} else {
+		strbuf_setlen(&path, path.len - 1);
+		for (size_t i = 0; i < path.len; i++) {
+			unsigned char c = (unsigned char)path.buf[i];
+			if (!(c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			      (c >= '0' && c <= '9') || c == '+' || c == '=' || c == ':' ||
+			      c == '.' || c == '%'))
+				path.buf[i] = '_';
+		}
+		strbuf_add(sb, path.buf, path.len);
+	}
+	free(params);
+	strbuf_release(&path);
+	strbuf_release(&val);
+	job_programs_release(&p);
+}
+
+void job_tbox_group(const char *testbox, struct strbuf *sb)
+{
+	size_t len = strlen(testbox), i = len;
+	struct strbuf t = STRBUF_INIT;
+	const char *p;
+
+	/* /.+-\d+$/: strip the trailing -N, then the first -N- becomes - */
+	while (i > 0 && testbox[i - 1] >= '0' && testbox[i - 1] <= '9')
+		i--;
+	if (i == len || i < 2 || testbox[i - 1] != '-') {
+		strbuf_addstr(sb, testbox);
+		return;
+	}
+	strbuf_add(&t, testbox, i - 1);
+	for (p = t.buf; (p = strchr(p, '-')); p++) {
+		const char *q = p + 1;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q > p + 1 && *q == '-') {
+			strbuf_add(sb, t.buf, (size_t)(p - t.buf));
+			strbuf_addstr(sb, q);
+			strbuf_release(&t);
+			return;
+		}
+	}
+	strbuf_add(sb, t.buf, t.len);
+	strbuf_release(&t);
+}
+
+/* lkp's rootfs_filename: the last run of [a-zA-Z0-9._-]. */
+static void rootfs_filename(const char *rootfs, struct strbuf *sb)
+{
+	const char *start = rootfs;
+	for (const char *p = rootfs; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			start = p + 1;
+	}
+	strbuf_addstr(sb, start);
+}
+
+static void os_release_field(const char *field, struct strbuf *sb)
+{
+	struct strbuf f = STRBUF_INIT;
+	size_t fl = strlen(field);
+
+	if (!file_exists("/etc/os-release") || read_file(&f, "/etc/os-release") < 0) {
+		strbuf_release(&f);
+		return;
+	}
+	for (const char *p = f.buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		if (!strncmp(p, field, fl) && p[fl] == '=') {
+			const char *v = p + fl + 1;
+			for (; v < nl; v++)
+				if (*v != '"' && *v != '\'')
+					strbuf_addch(sb, *v);
+			break;
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	strbuf_release(&f);
+}
+
+static void add_dir(struct strbuf *sb, const char *part)
+{
+	if (sb->len && sb->buf[sb->len - 1] != '/')
+		strbuf_addch(sb, '/');
+	strbuf_addstr(sb, part);
+}
+
+int job_result_root(const struct job *job, const char *base_dir,
+		    const char *commit, struct strbuf *sb)
+{
+	const char *testcase = job_get(job, "testcase");
+	const char *v;
+	struct strbuf part = STRBUF_INIT, host = STRBUF_INIT;
+	struct utsname u;
+	bool have_uname = uname(&u) == 0;
+	const char *arch = job_get(job, "arch");
+
+	if (!arch)
+		arch = have_uname ? u.machine : "x86_64";
+	if (!testcase)
+		testcase = job_get(job, "suite");
+	if (!testcase) {
+		size_t pos = 0;
+		const struct job_entry *e;
+		while ((e = job_next(job, &pos)))
+			if (!job_monitor_find(e->key) && parser_find(e->key)) {
+				testcase = e->key;
+				break;
+			}
+	}
+	if (!testcase) {
+		return error("%s: expected a 'testcase' (or a benchmark key) to name the result root",
+			     job->path ? job->path : "<job>");
+	}
+	strbuf_addstr(sb, base_dir);
+	add_dir(sb, testcase);
+	job_path_params(job, NULL, &part);
+	add_dir(sb, part.buf);
+
+	strbuf_reset(&part);
+	if ((v = job_get(job, "tbox_group"))) {
+		strbuf_addstr(&part, v);
+	} else {
+		if ((v = job_get(job, "testbox"))) {
+			strbuf_addstr(&host, v);
+		} else {
+			char name[256] = "localhost";
+			const char *env = getenv("HOSTNAME");
+			if (env && *env)
+				snprintf(name, sizeof(name), "%s", env);
+			else if (gethostname(name, sizeof(name) - 1) < 0)
+				strcpy(name, "localhost");
+			name[sizeof(name) - 1] = 0;
+			strbuf_addstr(&host, name);
+		}
+		job_tbox_group(host.buf, &part);
+	}
+	add_dir(sb, part.buf);
+
+	strbuf_reset(&part);
+	if ((v = job_get(job, "rootfs"))) {
+		rootfs_filename(v, &part);
+	} else {
+		struct strbuf id = STRBUF_INIT, ver = STRBUF_INIT;
+		os_release_field("ID", &id);
+		os_release_field("VERSION_ID", &ver);
+		if (id.len)
+			strbuf_addf(&part, "%s%s%s-%s", id.buf, ver.len ? "-" : "",
+				    ver.buf, arch);
+		else
+			strbuf_addstr(&part, "local");
+		strbuf_release(&id);
+		strbuf_release(&ver);
+	}
+	add_dir(sb, part.buf);
+
+	strbuf_reset(&part);
+	if ((v = job_get(job, "kconfig")))
+		strbuf_addstr(&part, v);
+	else
+		strbuf_addf(&part, "%s-local", arch);
+	add_dir(sb, part.buf);
+
+	v = job_get(job, "compiler");
+	add_dir(sb, v ? v : "gcc");
+
+	if (!commit)
+		commit = job_get(job, "commit");
+	add_dir(sb, commit ? commit : have_uname ? u.release : "unknown");
+	strbuf_release(&part);
+	strbuf_release(&host);
+	return 0;
+}
+
+void job_atom_name(const struct job *atom, const char *prefix,
+		   const char *const *include_dirs, struct strbuf *sb)
+{
+	const char *v;
+
+	strbuf_addf(sb, "%s-", prefix);
+	job_path_params(atom, include_dirs, sb);
+	for (const char *const *d = commit_dims; *d; d++)
+		if ((v = job_get(atom, *d)))
+			strbuf_addf(sb, "-%s", v);
+	if ((v = job_get(atom, "rootfs"))) {
+		strbuf_addch(sb, '-');
+		rootfs_filename(v, sb);
+	}
+	strbuf_addstr(sb, ".yaml");
+}

@@ -1,0 +1,115 @@
+#!/bin/sh
+# t0400: `perfbot split-job` end to end: lkp's fixtures, the matrix with
+# include defaults, overrides, re-splitting an atomic job, and the exit
+# codes and messages of its errors.
+. ./lib.sh
+
+J=$DATA/jobs
+
+test_expect_success 'lkp fixtures 1, 2, 3: same files, names and lines as lkp' '
+	test_have_conformance || exit 0
+	F=$SHARED/lkp/split-job &&
+	mkdir -p spec/fixtures/split-job lkp/include out &&
+	cp "$F"/*.yaml spec/fixtures/split-job/ &&
+	cp -r "$F"/programs lkp/ && chmod -R u+w lkp &&
+	cp "$F"/programs/split-job/include lkp/include/split-job &&
+	cp -r "$J"/lkp-extra/programs lkp/ &&
+	for n in 1 2 3; do
+		perfbot split-job -t lkp-tbox --lkp-src "$PWD/lkp" -o out \
+			spec/fixtures/split-job/$n.yaml >>stdout || exit 1
+	done &&
+	cat >expect <<-EOF &&
+	spec/fixtures/split-job/1.yaml => out/1-test_1.yaml
+	spec/fixtures/split-job/1.yaml => out/1-test_2.yaml
+	spec/fixtures/split-job/1.yaml => out/1-test_3.yaml
+	spec/fixtures/split-job/2.yaml => out/2-group_1-test_1.yaml
+	spec/fixtures/split-job/2.yaml => out/2-group_1-test_2.yaml
+	spec/fixtures/split-job/2.yaml => out/2-group_2-test_1.yaml
+	spec/fixtures/split-job/2.yaml => out/2-group_2-test_2.yaml
+	spec/fixtures/split-job/3.yaml => out/3-ext4.yaml
+	spec/fixtures/split-job/3.yaml => out/3-xfs.yaml
+	spec/fixtures/split-job/3.yaml => out/3-nfsv3.yaml
+	EOF
+	test_cmp expect stdout &&
+	for f in out/*.yaml; do test_cmp "$F/${f#out/}" "$f" || exit 1; done
+'
+
+test_expect_success 'lkp fixture compatible.yaml with --compatible' '
+	test_have_conformance || exit 0
+	F=$SHARED/lkp/split-job &&
+	mkdir -p lkp/include out &&
+	cp -r "$F"/programs lkp/ && chmod -R u+w lkp &&
+	cp "$F"/programs/split-job/include lkp/include/split-job &&
+	cp "$F"/compatible.yaml . &&
+	perfbot split-job --compatible --lkp-src "$PWD/lkp" -o out compatible.yaml >stdout &&
+	echo "compatible.yaml => out/compatible-test_1.yaml" >expect &&
+	test_cmp expect stdout &&
+	grep -v -e testbox: -e tbox_group: out/compatible-test_1.yaml >actual &&
+	test_cmp "$F"/compatible-test_1.yaml actual
+'
+
+test_expect_success 'the matrix: 2 fs x 2 tests, with include defaults' '
+	cp "$J"/demo.yaml . &&
+	perfbot split-job -t box-2 --lkp-src "$J/lkp" demo.yaml >stdout &&
+	cat >expect <<-EOF &&
+	demo.yaml => ./demo-ext4-size=1G-fast.yaml
+	demo.yaml => ./demo-ext4-size=1G-slow.yaml
+	demo.yaml => ./demo-xfs-size=1G-fast.yaml
+	demo.yaml => ./demo-xfs-size=1G-slow.yaml
+	EOF
+	test_cmp expect stdout &&
+	grep -q "^need_kconfig: EXT4_FS$" demo-ext4-size=1G-slow.yaml &&
+	grep -q "^demo_mode: thorough$" demo-ext4-size=1G-slow.yaml &&
+	grep -q "^tbox_group: box$" demo-xfs-size=1G-fast.yaml &&
+	grep -q "^#! include/category/benchmark$" demo-xfs-size=1G-fast.yaml &&
+	grep -q "^proc-vmstat:$" demo-xfs-size=1G-fast.yaml
+'
+
+test_expect_success 'an atomic job splits into itself' '
+	cp "$J"/demo.yaml . &&
+	mkdir o1 o2 &&
+	perfbot split-job -t box-2 --lkp-src "$J/lkp" -o o1 demo.yaml >/dev/null &&
+	perfbot split-job -t box-2 --lkp-src "$J/lkp" -o o2 o1/demo-xfs-size=1G-fast.yaml >stdout &&
+	echo "o1/demo-xfs-size=1G-fast.yaml => o2/demo-xfs-size=1G-fast-xfs-size=1G-fast.yaml" >expect &&
+	test_cmp expect stdout &&
+	test_cmp o1/demo-xfs-size=1G-fast.yaml o2/demo-xfs-size=1G-fast-xfs-size=1G-fast.yaml
+'
+
+test_expect_success 'documents and overrides: -s and KEY=VALUE' '
+	cp "$J"/multi.yaml . &&
+	perfbot split-job -t box -s "hackbench: {mode: threads}" multi.yaml runtime=9s >stdout &&
+	cat >expect <<-EOF &&
+	multi.yaml => ./multi-threads-9s.yaml
+	multi.yaml => ./multi-pipe-threads-9s.yaml
+	multi.yaml => ./multi-socket-threads-9s.yaml
+	multi.yaml => ./multi-threads-9s.yaml
+	EOF
+	test_cmp expect stdout &&
+	grep -q "^#! user overrides$" multi-pipe-threads-9s.yaml
+'
+
+test_expect_success 'unknown benchmark: file:line:col, exit 1' '
+	test_must_fail 1 perfbot split-job "$J"/bad-key.yaml 2>err &&
+	grep -q "bad-key.yaml:3:1: unknown benchmark .hackbnech." err
+'
+
+test_expect_success 'YAML syntax error and missing include: exit 1 with a position' '
+	printf "suite: x\nruntime: [a\n" >syn.yaml &&
+	test_must_fail 1 perfbot split-job syn.yaml 2>err &&
+	grep -q "^perfbot: syn.yaml:[0-9]*:[0-9]*: invalid YAML" err &&
+	printf "suite: x\n<<: gone.yaml\n" >inc.yaml &&
+	test_must_fail 1 perfbot split-job inc.yaml 2>err &&
+	grep -q "inc.yaml:2:1: included file .gone.yaml. not found" err
+'
+
+test_expect_success 'bad command lines: exit 2 with usage; missing -o dir: exit 1' '
+	test_must_fail 2 perfbot split-job 2>err &&
+	grep -q "^usage: perfbot split-job" err &&
+	test_must_fail 2 perfbot split-job --bogus x.yaml 2>err &&
+	grep -q "^usage: perfbot split-job" err &&
+	cp "$J"/multi.yaml . &&
+	test_must_fail 1 perfbot split-job -o no/such/dir multi.yaml 2>err &&
+	grep -q "no/such/dir: no such directory" err
+'
+
+test_done

@@ -1,0 +1,694 @@
+/*
+ * test_job.c: job files in memory (src/job/job.c, path_params.c):
+ * loading, Psych typing, writing back, includes, markers, checks and their
+ * messages, percentages, path_params, tbox_group and the result root.
+ */
+#include "test_helpers.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "job/job.h"
+#include "util/xalloc.h"
+
+/* ---- helpers ------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static int setup_tmp(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/perfbot-test-job.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	return 0;
+}
+
+static int teardown_tmp(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+/* Write text to tmpdir/rel (creating directories). */
+static void put(const char *rel, const char *text)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *slash;
+
+	strbuf_addf(&p, "%s/%s", tmpdir, rel);
+	slash = strrchr(p.buf, '/');
+	*slash = 0;
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	*slash = '/';
+	assert_int_equal(write_file_atomic(p.buf, text, strlen(text)), 0);
+	strbuf_release(&p);
+}
+
+static char *path_of(const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s", tmpdir, rel);
+	return strbuf_detach(&p, NULL);
+}
+
+/* Capture what fn's error() calls print on stderr. */
+static int saved_fd = -1;
+static FILE *capture;
+
+static void capture_start(void)
+{
+	fflush(stderr);
+	capture = tmpfile();
+	assert_non_null(capture);
+	saved_fd = dup(2);
+	dup2(fileno(capture), 2);
+}
+
+static char *capture_end(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[512];
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	rewind(capture);
+	while ((n = fread(buf, 1, sizeof(buf), capture)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(capture);
+	return strbuf_detach(&sb, NULL);
+}
+
+static struct job *load_str(const char *text)
+{
+	struct job *j;
+	assert_int_equal(job_load_string(text, strlen(text), "t.yaml", NULL, &j), 0);
+	return j;
+}
+
+/* Load without the key checks (free-form YAML). */
+static struct job *load_any(const char *text)
+{
+	struct job *j;
+	struct job_load_opts o = { NULL, true };
+	assert_int_equal(job_load_string(text, strlen(text), "t.yaml", &o, &j), 0);
+	return j;
+}
+
+/* Loading must fail with a message containing want. */
+static void expect_load_error(const char *text, const struct job_load_opts *o,
+			      const char *want)
+{
+	struct job *j = (struct job *)1;
+	char *msg;
+	int ret;
+
+	capture_start();
+	ret = job_load_string(text, strlen(text), "t.yaml", o, &j);
+	msg = capture_end();
+	assert_int_equal(ret, -1);
+	assert_null(j);
+	if (!strstr(msg, want))
+		fail_msg("expected '%s' in '%s'", want, msg);
+	free(msg);
+}
+
+static char *yaml_of(const struct job *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	job_to_yaml(j, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- reading -------------------------------------------------------- */
+
+static void test_load_and_get(void **state)
+{
+	struct job *j = load_str("suite: vm-scalability\nruntime: 300\n"
+				 "vm-scalability:\n  test: lru-file-readtwice\n"
+				 "perf-profile:\n  delay: 15\nvmstat:\n");
+	const struct job_entry *e;
+	size_t pos = 0;
+	long long n = -1;
+	const char *keys[] = { "suite", "runtime", "vm-scalability", "perf-profile", "vmstat" };
+	int i = 0;
+
+	(void)state;
+	assert_string_equal(job_get(j, "suite"), "vm-scalability");
+	assert_int_equal(job_get_int(j, "runtime", &n), 0);
+	assert_int_equal(n, 300);
+	assert_string_equal(job_program_option(j, "vm-scalability", "test"), "lru-file-readtwice");
+	assert_string_equal(job_program_option(j, "perf-profile", "delay"), "15");
+	assert_null(job_program_option(j, "vmstat", "interval"));
+	assert_null(job_get(j, "vm-scalability"));    /* a mapping, not a scalar */
+	assert_int_equal(job_lookup(j, "vmstat")->kind, JOB_NULL);
+	assert_null(job_lookup(j, "absent"));
+	n = 7;
+	assert_int_equal(job_get_int(j, "absent", &n), 1);
+	assert_int_equal(job_get_int(j, "vmstat", &n), 1);
+	assert_int_equal(n, 7);
+	while ((e = job_next(j, &pos)))
+		assert_string_equal(e->key, keys[i++]);
+	assert_int_equal(i, 5);
+	/* positions are 1-based line:col of the value */
+	assert_int_equal(job_lookup(j, "runtime")->line, 2);
+	assert_int_equal(job_lookup(j, "runtime")->col, 10);
+	job_free(j);
+}
+
+static void test_get_int_error(void **state)
+{
+	struct job *j = load_str("suite: x\nruntime: 300s\nnr_threads: [1, 2]\n");
+	long long n = 0;
+	char *msg;
+
+	(void)state;
+	capture_start();
+	assert_int_equal(job_get_int(j, "runtime", &n), -1);
+	assert_int_equal(job_get_int(j, "nr_threads", &n), -1);
+	msg = capture_end();
+	assert_non_null(strstr(msg, "t.yaml:2:10: 'runtime' expected an integer, got '300s'"));
+	assert_non_null(strstr(msg, "t.yaml:3:13: 'nr_threads' expected an integer, got a list"));
+	free(msg);
+	job_free(j);
+}
+
+static void test_scalar_types(void **state)
+{
+	static const struct { const char *s; enum job_scalar_type t; } cases[] = {
+		{ "300", JOB_INT }, { "-5", JOB_INT }, { "0x1f", JOB_INT },
+		{ "1_000", JOB_INT }, { "1,000", JOB_INT }, { "010", JOB_INT },
+		{ "1.5", JOB_FLOAT }, { ".5", JOB_FLOAT }, { "1.0e+3", JOB_FLOAT },
+		{ ".inf", JOB_FLOAT }, { "-.Inf", JOB_FLOAT }, { ".NaN", JOB_FLOAT },
+		{ "yes", JOB_BOOL }, { "False", JOB_BOOL }, { "on", JOB_BOOL },
+		{ "y", JOB_STR }, { "n", JOB_STR }, { "300s", JOB_STR },
+		{ "100%", JOB_STR }, { "1e3", JOB_STR }, { "lru-file", JOB_STR },
+		{ "truely", JOB_STR }, { "/dev/sda", JOB_STR }, { "1:30", JOB_INT },
+		{ "2020-01-02", JOB_OTHER }, { ":sym", JOB_OTHER }, { "~", JOB_TNULL },
+		{ "null", JOB_TNULL }, { "", JOB_TNULL }, { ".", JOB_STR },
+		{ "09", JOB_STR }, { "1.2.3", JOB_STR },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (job_scalar_type_of(cases[i].s) != cases[i].t)
+			fail_msg("'%s': got %d, want %d", cases[i].s,
+				 job_scalar_type_of(cases[i].s), cases[i].t);
+}
+
+/* ---- writing -------------------------------------------------------- */
+
+static void test_to_yaml_layout(void **state)
+{
+	struct job *j = load_any(
+		"suite: y\n"
+		"n1: '300'\n"
+		"n2: 0x10\n"
+		"b: yes\n"
+		"f: 1.50\n"
+		"p: /dev/sda\n"
+		"q: \"a: b\"\n"
+		"h: \"#x\"\n"
+		"e: ''\n"
+		"t: \"tab\\there\"\n"
+		"list:\n  - a\n  - - b\n    - c\n  - k: v\n    k2: v2\n"
+		"empty_l: []\n"
+		"empty_m: {}\n"
+		"nested:\n  deep:\n    x: 1\n"
+		"multi: |\n  line1\n  line2\n"
+		"nul: ~\n");
+	char *y = yaml_of(j);
+
+	(void)state;
+	assert_string_equal(y,
+		"---\n"
+		"suite: \"y\"\n"
+		"n1: '300'\n"
+		"n2: 16\n"
+		"b: true\n"
+		"f: 1.5\n"
+		"p: \"/dev/sda\"\n"
+		"q: 'a: b'\n"
+		"h: \"#x\"\n"
+		"e: ''\n"
+		"t: \"tab\\there\"\n"
+		"list:\n- a\n- - b\n  - c\n- k: v\n  k2: v2\n"
+		"empty_l: []\n"
+		"empty_m: {}\n"
+		"nested:\n  deep:\n    x: 1\n"
+		"multi: |\n  line1\n  line2\n"
+		"nul:\n");
+	free(y);
+	job_free(j);
+}
+
+static void test_round_trip(void **state)
+{
+	const char *texts[] = {
+		"suite: x\nkey: \"it's\"\nnum: '007'\nlong: aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp\n",
+		"a:\n- - - deep\n- {x: [1, 2], y: {z: null}}\n- ''\n- \" lead\"\n- \"trail \"\n- \"multi\\nline\\n\"\n- \"no final\\nnewline\"\n",
+		"s: \"!bang\"\nt: \"%pct\"\nu: \"@at\"\nv: \"- dash\"\nw: \"?q\"\nx: \"key: v\"\ny: \"a #b\"\nz: \"<<\"\n",
+		"k1: true\nk2: 'true'\nk3: 1.0e+3\nk4: 2020-01-02\nk5: ':sym'\nk6: '1_000'\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct job *a, *b;
+		struct job_load_opts o = { NULL, true };
+		char *y1, *y2;
+
+		assert_int_equal(job_load_string(texts[i], strlen(texts[i]), "a.yaml", &o, &a), 0);
+		y1 = yaml_of(a);
+		assert_int_equal(job_load_string(y1, strlen(y1), "b.yaml", &o, &b), 0);
+		if (!job_value_equal(a->root, b->root))
+			fail_msg("round trip %zu changed the job:\n%s", i, y1);
+		y2 = yaml_of(b);
+		assert_string_equal(y1, y2);
+		free(y1);
+		free(y2);
+		job_free(a);
+		job_free(b);
+	}
+}
+
+static void test_long_plain_wraps(void **state)
+{
+	struct job *j = job_new();
+	struct job *back;
+	struct job_load_opts o = { NULL, true };
+	char *y;
+
+	(void)state;
+	job_set(j, "cmd", "word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12 word13 word14 word15");
+	y = yaml_of(j);
+	/* libyaml folds plain scalars past 80 columns */
+	assert_non_null(strstr(y, "cmd: word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12 word13\n  word14 word15\n"));
+	assert_int_equal(job_load_string(y, strlen(y), "w.yaml", &o, &back), 0);
+	assert_string_equal(job_get(back, "cmd"), job_get(j, "cmd"));
+	free(y);
+	job_free(j);
+	job_free(back);
+}
+
+static void test_set_delete_save(void **state)
+{
+	struct job *j = load_str("suite: x\nruntime: 300s\nvmstat:\n");
+	struct job *back;
+	char *p = path_of("saved.yaml");
+	char *y;
+
+	(void)state;
+	job_set(j, "runtime", "600s");          /* keeps its place */
+	job_set(j, "runs", "3");                /* goes last */
+	assert_true(job_delete(j, "vmstat"));
+	assert_false(job_delete(j, "vmstat"));
+	y = yaml_of(j);
+	assert_string_equal(y, "---\nsuite: x\nruntime: 600s\nruns: 3\n");
+	assert_int_equal(job_save(j, p), 0);
+	assert_int_equal(job_load(p, &back), 0);
+	assert_true(job_value_equal(j->root, back->root));
+	/* a copy is independent */
+	{
+		struct job *d = job_dup(back);
+		job_set(d, "suite", "other");
+		assert_string_equal(job_get(back, "suite"), "x");
+		job_free(d);
+	}
+	free(y);
+	free(p);
+	job_free(j);
+	job_free(back);
+}
+
+/* ---- markers and documents ------------------------------------------ */
+
+static void test_markers(void **state)
+{
+	struct job *j = load_str("suite: x\n\n#! jobs/a.yaml\nruntime: 1\n"
+				 "\n# has job['x'] only\nvmstat:\n#! not after a blank\n"
+				 "\n# plain comment\nmeminfo:\n");
+	char *y = yaml_of(j);
+	size_t pos = 0, n = 0;
+
+	(void)state;
+	assert_string_equal(y, "---\nsuite: x\n\n#! jobs/a.yaml\nruntime: 1\nvmstat:\n"
+			       "\n# plain comment\nmeminfo:\n");
+	while (job_next(j, &pos))
+		n++;
+	assert_int_equal(n, 4);                 /* markers are skipped */
+	free(y);
+	job_free(j);
+}
+
+static void test_multi_doc(void **state)
+{
+	struct job *j = load_str("suite: x\nruntime: 1\n---\nruntime: 2\n---\nruntime: 3\nvmstat:\n");
+
+	(void)state;
+	assert_string_equal(job_get(j, "runtime"), "1");
+	assert_int_equal(j->nr_docs, 2);
+	assert_string_equal(job_value_text(job_map_get(j->docs[1], "runtime")), "3");
+	job_free(j);
+}
+
+/* ---- includes ------------------------------------------------------- */
+
+static void test_includes(void **state)
+{
+	char *dirs_buf[2];
+	const char *dirs[2];
+	struct job_load_opts o = { NULL, false };
+	struct job *j;
+	char *p;
+
+	(void)state;
+	put("lkp/include/common.yaml", "runtime: 300s\nvmstat:\n");
+	put("lkp/include/opts.yaml", "test: lru\nsize: 1G\n");
+	put("jobs/sub/base.yaml", "<<: ../nested.yaml\nmeminfo:\n");
+	put("jobs/nested.yaml", "nr_threads: 2\n");
+	put("jobs/flow.yaml", "suite: x\n<<: {file: common.yaml, ignore: [vmstat], runtime: 10s}\n");
+	put("jobs/main.yaml",
+	    "suite: x\n"
+	    "<<: common.yaml\n"
+	    "<<: ./sub/base.yaml\n"
+	    "vm-scalability:\n"
+	    "  <<: opts.yaml\n"
+	    "---\n"
+	    "runtime: 600s\n");
+	dirs_buf[0] = path_of("lkp");
+	dirs[0] = dirs_buf[0];
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	p = path_of("jobs/main.yaml");
+	assert_int_equal(job_load_opts(p, &o, &j), 0);
+	assert_string_equal(job_get(j, "runtime"), "300s");
+	assert_non_null(job_lookup(j, "vmstat"));
+	assert_string_equal(job_get(j, "nr_threads"), "2");    /* nested include */
+	assert_non_null(job_lookup(j, "meminfo"));
+	assert_string_equal(job_program_option(j, "vm-scalability", "size"), "1G");
+	assert_int_equal(j->nr_docs, 1);
+	/* positions point into the included file */
+	{
+		struct strbuf w = STRBUF_INIT;
+		job_source_line(job_program_option(j, "vm-scalability", "size") ?
+				job_map_get(job_lookup(j, "vm-scalability"), "size") : NULL, &w);
+		assert_non_null(strstr(w.buf, "lkp/include/opts.yaml:2:7"));
+		strbuf_release(&w);
+	}
+	job_free(j);
+	free(p);
+
+	p = path_of("jobs/flow.yaml");
+	assert_int_equal(job_load_opts(p, &o, &j), 0);
+	assert_string_equal(job_get(j, "runtime"), "10s");
+	assert_null(job_lookup(j, "vmstat"));
+	job_free(j);
+	free(p);
+	free(dirs_buf[0]);
+}
+
+static void test_include_errors(void **state)
+{
+	struct job_load_opts o = { NULL, false };
+	char *p;
+	struct job *j;
+	char *msg;
+	int ret;
+
+	(void)state;
+	put("loop.yaml", "suite: x\n<<: loop.yaml\n");
+	put("bad-inc.yaml", "suite: x\n<<: broken.yaml\n");
+	put("broken.yaml", "runtime: 1\nvmstat: [a\n");
+	p = path_of("loop.yaml");
+	capture_start();
+	ret = job_load_opts(p, &o, &j);
+	msg = capture_end();
+	assert_int_equal(ret, -1);
+	assert_non_null(strstr(msg, "loop.yaml:2:1: includes nested deeper than 16"));
+	free(msg);
+	free(p);
+
+	/* an error inside an included file names that file and line */
+	p = path_of("bad-inc.yaml");
+	capture_start();
+	ret = job_load_opts(p, &o, &j);
+	msg = capture_end();
+	assert_int_equal(ret, -1);
+	assert_non_null(strstr(msg, "broken.yaml:"));
+	assert_non_null(strstr(msg, "invalid YAML"));
+	free(msg);
+	free(p);
+
+	expect_load_error("suite: x\n<<: no-such.yaml\n", &o,
+			  "t.yaml:2:1: included file 'no-such.yaml' not found");
+	expect_load_error("suite: x\n<<: {ignore: [a]}\n", &o,
+			  "expected {file: NAME, ...} after '<<:'");
+}
+
+/* ---- checks --------------------------------------------------------- */
+
+static void test_check_errors(void **state)
+{
+	(void)state;
+	expect_load_error("suite: x\nruntime: [a\n", NULL, "t.yaml:");
+	expect_load_error("suite: x\nruntime: [a\n", NULL, "invalid YAML");
+	expect_load_error("suite: x\nbogus: 1\n", NULL,
+			  "t.yaml:2:1: unknown key 'bogus' (expected a job key, a monitor or a benchmark)");
+	expect_load_error("suite: x\nno-such-bench:\n  test: a\n", NULL,
+			  "t.yaml:2:1: unknown benchmark 'no-such-bench'");
+	expect_load_error("suite: x\nruntime:\n  a: 1\n", NULL,
+			  "t.yaml:3:3: 'runtime' expected a scalar or a list of scalars, got a mapping");
+	expect_load_error("testcase: [a, b]\n", NULL,
+			  "t.yaml:1:11: 'testcase' expected a scalar, got a list");
+	expect_load_error("suite: x\nnr_threads: [1, [2]]\n", NULL,
+			  "t.yaml:2:17: 'nr_threads' expected a scalar in its list, got a list");
+	expect_load_error("suite: x\nsuite: y\n", NULL, "t.yaml:2:1: duplicate key 'suite'");
+	expect_load_error("suite: x\n% if true\nruntime: 1\n% end\n", NULL,
+			  "t.yaml:2:1: expected plain YAML (ERB templates are supported in include files only)");
+	expect_load_error("suite: x\nruntime: <%= 1 %>\n", NULL, "t.yaml:2:10: expected plain YAML");
+	/* keys that split-job added from lkp's files are theirs to define ... */
+	job_free(load_str("suite: x\n\n#! include/fs/xfs\nmkfs_opts: -f\n\n#! hosts/box\nbrand_new: 1\n"));
+	/* ... but the user's own sections are checked */
+	expect_load_error("suite: x\n\n#! jobs/mine.yaml\nmkfs_opts: -f\n", NULL,
+			  "t.yaml:4:1: unknown key 'mkfs_opts'");
+	expect_load_error("- a\n- b\n", NULL,
+			  "t.yaml:1:1: expected a mapping of keys at the top of the job, got a list");
+	expect_load_error("suite: x\n? [a]\n: b\n", NULL, "expected a plain key");
+	expect_load_error("suite: x\nb: *nope\n", &(struct job_load_opts){ NULL, true },
+			  "expected a defined anchor for this alias");
+	expect_load_error("base: &b {x: 1}\n<<: *b\n", &(struct job_load_opts){ NULL, true },
+			  "YAML merge keys are not supported");
+}
+
+static void test_known_keys(void **state)
+{
+	(void)state;
+	assert_true(job_key_known("testcase", NULL));
+	assert_true(job_key_known("perf-profile", NULL));       /* monitor */
+	assert_true(job_key_known("proc-vmstat", NULL));
+	assert_true(job_key_known("script tests/foo", NULL));
+	assert_false(job_key_known("bogus", NULL));
+	put("lkp/programs/mybench/run", "#!/bin/sh\n# - test\n");
+	{
+		char *d = path_of("lkp");
+		const char *dirs[] = { d, NULL };
+		assert_true(job_key_known("mybench", dirs));
+		assert_false(job_key_known("../lkp", dirs));
+		free(d);
+	}
+	assert_non_null(job_monitor_find("perf-stat"));
+	assert_true(job_monitor_find("perf-stat")->supported);
+	assert_false(job_monitor_find("kmsg")->supported);
+	assert_null(job_monitor_find("vm-scalability"));
+}
+
+/* ---- percentages ---------------------------------------------------- */
+
+static void test_percentages(void **state)
+{
+	long long n;
+	struct job *j;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(job_percent_of_cpus("100%", 8, &n), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(job_percent_of_cpus("50%", 3, &n), 0);
+	assert_int_equal(n, 1);                 /* 1.5 rounds down */
+	assert_int_equal(job_percent_of_cpus("1%", 8, &n), 0);
+	assert_int_equal(n, 0);                 /* lkp's to_i truncates */
+	assert_int_equal(job_percent_of_cpus("12.5%", 16, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(job_percent_of_cpus("1.%", 16, &n), -1);
+	assert_int_equal(job_percent_of_cpus("2c", 16, &n), -1);
+	assert_int_equal(job_percent_of_cpus("200%", 4, &n), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(job_percent_of_cpus("16", 4, &n), 0);
+	assert_int_equal(n, 16);
+	assert_int_equal(job_percent_of_cpus("x%", 4, &n), -1);
+	assert_int_equal(job_percent_of_cpus("5%%", 4, &n), -1);
+	assert_int_equal(job_percent_of_cpus("-5%", 4, &n), -1);
+
+	j = load_str("suite: x\nnr_threads: 25%\nruntime: 50%\n"
+		     "hackbench:\n  nr_threads: [50%, 100%]\n");
+	assert_int_equal(job_expand_percentages(j, 8), 0);
+	assert_string_equal(job_get(j, "nr_threads"), "2");
+	assert_string_equal(job_get(j, "runtime"), "50%");     /* not a CPU count */
+	assert_string_equal(job_value_text(job_map_get(job_lookup(j, "hackbench"), "nr_threads")->item[1]), "8");
+	job_free(j);
+
+	j = load_str("suite: x\nnr_threads: ab%\n");
+	capture_start();
+	assert_int_equal(job_expand_percentages(j, 8), -1);
+	msg = capture_end();
+	assert_non_null(strstr(msg, "t.yaml:2:13: 'nr_threads' expected N or N% (a share of the CPUs), got 'ab%'"));
+	free(msg);
+	job_free(j);
+
+	/* nr_cpu <= 0 asks the system */
+	j = load_str("suite: x\nnr_task: 100%\n");
+	assert_int_equal(job_expand_percentages(j, 0), 0);
+	assert_int_equal(atol(job_get(j, "nr_task")), sysconf(_SC_NPROCESSORS_ONLN));
+	job_free(j);
+}
+
+/* ---- path_params, tbox_group, result root --------------------------- */
+
+static void pp(const char *text, const char *const *dirs, const char *want)
+{
+	struct job *j;
+	struct job_load_opts o = { dirs, true };
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(job_load_string(text, strlen(text), "pp.yaml", &o, &j), 0);
+	job_path_params(j, dirs, &sb);
+	if (strcmp(sb.buf, want))
+		fail_msg("path_params of:\n%s\ngot '%s', want '%s'", text, sb.buf, want);
+	strbuf_release(&sb);
+	job_free(j);
+}
+
+static void test_path_params(void **state)
+{
+	char *d;
+	const char *dirs[2];
+
+	(void)state;
+	pp("suite: x\n", NULL, "defaults");
+	pp("suite: x\nvmstat:\n  interval: 5\n", NULL, "defaults");
+	pp("suite: x\nvm-scalability:\n  test: lru-file-readtwice\n  size: 1G\n", NULL, "1G-lru-file-readtwice");
+	/* sorted by key; top-level options and setup programs count */
+	pp("suite: x\ncpufreq_governor: performance\nnr_threads: 100%\nruntime: 300s\n"
+	   "will-it-scale:\n  test: mmap1\n  mode: thread\n", NULL,
+	   "performance-thread-100%-300s-mmap1");
+	/* values cut to 31 characters */
+	pp("suite: x\nhackbench:\n  mode: abcdefghijklmnopqrstuvwxyz0123456789\n", NULL,
+	   "abcdefghijklmnopqrstuvwxyz01234");
+	/* characters outside [-a-zA-Z0-9+=:.%] become '_' */
+	pp("suite: x\nhackbench:\n  mode: a/b c*d=e:f.g%h+i\n", NULL, "a_b_c_d=e:f.g%h+i");
+	/* null and false values are skipped, true and numbers printed */
+	pp("suite: x\nhackbench:\n  a: \n  b: false\n  c: true\n  d: 0x10\n", NULL, "true-16");
+	/* a monitor's options are not parameters even when named like one */
+	pp("suite: x\nperf-profile:\n  runtime: 5\n", NULL, "defaults");
+
+	/* options declared "# = name" print as k=v, or k alone when empty */
+	put("lkp/programs/mybench/run", "#!/bin/sh\n# - test\n# = size\n# = flag\n\necho\n");
+	d = path_of("lkp");
+	dirs[0] = d;
+	dirs[1] = NULL;
+	pp("suite: x\nmybench:\n  test: t1\n  size: 1G\n  flag:\n", dirs, "flag-size=1G-t1");
+	pp("suite: x\nmybench:\n  size: abcdefghijklmnopqrstuvwxyz0123456789\n", dirs,
+	   "size=abcdefghijklmnopqrstuvwxyz01234");
+	/* a program given as a scalar is its own parameter */
+	pp("suite: x\nmybench: quick\n", dirs, "quick");
+	free(d);
+}
+
+static void test_tbox_group(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "lkp-skl-d01-3", "lkp-skl-d01" },
+		{ "lkp-skl-d01", "lkp-skl-d01" },
+		{ "vm-snb-1-4G-2", "vm-snb-4G" },
+		{ "lkp-tbox", "lkp-tbox" },
+		{ "host-12", "host" },
+		{ "12", "12" },
+		{ "a-1-2-3", "a-2" },
+		{ "", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		job_tbox_group(cases[i][0], &sb);
+		if (strcmp(sb.buf, cases[i][1]))
+			fail_msg("tbox_group(%s) = '%s', want '%s'", cases[i][0], sb.buf, cases[i][1]);
+		strbuf_release(&sb);
+	}
+}
+
+static void test_result_root(void **state)
+{
+	struct job *j = load_str("testcase: hackbench\ntbox_group: lkp-tbox\n"
+				 "rootfs: /osimage/debian/debian-12-x86_64.cgz\n"
+				 "kconfig: x86_64-rhel\ncompiler: gcc-12\ncommit: abc123\n"
+				 "hackbench:\n  mode: process\n  ipc: pipe\n");
+	struct strbuf sb = STRBUF_INIT;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(job_result_root(j, "/result", NULL, &sb), 0);
+	assert_string_equal(sb.buf, "/result/hackbench/pipe-process/lkp-tbox/"
+				    "debian-12-x86_64.cgz/x86_64-rhel/gcc-12/abc123");
+	strbuf_reset(&sb);
+	assert_int_equal(job_result_root(j, "r/", "def456", &sb), 0);
+	assert_string_equal(sb.buf, "r/hackbench/pipe-process/lkp-tbox/"
+				    "debian-12-x86_64.cgz/x86_64-rhel/gcc-12/def456");
+	job_free(j);
+
+	/* local defaults: testbox -> tbox_group, arch-local kconfig, gcc */
+	j = load_str("suite: hackbench\ntestbox: box-3\narch: aarch64\nhackbench:\n");
+	strbuf_reset(&sb);
+	assert_int_equal(job_result_root(j, "/r", "c1", &sb), 0);
+	assert_non_null(strstr(sb.buf, "/r/hackbench/defaults/box/"));
+	assert_non_null(strstr(sb.buf, "/aarch64-local/gcc/c1"));
+	job_free(j);
+
+	j = load_str("runtime: 1\n");
+	strbuf_reset(&sb);
+	capture_start();
+	assert_int_equal(job_result_root(j, "/r", NULL, &sb), -1);
+	msg = capture_end();
+	assert_non_null(strstr(msg, "t.yaml: expected a 'testcase'"));
+	free(msg);
+	strbuf_release(&sb);
+	job_free(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_and_get),
+		cmocka_unit_test(test_get_int_error),
+		cmocka_unit_test(test_scalar_types),
+		cmocka_unit_test(test_to_yaml_layout),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_long_plain_wraps),
+		cmocka_unit_test(test_set_delete_save),
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_multi_doc),
+		cmocka_unit_test(test_includes),
+		cmocka_unit_test(test_include_errors),
+		cmocka_unit_test(test_check_errors),
+		cmocka_unit_test(test_known_keys),
+		cmocka_unit_test(test_percentages),
+		cmocka_unit_test(test_path_params),
+		cmocka_unit_test(test_tbox_group),
+		cmocka_unit_test(test_result_root),
+	};
+	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}

@@ -1,0 +1,501 @@
+/*
+ * test_split_job.c: the parameter matrix and lkp's split-job
+ * (src/job/split.c): Cartesian expansion, documents, overrides, include
+ * defaults through the ERB subset, default monitors, and lkp's own
+ * split-job fixtures in ../shared/conformance/lkp/split-job.
+ */
+#include "test_helpers.h"
+
+#include <sys/stat.h>
+
+#include "job/job.h"
+#include "job/split.h"
+#include "util/xalloc.h"
+
+#define DATA "tests/data/jobs"
+
+static char tmpdir[64];
+static char topdir[4096];
+
+static int setup_tmp(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/perfbot-test-split.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	assert_non_null(getcwd(topdir, sizeof(topdir)));
+	return 0;
+}
+
+static int teardown_tmp(void **state)
+{
+	char cmd[128];
+	(void)state;
+	assert_int_equal(chdir(topdir), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static int saved_fd = -1;
+static FILE *capture;
+
+static void capture_start(void)
+{
+	fflush(stderr);
+	capture = tmpfile();
+	assert_non_null(capture);
+	saved_fd = dup(2);
+	dup2(fileno(capture), 2);
+}
+
+static char *capture_end(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[512];
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	rewind(capture);
+	while ((n = fread(buf, 1, sizeof(buf), capture)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(capture);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The atoms of a split: names and texts, in order. */
+struct atoms {
+	char *names[64];
+	char *texts[64];
+	int nr;
+	const char *prefix;
+	const char *const *dirs;
+};
+
+static int collect(struct job *atom, void *ctx)
+{
+	struct atoms *a = ctx;
+	struct strbuf n = STRBUF_INIT, t = STRBUF_INIT;
+
+	assert_true(a->nr < 64);
+	job_atom_name(atom, a->prefix, a->dirs, &n);
+	job_to_yaml(atom, &t);
+	a->names[a->nr] = strbuf_detach(&n, NULL);
+	a->texts[a->nr] = strbuf_detach(&t, NULL);
+	a->nr++;
+	job_free(atom);
+	return 0;
+}
+
+static void atoms_release(struct atoms *a)
+{
+	for (int i = 0; i < a->nr; i++) {
+		free(a->names[i]);
+		free(a->texts[i]);
+	}
+	a->nr = 0;
+}
+
+static void split_text(const char *text, const struct split_opts *o, struct atoms *a)
+{
+	struct job *j;
+	struct job_load_opts lo = { o->include_dirs, false };
+
+	assert_int_equal(job_load_string(text, strlen(text), "j.yaml", &lo, &j), 0);
+	a->prefix = "j";
+	a->dirs = o->include_dirs;
+	assert_int_equal(job_split(j, "j.yaml", o, collect, a), 0);
+	job_free(j);
+}
+
+static const char *const no_dirs[] = { NULL };
+
+/* ---- the matrix ----------------------------------------------------- */
+
+static void test_cartesian(void **state)
+{
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	static const char *const want[] = {
+		"j-pipe-process-1.yaml", "j-socket-process-1.yaml",
+		"j-pipe-threads-1.yaml", "j-socket-threads-1.yaml",
+		"j-pipe-process-2.yaml", "j-socket-process-2.yaml",
+		"j-pipe-threads-2.yaml", "j-socket-threads-2.yaml",
+	};
+
+	(void)state;
+	/* the first list is the outermost loop; need_kconfig is no dimension */
+	split_text("suite: hackbench\nnr_threads: [1, 2]\nneed_kconfig: [A, B]\n"
+		   "hackbench:\n  mode: [process, threads]\n  ipc: [pipe, socket]\n", &o, &a);
+	assert_int_equal(a.nr, 8);
+	for (int i = 0; i < 8; i++)
+		assert_string_equal(a.names[i], want[i]);
+	assert_string_equal(a.texts[5],
+		"---\n\n#! j.yaml\nsuite: hackbench\nnr_threads: 2\nneed_kconfig:\n- A\n- B\n"
+		"hackbench:\n  mode: process\n  ipc: socket\njob_origin: j.yaml\n"
+		"testbox: box-1\narch: x86_64\ntbox_group: box\n");
+	atoms_release(&a);
+
+	/* a list of option maps is a dimension too */
+	split_text("suite: hackbench\nhackbench:\n- mode: process\n- mode: threads\n  ipc: pipe\n",
+		   &o, &a);
+	assert_int_equal(a.nr, 2);
+	assert_string_equal(a.names[0], "j-process.yaml");
+	assert_string_equal(a.names[1], "j-pipe-threads.yaml");
+	atoms_release(&a);
+
+	/* no parameter at all */
+	split_text("suite: hackbench\nhackbench:\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	assert_string_equal(a.names[0], "j-defaults.yaml");
+	atoms_release(&a);
+}
+
+static void test_commit_rootfs_names(void **state)
+{
+	struct split_opts o = { no_dirs, "box", "x86_64", "x86_64-rhel", "abc", NULL, false };
+	struct atoms a = { .nr = 0 };
+
+	(void)state;
+	split_text("suite: hackbench\nrootfs: [/os/debian-12.cgz, /os/centos.cgz]\n"
+		   "hackbench:\n  mode: process\n", &o, &a);
+	assert_int_equal(a.nr, 2);
+	assert_string_equal(a.names[0], "j-process-abc-debian-12.cgz.yaml");
+	assert_string_equal(a.names[1], "j-process-abc-centos.cgz.yaml");
+	assert_non_null(strstr(a.texts[0], "\nkconfig: x86_64-rhel\ncommit: abc\n"));
+	atoms_release(&a);
+}
+
+static void test_multi_doc_and_overrides(void **state)
+{
+	struct job *ov;
+	struct job_load_opts lo = { NULL, true };
+	struct split_opts o = { no_dirs, "box", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+
+	(void)state;
+	/* hash0 alone, then hash0 + each later document */
+	split_text("suite: hackbench\nruntime: 300s\nhackbench:\n  mode: process\n"
+		   "---\nhackbench:\n  mode: threads\n---\nruntime: 600s\n", &o, &a);
+	assert_int_equal(a.nr, 3);
+	assert_string_equal(a.names[0], "j-process-300s.yaml");
+	assert_string_equal(a.names[1], "j-threads-300s.yaml");
+	assert_string_equal(a.names[2], "j-process-600s.yaml");
+	atoms_release(&a);
+
+	assert_int_equal(job_load_string("runtime: [1s, 2s]\n", 18, "-s", &lo, &ov), 0);
+	o.overrides = ov->root;
+	split_text("suite: hackbench\nruntime: 300s\nhackbench:\n  mode: process\n", &o, &a);
+	assert_int_equal(a.nr, 2);
+	assert_string_equal(a.names[1], "j-process-2s.yaml");
+	assert_non_null(strstr(a.texts[1], "runtime: 2s\n"));
+	assert_non_null(strstr(a.texts[1], "\n#! user overrides\n"));
+	atoms_release(&a);
+	job_free(ov);
+}
+
+/* ---- defaults from include files ------------------------------------ */
+
+static void test_include_defaults(void **state)
+{
+	const char *dirs[] = { DATA "/lkp", NULL };
+	struct split_opts o = { dirs, "box", "x86_64", NULL, NULL, NULL, false };
+	struct job *j;
+	struct atoms a = { .nr = 0 };
+
+	(void)state;
+	assert_int_equal(job_load_opts(DATA "/demo.yaml", &(struct job_load_opts){ dirs, false }, &j), 0);
+	a.prefix = "demo";
+	a.dirs = dirs;
+	assert_int_equal(job_split(j, DATA "/demo.yaml", &o, collect, &a), 0);
+	job_free(j);
+	assert_int_equal(a.nr, 4);
+	assert_string_equal(a.names[0], "demo-ext4-size=1G-fast.yaml");
+	assert_string_equal(a.names[3], "demo-xfs-size=1G-slow.yaml");
+	/* fs: ext4 has no include/fs/ext4: OTHERS, with ___ = "ext4" */
+	assert_non_null(strstr(a.texts[0], "\n#! include/fs/OTHERS\nneed_kconfig: EXT4_FS\n"));
+	assert_non_null(strstr(a.texts[3], "\n#! include/fs/xfs\nneed_kconfig: XFS_FS\nmkfs_opts: \"-f\"\n"));
+	/* the program's include sees the atom's own option */
+	assert_non_null(strstr(a.texts[0], "\n#! programs/demo-bench/include\ndemo_mode: quick\n"));
+	assert_non_null(strstr(a.texts[1], "\n#! programs/demo-bench/include\ndemo_mode: thorough\n"));
+	/* category: benchmark brings perfbot's supported default monitors */
+	assert_non_null(strstr(a.texts[0], "\n#! include/category/benchmark\nvmstat:\n"));
+	assert_non_null(strstr(a.texts[0], "\nperf-stat:\n"));
+	assert_null(strstr(a.texts[0], "\nkmsg:"));                /* not supported */
+	assert_non_null(strstr(a.texts[0], "perf-profile:\n  delay: 15\n"));  /* kept */
+	atoms_release(&a);
+
+	/* --no-defaults */
+	o.no_defaults = true;
+	split_text("suite: demo-bench\ncategory: benchmark\nfs: xfs\n", &o, &a);
+	assert_null(strstr(a.texts[0], "#! include"));
+	atoms_release(&a);
+}
+
+/* ---- the ERB subset ------------------------------------------------- */
+
+static void erb(const char *tmpl, const char *jobtext, const char *___, const char *want)
+{
+	struct job *j;
+	struct job_load_opts lo = { NULL, true };
+	struct strbuf out = STRBUF_INIT;
+	struct job_value *u = ___ ? job_scalar_new(___) : NULL;
+
+	assert_int_equal(job_load_string(jobtext, strlen(jobtext), "e.yaml", &lo, &j), 0);
+	assert_int_equal(erb_expand(tmpl, "tmpl", j->root, u, no_dirs, &out), 0);
+	if (strcmp(out.buf, want))
+		fail_msg("template:\n%s\ngot:\n%s\nwant:\n%s", tmpl, out.buf, want);
+	strbuf_release(&out);
+	job_value_free(u);
+	job_free(j);
+}
+
+static void erb_fails(const char *tmpl, const char *want)
+{
+	struct job *j = job_new();
+	struct strbuf out = STRBUF_INIT;
+	char *msg;
+	int ret;
+
+	capture_start();
+	ret = erb_expand(tmpl, "tmpl", j->root, NULL, no_dirs, &out);
+	msg = capture_end();
+	assert_int_equal(ret, -1);
+	if (!strstr(msg, want))
+		fail_msg("expected '%s' in '%s'", want, msg);
+	free(msg);
+	strbuf_release(&out);
+	job_free(j);
+}
+
+static void test_erb(void **state)
+{
+	(void)state;
+	erb("a\n% if job['x'] == 1\none\n% elsif job['x'] == 2\ntwo\n% else\nother\n% end\nb\n",
+	    "x: 2\n", NULL, "a\ntwo\nb\n");
+	erb("% unless job['nr_vm'] and job['nr_vm'] > 1\nperf-profile:\n% end\n",
+	    "nr_vm: 1\n", NULL, "perf-profile:\n");
+	erb("% if !job['arch'] or job['arch'] =~ /x86|i*86/\nturbostat:\n% end\n",
+	    "arch: aarch64\n", NULL, "");
+	erb("v: <%= case ___\n\twhen /tmpfs|cifs/\n\t\t\"#{___.upcase}\"\n\telse\n"
+	    "\t\t\"#{___.upcase}_FS\"\n\tend\n%>\n", "a: 1\n", "xfs", "v: XFS_FS\n");
+	erb("<%= ___.downcase %>-<%= job['n'].to_s %>-<%= job['m'].nil? %>-<%= job['s'].size %>\n",
+	    "n: 5\ns: abc\n", "ABC", "abc-5-true-3\n");
+	erb("<% if job['l'].include?('b') %>yes<% end %> <%= 'it\\'s' %> <%# note %>\n",
+	    "l: [a, b]\n", NULL, "yes it's \n");
+	erb("<%= job['p'] && job['p']['q'] %>|<%= job['z'] && job['z']['q'] %>|<%= job['p']['q'] != 'x' %>\n",
+	    "p: {q: r}\n", NULL, "r||true\n");
+	erb("%% literal\n<%% not a tag\n", "a: 1\n", NULL, "% literal\n<% not a tag\n");
+	erb("% case job['k']\n% when 'a', 'b'\nab\n% when /c/\nc\n% else\nelse\n% end\n",
+	    "k: c\n", NULL, "c\n");
+	erb("<%= (1 < 2) && !false %> <%= k %>\n", "k: hashugar\n", NULL, "true hashugar\n");
+
+	erb_fails("% if job['a']\nx\n", "tmpl:3: expected 'end'");
+	erb_fails("% end\n", "tmpl:1: 'end' without");
+	erb_fails("% else\n", "expected 'if' or 'case' before 'else'");
+	erb_fails("<%= job['a'].frobnicate %>", "unsupported method");
+	erb_fails("<%= job['a']['b'] %>", "undefined method '[]' for nil");
+	erb_fails("x\n<%= 1 +", "tmpl:2: expected '%>'");
+	erb_fails("<%= \"abc %>", "expected the end of a string");
+	erb_fails("<%= 1 2 %>", "unexpected text");
+	erb_fails("<%= 'x' =~ /(/ %>", "expected a POSIX extended regular expression");
+}
+
+static void test_template_error_in_split(void **state)
+{
+	char *root;
+	const char *dirs[2];
+	struct split_opts o = { NULL, "box", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct job *j;
+	struct strbuf p = STRBUF_INIT;
+	char *msg;
+	int ret;
+
+	(void)state;
+	strbuf_addf(&p, "%s/lkp/programs/broken/include", tmpdir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/OTHERS");
+	assert_int_equal(write_file_atomic(p.buf, "% if job['x'\nk: v\n% end\n", 24), 0);
+	root = xstrdup(p.buf);
+	*strstr(root, "/programs") = 0;
+	dirs[0] = root;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	assert_int_equal(job_load_string("suite: x\nbroken: v\n", 19, "j.yaml",
+					 &(struct job_load_opts){ dirs, false }, &j), 0);
+	a.prefix = "j";
+	a.dirs = dirs;
+	capture_start();
+	ret = job_split(j, "j.yaml", &o, collect, &a);
+	msg = capture_end();
+	assert_int_equal(ret, -1);
+	assert_non_null(strstr(msg, "broken/include/OTHERS:1: expected ']'"));
+	free(msg);
+	atoms_release(&a);
+	job_free(j);
+	free(root);
+	strbuf_release(&p);
+}
+
+static void test_refine_compatible(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	job_refine_compatible("---\n\n#! jobs/a.yaml\nk: 1\n\n#! queue options\nq: 2\n"
+			      "\n#! hosts/x\nh: 3\n\n#! jobs/b.yaml\nb: 4\n", &out);
+	assert_string_equal(out.buf, "---\n\n#! jobs/a.yaml\nk: 1\n\n#! jobs/b.yaml\nb: 4\n");
+	strbuf_reset(&out);
+	job_refine_compatible("k: 1\n", &out);
+	assert_string_equal(out.buf, "k: 1\n");
+	strbuf_release(&out);
+}
+
+/* ---- lkp's own fixtures --------------------------------------------- */
+
+/*
+ * lkp's spec runs `lkp split-job -t lkp-tbox -o OUT spec/fixtures/...`
+ * from an LKP_SRC holding the split-job program and, copied by the spec,
+ * include/split-job; programs/fs/include/nfsv3 is lkp-tests' own file
+ * that the fixtures' programs/ lacks (tests/data/jobs/lkp-extra).  We lay
+ * out the same tree in a scratch dir and compare byte for byte.
+ */
+static void run(const char *cmd)
+{
+	if (system(cmd) != 0)
+		fail_msg("command failed: %s", cmd);
+}
+
+static void compare_atoms(const struct atoms *a, const char *fixtures)
+{
+	for (int i = 0; i < a->nr; i++) {
+		struct strbuf want = STRBUF_INIT, p = STRBUF_INIT;
+		const char *base = strrchr(a->names[i], '/');
+		base = base ? base + 1 : a->names[i];
+		strbuf_addf(&p, "%s/%s", fixtures, base);
+		if (!file_exists(p.buf))
+			fail_msg("lkp makes no %s", base);
+		assert_int_equal(read_file(&want, p.buf), 0);
+		if (strcmp(want.buf, a->texts[i]))
+			fail_msg("%s differs from lkp's:\n%s\nlkp's:\n%s", base, a->texts[i], want.buf);
+		strbuf_release(&want);
+		strbuf_release(&p);
+	}
+}
+
+static void test_conformance(void **state)
+{
+	static const struct { const char *job; int atoms; } jobs[] = {
+		{ "1", 3 }, { "2", 4 }, { "3", 3 },
+	};
+	struct strbuf fixtures = STRBUF_INIT, cmd = STRBUF_INIT, lkp = STRBUF_INIT;
+	const char *dirs[2];
+	struct split_opts o = { NULL, "lkp-tbox", "x86_64", NULL, NULL, NULL, false };
+
+	(void)state;
+	skip_without_conformance();
+	strbuf_addf(&fixtures, "%s/%s/lkp/split-job", topdir, conformance_dir());
+	if (conformance_dir()[0] == '/') {
+		strbuf_reset(&fixtures);
+		strbuf_addf(&fixtures, "%s/lkp/split-job", conformance_dir());
+	}
+	strbuf_addf(&lkp, "%s/conf/lkp", tmpdir);
+	strbuf_addf(&cmd, "mkdir -p %s/conf/spec/fixtures/split-job %s/include && "
+		    "cp %s/*.yaml %s/conf/spec/fixtures/split-job/ && "
+		    "cp -r %s/programs %s/ && chmod -R u+w %s && "
+		    "cp %s/programs/split-job/include %s/include/split-job && "
+		    "cp -r %s/" DATA "/lkp-extra/programs %s/",
+		    tmpdir, lkp.buf, fixtures.buf, tmpdir, fixtures.buf, lkp.buf, lkp.buf,
+		    fixtures.buf, lkp.buf, topdir, lkp.buf);
+	run(cmd.buf);
+	dirs[0] = lkp.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "%s/conf", tmpdir);
+	assert_int_equal(chdir(cmd.buf), 0);
+
+	for (size_t i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
+		struct atoms a = { .nr = 0 };
+		struct job *j;
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "spec/fixtures/split-job/%s.yaml", jobs[i].job);
+		assert_int_equal(job_load_opts(path.buf, &(struct job_load_opts){ dirs, false }, &j), 0);
+		a.prefix = jobs[i].job;
+		a.dirs = dirs;
+		assert_int_equal(job_split(j, path.buf, &o, collect, &a), 0);
+		assert_int_equal(a.nr, jobs[i].atoms);
+		compare_atoms(&a, fixtures.buf);
+		atoms_release(&a);
+		job_free(j);
+		strbuf_release(&path);
+	}
+
+	/*
+	 * --compatible, as lkp's spec checks it: without -t, then with the
+	 * lines of machine-specific keys deleted (testbox, tbox_group, ...).
+	 */
+	{
+		struct atoms a = { .nr = 0 };
+		struct strbuf text = STRBUF_INIT, refined = STRBUF_INIT, kept = STRBUF_INIT;
+		static const char *const drop[] = { "testbox:", "tbox_group:", "local_run:",
+			"memory:", "nr_cpu:", "ssd_partitions:", "hdd_partitions:", NULL };
+		struct job *j;
+
+		assert_int_equal(read_file(&text, "spec/fixtures/split-job/compatible.yaml"), 0);
+		job_refine_compatible(text.buf, &refined);
+		assert_int_equal(job_load_string(refined.buf, refined.len, "compatible.yaml",
+						 &(struct job_load_opts){ dirs, false }, &j), 0);
+		a.prefix = "compatible";
+		a.dirs = dirs;
+		o.testbox = "some-host";
+		assert_int_equal(job_split(j, "compatible.yaml", &o, collect, &a), 0);
+		assert_int_equal(a.nr, 1);
+		for (const char *p = a.texts[0]; *p;) {
+			const char *nl = strchrnul(p, '\n');
+			bool skip = false;
+			for (const char *const *d = drop; *d; d++)
+				skip = skip || memmem(p, (size_t)(nl - p), *d, strlen(*d));
+			if (!skip) {
+				strbuf_add(&kept, p, (size_t)(nl - p));
+				strbuf_addch(&kept, '\n');
+			}
+			p = *nl ? nl + 1 : nl;
+		}
+		free(a.texts[0]);
+		a.texts[0] = strbuf_detach(&kept, NULL);
+		compare_atoms(&a, fixtures.buf);
+		atoms_release(&a);
+		job_free(j);
+		strbuf_release(&text);
+		strbuf_release(&refined);
+	}
+	/*
+	 * 4.yaml's expected files name programs/fs2/include/{OTHERS,nfsv3} and
+	 * end in "model: Haswell" from a host file; the fixtures carry neither,
+	 * so lkp's own spec does not check 4.yaml and neither do we.
+	 */
+	print_message("note: 4.yaml not compared (its fs2 includes and host file are not in the fixtures)\n");
+	assert_int_equal(chdir(topdir), 0);
+	strbuf_release(&fixtures);
+	strbuf_release(&cmd);
+	strbuf_release(&lkp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cartesian),
+		cmocka_unit_test(test_commit_rootfs_names),
+		cmocka_unit_test(test_multi_doc_and_overrides),
+		cmocka_unit_test(test_include_defaults),
+		cmocka_unit_test(test_erb),
+		cmocka_unit_test(test_template_error_in_split),
+		cmocka_unit_test(test_refine_compatible),
+		cmocka_unit_test(test_conformance),
+	};
+	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}
