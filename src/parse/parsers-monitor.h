@@ -1,1 +1,5 @@
 /* Monitor parsers (see parsers.h). */
+PARSER(vmstat)
+PARSER(mpstat)
+PARSER(perf_stat)
+PARSER(perf_profile)
