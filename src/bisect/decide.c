@@ -1,0 +1,307 @@
+/*
+ * decide.c: the verdicts of a performance bisection (see decide.h) —
+ * which side a commit's samples resemble, and how many more runs it
+ * takes to tell.
+ */
+#include "bisect/decide.h"
+#include "stats/stat_tests.h"
+#include "stats/summary.h"
+#include "util/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sample_set_add(struct sample_set *s, double v)
+{
+	ALLOC_GROW(s->v, (size_t)s->nr + 1, s->alloc);
+	s->v[s->nr++] = v;
+}
+
+void sample_set_append(struct sample_set *s, const struct sample_set *from)
+{
+	if (!from->nr)
+		return;
+	ALLOC_GROW(s->v, (size_t)s->nr + (size_t)from->nr, s->alloc);
+	memcpy(s->v + s->nr, from->v, sizeof(*s->v) * (size_t)from->nr);
+	s->nr += from->nr;
+}
+
+void sample_set_release(struct sample_set *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->nr = 0;
+	s->alloc = 0;
+}
+
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	switch (v) {
+	case BISECT_GOOD:
+		return "good";
+	case BISECT_BAD:
+		return "bad";
+	case BISECT_UNKNOWN:
+		break;
+	}
+	return "skip";
+}
+
+/*
+ * A bisection of n commits makes about log2(n) verdicts, and one wrong
+ * one anywhere sends it astray, so each gets an equal share of these
+ * per-bisection levels.  bench/bisect-sim.sh tuned them: 5% noise, a 10%
+ * shift, 64 and 1,024 commits, >= 99% found within 5 * (log2 n + 3) runs.
+ */
+#define SEARCH_LEVEL 0.09
+#define CONFIRM_LEVEL 0.003
+
+void bisect_params_init(struct bisect_params *p, int nr_commits)
+{
+	double verdicts = log2(nr_commits > 2 ? nr_commits : 2);
+
+	p->alpha = SEARCH_LEVEL / verdicts;
+	p->confirm_alpha = CONFIRM_LEVEL / verdicts;
+	p->tests = BISECT_TEST_POOLED;
+	p->min_runs = 2;
+	p->max_runs = 32;
+	p->ref_min_runs = 4;
+	p->ref_max_runs = 40;
+	p->min_shift = 0;
+}
+
+struct bisect_params bisect_confirm_params(const struct bisect_params *p)
+{
+	struct bisect_params c = *p;
+
+	c.alpha = p->confirm_alpha;
+	return c;
+}
+
+/* A p-value that is undefined carries no evidence of a difference. */
+static double p_or_one(double p)
+{
+	return isnan(p) ? 1 : p;
+}
+
+/* Sum of squared deviations from the set's own mean. */
+static double sum_sq(const struct sample_set *s, double *m)
+{
+	double ss = 0;
+
+	*m = mean(s->v, s->nr);
+	for (int i = 0; i < s->nr; i++)
+		ss += (s->v[i] - *m) * (s->v[i] - *m);
+	return ss;
+}
+
+/*
+ * Student's t of a against b with the variance pooled over a, b and
+ * extra (may be NULL): every run of one benchmark on one machine shares
+ * a noise level, and 3 runs alone estimate it too poorly to trust.
+ */
+static double pooled_t(const struct sample_set *a, const struct sample_set *b,
+		       const struct sample_set *extra)
+{
+	double ma, mb, mx, ss, se;
+	int df = a->nr + b->nr - 2;
+
+	ss = sum_sq(a, &ma) + sum_sq(b, &mb);
+	if (extra && extra->nr > 0) {
+		ss += sum_sq(extra, &mx);
+		df += extra->nr - 1;
+	}
+	if (df < 1)
+		return NAN;
+	se = sqrt(ss / df * (1.0 / a->nr + 1.0 / b->nr));
+	if (se == 0)
+		return ma == mb ? 1 : 0;
+	return t_pvalue((ma - mb) / se, df);
+}
+
+/* The combined p of a vs b; extra only widens the pooled variance. */
+static double combined_p(const struct sample_set *a, const struct sample_set *b,
+			 const struct sample_set *extra,
+			 const struct bisect_params *p)
+{
+	double worst = 0, q;
+
+	if (a->nr < 1 || b->nr < 1)
+		return 1;
+	/* the largest p: "distinguishable" only if every test agrees */
+	if (p->tests & BISECT_TEST_WELCH) {
+		q = p_or_one(welch_test(a->v, a->nr, b->v, b->nr, NULL, NULL));
+		worst = fmax(worst, q);
+	}
+	if (p->tests & BISECT_TEST_MWU) {
+		q = p_or_one(mann_whitney(a->v, a->nr, b->v, b->nr, NULL));
+		worst = fmax(worst, q);
+	}
+	if (p->tests & BISECT_TEST_POOLED) {
+		q = p_or_one(pooled_t(a, b, extra));
+		worst = fmax(worst, q);
+	}
+	return worst;
+}
+
+double bisect_pvalue(const struct sample_set *a, const struct sample_set *b,
+		     const struct bisect_params *p)
+{
+	return combined_p(a, b, NULL, p);
+}
+
+enum bisect_verdict bisect_classify(const struct sample_set *step,
+				    const struct sample_set *good,
+				    const struct sample_set *bad,
+				    const struct bisect_params *p)
+{
+	double pg, pb, ms, dg, db;
+
+	if (step->nr < 1 || good->nr < 1 || bad->nr < 1)
+		return BISECT_UNKNOWN;
+	pg = combined_p(step, good, bad, p);
+	pb = combined_p(step, bad, good, p);
+	ms = mean(step->v, step->nr);
+	dg = fabs(ms - mean(good->v, good->nr));
+	db = fabs(ms - mean(bad->v, bad->nr));
+
+	/*
+	 * Both halves of the rule matter: "unlike good" alone would call a
+	 * step beyond both sides bad, and "like bad" alone is what too few
+	 * samples always look like.  The distance guards against a noisy
+	 * side that nothing is distinguishable from.
+	 */
+	if (pg < p->alpha && pb >= p->alpha && db < dg)
+		return BISECT_BAD;
+	if (pb < p->alpha && pg >= p->alpha && dg < db)
+		return BISECT_GOOD;
+	return BISECT_UNKNOWN;
+}
+
+/*
+ * The fewest samples, against a side of m, with which the selected tests
+ * can give p < alpha at all: Welch needs 2; exact Mann-Whitney's smallest
+ * p is 2 / C(n + m, n), which only enough samples bring under alpha.
+ * Capped at cap, beyond which more runs are not allowed anyway.
+ */
+static int runs_to_reach_alpha(int m, int cap, const struct bisect_params *p)
+{
+	int n = 1;      /* the pooled t judges even one run */
+
+	if (p->tests & BISECT_TEST_WELCH)
+		n = 2;
+	if (p->tests & BISECT_TEST_MWU)
+		while (n < cap && mann_whitney_min_p(n, m) >= p->alpha)
+			n++;
+	return n < cap ? n : cap;
+}
+
+static int want_at_least(int have, int want)
+{
+	return have < want ? want - have : 0;
+}
+
+static int total(struct bisect_runs *more)
+{
+	return more->step + more->good + more->bad;
+}
+
+static int endpoint_runs_wanted(const struct sample_set *good,
+				const struct sample_set *bad,
+				const struct bisect_params *p,
+				struct bisect_runs *more)
+{
+	struct bisect_endpoints ep;
+	int floor = p->ref_min_runs;
+	int reach = runs_to_reach_alpha(floor, p->ref_max_runs, p);
+
+	if (reach > floor)
+		floor = reach;
+	more->good = want_at_least(good->nr, floor);
+	more->bad = want_at_least(bad->nr, floor);
+	if (total(more))
+		return total(more);
+	if (bisect_check_endpoints(good, bad, p, &ep))
+		return 0;
+	more->good = good->nr < p->ref_max_runs;
+	more->bad = bad->nr < p->ref_max_runs;
+	return total(more);
+}
+
+/* The side the step has to be told apart from: the one its mean is
+ * farther from (good on a tie). */
+static bool far_side_is_good(const struct sample_set *step,
+			     const struct sample_set *good,
+			     const struct sample_set *bad)
+{
+	double ms = mean(step->v, step->nr);
+
+	return fabs(ms - mean(good->v, good->nr)) >= fabs(ms - mean(bad->v, bad->nr));
+}
+
+int bisect_runs_wanted(const struct sample_set *step,
+		       const struct sample_set *good,
+		       const struct sample_set *bad,
+		       const struct bisect_params *p,
+		       struct bisect_runs *more)
+{
+	int floor, m;
+	const struct sample_set *far;
+
+	more->step = more->good = more->bad = 0;
+	if (!step)
+		return endpoint_runs_wanted(good, bad, p, more);
+
+	more->good = want_at_least(good->nr, p->ref_min_runs);
+	more->bad = want_at_least(bad->nr, p->ref_min_runs);
+	m = good->nr < bad->nr ? good->nr : bad->nr;
+	if (m < p->ref_min_runs)
+		m = p->ref_min_runs;
+	floor = runs_to_reach_alpha(m, p->max_runs, p);
+	if (floor < p->min_runs)
+		floor = p->min_runs;
+	more->step = want_at_least(step->nr, floor);
+	if (total(more))
+		return total(more);
+
+	if (bisect_classify(step, good, bad, p) != BISECT_UNKNOWN ||
+	    step->nr >= p->max_runs)
+		return 0;
+	more->step = 1;
+	/*
+	 * What keeps an undecided step from a verdict is telling it apart
+	 * from the far side; that side's own noise counts as much as the
+	 * step's once it has no more samples than the step.  Its extra run
+	 * serves every later step too, while the near side will gain the
+	 * step's own runs once the verdict pools them.
+	 */
+	far = far_side_is_good(step, good, bad) ? good : bad;
+	if (far->nr <= step->nr && far->nr < p->ref_max_runs) {
+		if (far == good)
+			more->good = 1;
+		else
+			more->bad = 1;
+	}
+	return total(more);
+}
+
+bool bisect_check_endpoints(const struct sample_set *good,
+			    const struct sample_set *bad,
+			    const struct bisect_params *p,
+			    struct bisect_endpoints *out)
+{
+	bool big_enough;
+
+	out->good_mean = good->nr ? mean(good->v, good->nr) : NAN;
+	out->bad_mean = bad->nr ? mean(bad->v, bad->nr) : NAN;
+	out->rel_shift = out->good_mean != 0 ?
+		(out->bad_mean - out->good_mean) / fabs(out->good_mean) : NAN;
+	out->p = bisect_pvalue(good, bad, p);
+	/* a shift from exactly 0 has no relative size: any counts */
+	big_enough = isnan(out->rel_shift) ? out->good_mean == 0 :
+		fabs(out->rel_shift) >= p->min_shift;
+	out->differ = out->p < p->alpha && big_enough &&
+		good->nr > 0 && bad->nr > 0;
+	return out->differ;
+}

@@ -1,0 +1,199 @@
+#ifndef PERFBOT_BISECT_DECIDE_H
+#define PERFBOT_BISECT_DECIDE_H
+/*
+ * The decisions of a performance bisection, apart from git and from
+ * running anything (as git keeps its search in bisect.c and the CLI and
+ * state in builtin/bisect.c).  Given samples of one metric measured on
+ * the good side, the bad side and the commit under test (the "step"),
+ * these functions say
+ *
+ *   bisect_check_endpoints  whether good and bad differ at all, so that
+ *                           there is something to bisect;
+ *   bisect_runs_wanted      how many more runs the step and each side
+ *                           need before a verdict (adaptive repeats);
+ *   bisect_classify         whether the step is GOOD, BAD or UNKNOWN.
+ *
+ * Nothing here does I/O or keeps state: the same samples and parameters
+ * give the same answer.  Direction does not matter: the metric may drop
+ * or rise from good to bad; only which side the step resembles counts.
+ *
+ * The protocol (src/bisect/sim.c follows it, and measures it):
+ *
+ * 1. Endpoints.  good = runs of the good commit, bad = runs of the bad:
+ *        while (bisect_runs_wanted(NULL, &good, &bad, &p, &more))
+ *                run more.good / more.bad times;
+ *        if (!bisect_check_endpoints(&good, &bad, &p, &ep))
+ *                stop: nothing to bisect (ep has the shift and p-value).
+ *
+ * 2. Search, as git bisect proposes commits.  The sides are pooled: good
+ *    holds the runs of the good endpoint and of every commit judged
+ *    good so far, bad likewise.  Bisection assumes one transition, so
+ *    every commit on a side runs the same code as far as the metric
+ *    goes, and their runs estimate that side (and the common noise)
+ *    better with each step, for free:
+ *        step = fresh runs of the commit;
+ *        while (bisect_runs_wanted(&step, &good, &bad, &p, &more))
+ *                run more.step on the commit, more.good on the good
+ *                endpoint, more.bad on the bad endpoint;
+ *        bisect_classify(&step, &good, &bad, &p):
+ *                GOOD -> git bisect good, pool its runs into good;
+ *                BAD -> git bisect bad, pool its runs into bad;
+ *                UNKNOWN -> git bisect skip (max_runs and still ambiguous).
+ *
+ * 3. Confirmation.  A wrong verdict always ends up at the edge: a bad
+ *    commit judged good becomes the last good one, since every commit
+ *    after it is bad, and symmetrically.  So the search can afford a
+ *    loose alpha as long as the final pair is re-measured strictly:
+ *    when git names the first bad commit, take the last good commit and
+ *    the first bad one (those not yet confirmed and not an endpoint),
+ *    one at a time, drop its runs from its side, measure it afresh as
+ *    in step 2 under bisect_confirm_params(&p), and keep that verdict
+ *    (UNKNOWN: skip it).  If it changed, restart git bisect from the
+ *    verdicts so far (the runner's log: the last good and first bad
+ *    commit bound the range) and go on searching; else confirm the
+ *    other one.  The answer stands when both are confirmed.
+ *
+ * Why fresh runs: the runs that gave a wrong verdict are the unlucky
+ * ones; adding to them would mostly repeat the mistake.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The samples of one metric on one commit (or one pooled side), in the
+ * order measured.  SAMPLE_SET_INIT is empty; sample_set_add appends (the
+ * set owns v, which sample_set_release frees).  A caller may also point v
+ * at its own array with alloc 0 and pass that (const) to the functions
+ * below, which never modify or keep it.
+ */
+struct sample_set {
+	double *v;
+	int nr;
+	size_t alloc;
+};
+#define SAMPLE_SET_INIT { NULL, 0, 0 }
+
+void sample_set_add(struct sample_set *s, double v);
+/* Append all of from's samples to s. */
+void sample_set_append(struct sample_set *s, const struct sample_set *from);
+void sample_set_release(struct sample_set *s);
+
+enum bisect_verdict {
+	BISECT_UNKNOWN = 0,     /* not (yet) distinguishable: run more or skip */
+	BISECT_GOOD,
+	BISECT_BAD,
+};
+
+/* "good", "bad" or "skip": the word git bisect takes for the verdict. */
+const char *bisect_verdict_name(enum bisect_verdict v);
+
+/*
+ * Which two-sample tests judge "distinguishable".  WELCH and MWU are
+ * stats/stat_tests.h's; POOLED is Student's t with one variance pooled
+ * over the step and both sides (through t_pvalue): runs of one benchmark
+ * on one machine share a noise level, and a handful of runs of the step
+ * alone estimate it too poorly for the strict levels a bisection needs.
+ */
+#define BISECT_TEST_WELCH  (1u << 0)
+#define BISECT_TEST_MWU    (1u << 1)
+#define BISECT_TEST_POOLED (1u << 2)
+
+struct bisect_params {
+	/*
+	 * Significance levels: alpha for the endpoints and the search,
+	 * confirm_alpha for the final pair.  Two samples are
+	 * distinguishable when every selected test gives p < the level (the
+	 * largest p counts, so all must agree).  An undefined p (NaN, too
+	 * few samples) counts as 1: no evidence of a difference.
+	 */
+	double alpha, confirm_alpha;
+	unsigned tests;         /* BISECT_TEST_* bits; at least one */
+	/* Runs of a step before its first verdict, and after which an
+	 * undecided step is given up (skipped).  1 <= min_runs <= max_runs. */
+	int min_runs, max_runs;
+	/* Runs each side needs before any verdict, and the most that
+	 * runs_wanted will ask of an endpoint to grow its side.
+	 * 1 <= ref_min_runs <= ref_max_runs. */
+	int ref_min_runs, ref_max_runs;
+	/* Smallest relative shift of the means, |bad - good| / |good|, worth
+	 * bisecting; 0 accepts any statistically significant one. */
+	double min_shift;
+};
+
+/*
+ * The defaults that bench/bisect-sim.sh measured (see its table), for a
+ * bisection of nr_commits commits from good to bad inclusive: alpha and
+ * confirm_alpha are per-bisection levels (0.09 and 0.003) shared out
+ * over its log2(nr_commits) verdicts, since a single wrong one anywhere
+ * spoils the answer.
+ */
+void bisect_params_init(struct bisect_params *p, int nr_commits);
+
+/* p for the confirmation stage: alpha replaced by confirm_alpha. */
+struct bisect_params bisect_confirm_params(const struct bisect_params *p);
+
+/*
+ * Classify the step against the sides.  BISECT_BAD when the step is
+ * distinguishable from good, not distinguishable from bad, and its mean
+ * is closer to bad's than to good's; BISECT_GOOD symmetrically;
+ * BISECT_UNKNOWN otherwise (too few samples, in between, or unlike
+ * both).  An empty set gives BISECT_UNKNOWN.  Nothing is modified.
+ */
+enum bisect_verdict bisect_classify(const struct sample_set *step,
+				    const struct sample_set *good,
+				    const struct sample_set *bad,
+				    const struct bisect_params *p);
+
+/* How many more runs each commit needs; see bisect_runs_wanted. */
+struct bisect_runs {
+	int step, good, bad;
+};
+
+/*
+ * Adaptive repeats.  Sets *more and returns more->step + more->good +
+ * more->bad; 0 means "decide now".
+ *
+ * With step == NULL it is about the endpoints: each gets at least
+ * ref_min_runs runs, and both grow one run at a time (to ref_max_runs)
+ * while bisect_check_endpoints does not yet find them different.
+ *
+ * With a step: each side first gets ref_min_runs, the step min_runs (or
+ * more if the selected tests could not reach alpha with fewer, as exact
+ * Mann-Whitney cannot with 2 samples).  Then, while the step is UNKNOWN
+ * and has fewer than max_runs, it wants one more step run, plus one run
+ * of the endpoint of the side the step's mean is farther from when that
+ * side has no more samples than the step (and fewer than ref_max_runs):
+ * then that side's own noise is what keeps the test from deciding.
+ * Returns 0 at a verdict, or at max_runs with the step still UNKNOWN,
+ * when the caller skips the commit.
+ */
+int bisect_runs_wanted(const struct sample_set *step,
+		       const struct sample_set *good,
+		       const struct sample_set *bad,
+		       const struct bisect_params *p,
+		       struct bisect_runs *more);
+
+/* What bisect_check_endpoints found, for the message. */
+struct bisect_endpoints {
+	double good_mean, bad_mean;
+	double rel_shift;       /* (bad_mean - good_mean) / |good_mean|; NaN at 0 */
+	double p;               /* the combined p-value of good vs bad */
+	bool differ;            /* the return value */
+};
+
+/*
+ * Do good and bad differ on the metric?  True when p < alpha and
+ * |rel_shift| >= min_shift (good_mean 0 counts as any shift).  Fills *out
+ * either way, so that "nothing to bisect: -0.4% (p = 0.61)" can be said.
+ */
+bool bisect_check_endpoints(const struct sample_set *good,
+			    const struct sample_set *bad,
+			    const struct bisect_params *p,
+			    struct bisect_endpoints *out);
+
+/* The combined p-value of a vs b under p->tests (the largest; NaN as 1),
+ * the pooled t's variance taken over a and b. */
+double bisect_pvalue(const struct sample_set *a, const struct sample_set *b,
+		     const struct bisect_params *p);
+
+#endif

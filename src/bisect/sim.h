@@ -1,0 +1,145 @@
+#ifndef PERFBOT_BISECT_SIM_H
+#define PERFBOT_BISECT_SIM_H
+/*
+ * A simulated history to measure bisection strategies on: N commits in a
+ * line, commit 0 good, commit N-1 bad, the first bad commit somewhere in
+ * 1..N-1.  Every run of a commit draws one sample of the metric from a
+ * noise model; bad commits' metric is shifted.  sim_bisect searches it
+ * the way the real runner drives git bisect, calling decide.h exactly as
+ * the runner will, and counts every sample drawn.
+ *
+ * Everything random comes from a struct sim_rng passed in (xoshiro256**
+ * seeded through splitmix64): the same seed gives the same table.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include "bisect/decide.h"
+
+struct sim_rng {
+	uint64_t s[4];
+};
+
+/* Seed from one 64-bit value (any value, 0 included, is fine). */
+void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+uint64_t sim_rng_next(struct sim_rng *r);
+/* Uniform in [0, 1), 53 random bits. */
+double sim_rng_uniform(struct sim_rng *r);
+/* Uniform integer in [0, n), n > 0. */
+uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
+/* Standard normal (Marsaglia's polar method; the spare value is dropped
+ * so that the state stays four words). */
+double sim_rng_normal(struct sim_rng *r);
+
+/*
+ * How one run's value is drawn: base * (1 + shift if bad) * (1 + sigma * Z),
+ * Z standard normal; with probability outlier_rate a run is an outlier
+ * whose Z is multiplied by outlier_scale (a contaminated normal: the
+ * occasional run disturbed by something else on the machine).
+ */
+struct sim_noise {
+	double sigma;           /* relative standard deviation, 0.05 = 5% */
+	double outlier_rate;    /* 0 for none */
+	double outlier_scale;
+};
+
+struct sim_history {
+	int nr_commits;         /* >= 2 */
+	int first_bad;          /* in 1 .. nr_commits - 1 */
+	double base;            /* the good commits' mean */
+	double shift;           /* relative change of the bad ones, -0.10 */
+	struct sim_noise noise;
+};
+
+/* A history of n commits with the first bad one drawn uniformly. */
+void sim_history_init(struct sim_history *h, int n, double shift,
+		      const struct sim_noise *noise, struct sim_rng *r);
+/* One run of commit c (0 <= c < nr_commits). */
+double sim_measure(const struct sim_history *h, int c, struct sim_rng *r);
+
+/* How a strategy decides each step. */
+enum sim_decide {
+	SIM_DECIDE_TEST,        /* bisect_classify; UNKNOWN skips the commit */
+	SIM_DECIDE_NEAREST,     /* whichever side's mean is closer, as asv find */
+};
+
+struct sim_strategy {
+	const char *name;
+	int runs;               /* runs per commit; 0: adaptive, bisect_runs_wanted */
+	enum sim_decide decide;
+	bool check;             /* stop when bisect_check_endpoints says no */
+	bool pool;              /* sides pool the runs of judged commits */
+	bool confirm;           /* re-measure the final pair (decide.h, step 3) */
+};
+
+/*
+ * adaptive: decide.h's whole protocol.  fixed-5: 5 runs of every commit,
+ * the endpoints included, judged by the same bisect_classify on pooled
+ * sides, an UNKNOWN skipped; the endpoints are not checked, so that its
+ * row measures the search alone.  fixed-1: one run of everything, the
+ * nearer side's mean wins (asv find's rule).  Ends with a { NULL } entry.
+ */
+extern const struct sim_strategy sim_strategies[];
+
+/* How one bisection ended. */
+enum sim_outcome {
+	SIM_FOUND,              /* a single first bad commit named */
+	SIM_AMBIGUOUS,          /* skips left several candidates, as git's
+				 * "there are only 'skip'ped commits left" */
+	SIM_NOTHING,            /* the endpoints did not differ */
+};
+
+struct sim_result {
+	enum sim_outcome outcome;
+	int found;              /* the first bad commit named, or -1 */
+	int runs;               /* every sample drawn, endpoints included */
+	int endpoint_runs;      /* of which before the first step */
+	int confirm_runs;       /* of which confirming the final pair */
+	int steps;              /* commits tested, confirmations included */
+	int skipped;            /* commits given up as UNKNOWN */
+	int corrected;          /* verdicts a confirmation reversed */
+};
+
+/*
+ * Bisect h with strategy s under params p, as decide.h's protocol says:
+ * endpoints (checked when s->check), halving search (a skipped commit is
+ * replaced by the untested candidate nearest the middle, as git bisect
+ * skip does), and with s->confirm the confirmation of the final pair.
+ * Returns whether the true first bad commit was named.
+ */
+bool sim_bisect(const struct sim_history *h, const struct sim_strategy *s,
+		const struct bisect_params *p, struct sim_rng *r,
+		struct sim_result *out);
+
+/* A scenario to repeat: histories of nr_commits with the given noise. */
+struct sim_scenario {
+	int nr_commits;
+	double shift;
+	struct sim_noise noise;
+	int histories;
+	uint64_t seed;
+};
+
+struct sim_summary {
+	int histories;
+	int correct;
+	int ambiguous, nothing;
+	long skipped;           /* commits skipped, summed */
+	long corrected;         /* verdicts reversed by confirmation, summed */
+	long runs;              /* summed over histories */
+	int max_runs;           /* of the worst history */
+	double accuracy;        /* correct / histories */
+	double mean_runs;       /* runs / histories */
+};
+
+/*
+ * Run sc->histories bisections with strategy s.  History i is the same
+ * for every strategy (its first bad commit depends on seed and i only),
+ * so that strategies are compared on the same histories.
+ */
+void sim_run(const struct sim_scenario *sc, const struct sim_strategy *s,
+	     const struct bisect_params *p, struct sim_summary *out);
+
+/* The run budget the strategies are held to: 5 * (log2(n) + 3). */
+double sim_runs_bound(int nr_commits);
+
+#endif

@@ -1,0 +1,405 @@
+/*
+ * test_bisect_decide.c: the verdicts of a performance bisection
+ * (src/bisect/decide.c): classify in both directions and every test,
+ * the adaptive run counts and their bounds, the endpoint check, the
+ * parameters and the sample sets.
+ */
+#include "test_helpers.h"
+
+#include <math.h>
+
+#include "bisect/decide.h"
+#include "stats/stat_tests.h"
+
+/* A sample set over a literal array (alloc 0: not owned). */
+#define SET(...) ((struct sample_set){ (double[]){ __VA_ARGS__ }, \
+	(int)(sizeof((double[]){ __VA_ARGS__ }) / sizeof(double)), 0 })
+
+/* Runs around 100 and around 90 (a 10% drop), about 1% noise. */
+#define GOOD_RUNS 100.0, 101.2, 98.9, 100.4, 99.6, 100.9, 99.1, 100.2
+#define BAD_RUNS 90.3, 89.2, 90.8, 89.7, 90.1, 91.0, 89.4, 90.5
+/* The same drop seen as a rise (e.g. latency): bad is 110. */
+#define RISE_RUNS 110.2, 109.1, 110.9, 109.6, 110.4, 111.0, 109.3, 110.5
+
+static struct bisect_params params(unsigned tests)
+{
+	struct bisect_params p;
+
+	bisect_params_init(&p, 64);
+	p.tests = tests;
+	return p;
+}
+
+static const unsigned all_tests[] = {
+	BISECT_TEST_POOLED, BISECT_TEST_WELCH, BISECT_TEST_MWU,
+	BISECT_TEST_WELCH | BISECT_TEST_MWU | BISECT_TEST_POOLED,
+};
+
+/* ---- classify ------------------------------------------------------- */
+
+static void test_classify_clear(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(BAD_RUNS);
+	struct sample_set like_good = SET(100.3, 99.5, 100.8, 99.9, 100.1, 100.6);
+	struct sample_set like_bad = SET(90.2, 89.6, 90.7, 89.9, 90.4, 90.0);
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(all_tests) / sizeof(*all_tests); i++) {
+		struct bisect_params p = params(all_tests[i]);
+
+		assert_int_equal(bisect_classify(&like_good, &good, &bad, &p), BISECT_GOOD);
+		assert_int_equal(bisect_classify(&like_bad, &good, &bad, &p), BISECT_BAD);
+	}
+}
+
+static void test_classify_rise(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(RISE_RUNS);
+	struct sample_set like_good = SET(100.3, 99.5, 100.8, 99.9, 100.1, 100.6);
+	struct sample_set like_bad = SET(110.2, 109.6, 110.7, 109.9, 110.4, 110.0);
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	(void)state;
+
+	assert_int_equal(bisect_classify(&like_good, &good, &bad, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&like_bad, &good, &bad, &p), BISECT_BAD);
+	/* the sides swapped: the verdicts follow the sides, not a direction */
+	assert_int_equal(bisect_classify(&like_bad, &bad, &good, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&like_good, &bad, &good, &p), BISECT_BAD);
+}
+
+static void test_classify_unknown(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(BAD_RUNS);
+	/* half-way: unlike both */
+	struct sample_set middle = SET(95.2, 94.7, 95.1, 94.9, 95.3, 95.0);
+	/* beyond bad: unlike both, though closer to bad */
+	struct sample_set beyond = SET(80.2, 79.7, 80.1, 79.9, 80.3, 80.0);
+	/* so noisy it is like both */
+	struct sample_set noisy = SET(80, 110, 95, 100, 88);
+	struct sample_set one = SET(91.5);
+	struct sample_set empty = { NULL, 0, 0 };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(all_tests) / sizeof(*all_tests); i++) {
+		struct bisect_params p = params(all_tests[i]);
+
+		assert_int_equal(bisect_classify(&middle, &good, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&beyond, &good, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&noisy, &good, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&empty, &good, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &empty, &bad, &p), BISECT_UNKNOWN);
+	}
+	/* one run: Welch cannot use it, exact MWU cannot reach alpha with it
+	 * (2 / 9), while the pooled t, knowing the noise from the sides, can */
+	{
+		struct bisect_params p = params(BISECT_TEST_WELCH);
+
+		assert_int_equal(bisect_classify(&one, &good, &bad, &p), BISECT_UNKNOWN);
+		p.tests = BISECT_TEST_MWU;
+		assert_int_equal(bisect_classify(&one, &good, &bad, &p), BISECT_UNKNOWN);
+		p.tests = BISECT_TEST_POOLED;
+		assert_int_equal(bisect_classify(&one, &good, &bad, &p), BISECT_BAD);
+	}
+}
+
+/* Distinguishable from good but "closer to good" must not be BAD: the
+ * distance guard against a side so noisy that nothing differs from it. */
+static void test_classify_closer_guard(void **state)
+{
+	struct sample_set good = SET(100.0, 100.1, 99.9, 100.0, 100.1, 99.9, 100.0, 100.0);
+	struct sample_set bad = SET(60, 120, 75, 115, 65, 110, 70, 105);
+	struct sample_set step = SET(97.0, 97.1, 96.9, 97.0, 97.1, 96.9);
+	struct bisect_params p = params(BISECT_TEST_WELCH);
+	(void)state;
+
+	assert_true(bisect_pvalue(&step, &good, &p) < p.alpha);
+	assert_true(bisect_pvalue(&step, &bad, &p) >= p.alpha);
+	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_UNKNOWN);
+}
+
+/* The level decides: the same runs are GOOD at a loose level, UNKNOWN
+ * at a strict one. */
+static void test_classify_alpha(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(BAD_RUNS);
+	struct sample_set step = SET(99.0, 101.0);
+	struct bisect_params p = params(BISECT_TEST_WELCH);
+	double pb = bisect_pvalue(&step, &bad, &p);
+	(void)state;
+
+	/* two runs give Welch about one degree of freedom: a middling p */
+	assert_true(pb > 0.01 && pb < 0.2);
+	p.alpha = 0.2;
+	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_GOOD);
+	p.alpha = 0.01;
+	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_UNKNOWN);
+}
+
+static void test_pvalue(void **state)
+{
+	struct sample_set a = SET(GOOD_RUNS), b = SET(BAD_RUNS), one = SET(95);
+	struct sample_set same = SET(5, 5, 5), same2 = SET(5, 5), other = SET(6, 6);
+	struct bisect_params p = params(BISECT_TEST_WELCH);
+	(void)state;
+
+	assert_true(bisect_pvalue(&a, &b, &p) < 1e-6);
+	assert_true(bisect_pvalue(&a, &a, &p) > 0.99);
+	/* Welch is undefined with one run: counts as no evidence */
+	assert_true(bisect_pvalue(&one, &a, &p) == 1);
+	/* pooled: no variance at all */
+	p.tests = BISECT_TEST_POOLED;
+	assert_true(bisect_pvalue(&same, &same2, &p) == 1);
+	assert_true(bisect_pvalue(&same, &other, &p) == 0);
+	/* the largest p counts: adding a weaker test can only raise it */
+	p.tests = BISECT_TEST_POOLED;
+	{
+		struct sample_set x = SET(1, 2, 3), y = SET(4, 5, 6);
+		double pooled = bisect_pvalue(&x, &y, &p);
+
+		p.tests |= BISECT_TEST_MWU;
+		assert_true(bisect_pvalue(&x, &y, &p) >= pooled);
+		/* exact MWU of 3 vs 3 cannot go below 2/20 */
+		assert_true(fabs(bisect_pvalue(&x, &y, &p) - 0.1) < 1e-9);
+	}
+}
+
+/* ---- runs_wanted ---------------------------------------------------- */
+
+static void test_runs_wanted_endpoints(void **state)
+{
+	struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT;
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	struct bisect_runs more;
+	(void)state;
+
+	/* nothing measured: ref_min_runs each */
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, &p, &more),
+			 2 * p.ref_min_runs);
+	assert_int_equal(more.good, p.ref_min_runs);
+	assert_int_equal(more.bad, p.ref_min_runs);
+	assert_int_equal(more.step, 0);
+
+	/* the same distribution on both: grow one each, up to ref_max_runs */
+	for (int i = 0; i < p.ref_min_runs; i++) {
+		sample_set_add(&good, 100 + (i % 2 ? 1 : -1));
+		sample_set_add(&bad, 100 + (i % 2 ? -1 : 1));
+	}
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, &p, &more), 2);
+	assert_int_equal(more.good, 1);
+	assert_int_equal(more.bad, 1);
+	while (good.nr < p.ref_max_runs) {
+		sample_set_add(&good, 100 + (good.nr % 2 ? 1 : -1));
+		sample_set_add(&bad, 100 + (bad.nr % 2 ? -1 : 1));
+	}
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, &p, &more), 0);
+	sample_set_release(&good);
+	sample_set_release(&bad);
+
+	/* clearly different at ref_min_runs: nothing more */
+	{
+		struct sample_set g = SET(100, 101, 99, 100.5), b = SET(90, 91, 89, 90.5);
+
+		assert_int_equal(bisect_runs_wanted(NULL, &g, &b, &p, &more), 0);
+	}
+}
+
+static void test_runs_wanted_step(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(BAD_RUNS);
+	struct sample_set step = SAMPLE_SET_INIT;
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	struct bisect_runs more;
+	(void)state;
+
+	/* a fresh step: min_runs, the sides are big enough */
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), p.min_runs);
+	assert_int_equal(more.step, p.min_runs);
+	assert_int_equal(more.good + more.bad, 0);
+
+	/* clearly bad: decide now */
+	sample_set_add(&step, 90.1);
+	sample_set_add(&step, 89.8);
+	sample_set_add(&step, 90.3);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), 0);
+	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_BAD);
+	sample_set_release(&step);
+
+	/* half-way: one more run, and none of the sides (they have more) */
+	for (int i = 0; i < 3; i++)
+		sample_set_add(&step, 95 + (i - 1) * 0.2);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), 1);
+	assert_int_equal(more.step, 1);
+	/* ... until max_runs: then the caller skips */
+	while (step.nr < p.max_runs)
+		sample_set_add(&step, 95 + (step.nr % 3 - 1) * 0.2);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), 0);
+	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_UNKNOWN);
+	sample_set_release(&step);
+}
+
+/* An undecided step with as many runs as a side asks for a run of the
+ * side it must be told apart from, and only that one. */
+static void test_runs_wanted_far_side(void **state)
+{
+	struct sample_set good = SET(100.0, 102.0, 98.0, 101.0);
+	struct sample_set bad = SET(90.0, 92.0, 88.0, 91.0);
+	struct sample_set leans_bad = SET(95.0, 87.0, 96.0, 88.0);
+	struct sample_set leans_good = SET(103.0, 95.0, 104.0, 96.0);
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	struct bisect_runs more;
+	(void)state;
+
+	p.alpha = 1e-4;         /* keep them undecided */
+	assert_int_equal(bisect_classify(&leans_bad, &good, &bad, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&leans_good, &good, &bad, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, &p, &more), 2);
+	assert_int_equal(more.step, 1);
+	assert_int_equal(more.good, 1);
+	assert_int_equal(more.bad, 0);
+	assert_int_equal(bisect_runs_wanted(&leans_good, &good, &bad, &p, &more), 2);
+	assert_int_equal(more.good, 0);
+	assert_int_equal(more.bad, 1);
+
+	/* sides at ref_max_runs grow no more */
+	p.ref_min_runs = p.ref_max_runs = 4;
+	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, &p, &more), 1);
+	assert_int_equal(more.good, 0);
+}
+
+/* Sides below ref_min_runs are topped up first, and exact Mann-Whitney
+ * asks for as many step runs as it needs to reach alpha at all. */
+static void test_runs_wanted_floors(void **state)
+{
+	struct sample_set good = SET(100, 101), bad = SET(90, 91, 89, 90.5, 90.2);
+	struct sample_set step = SAMPLE_SET_INIT;
+	struct bisect_params p = params(BISECT_TEST_MWU);
+	struct bisect_runs more;
+	int n, total;
+	(void)state;
+
+	total = bisect_runs_wanted(&step, &good, &bad, &p, &more);
+	assert_int_equal(total, (p.ref_min_runs - 2) + more.step);
+	assert_int_equal(more.good, p.ref_min_runs - 2);
+	assert_int_equal(more.bad, 0);
+	/* the smallest n with which MWU can reach alpha against the sides */
+	for (n = 1; mann_whitney_min_p(n, p.ref_min_runs) >= p.alpha; n++)
+		;
+	assert_int_equal(more.step, n > p.min_runs ? n : p.min_runs);
+	assert_true(more.step > p.min_runs);
+	assert_true(more.step <= p.max_runs);
+}
+
+/* ---- check_endpoints ------------------------------------------------ */
+
+static void test_check_endpoints(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(BAD_RUNS);
+	struct sample_set rise = SET(RISE_RUNS), same = SET(100.1, 99.4, 100.7, 99.8, 100.3);
+	struct sample_set zero = SET(0, 0, 0), some = SET(5, 5.1, 4.9);
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	struct bisect_endpoints ep;
+	(void)state;
+
+	assert_true(bisect_check_endpoints(&good, &bad, &p, &ep));
+	assert_true(ep.differ);
+	assert_true(ep.p < 1e-6);
+	assert_true(fabs(ep.rel_shift - (-0.0993)) < 0.001);
+	assert_true(fabs(ep.good_mean - 100.0375) < 1e-9);
+
+	assert_true(bisect_check_endpoints(&good, &rise, &p, &ep));
+	assert_true(ep.rel_shift > 0.09);
+
+	assert_false(bisect_check_endpoints(&good, &same, &p, &ep));
+	assert_false(ep.differ);
+	assert_true(ep.p > 0.5);
+	assert_true(fabs(ep.rel_shift) < 0.01);
+
+	/* significant but smaller than min_shift: nothing to bisect */
+	p.min_shift = 0.15;
+	assert_false(bisect_check_endpoints(&good, &bad, &p, &ep));
+	assert_true(ep.p < 1e-6);
+	p.min_shift = 0.05;
+	assert_true(bisect_check_endpoints(&good, &bad, &p, &ep));
+
+	/* from 0: no relative shift, any significant change counts */
+	assert_true(bisect_check_endpoints(&zero, &some, &p, &ep));
+	assert_true(isnan(ep.rel_shift));
+
+	/* nothing measured */
+	{
+		struct sample_set empty = SAMPLE_SET_INIT;
+
+		assert_false(bisect_check_endpoints(&empty, &bad, &p, &ep));
+		assert_true(isnan(ep.good_mean));
+	}
+}
+
+/* ---- parameters and sample sets -------------------------------------- */
+
+static void test_params(void **state)
+{
+	struct bisect_params p64, p1k, p2, c;
+	(void)state;
+
+	bisect_params_init(&p64, 64);
+	bisect_params_init(&p1k, 1024);
+	bisect_params_init(&p2, 1);
+	/* the per-bisection levels shared over log2(n) verdicts */
+	assert_true(fabs(p64.alpha * 6 - p1k.alpha * 10) < 1e-12);
+	assert_true(fabs(p64.confirm_alpha * 6 - p1k.confirm_alpha * 10) < 1e-12);
+	assert_true(p1k.alpha < p64.alpha && p64.alpha < p2.alpha);
+	assert_true(p2.alpha < 1);
+	assert_true(p64.confirm_alpha < p64.alpha);
+	assert_true(p64.min_runs >= 1 && p64.min_runs <= p64.max_runs);
+	assert_true(p64.ref_min_runs >= 1 && p64.ref_min_runs <= p64.ref_max_runs);
+
+	c = bisect_confirm_params(&p64);
+	assert_true(c.alpha == p64.confirm_alpha);
+	assert_int_equal(c.max_runs, p64.max_runs);
+	assert_true(p64.alpha != p64.confirm_alpha);     /* p untouched */
+
+	assert_string_equal(bisect_verdict_name(BISECT_GOOD), "good");
+	assert_string_equal(bisect_verdict_name(BISECT_BAD), "bad");
+	assert_string_equal(bisect_verdict_name(BISECT_UNKNOWN), "skip");
+}
+
+static void test_sample_set(void **state)
+{
+	struct sample_set a = SAMPLE_SET_INIT, b = SAMPLE_SET_INIT;
+	struct sample_set lit = SET(7, 8);
+	(void)state;
+
+	for (int i = 0; i < 100; i++)
+		sample_set_add(&a, i);
+	assert_int_equal(a.nr, 100);
+	assert_true(a.v[99] == 99);
+	sample_set_append(&b, &a);
+	sample_set_append(&b, &lit);
+	sample_set_append(&b, &(struct sample_set)SAMPLE_SET_INIT);
+	assert_int_equal(b.nr, 102);
+	assert_true(b.v[100] == 7 && b.v[101] == 8);
+	sample_set_release(&a);
+	assert_null(a.v);
+	assert_int_equal(a.nr, 0);
+	sample_set_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classify_clear),
+		cmocka_unit_test(test_classify_rise),
+		cmocka_unit_test(test_classify_unknown),
+		cmocka_unit_test(test_classify_closer_guard),
+		cmocka_unit_test(test_classify_alpha),
+		cmocka_unit_test(test_pvalue),
+		cmocka_unit_test(test_runs_wanted_endpoints),
+		cmocka_unit_test(test_runs_wanted_step),
+		cmocka_unit_test(test_runs_wanted_far_side),
+		cmocka_unit_test(test_runs_wanted_floors),
+		cmocka_unit_test(test_check_endpoints),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_sample_set),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,287 @@
+/*
+ * test_bisect_sim.c: the simulated histories and the search over them
+ * (src/bisect/sim.c): the PRNG, the noise model, the search's paths
+ * (found, skipped, ambiguous, nothing to bisect, corrected by
+ * confirmation) and a small measurement of the strategies.
+ */
+#include "test_helpers.h"
+
+#include <math.h>
+
+#include "bisect/sim.h"
+
+static const struct sim_strategy *strategy(const char *name)
+{
+	for (const struct sim_strategy *s = sim_strategies; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	fail_msg("no strategy '%s'", name);
+	return NULL;
+}
+
+/* ---- PRNG and noise --------------------------------------------------- */
+
+static void test_rng(void **state)
+{
+	struct sim_rng a, b, c;
+	double sum = 0, sq = 0;
+	int n = 200000, below[7] = { 0 };
+	(void)state;
+
+	sim_rng_seed(&a, 42);
+	sim_rng_seed(&b, 42);
+	sim_rng_seed(&c, 43);
+	for (int i = 0; i < 100; i++) {
+		uint64_t x = sim_rng_next(&a);
+
+		assert_true(x == sim_rng_next(&b));
+		assert_true(x != sim_rng_next(&c));
+	}
+	/* seed 0 works too (splitmix64 fills the state) */
+	sim_rng_seed(&a, 0);
+	assert_true(sim_rng_next(&a) != 0 || sim_rng_next(&a) != 0);
+
+	for (int i = 0; i < n; i++) {
+		double u = sim_rng_uniform(&a), z = sim_rng_normal(&a);
+		uint64_t k = sim_rng_below(&a, 7);
+
+		assert_true(u >= 0 && u < 1);
+		assert_true(k < 7);
+		below[k]++;
+		sum += z;
+		sq += z * z;
+	}
+	assert_true(fabs(sum / n) < 0.01);
+	assert_true(fabs(sq / n - 1) < 0.02);
+	for (int k = 0; k < 7; k++)
+		assert_true(abs(below[k] - n / 7) < n / 70);
+}
+
+static void test_history(void **state)
+{
+	struct sim_noise noise = { 0.05, 0, 10 };
+	struct sim_rng r;
+	int seen_low = 0, seen_high = 0;
+	(void)state;
+
+	sim_rng_seed(&r, 7);
+	for (int i = 0; i < 2000; i++) {
+		struct sim_history h;
+
+		sim_history_init(&h, 8, -0.10, &noise, &r);
+		assert_true(h.first_bad >= 1 && h.first_bad <= 7);
+		seen_low |= h.first_bad == 1;
+		seen_high |= h.first_bad == 7;
+	}
+	assert_true(seen_low && seen_high);
+
+	{
+		struct sim_history h;
+		double g = 0, b = 0, gg = 0;
+		int n = 20000;
+
+		sim_history_init(&h, 64, -0.10, &noise, &r);
+		for (int i = 0; i < n; i++) {
+			double x = sim_measure(&h, 0, &r);
+
+			g += x;
+			gg += x * x;
+			b += sim_measure(&h, 63, &r);
+		}
+		g /= n;
+		b /= n;
+		assert_true(fabs(g - h.base) < 0.01 * h.base);
+		assert_true(fabs(b - 0.9 * h.base) < 0.01 * h.base);
+		/* relative stddev sigma */
+		assert_true(fabs(sqrt(gg / n - g * g) / h.base - 0.05) < 0.003);
+	}
+}
+
+/* Outliers widen the spread by their scale, at their rate. */
+static void test_outliers(void **state)
+{
+	struct sim_noise noise = { 0.01, 0.1, 20 };
+	struct sim_history h;
+	struct sim_rng r;
+	int far = 0, n = 20000;
+	(void)state;
+
+	sim_rng_seed(&r, 9);
+	sim_history_init(&h, 16, 0.10, &noise, &r);
+	for (int i = 0; i < n; i++)
+		far += fabs(sim_measure(&h, 0, &r) / h.base - 1) > 0.05;
+	/* 5 sigma: only outliers get there, and 80% of them do */
+	assert_true(far > n / 20 && far < n / 7);
+}
+
+/* ---- the search -------------------------------------------------------- */
+
+/* Without noise every strategy finds every first bad commit, in
+ * ceil(log2) steps, spending exactly its runs. */
+static void test_noiseless(void **state)
+{
+	struct sim_noise noise = { 0, 0, 10 };
+	struct bisect_params p;
+	struct sim_rng r;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	sim_rng_seed(&r, 3);
+	for (int fb = 1; fb < 64; fb++) {
+		struct sim_history h;
+		struct sim_result res;
+
+		sim_history_init(&h, 64, -0.10, &noise, &r);
+		h.first_bad = fb;
+		for (const struct sim_strategy *s = sim_strategies; s->name; s++) {
+			assert_true(sim_bisect(&h, s, &p, &r, &res));
+			assert_int_equal(res.outcome, SIM_FOUND);
+			assert_int_equal(res.found, fb);
+			assert_int_equal(res.skipped, 0);
+			assert_int_equal(res.corrected, 0);
+			if (s->runs) {
+				assert_true(res.steps <= 6);
+				assert_int_equal(res.runs, s->runs * (2 + res.steps));
+			} else {
+				/* 2 confirmations at most */
+				assert_true(res.steps <= 6 + 2);
+				assert_true(res.runs > res.endpoint_runs + res.confirm_runs);
+			}
+		}
+	}
+}
+
+/* Good and bad alike: the adaptive strategy grows the endpoints to
+ * ref_max_runs and stops before any step. */
+static void test_nothing_to_bisect(void **state)
+{
+	struct sim_noise noise = { 0, 0, 10 };
+	struct bisect_params p;
+	struct sim_history h;
+	struct sim_result res;
+	struct sim_rng r;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	sim_rng_seed(&r, 5);
+	sim_history_init(&h, 64, 0, &noise, &r);
+	assert_false(sim_bisect(&h, strategy("adaptive"), &p, &r, &res));
+	assert_int_equal(res.outcome, SIM_NOTHING);
+	assert_int_equal(res.found, -1);
+	assert_int_equal(res.steps, 0);
+	assert_int_equal(res.runs, res.endpoint_runs);
+	assert_int_equal(res.runs, 2 * p.ref_max_runs);
+}
+
+/* A test that can never decide (Welch on one run): every commit is
+ * skipped, each once, the neighbours as git bisect skip would take
+ * them, and the answer is left ambiguous. */
+static void test_all_skipped(void **state)
+{
+	struct sim_noise noise = { 0.05, 0, 10 };
+	struct bisect_params p;
+	struct sim_history h;
+	struct sim_result res;
+	struct sim_rng r;
+	(void)state;
+
+	bisect_params_init(&p, 16);
+	p.tests = BISECT_TEST_WELCH;
+	p.min_runs = p.max_runs = 1;
+	sim_rng_seed(&r, 11);
+	sim_history_init(&h, 16, -0.50, &noise, &r);
+	assert_false(sim_bisect(&h, &(struct sim_strategy){ "never", 1,
+				SIM_DECIDE_TEST, false, false, false }, &p, &r, &res));
+	assert_int_equal(res.outcome, SIM_AMBIGUOUS);
+	assert_int_equal(res.skipped, 14);
+	assert_int_equal(res.steps, 14);
+	assert_int_equal(res.runs, 16);
+}
+
+/*
+ * Confirmation at work: a search at a reckless level goes wrong in many
+ * histories; re-measuring the final pair strictly repairs most of them.
+ */
+static void test_confirmation_repairs(void **state)
+{
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10 }, 200, 77 };
+	struct sim_strategy with = *strategy("adaptive"), without = with;
+	struct sim_summary a, b;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	p.alpha = 0.1;
+	without.confirm = false;
+	sim_run(&sc, &with, &p, &a);
+	sim_run(&sc, &without, &p, &b);
+	assert_true(b.accuracy < 0.85);
+	assert_true(a.corrected > 20);
+	assert_true(a.accuracy >= 0.97);
+	assert_true(a.accuracy > b.accuracy + 0.1);
+}
+
+/* The same seed gives the same numbers; another seed other histories. */
+static void test_deterministic(void **state)
+{
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10 }, 50, 1 };
+	struct sim_summary a, b, c;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	sim_run(&sc, strategy("adaptive"), &p, &a);
+	sim_run(&sc, strategy("adaptive"), &p, &b);
+	assert_int_equal(a.correct, b.correct);
+	assert_true(a.runs == b.runs);
+	sc.seed = 2;
+	sim_run(&sc, strategy("adaptive"), &p, &c);
+	assert_true(a.runs != c.runs);
+}
+
+/*
+ * The measurement in small: 200 histories of 64 commits, 5% noise, a
+ * 10% drop.  The adaptive rule finds >= 97% within the run budget; a
+ * single run per step decided by the nearer mean (asv find) cannot tell
+ * a 2-sigma shift reliably, and five fixed runs skip and err far more.
+ */
+static void test_small_simulation(void **state)
+{
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10 }, 200, 2024 };
+	struct sim_summary adaptive, fixed5, fixed1;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	sim_run(&sc, strategy("adaptive"), &p, &adaptive);
+	sim_run(&sc, strategy("fixed-5"), &p, &fixed5);
+	sim_run(&sc, strategy("fixed-1"), &p, &fixed1);
+	print_message("adaptive %.3f %.1f, fixed-5 %.3f %.1f, fixed-1 %.3f %.1f, bound %.1f\n",
+		      adaptive.accuracy, adaptive.mean_runs, fixed5.accuracy,
+		      fixed5.mean_runs, fixed1.accuracy, fixed1.mean_runs,
+		      sim_runs_bound(64));
+	assert_int_equal(adaptive.histories, 200);
+	assert_true(adaptive.accuracy >= 0.97);
+	assert_true(adaptive.mean_runs <= sim_runs_bound(64));
+	assert_true(fixed1.accuracy < adaptive.accuracy - 0.3);
+	assert_true(fixed5.accuracy < adaptive.accuracy - 0.05);
+	assert_true(fixed1.mean_runs <= 8);     /* 2 endpoints + <= 6 steps */
+	assert_true(fabs(sim_runs_bound(64) - 45) < 1e-9);
+	assert_true(fabs(sim_runs_bound(1024) - 65) < 1e-9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_noiseless),
+		cmocka_unit_test(test_nothing_to_bisect),
+		cmocka_unit_test(test_all_skipped),
+		cmocka_unit_test(test_confirmation_repairs),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_small_simulation),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
