@@ -38,6 +38,22 @@ COMMAND("unite", unite, "build matrix.json, avg.json, stddev.json from run dirs"
 	"Adds each run's stats.json as a column of matrix.json in the run's\n"
 	"parent directory (the _result_root), replacing the column of a run\n"
 	"united before, and rewrites avg.json and stddev.json.\n")
+COMMAND("run", run, "run a job's benchmark with system monitors",
+	"perfbot run JOB.yaml [options] [-- COMMAND [ARG...]]\n"
+	"\n"
+	"Runs the job's benchmark (or COMMAND) N times while sampling the\n"
+	"system, writes lkp's result layout under the result root\n"
+	"(<root>/<testcase>/<path_params>/<tbox_group>/<rootfs>/<kconfig>/\n"
+	"<compiler>/<commit>/<run>/) and unites the runs into matrix.json.\n"
+	"COMMAND's stdout lines 'name: number' become <testcase>.<name> metrics.\n"
+	"\n"
+	"  -n, --runs N          runs (default: the job's nr_run, else 1)\n"
+	"  -r, --result-root DIR result root (default: $PERFBOT_RESULT_ROOT,\n"
+	"                        else ~/.local/share/perfbot/result)\n"
+	"  -c, --commit ID       the commit the runs belong to (default: uname -r)\n"
+	"  -M, --monitors LIST   comma-separated monitors instead of the job's\n"
+	"  -i, --interval SEC    monitor sampling interval (default 1)\n"
+	"  -v, --verbose         log each phase on stderr\n")
 COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 	"perfbot parse NAME [FILE]\n"
 	"perfbot parse --list\n"

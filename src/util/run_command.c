@@ -168,22 +168,30 @@ void kill_command(struct child_process *cp, double grace_s)
 	cp->pid = -1;
 }
 
+int poll_command(struct child_process *cp)
+{
+	int r = reap(cp, WNOHANG);
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return 1;
+	pid_t pid = cp->pid;
+	cp->pid = -1;
+	/* children the benchmark left behind in its group */
+	if (cp->new_pgrp)
+		kill(-pid, SIGKILL);
+	return FINISH_EXITED;
+}
+
 int finish_command(struct child_process *cp, double timeout_s, volatile sig_atomic_t *stop)
 {
 	double deadline = timeout_s > 0 ? cp->start + timeout_s : 0;
 
 	for (;;) {
-		int r = reap(cp, WNOHANG);
-		if (r < 0)
-			return -1;
-		if (r > 0) {
-			pid_t pid = cp->pid;
-			cp->pid = -1;
-			/* children the benchmark left behind in its group */
-			if (cp->new_pgrp)
-				kill(-pid, SIGKILL);
-			return FINISH_EXITED;
-		}
+		int r = poll_command(cp);
+		if (r <= 0)
+			return r;
 		if (stop && *stop) {
 			kill_command(cp, 2);
 			return FINISH_INTERRUPTED;

@@ -54,6 +54,9 @@ void child_process_init(struct child_process *cp);
 int start_command(struct child_process *cp);
 /* Wait; timeout_s <= 0 means no timeout; stop may be NULL. */
 int finish_command(struct child_process *cp, double timeout_s, volatile sig_atomic_t *stop);
+/* Non-blocking: FINISH_EXITED when the child has exited (reaped, status
+ * and ru filled, its leftover group killed), 1 while it runs, -1 on error. */
+int poll_command(struct child_process *cp);
 /* Kill the child (its group when new_pgrp): SIGTERM, then SIGKILL after
  * grace_s.  Reaps it, filling status and ru. */
 void kill_command(struct child_process *cp, double grace_s);

@@ -1,0 +1,142 @@
+/*
+ * run.c: `perfbot run JOB.yaml [options] [-- COMMAND [ARG...]]`.
+ *
+ * Loads the job, splits it into atomic jobs (a job with lists runs each
+ * combination in turn), and runs each with run_job() (src/run/run.h).
+ *
+ * SIGINT and SIGTERM set `stop_requested`, this file's one piece of global
+ * state: a signal handler can do nothing else safely.  run_job polls it,
+ * kills the benchmark's process group, marks the run incomplete and still
+ * writes and unites it; perfbot then exits 130.
+ */
+#include "cmd/cmd.h"
+#include "job/job.h"
+#include "job/split.h"
+#include "run/run.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct run_cmd {
+	struct run_opts opts;
+	int status;              /* worst of the atoms: 0, 1 incomplete, -1 */
+	int atoms;
+};
+
+static int run_atom(struct job *atom, void *ctx)
+{
+	struct run_cmd *rc = ctx;
+	struct run_result res;
+	int r;
+
+	if (stop_requested) {
+		job_free(atom);
+		return 0;
+	}
+	if (job_expand_percentages(atom, 0) < 0) {
+		job_free(atom);
+		return -1;
+	}
+	rc->opts.job = atom;
+	rc->atoms++;
+	r = run_job(&rc->opts, &res);
+	if (res.result_root && res.nr_runs)
+		printf("%s: %d run%s%s\n", res.result_root, res.nr_runs, res.nr_runs == 1 ? "" : "s",
+		       res.nr_incomplete ? " (some incomplete)" : "");
+	if (r < 0 || (r == 1 && rc->status == 0))
+		rc->status = r;
+	run_result_release(&res);
+	job_free(atom);
+	return r < 0 ? -1 : 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "runs", required_argument, NULL, 'n' },
+		{ "result-root", required_argument, NULL, 'r' },
+		{ "commit", required_argument, NULL, 'c' },
+		{ "monitors", required_argument, NULL, 'M' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cmd *self = cmd_find("run");
+	struct run_cmd rc;
+	struct split_opts sopts;
+	struct job *job = NULL;
+	struct sigaction sa;
+	int c;
+
+	memset(&rc, 0, sizeof(rc));
+	memset(&sopts, 0, sizeof(sopts));
+	optind = 1;
+	/* "+": stop at the first non-option, so `-- cmd -x` stays the command's */
+	while ((c = getopt_long(argc, argv, "+n:r:c:M:i:v", opts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'n':
+			rc.opts.runs = (int)strtol(optarg, &end, 10);
+			if (*end || rc.opts.runs < 1) {
+				error("--runs expects a positive number, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'r': rc.opts.result_base = optarg; break;
+		case 'c': rc.opts.commit = optarg; break;
+		case 'M': rc.opts.monitors = optarg; break;
+		case 'i':
+			rc.opts.interval = strtod(optarg, &end);
+			if (*end || rc.opts.interval <= 0) {
+				error("--interval expects seconds, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'v': rc.opts.verbose++; break;
+		default:
+			return cmd_usage(self, 0);
+		}
+	}
+	if (optind >= argc) {
+		error("run needs a job file");
+		return cmd_usage(self, 0);
+	}
+	const char *job_path = argv[optind++];
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	if (optind < argc)
+		rc.opts.command = argv + optind;
+
+	if (job_load(job_path, &job) < 0)
+		return EXIT_ERROR;
+	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
+	rc.opts.stop = &stop_requested;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	int r = job_split(job, job_path, &sopts, run_atom, &rc);
+	job_free(job);
+	if (stop_requested) {
+		error("interrupted: the current run is kept, marked incomplete");
+		return 130;
+	}
+	if (r < 0 || rc.status < 0)
+		return EXIT_ERROR;
+	return rc.status ? EXIT_ERROR : 0;
+}

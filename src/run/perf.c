@@ -1,0 +1,279 @@
+/* perf.c: the perf-stat and perf-profile monitors (see perf.h). */
+#include "run/perf.h"
+#include "monitor/monitor.h"
+#include "parse/parser.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Events lkp's perf-stat monitor asks for, hardware first; those perf
+ * counts here are kept. */
+static const char *const stat_events[] = {
+	"cpu-cycles", "instructions", "cache-references", "cache-misses",
+	"branch-instructions", "branch-misses",
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults",
+};
+
+void perf_probe(struct perf_caps *caps)
+{
+	struct strbuf list = STRBUF_INIT, out = STRBUF_INIT;
+	int rc;
+
+	memset(caps, 0, sizeof(*caps));
+	strbuf_init(&caps->why, 0);
+	strbuf_init(&caps->stat_events, 0);
+	strbuf_init(&caps->unsupported, 0);
+	caps->record_event = "cpu-clock";
+	for (size_t i = 0; i < sizeof(stat_events) / sizeof(stat_events[0]); i++)
+		strbuf_addf(&list, "%s%s", i ? "," : "", stat_events[i]);
+	/* one perf stat of `true` tells which events count here */
+	char *argv[] = { "perf", "stat", "-a", "-x", ",", "-e", list.buf, "--log-fd", "1", "--", "true", NULL };
+	rc = capture_command(argv, NULL, &out);
+	if (rc == 127) {
+		strbuf_addstr(&caps->why, "perf not found (apt-get install linux-perf)");
+		goto out;
+	}
+	if (rc != 0) {
+		strbuf_addf(&caps->why, "perf stat -a failed (exit %d): no permission or no perf_event support", rc);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(stat_events) / sizeof(stat_events[0]); i++) {
+		/* a line "<not supported>,,cpu-cycles,..." or "<not counted>" */
+		const char *p = out.buf;
+		bool supported = false, seen = false;
+		size_t n = strlen(stat_events[i]);
+		while ((p = strstr(p, stat_events[i]))) {
+			const char *bol = p;
+			while (bol > out.buf && bol[-1] != '\n')
+				bol--;
+			if ((p[n] == ',' || p[n] == ':' || p[n] == '\n') && p > out.buf && p[-1] == ',') {
+				seen = true;
+				if (!strncmp(bol, "<not", 4))
+					supported = false;
+				else
+					supported = true;
+				break;
+			}
+			p += n;
+		}
+		struct strbuf *dst = seen && supported ? &caps->stat_events : &caps->unsupported;
+		strbuf_addf(dst, "%s%s", dst->len ? "," : "", stat_events[i]);
+	}
+	if (!caps->stat_events.len) {
+		strbuf_addstr(&caps->why, "perf counts no event here");
+		goto out;
+	}
+	caps->usable = true;
+	/* cycles:pp needs a hardware PMU, which VMs usually lack; perf record
+	 * would silently fall back to cpu-clock, so ask perf stat instead */
+	if (!strncmp(caps->stat_events.buf, "cpu-cycles", 10))
+		caps->record_event = "cycles:pp";
+out:
+	strbuf_release(&list);
+	strbuf_release(&out);
+}
+
+void perf_caps_release(struct perf_caps *caps)
+{
+	strbuf_release(&caps->why);
+	strbuf_release(&caps->stat_events);
+	strbuf_release(&caps->unsupported);
+}
+
+/* Stop a perf child the way a user would (SIGINT lets it flush), and reap. */
+static void perf_stop(struct perf_proc *p)
+{
+	if (!p->running)
+		return;
+	kill(p->cp.pid, SIGINT);
+	for (int i = 0; i < 500; i++) {
+		if (poll_command(&p->cp) != 1)
+			break;
+		usleep(10000);
+	}
+	if (p->cp.pid > 0)
+		kill_command(&p->cp, 1);
+	p->running = false;
+}
+
+/* Run a parser on a raw file and write <dir>/<name>.json from its lines. */
+static int parse_to_json(const char *dir, const char *parser_name, const char *monitor)
+{
+	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
+	const struct parser *p = parser_find(parser_name);
+	int ret = -1;
+
+	path_join(&path, dir, monitor);
+	if (!p) {
+		error("no parser for '%s'", parser_name);
+		goto out;
+	}
+	if (read_file(&raw, path.buf) < 0)
+		goto out;
+	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
+	if (p->parse(&in, &lines) < 0)
+		goto out;
+	int n = monitor_stats_to_json(monitor, lines.buf, lines.len, &json);
+	if (n < 0)
+		goto out;
+	strbuf_addstr(&path, ".json");
+	ret = n ? write_file_atomic(path.buf, json.buf, json.len) : 0;
+out:
+	strbuf_release(&raw);
+	strbuf_release(&lines);
+	strbuf_release(&json);
+	strbuf_release(&path);
+	return ret;
+}
+
+int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
+		    const char *dir, double interval)
+{
+	struct strbuf path = STRBUF_INIT, head = STRBUF_INIT, ms = STRBUF_INIT;
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	path_join(&path, dir, "perf-stat");
+	strbuf_addf(&ms, "%d", (int)(interval * 1000 + 0.5));
+	char *argv[] = { "perf", "stat", "-a", "--scale", "-I", ms.buf, "-x", ",", "-e",
+			 caps->stat_events.buf, "--log-fd", "1", "--", "sleep", "2147483647", NULL };
+	/* lkp's raw file starts with the command line: its parser takes the
+	 * event list from there */
+	for (char **a = argv; *a; a++)
+		strbuf_addf(&head, "%s%s", a == argv ? "" : " ", *a);
+	strbuf_addch(&head, '\n');
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, head.buf, head.len) != (ssize_t)head.len) {
+		error("cannot write '%s': %s", path.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto fail;
+	}
+	child_process_init(&p->cp);
+	p->cp.argv = argv;
+	p->cp.out_fd = fd;
+	p->cp.no_stdin = true;
+	p->cp.err_path = "/dev/null";
+	if (start_command(&p->cp) < 0) {
+		close(fd);
+		goto fail;
+	}
+	close(fd);
+	p->running = true;
+	p->raw_path = strbuf_detach(&path, NULL);
+	strbuf_release(&head);
+	strbuf_release(&ms);
+	return 0;
+fail:
+	strbuf_release(&path);
+	strbuf_release(&head);
+	strbuf_release(&ms);
+	return -1;
+}
+
+int perf_stat_finish(struct perf_proc *p, const char *dir)
+{
+	int ret;
+
+	perf_stop(p);
+	ret = parse_to_json(dir, "perf-stat", "perf-stat");
+	free(p->raw_path);
+	p->raw_path = NULL;
+	return ret;
+}
+
+int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
+		      const char *dir, double duration)
+{
+	struct strbuf data = STRBUF_INIT, dur = STRBUF_INIT;
+
+	memset(p, 0, sizeof(*p));
+	path_join(&data, dir, "perf.data");
+	strbuf_addf(&dur, "%g", duration > 0 ? duration : 2147483647.0);
+	/* -F 1000 with cpu-clock; lkp samples cycles every 1000003 events */
+	bool cycles = !strcmp(caps->record_event, "cycles:pp");
+	char *argv[] = { "perf", "record", "-q", "-a", "-g", "-e", (char *)caps->record_event,
+			 cycles ? "-c" : "-F", cycles ? "1000003" : "1000",
+			 "-o", data.buf, "--", "sleep", dur.buf, NULL };
+	child_process_init(&p->cp);
+	p->cp.argv = argv;
+	p->cp.no_stdin = true;
+	p->cp.out_path = "/dev/null";
+	p->cp.err_path = "/dev/null";
+	if (start_command(&p->cp) < 0) {
+		strbuf_release(&data);
+		strbuf_release(&dur);
+		return -1;
+	}
+	p->running = true;
+	p->data_path = strbuf_detach(&data, NULL);
+	strbuf_release(&dur);
+	return 0;
+}
+
+/* perf report into a file; 0 or -1 with a message. */
+static int report(const char *data, const char *out, char *const *extra)
+{
+	struct child_process cp;
+	char *argv[24];
+	int n = 0;
+
+	argv[n++] = "perf";
+	argv[n++] = "report";
+	argv[n++] = "-i";
+	argv[n++] = (char *)data;
+	argv[n++] = "--stdio";
+	for (; *extra && n < 22; extra++)
+		argv[n++] = *extra;
+	argv[n] = NULL;
+	child_process_init(&cp);
+	cp.argv = argv;
+	cp.no_stdin = true;
+	cp.out_path = out;
+	cp.err_path = "/dev/null";
+	if (start_command(&cp) < 0)
+		return -1;
+	if (finish_command(&cp, 600, NULL) != FINISH_EXITED || !WIFEXITED(cp.status) ||
+	    WEXITSTATUS(cp.status))
+		return error("perf report of '%s' failed", data);
+	return 0;
+}
+
+int perf_record_finish(struct perf_proc *p, const char *dir)
+{
+	struct strbuf raw = STRBUF_INIT, txt = STRBUF_INIT;
+	/* what lkp's parser reads: header, children, folded callee chains */
+	char *folded[] = { "--header", "--children", "-g", "folded,0.5,callee,function,percent", NULL };
+	/* what people read: the call graph of seed 000 */
+	char *graph[] = { "--no-children", "-g", "graph,0.5,caller", "--percent-limit", "2", NULL };
+	int ret = -1;
+
+	if (!p->data_path)
+		return 0;
+	perf_stop(p);
+	path_join(&raw, dir, "perf-profile");
+	path_join(&txt, dir, "perf-profile.txt");
+	if (!file_exists(p->data_path)) {
+		error("perf record wrote no '%s'", p->data_path);
+		goto out;
+	}
+	if (report(p->data_path, raw.buf, folded) < 0 || report(p->data_path, txt.buf, graph) < 0)
+		goto out;
+	ret = parse_to_json(dir, "perf-profile", "perf-profile");
+	unlink(p->data_path);
+out:
+	free(p->data_path);
+	p->data_path = NULL;
+	strbuf_release(&raw);
+	strbuf_release(&txt);
+	return ret;
+}

@@ -1,0 +1,62 @@
+#ifndef PERFBOT_RUN_PERF_H
+#define PERFBOT_RUN_PERF_H
+/*
+ * The perf-stat and perf-profile monitors.  Unlike the sampled monitors
+ * (src/monitor/), they run Linux's perf as a child process:
+ *
+ *   perf-stat     perf stat -a --scale -I <ms> -x , -e <events> --log-fd 1
+ *                 for the whole run, stopped with SIGINT; the raw file is
+ *                 the command line then perf's lines, as lkp's monitor
+ *                 writes it, and the perf-stat parser turns it into stats
+ *   perf-profile  perf record -a -g -e <event> for `duration` seconds after
+ *                 `delay`, then perf report --header --children with
+ *                 folded callee chains (what lkp's parser reads) into the
+ *                 raw file "perf-profile", plus a human-readable call
+ *                 graph "perf-profile.txt" (as quoted in reports)
+ *
+ * Events are probed once: hardware counters may be "<not supported>" (as
+ * in VMs), so perf-stat keeps the software events that count, and
+ * perf-profile uses cycles:pp when it works, else cpu-clock.  What was
+ * dropped is said in the run's log and last_state.
+ */
+#include <stdbool.h>
+#include "util/run_command.h"
+#include "util/strbuf.h"
+
+struct perf_caps {
+	bool usable;                 /* perf runs and can count system-wide */
+	struct strbuf why;           /* when not usable: the reason */
+	struct strbuf stat_events;   /* comma list of supported events */
+	struct strbuf unsupported;   /* comma list of events dropped */
+	const char *record_event;    /* "cycles:pp" or "cpu-clock" */
+};
+
+/* Probe perf once.  Always fills caps (perf_caps_release frees it). */
+void perf_probe(struct perf_caps *caps);
+void perf_caps_release(struct perf_caps *caps);
+
+struct perf_proc {
+	struct child_process cp;
+	bool running;
+	char *raw_path;              /* perf stat: where its lines go */
+	char *data_path;             /* perf record: perf.data */
+	double started;
+};
+
+/* Start perf stat writing "<dir>/perf-stat".  0 or -1 with a message. */
+int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
+		    const char *dir, double interval);
+/* Stop it (SIGINT, so that perf prints its last lines), then parse the raw
+ * file into "<dir>/perf-stat.json".  0 or -1 with a message. */
+int perf_stat_finish(struct perf_proc *p, const char *dir);
+
+/* Start perf record for duration seconds (<= 0: until stopped) into
+ * "<dir>/perf.data".  0 or -1 with a message. */
+int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
+		      const char *dir, double duration);
+/* Stop recording if still running, run perf report into "<dir>/perf-profile"
+ * and "<dir>/perf-profile.txt", parse into "<dir>/perf-profile.json", and
+ * delete perf.data (large; the reports keep what lkp keeps).  0 or -1. */
+int perf_record_finish(struct perf_proc *p, const char *dir);
+
+#endif

@@ -1,0 +1,654 @@
+/*
+ * run.c: running an atomic job N times with monitors (see run.h).
+ */
+#include "run/run.h"
+#include "monitor/monitor.h"
+#include "monitor/reduce.h"
+#include "monitor/sampler.h"
+#include "parse/parser.h"
+#include "result/matrix.h"
+#include "result/unite.h"
+#include "run/perf.h"
+#include "util/fileio.h"
+#include "util/numfmt.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void run_default_result_base(struct strbuf *sb)
+{
+	const char *env = getenv("PERFBOT_RESULT_ROOT");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		strbuf_addstr(sb, env);
+	else if (xdg && *xdg)
+		strbuf_addf(sb, "%s/perfbot/result", xdg);
+	else
+		strbuf_addf(sb, "%s/.local/share/perfbot/result", home && *home ? home : "/tmp");
+}
+
+void run_result_release(struct run_result *res)
+{
+	free(res->result_root);
+	for (int i = 0; i < res->nr_runs; i++)
+		free(res->run_dirs[i]);
+	free(res->run_dirs);
+	memset(res, 0, sizeof(*res));
+}
+
+/* lkp writes durations as "300", "300s", "5m", "1h"; seconds or -1. */
+static double parse_duration(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return -1;
+	v = strtod(s, &end);
+	if (end == s || v < 0)
+		return -1;
+	switch (*end) {
+	case '\0': case 's': return v;
+	case 'm': return v * 60;
+	case 'h': return v * 3600;
+	case 'd': return v * 86400;
+	default: return -1;
+	}
+}
+
+/* A job key holding a duration; def when absent; -2 after an error. */
+static double job_duration(const struct job *job, const char *key, double def)
+{
+	const char *s = job_get(job, key);
+	double v;
+
+	if (!s)
+		return def;
+	v = parse_duration(s);
+	if (v < 0) {
+		struct strbuf where = STRBUF_INIT;
+		job_source_line(job_lookup(job, key), &where);
+		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, key, s);
+		strbuf_release(&where);
+		return -2;
+	}
+	return v;
+}
+
+static double program_duration(const struct job *job, const char *program, const char *opt, double def)
+{
+	const char *s = job_program_option(job, program, opt);
+	double v = s ? parse_duration(s) : def;
+	return v < 0 ? def : v;
+}
+
+/* ---- which monitors ------------------------------------------------ */
+
+struct monitor_plan {
+	const struct monitor **sampled;  /* NULL-terminated */
+	int nr;
+	bool perf_stat, perf_profile;
+	struct strbuf skipped;           /* "name: reason\n" lines */
+};
+
+static void plan_add(struct monitor_plan *mp, const struct monitor *m, size_t *alloc)
+{
+	for (int i = 0; i < mp->nr; i++)
+		if (mp->sampled[i] == m)
+			return;
+	ALLOC_GROW(mp->sampled, (size_t)mp->nr + 2, *alloc);
+	mp->sampled[mp->nr++] = m;
+	mp->sampled[mp->nr] = NULL;
+}
+
+/* Add monitor `name`; perf-* are flags.  -1 for an unknown name. */
+static int plan_name(struct monitor_plan *mp, const char *name, size_t *alloc)
+{
+	const struct monitor *m;
+
+	if (!strcmp(name, "perf-stat")) {
+		mp->perf_stat = true;
+		return 0;
+	}
+	if (!strcmp(name, "perf-profile")) {
+		mp->perf_profile = true;
+		return 0;
+	}
+	m = monitor_find(name);
+	if (!m)
+		return -1;
+	/* time is written from wait4 for every run anyway */
+	if (!(m->flags & MONITOR_NOT_SAMPLED))
+		plan_add(mp, m, alloc);
+	return 0;
+}
+
+static int plan_monitors(const struct run_opts *opts, struct monitor_plan *mp)
+{
+	size_t alloc = 0;
+	size_t pos = 0;
+	const struct job_entry *e;
+	bool any = false;
+
+	memset(mp, 0, sizeof(*mp));
+	strbuf_init(&mp->skipped, 0);
+	mp->sampled = xcalloc(1, sizeof(*mp->sampled));
+	if (opts->monitors) {
+		char *list = xstrdup(opts->monitors), *save = NULL;
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (plan_name(mp, t, &alloc) < 0) {
+				error("--monitors: unknown monitor '%s'", t);
+				free(list);
+				return -1;
+			}
+		}
+		free(list);
+		return 0;
+	}
+	while ((e = job_next(opts->job, &pos))) {
+		if (plan_name(mp, e->key, &alloc) == 0)
+			any = true;
+	}
+	/* lkp's include/category/benchmark: the default monitors */
+	const char *category = job_get(opts->job, "category");
+	if (!any && category && !strcmp(category, "benchmark")) {
+		const struct monitor **def = monitor_default_list();
+		for (int i = 0; def[i]; i++)
+			if (!(def[i]->flags & MONITOR_NOT_SAMPLED))
+				plan_add(mp, def[i], &alloc);
+		free(def);
+		mp->perf_stat = mp->perf_profile = true;
+	}
+	return 0;
+}
+
+/* Drop monitors that cannot work here, noting why (once per run_job). */
+static void plan_check(struct monitor_plan *mp, const struct perf_caps *caps)
+{
+	int out = 0;
+
+	for (int i = 0; i < mp->nr; i++) {
+		struct strbuf why = STRBUF_INIT;
+		if (monitor_available(mp->sampled[i], "", &why))
+			mp->sampled[out++] = mp->sampled[i];
+		else
+			strbuf_addf(&mp->skipped, "%s: %s\n", mp->sampled[i]->name, why.buf);
+		strbuf_release(&why);
+	}
+	mp->nr = out;
+	mp->sampled[out] = NULL;
+	if ((mp->perf_stat || mp->perf_profile) && !caps->usable) {
+		if (mp->perf_stat)
+			strbuf_addf(&mp->skipped, "perf-stat: %s\n", caps->why.buf);
+		if (mp->perf_profile)
+			strbuf_addf(&mp->skipped, "perf-profile: %s\n", caps->why.buf);
+		mp->perf_stat = mp->perf_profile = false;
+	}
+	if (mp->perf_stat && caps->unsupported.len)
+		strbuf_addf(&mp->skipped, "perf-stat events: not supported here: %s\n", caps->unsupported.buf);
+}
+
+static void plan_release(struct monitor_plan *mp)
+{
+	free(mp->sampled);
+	strbuf_release(&mp->skipped);
+}
+
+/* ---- one run --------------------------------------------------------- */
+
+struct run_ctx {
+	const struct run_opts *opts;
+	const char *testcase;
+	const char *result_root;
+	struct monitor_plan plan;
+	struct perf_caps caps;
+	double runtime;          /* the job's runtime, or -1 */
+	double timeout;          /* kill the benchmark after this, 0: never */
+	double monitor_delay;
+	double interval;
+	double last_duration;    /* of the previous run, for the ETA */
+	int k, n;                /* run k (1-based) of n */
+	struct strbuf log;       /* this run's log, written to perfbot.log */
+};
+
+__attribute__((format(printf, 2, 3)))
+static void phase(struct run_ctx *rc, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&rc->log, "%.3f %s\n", now_seconds(), msg.buf);
+	if (rc->opts->verbose)
+		fprintf(stderr, "perfbot: run %d/%d: %s\n", rc->k, rc->n, msg.buf);
+	strbuf_release(&msg);
+}
+
+static void status(struct run_ctx *rc, const char *what, double elapsed)
+{
+	double expect = rc->last_duration > 0 ? rc->last_duration : rc->runtime;
+
+	if (!rc->opts->status_line)
+		return;
+	fprintf(stderr, "\r\033[K%s%srun %d/%d: %s %.0fs", rc->opts->label ? rc->opts->label : "",
+		rc->opts->label ? ": " : "", rc->k, rc->n, what, elapsed);
+	if (expect > 0) {
+		double left = expect - elapsed + (rc->n - rc->k) * expect;
+		fprintf(stderr, ", ETA %.0fs", left > 0 ? left : 0);
+	}
+	fflush(stderr);
+}
+
+static int next_run_index(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int max = -1;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+		if (end != de->d_name && !*end && v > max && v < 1000000)
+			max = (int)v;
+	}
+	closedir(d);
+	return max + 1;
+}
+
+/* The benchmark to run: argv, or a shell command from the job. */
+static int benchmark_command(const struct run_opts *opts, struct child_process *cp)
+{
+	const char *cmd;
+
+	if (opts->command) {
+		cp->argv = opts->command;
+		return 0;
+	}
+	cmd = job_program_option(opts->job, "mytest", "command");
+	if (cmd) {
+		cp->shell_cmd = cmd;
+		return 0;
+	}
+	return error("%s: the job names no benchmark command: add `mytest: {command: ...}` "
+		     "or give one after --", opts->job->path ? opts->job->path : "<job>");
+}
+
+/* Parse the benchmark's stdout into <dir>/<testcase>.json. */
+static int parse_benchmark(struct run_ctx *rc, const char *dir)
+{
+	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
+	const struct parser *p = parser_find(rc->testcase);
+	int ret = -1;
+
+	if (!p || p->unimplemented_reason)
+		p = parser_find("mytest");
+	path_join(&path, dir, rc->testcase);
+	if (read_file(&raw, path.buf) < 0)
+		goto out;
+	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
+	if (p->parse(&in, &lines) < 0)
+		goto out;
+	int n = monitor_stats_to_json(rc->testcase, lines.buf, lines.len, &json);
+	if (n < 0)
+		goto out;
+	if (n) {
+		strbuf_addstr(&path, ".json");
+		if (write_file_atomic(path.buf, json.buf, json.len) < 0)
+			goto out;
+	} else {
+		phase(rc, "benchmark printed no metric");
+	}
+	ret = 0;
+out:
+	strbuf_release(&raw);
+	strbuf_release(&lines);
+	strbuf_release(&json);
+	strbuf_release(&path);
+	return ret;
+}
+
+struct outcome {
+	bool incomplete, timeout, interrupted, failed_exit;
+	int exit_status;
+	const char *why;
+};
+
+static int write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o)
+{
+	struct strbuf s = STRBUF_INIT, path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&s, "is_incomplete_run: %d\n", o->incomplete);
+	strbuf_addf(&s, "exit_status: %d\n", o->exit_status);
+	strbuf_addf(&s, "timeout: %s\n", o->timeout ? "true" : "false");
+	strbuf_addf(&s, "interrupted: %s\n", o->interrupted ? "true" : "false");
+	if (o->why)
+		strbuf_addf(&s, "reason: %s\n", o->why);
+	if (rc->plan.skipped.len) {
+		strbuf_addstr(&s, "skipped_monitors:\n");
+		for (const char *l = rc->plan.skipped.buf; *l;) {
+			const char *nl = strchr(l, '\n');
+			strbuf_addstr(&s, "  ");
+			strbuf_add(&s, l, (size_t)(nl - l + 1));
+			l = nl + 1;
+		}
+	}
+	path_join(&path, dir, "last_state");
+	ret = write_file_atomic(path.buf, s.buf, s.len);
+	strbuf_release(&s);
+	strbuf_release(&path);
+	return ret;
+}
+
+static void put_stat(struct matrix *stats, const char *name, double v)
+{
+	struct metric *m = matrix_get_or_add(stats, name);
+	m->v[0] = v;
+	m->is_int[0] = true;
+}
+
+static int write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o)
+{
+	struct matrix stats;
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	int ret = -1;
+
+	matrix_init(&stats);
+	stats.ncols = 1;
+	if (monitors_to_stats(dir, &stats) < 0)
+		goto out;
+	put_stat(&stats, "last_state.is_incomplete_run", o->incomplete);
+	if (o->failed_exit)
+		put_stat(&stats, "last_state.exit_fail", 1);
+	stats_to_json(&stats, &text);
+	path_join(&path, dir, "stats.json");
+	ret = write_file_atomic(path.buf, text.buf, text.len);
+out:
+	matrix_release(&stats);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return ret;
+}
+
+static void to_timespec(double t, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)t;
+	ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
+}
+
+/* One run into a temporary dir, renamed into place.  0 complete, 1
+ * incomplete, -1 error (nothing usable). */
+static int run_once(struct run_ctx *rc, char **final_dir)
+{
+	const struct run_opts *opts = rc->opts;
+	struct strbuf tmp = STRBUF_INIT, path = STRBUF_INIT, dst = STRBUF_INIT;
+	struct child_process cp;
+	struct sampler *sampler = NULL;
+	struct perf_proc pstat = { 0 }, prec = { 0 };
+	struct outcome o = { 0 };
+	bool pstat_on = false, prec_on = false, activated = false;
+	double prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
+	double prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
+	int k = next_run_index(rc->result_root), ret = -1;
+
+	strbuf_reset(&rc->log);
+	strbuf_addf(&tmp, "%s/.run-%d.%ld", rc->result_root, k, (long)getpid());
+	if (mkdir_p(tmp.buf, 0755) < 0)
+		goto out;
+	phase(rc, "setup in %s", tmp.buf);
+	path_join(&path, tmp.buf, "job.yaml");
+	if (job_save(opts->job, path.buf) < 0)
+		goto out;
+
+	sampler = sampler_start(rc->plan.sampled, rc->interval, tmp.buf);
+	if (!sampler)
+		goto out;
+	if (rc->plan.perf_stat) {
+		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, rc->interval) == 0)
+			pstat_on = true;
+	}
+	phase(rc, "monitors started (%d sampled%s%s)", rc->plan.nr,
+	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
+
+	child_process_init(&cp);
+	if (benchmark_command(opts, &cp) < 0)
+		goto out;
+	strbuf_reset(&path);
+	path_join(&path, tmp.buf, rc->testcase);
+	struct strbuf errpath = STRBUF_INIT;
+	path_join(&errpath, tmp.buf, "stderr");
+	struct strbuf rundir_env = STRBUF_INIT;
+	strbuf_addf(&rundir_env, "PERFBOT_RUN_DIR=%s", tmp.buf);
+	size_t nenv = 0;
+	while (opts->env && opts->env[nenv])
+		nenv++;
+	char **env = xcalloc(nenv + 2, sizeof(char *));
+	for (size_t i = 0; i < nenv; i++)
+		env[i] = opts->env[i];
+	env[nenv] = rundir_env.buf;
+	cp.env = env;
+	cp.dir = opts->workdir;
+	cp.out_path = path.buf;
+	cp.err_path = errpath.buf;
+	cp.no_stdin = true;
+	cp.new_pgrp = true;
+	int started = start_command(&cp);
+	free(env);
+	strbuf_release(&rundir_env);
+	strbuf_release(&errpath);
+	if (started < 0)
+		goto out;
+	phase(rc, "benchmark started (pid %ld)", (long)cp.pid);
+
+	int r;
+	double t0 = cp.start, last_status = 0;
+	for (;;) {
+		r = poll_command(&cp);
+		if (r < 0)
+			goto out;
+		double el = now_seconds() - t0;
+		if (!activated && el >= rc->monitor_delay) {
+			sampler_activate(sampler);
+			activated = true;
+			phase(rc, "monitors activated");
+		}
+		if (rc->plan.perf_profile && !prec_on && el >= prof_delay && r == 1) {
+			if (perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
+				prec_on = true;
+				phase(rc, "perf record started (%s)", rc->caps.record_event);
+			}
+		}
+		if (r == FINISH_EXITED)
+			break;
+		if (opts->stop && *opts->stop) {
+			kill_command(&cp, 2);
+			o.interrupted = true;
+			o.why = "interrupted";
+			break;
+		}
+		if (rc->timeout > 0 && el >= rc->timeout) {
+			kill_command(&cp, 2);
+			o.timeout = true;
+			o.why = "timeout";
+			break;
+		}
+		if (el - last_status >= 0.5) {
+			status(rc, "benchmark", el);
+			last_status = el;
+		}
+		usleep(10000);
+	}
+	double duration = now_seconds() - t0;
+	rc->last_duration = duration;
+	if (!activated)
+		sampler_activate(sampler);
+	phase(rc, "benchmark ended after %.2fs", duration);
+	status(rc, "stopping monitors", duration);
+
+	/* a benchmark shorter than perf-profile's delay gets no profile */
+	int mret = sampler_stop(sampler);
+	sampler = NULL;
+	if (pstat_on && perf_stat_finish(&pstat, tmp.buf) < 0)
+		phase(rc, "perf-stat output could not be parsed");
+	if (prec_on && perf_record_finish(&prec, tmp.buf) < 0)
+		phase(rc, "perf-profile report failed");
+	if (mret < 0)
+		phase(rc, "a monitor failed (see stderr)");
+
+	if (WIFEXITED(cp.status))
+		o.exit_status = WEXITSTATUS(cp.status);
+	else if (WIFSIGNALED(cp.status))
+		o.exit_status = 128 + WTERMSIG(cp.status);
+	if (!o.timeout && !o.interrupted && o.exit_status) {
+		o.failed_exit = true;
+		o.why = "benchmark exited with non-zero status";
+	}
+	o.incomplete = o.timeout || o.interrupted || o.failed_exit;
+
+	struct time_result tr = { 0 };
+	tr.ru = cp.ru;
+	tr.status = cp.status;
+	tr.command = opts->command ? opts->command[0] : cp.shell_cmd;
+	to_timespec(cp.start, &tr.start);
+	to_timespec(cp.end > 0 ? cp.end : now_seconds(), &tr.end);
+	if (time_write(tmp.buf, &tr) < 0)
+		goto out;
+	if (parse_benchmark(rc, tmp.buf) < 0)
+		o.incomplete = true;
+	if (write_last_state(rc, tmp.buf, &o) < 0 || write_stats(rc, tmp.buf, &o) < 0)
+		goto out;
+	phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
+	strbuf_reset(&path);
+	path_join(&path, tmp.buf, "perfbot.log");
+	write_file_atomic(path.buf, rc->log.buf, rc->log.len);
+
+	/* another perfbot may have taken number k meanwhile: take the next */
+	for (int tries = 0; tries < 100; tries++, k++) {
+		strbuf_reset(&dst);
+		strbuf_addf(&dst, "%s/%d", rc->result_root, k);
+		if (rename(tmp.buf, dst.buf) == 0)
+			break;
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
+			goto out;
+		}
+		k = next_run_index(rc->result_root) - 1;
+	}
+	*final_dir = strbuf_detach(&dst, NULL);
+	ret = o.incomplete ? 1 : 0;
+out:
+	if (sampler)
+		sampler_stop(sampler);
+	if (cp.pid > 0)
+		kill_command(&cp, 1);
+	if (pstat.running)
+		perf_stat_finish(&pstat, tmp.buf);
+	if (prec.running)
+		perf_record_finish(&prec, tmp.buf);
+	strbuf_release(&tmp);
+	strbuf_release(&path);
+	strbuf_release(&dst);
+	return ret;
+}
+
+int run_job(const struct run_opts *opts, struct run_result *res)
+{
+	struct run_ctx rc;
+	struct strbuf base = STRBUF_INIT, rr = STRBUF_INIT;
+	long long nr_run = 1;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	memset(&rc, 0, sizeof(rc));
+	rc.opts = opts;
+	strbuf_init(&rc.log, 0);
+	rc.testcase = job_get(opts->job, "testcase");
+	if (!rc.testcase)
+		rc.testcase = opts->command || job_lookup(opts->job, "mytest") ? "mytest" : NULL;
+	if (!rc.testcase) {
+		error("%s: the job has no 'testcase'", opts->job->path ? opts->job->path : "<job>");
+		goto out;
+	}
+	if (job_get_int(opts->job, "nr_run", &nr_run) < 0)
+		goto out;
+	rc.n = opts->runs > 0 ? opts->runs : (int)(nr_run > 0 ? nr_run : 1);
+	rc.runtime = job_duration(opts->job, "runtime", -1);
+	rc.timeout = job_duration(opts->job, "timeout", 0);
+	rc.monitor_delay = job_duration(opts->job, "monitor_delay", 0);
+	rc.interval = opts->interval > 0 ? opts->interval : job_duration(opts->job, "interval", 1);
+	if (rc.runtime < -1 || rc.timeout < 0 || rc.monitor_delay < 0 || rc.interval <= 0)
+		goto out;
+	/* a runaway benchmark must not hang a bisect forever */
+	if (!rc.timeout && rc.runtime > 0)
+		rc.timeout = rc.runtime * 2 + 60;
+
+	if (opts->result_base)
+		strbuf_addstr(&base, opts->result_base);
+	else
+		run_default_result_base(&base);
+	if (job_result_root(opts->job, base.buf, opts->commit, &rr) < 0)
+		goto out;
+	if (mkdir_p(rr.buf, 0755) < 0)
+		goto out;
+	res->result_root = xstrdup(rr.buf);
+	rc.result_root = res->result_root;
+
+	if (plan_monitors(opts, &rc.plan) < 0)
+		goto out_plan;
+	perf_probe(&rc.caps);
+	plan_check(&rc.plan, &rc.caps);
+	if (rc.plan.skipped.len)
+		for (const char *l = rc.plan.skipped.buf; *l;) {
+			const char *nl = strchr(l, '\n');
+			fprintf(stderr, "perfbot: monitor skipped: %.*s\n", (int)(nl - l), l);
+			l = nl + 1;
+		}
+
+	ret = 0;
+	for (rc.k = 1; rc.k <= rc.n; rc.k++) {
+		char *dir = NULL;
+		int r = run_once(&rc, &dir);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		res->run_dirs = xrealloc(res->run_dirs, sizeof(char *) * (size_t)(res->nr_runs + 1));
+		res->run_dirs[res->nr_runs++] = dir;
+		if (r == 1) {
+			res->nr_incomplete++;
+			ret = 1;
+		}
+		if (opts->stop && *opts->stop) {
+			res->interrupted = true;
+			break;
+		}
+	}
+	if (opts->status_line)
+		fprintf(stderr, "\r\033[K");
+	if (res->nr_runs && unite_run_dirs(res->run_dirs, res->nr_runs) < 0)
+		ret = -1;
+out_plan:
+	plan_release(&rc.plan);
+	perf_caps_release(&rc.caps);
+out:
+	strbuf_release(&rc.log);
+	strbuf_release(&base);
+	strbuf_release(&rr);
+	return ret;
+}

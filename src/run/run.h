@@ -1,0 +1,77 @@
+#ifndef PERFBOT_RUN_H
+#define PERFBOT_RUN_H
+/*
+ * Running one atomic job N times on this machine: the benchmark, the
+ * system monitors around it, and the stats of each run, in lkp-tests'
+ * result layout.  `perfbot run` and `perfbot bisect` both call run_job().
+ *
+ * Phases of one run (each logged with -v, shown on the status line):
+ *
+ *   setup       the run dir is made as "<_result_root>/.run-K.<pid>" and
+ *               job.yaml written there
+ *   monitors    the sampler opens its files; perf stat starts
+ *   benchmark   the benchmark starts in its own process group
+ *   activate    after the job's monitor_delay, monitors start sampling;
+ *               perf record starts after perf-profile's delay
+ *   wait        until the benchmark exits, or its timeout passes (then it
+ *               and its whole process group are killed and the run is
+ *               incomplete), or perfbot gets SIGINT/SIGTERM (the same)
+ *   stop        monitors stop; perf report and perf stat output parsed
+ *   stats       every <monitor>.json and the benchmark's parsed output are
+ *               reduced into stats.json, with last_state.*
+ *   done        the dir is renamed to "<_result_root>/K" and united
+ *
+ * A run is complete or marked: stats.json has last_state.is_incomplete_run
+ * = 1 when the benchmark failed to finish (timeout, interrupt, non-zero
+ * exit).  A perfbot killed with -9 leaves only a ".run-K.<pid>" dir, which
+ * no later stage reads.
+ *
+ * The benchmark is, in this order: opts->command (argv after `--`), the
+ * job's `mytest: {command: ...}` (run by /bin/sh), or a benchmark the job
+ * names whose runner is registered (src/run/bench.h).  Its stdout goes to
+ * "<run dir>/<testcase>" and is parsed by the testcase's parser, or by the
+ * mytest convention ("name: number" lines become <testcase>.<name>).
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include "job/job.h"
+
+struct run_opts {
+	const struct job *job;       /* an atomic job (no arrays left) */
+	int runs;                    /* <= 0: the job's nr_run, else 1 */
+	const char *result_base;     /* NULL: run_default_result_base() */
+	const char *commit;          /* NULL: the job's commit, else uname -r */
+	const char *monitors;        /* "a,b,c" overrides the job's; "" none */
+	char *const *command;        /* argv of the benchmark, or NULL */
+	char *const *env;            /* extra "NAME=value" for the benchmark */
+	const char *workdir;         /* the benchmark's cwd, or NULL */
+	double interval;             /* monitor interval, <= 0: job's or 1 s */
+	int verbose;                 /* -v: phase log lines on stderr */
+	bool status_line;            /* a live status line on stderr */
+	volatile sig_atomic_t *stop; /* set by a signal handler, or NULL */
+	const char *label;           /* prefix for the status line, or NULL */
+};
+
+struct run_result {
+	char *result_root;           /* the _result_root (xstrdup'd) */
+	char **run_dirs;             /* the run dirs made, xstrdup'd */
+	int nr_runs;
+	int nr_incomplete;
+	bool interrupted;            /* stopped by *stop */
+};
+
+/*
+ * Run the job opts->runs times and unite the runs into
+ * <_result_root>/matrix.json.  Returns 0 when every run completed, 1 when
+ * some are marked incomplete (they are still written and united), or -1
+ * after error() when nothing could be run (bad job, unwritable result
+ * root).  res is filled in every case; free it with run_result_release.
+ */
+int run_job(const struct run_opts *opts, struct run_result *res);
+void run_result_release(struct run_result *res);
+
+/* $PERFBOT_RESULT_ROOT, else $XDG_DATA_HOME/perfbot/result, else
+ * ~/.local/share/perfbot/result.  Appends to sb. */
+void run_default_result_base(struct strbuf *sb);
+
+#endif

@@ -1,0 +1,120 @@
+#!/bin/sh
+# perfbot run: result layout, stats, incomplete runs, signals, bad jobs
+. ./lib.sh
+
+# A benchmark in the mytest convention, quick and deterministic enough.
+cat >"$TRASH/bench.sh" <<'EOS'
+#!/bin/sh
+i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
+echo "throughput: 1234.5"
+echo "latency_us: 42"
+echo "some other line"
+EOS
+chmod +x "$TRASH/bench.sh"
+BENCH=$TRASH/bench.sh
+
+job() { # job FILE [extra lines]
+	f=$1; shift
+	printf 'testcase: mytest\ncategory: benchmark\n' >"$f"
+	for l in "$@"; do printf '%s\n' "$l" >>"$f"; done
+}
+
+test_expect_success 'two runs: lkp layout, stats and matrix' '
+	job j.yaml "mytest:" "  command: $BENCH" &&
+	perfbot run -n 2 -r res -c abc123 -M proc-vmstat,meminfo j.yaml >out &&
+	rr=$(sed -n "s/: 2 runs$//p" out) &&
+	test -d "$rr" &&
+	case "$rr" in res/mytest/*/abc123) ;; *) echo "layout: $rr"; false;; esac &&
+	test -f "$rr/0/stats.json" && test -f "$rr/1/stats.json" &&
+	test -f "$rr/0/job.yaml" && test -f "$rr/0/proc-vmstat" && test -f "$rr/0/time" &&
+	grep -q "\"mytest.throughput\": 1234.5" "$rr/0/stats.json" &&
+	grep -q "\"mytest.latency_us\": 42" "$rr/0/stats.json" &&
+	grep -q "\"time.elapsed_time\"" "$rr/0/stats.json" &&
+	grep -q "\"time.user_time\"" "$rr/0/stats.json" &&
+	grep -q "\"proc-vmstat.nr_free_pages\"" "$rr/0/stats.json" &&
+	grep -q "\"meminfo.Memused\"" "$rr/0/stats.json" &&
+	grep -q "is_incomplete_run: 0" "$rr/0/last_state" &&
+	head -1 "$rr/0/proc-vmstat" | grep -q "^time: [0-9]" &&
+	grep -q "\"stats_source\"" "$rr/matrix.json" &&
+	test -z "$(ls -A "$rr" | grep "^\.run-")"
+'
+
+test_expect_success 'command after -- and a third run appended' '
+	job j.yaml &&
+	perfbot run -r res -c c1 -M vmstat j.yaml -- sh -c "echo ops: 7" >out &&
+	perfbot run -r res -c c1 -M vmstat j.yaml -- sh -c "echo ops: 9" >out &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	test -d "$rr/0" && test -d "$rr/1" &&
+	grep -q "\"mytest.ops\": 9" "$rr/1/stats.json" &&
+	python3 -c "import json,sys; m=json.load(open(\"$rr/matrix.json\")); assert m[\"mytest.ops\"]==[7,9], m[\"mytest.ops\"]"
+'
+
+test_expect_success 'a timeout kills the benchmark group and marks the run incomplete' '
+	job j.yaml "timeout: 1" &&
+	test_must_fail 1 perfbot run -r res -c t1 -M vmstat j.yaml -- sh -c "sleep 30 & sleep 30" >out &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/t1) &&
+	grep -q "is_incomplete_run: 1" "$rr/0/last_state" &&
+	grep -q "timeout: true" "$rr/0/last_state" &&
+	grep -q "\"last_state.is_incomplete_run\": 1" "$rr/0/stats.json" &&
+	! pgrep -f "sleep 30" >/dev/null
+'
+
+test_expect_success 'non-zero exit marks the run incomplete' '
+	job j.yaml &&
+	test_must_fail 1 perfbot run -r res -c e1 -M vmstat j.yaml -- sh -c "echo x: 1; exit 3" &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/e1) &&
+	grep -q "exit_status: 3" "$rr/0/last_state" &&
+	grep -q "\"last_state.exit_fail\": 1" "$rr/0/stats.json"
+'
+
+test_expect_success 'SIGINT stops the run, keeps it marked incomplete, exits 130' '
+	job j.yaml &&
+	{ "$PERFBOT" run -r res -c s1 -M vmstat j.yaml -- sleep 30 >out 2>err & } &&
+	pid=$! &&
+	sleep 2 && kill -INT $pid &&
+	rc=0 && { wait $pid || rc=$?; } && test $rc -eq 130 &&
+	grep -q interrupted err &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/s1) &&
+	grep -q "interrupted: true" "$rr/0/last_state" &&
+	test -f "$rr/matrix.json"
+'
+
+test_expect_success 'kill -9 leaves no half-written result' '
+	job j.yaml &&
+	{ "$PERFBOT" run -r res -c k1 -M vmstat j.yaml -- sleep 31 >/dev/null 2>&1 & } &&
+	pid=$! && sleep 2 && kill -9 $pid && { wait $pid || true; } &&
+	pkill -f "^sleep 31" || true &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/k1) &&
+	test -z "$(ls "$rr")" &&
+	ls -A "$rr" | grep -q "^\.run-0\." &&
+	! test -f "$rr/matrix.json" &&
+	! test -f "$rr/0/stats.json"
+'
+
+test_expect_success 'a missing monitor source is skipped, the run goes on' '
+	job j.yaml &&
+	perfbot run -r res -c m1 -M vmstat,slabinfo,cpufreq j.yaml -- echo a: 1 >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	if grep -q "monitor skipped: cpufreq" err; then
+		grep -q "cpufreq:" "$rr/0/last_state"
+	fi
+'
+
+test_expect_success 'bad jobs and options: clear errors' '
+	printf "testcase: [a\n" >bad.yaml &&
+	test_must_fail 1 perfbot run bad.yaml 2>err &&
+	grep -q "bad.yaml:" err &&
+	job j.yaml &&
+	test_must_fail 1 perfbot run -r res j.yaml 2>err &&
+	grep -q "no benchmark command" err &&
+	test_must_fail 1 perfbot run -r res -M nosuch j.yaml -- true 2>err &&
+	grep -q "unknown monitor .nosuch." err &&
+	job j.yaml "runtime: soon" &&
+	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
+	grep -q "j.yaml:3:.*expected a duration" err &&
+	test_must_fail 2 perfbot run &&
+	test_must_fail 2 perfbot run --runs 0 j.yaml &&
+	test_must_fail 1 perfbot run nonexistent.yaml
+'
+
+test_done
