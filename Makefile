@@ -83,3 +83,8 @@ bisect-sim: $(BUILD)/bench/bisect-sim
 $(BUILD)/bench/bisect-sim: bench/bisect-sim.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
+# developer entry point to the monitor sampler (bench/monitors.sh)
+$(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)

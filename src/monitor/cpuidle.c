@@ -1,0 +1,138 @@
+/*
+ * cpuidle: time and usage of each idle state of each CPU, from
+ * /sys/devices/system/cpu/cpu<N>/cpuidle/state<M>/{name,time,usage}.
+ *
+ * lkp's monitor writes "cpu<N>.<state name, spaces as '-'>.time: us" and
+ * ".usage: count" lines; its stats script sums each over the CPUs:
+ * cpuidle.POLL.time, cpuidle.C1.usage.  (lkp's current shell monitor loses
+ * the state name in a pipeline subshell and writes "cpu0..time"; the names
+ * are kept here.)  Virtual machines often have no cpuidle driver: the
+ * monitor is then unavailable.
+ */
+#include "monitor/monitor.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CPU_DIR "/sys/devices/system/cpu"
+
+static bool available(const char *root, struct strbuf *why)
+{
+	return root_readable(root, CPU_DIR "/cpu0/cpuidle/state0/name", why);
+}
+
+/* The state's name, read once when the sources are listed. */
+static void state_name(const char *path, struct strbuf *name)
+{
+	struct monitor_source src = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	struct strbuf buf = STRBUF_INIT;
+	const char *s;
+	size_t len;
+
+	if (src.fd >= 0 && monitor_source_read(&src, &buf) == 0) {
+		s = buf.buf;
+		len = buf.len;
+		while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+			len--;
+		for (size_t i = 0; i < len; i++)
+			strbuf_addch(name, s[i] == ' ' ? '-' : s[i]);
+	}
+	if (src.fd >= 0)
+		close(src.fd);
+	strbuf_release(&buf);
+}
+
+static int list_sources(const char *root, struct monitor_sources *out)
+{
+	char **cpus = list_numbered(root, CPU_DIR, "cpu");
+	struct strbuf dir = STRBUF_INIT, p = STRBUF_INIT, name = STRBUF_INIT,
+		label = STRBUF_INIT;
+
+	for (int i = 0; cpus[i]; i++) {
+		char **states;
+
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, CPU_DIR "/%s/cpuidle", cpus[i]);
+		states = list_numbered(root, dir.buf, "state");
+		for (int j = 0; states[j]; j++) {
+			strbuf_reset(&p);
+			root_path(&p, root, dir.buf);
+			strbuf_addf(&p, "/%s/", states[j]);
+			size_t base = p.len;
+
+			strbuf_addstr(&p, "name");
+			strbuf_reset(&name);
+			state_name(p.buf, &name);
+			strbuf_setlen(&p, base);
+			strbuf_addstr(&p, "time");
+			strbuf_reset(&label);
+			strbuf_addf(&label, "%s.%s.time", cpus[i], name.buf);
+			monitor_sources_add(out, SRC_VALUE, p.buf, label.buf);
+			strbuf_setlen(&p, base);
+			strbuf_addstr(&p, "usage");
+			strbuf_reset(&label);
+			strbuf_addf(&label, "%s.%s.usage", cpus[i], name.buf);
+			monitor_sources_add(out, SRC_VALUE, p.buf, label.buf);
+		}
+		free_names(states);
+	}
+	free_names(cpus);
+	strbuf_release(&dir);
+	strbuf_release(&p);
+	strbuf_release(&name);
+	strbuf_release(&label);
+	return 0;
+}
+
+/* lkp's stats/cpuidle: /^cpu\d+\.([^:]+): (.*)/, summed per key */
+static int parse_snapshot(void *state, const char *buf, size_t len,
+			  const char *name, struct strbuf *out)
+{
+	struct keyset keys;
+	long long *sum = NULL;
+	size_t alloc = 0;
+	const char *line;
+	size_t pos = 0, llen;
+
+	keyset_init(&keys);
+	while (next_line(buf, len, &pos, &line, &llen)) {
+		const char *dot, *sep;
+		size_t d;
+		bool added;
+		int k;
+
+		if (llen < 4 || memcmp(line, "cpu", 3))
+			continue;
+		d = 3 + strspn(line + 3, "0123456789");
+		if (d == 3 || d >= llen || line[d] != '.')
+			continue;
+		dot = line + d + 1;
+		sep = memmem(dot, llen - d - 1, ": ", 2);
+		if (!sep || sep == dot || memchr(dot, ':', (size_t)(sep - dot)))
+			continue;
+		k = keyset_add(&keys, dot, (size_t)(sep - dot), &added);
+		if (added) {
+			ALLOC_GROW(sum, (size_t)keys.nr, alloc);
+			sum[k] = 0;
+		}
+		sum[k] += strtoll(sep + 2, NULL, 10);
+	}
+	for (int i = 0; i < keys.nr; i++)
+		strbuf_addf(out, "%s: %lld\n", keys.keys[i], sum[i]);
+	free(sum);
+	keyset_release(&keys);
+	return 0;
+}
+
+const struct monitor monitor_cpuidle = {
+	.name = "cpuidle",
+	.files = CPU_DIR "/cpu*/cpuidle/state*/{name,time,usage}",
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	.available = available,
+	.list_sources = list_sources,
+	.parse_snapshot = parse_snapshot,
+};

@@ -1,0 +1,186 @@
+/*
+ * numa-vmstat, numa-numastat, numa-meminfo: the per-node files of
+ * /sys/devices/system/node/node<N>/ (vmstat, numastat, meminfo).
+ *
+ * lkp's monitor writes, for each sample, "time: T" then for each node
+ * "node: N" and the node's file.  Its stats scripts name the metrics
+ * node<N>.<key>:
+ *   numastat, vmstat   "numa_hit 12"                 -> node0.numa_hit: 12
+ *   meminfo            "Node 0 MemTotal:  8000 kB"   -> node0.MemTotal: 8000
+ * lkp samples these only on machines with a node1; here node0 of a
+ * one-node machine is sampled too.
+ */
+#include "monitor/monitor.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NODE_DIR "/sys/devices/system/node"
+
+static bool node_available(const char *root, const char *file, struct strbuf *why)
+{
+	struct strbuf p = STRBUF_INIT;
+	bool ok;
+
+	strbuf_addf(&p, NODE_DIR "/node0/%s", file);
+	ok = root_readable(root, p.buf, why);
+	strbuf_release(&p);
+	return ok;
+}
+
+static int node_sources(const char *root, const char *file, struct monitor_sources *out)
+{
+	char **nodes = list_numbered(root, NODE_DIR, "node");
+	struct strbuf p = STRBUF_INIT, label = STRBUF_INIT;
+
+	for (int i = 0; nodes[i]; i++) {
+		strbuf_reset(&p);
+		strbuf_reset(&label);
+		root_path(&p, root, NODE_DIR "/");
+		strbuf_addf(&p, "%s/%s", nodes[i], file);
+		strbuf_addf(&label, "node: %s", nodes[i] + 4);
+		monitor_sources_add(out, SRC_TEXT, p.buf, label.buf);
+	}
+	free_names(nodes);
+	strbuf_release(&p);
+	strbuf_release(&label);
+	return 0;
+}
+
+/*
+ * lkp's numa-numastat script (numa-vmstat links to it): "node: N" sets the
+ * node, a line of one number is "node<N>: value", others "node<N>.key: value".
+ * dedup: vmstat's monitor keeps the first of duplicate keys of each node.
+ */
+static int parse_node_kv(const char *buf, size_t len, bool dedup, struct strbuf *out)
+{
+	struct keyset seen;
+	const char *line, *f[2];
+	size_t pos = 0, llen, flen[2];
+	struct strbuf node = STRBUF_INIT;
+
+	keyset_init(&seen);
+	strbuf_addstr(&node, "0");
+	while (next_line(buf, len, &pos, &line, &llen)) {
+		int n = split_fields(line, llen, f, flen, 2);
+
+		if (!n)
+			continue;
+		if (flen[0] == 5 && !memcmp(f[0], "node:", 5)) {
+			strbuf_reset(&node);
+			if (n > 1)
+				strbuf_add(&node, f[1], flen[1]);
+			keyset_clear(&seen);
+			continue;
+		}
+		if (n == 1 && line[0] == ' ' && strspn(f[0], "0123456789") >= flen[0]) {
+			strbuf_addf(out, "node%s: %.*s\n", node.buf, (int)flen[0], f[0]);
+			continue;
+		}
+		if (dedup) {
+			bool added;
+			keyset_add(&seen, f[0], flen[0], &added);
+			if (!added)
+				continue;
+		}
+		strbuf_addf(out, "node%s.%.*s: %.*s\n", node.buf, (int)flen[0], f[0],
+			    n > 1 ? (int)flen[1] : 0, n > 1 ? f[1] : "");
+	}
+	keyset_release(&seen);
+	strbuf_release(&node);
+	return 0;
+}
+
+/* numa-vmstat */
+
+static bool vmstat_available(const char *root, struct strbuf *why)
+{
+	return node_available(root, "vmstat", why);
+}
+
+static int vmstat_sources(const char *root, struct monitor_sources *out)
+{
+	return node_sources(root, "vmstat", out);
+}
+
+static int vmstat_parse(void *state, const char *buf, size_t len,
+			const char *name, struct strbuf *out)
+{
+	return parse_node_kv(buf, len, true, out);
+}
+
+const struct monitor monitor_numa_vmstat = {
+	.name = "numa-vmstat",
+	.files = NODE_DIR "/node*/vmstat",
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	.available = vmstat_available,
+	.list_sources = vmstat_sources,
+	.parse_snapshot = vmstat_parse,
+};
+
+/* numa-numastat */
+
+static bool numastat_available(const char *root, struct strbuf *why)
+{
+	return node_available(root, "numastat", why);
+}
+
+static int numastat_sources(const char *root, struct monitor_sources *out)
+{
+	return node_sources(root, "numastat", out);
+}
+
+static int numastat_parse(void *state, const char *buf, size_t len,
+			  const char *name, struct strbuf *out)
+{
+	return parse_node_kv(buf, len, false, out);
+}
+
+const struct monitor monitor_numa_numastat = {
+	.name = "numa-numastat",
+	.files = NODE_DIR "/node*/numastat",
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	.available = numastat_available,
+	.list_sources = numastat_sources,
+	.parse_snapshot = numastat_parse,
+};
+
+/* numa-meminfo */
+
+static bool meminfo_available(const char *root, struct strbuf *why)
+{
+	return node_available(root, "meminfo", why);
+}
+
+static int meminfo_sources(const char *root, struct monitor_sources *out)
+{
+	return node_sources(root, "meminfo", out);
+}
+
+/* lkp's awk: lines of 4 or more fields, tolower($1) $2 "." $3 " " $4 */
+static int meminfo_parse(void *state, const char *buf, size_t len,
+			 const char *name, struct strbuf *out)
+{
+	const char *line, *f[4];
+	size_t pos = 0, llen, flen[4];
+
+	while (next_line(buf, len, &pos, &line, &llen)) {
+		if (split_fields(line, llen, f, flen, 4) < 4)
+			continue;
+		for (size_t i = 0; i < flen[0]; i++)
+			strbuf_addch(out, tolower((unsigned char)f[0][i]));
+		strbuf_addf(out, "%.*s.%.*s %.*s\n", (int)flen[1], f[1],
+			    (int)flen[2], f[2], (int)flen[3], f[3]);
+	}
+	return 0;
+}
+
+const struct monitor monitor_numa_meminfo = {
+	.name = "numa-meminfo",
+	.files = NODE_DIR "/node*/meminfo",
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	.available = meminfo_available,
+	.list_sources = meminfo_sources,
+	.parse_snapshot = meminfo_parse,
+};

@@ -1,0 +1,1143 @@
+/*
+ * sampler.c: the monitor registry, the helpers the monitors share, lkp's
+ * dump-stat (stats lines -> <monitor>.json), and the sampling thread.
+ *
+ * See monitor.h for the pipeline and sampler.h for the lifecycle.  The
+ * thread owns everything it touches during a run (sources, buffers, raw
+ * fds); the caller only sets command bits and pokes an eventfd, and reads
+ * the sample counters, which are atomic.
+ */
+#include "monitor/sampler.h"
+#include "util/fileio.h"
+#include "util/json_writer.h"
+#include "util/numfmt.h"
+#include "util/strmap.h"
+#include "util/xalloc.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+/* ---- registry ---- */
+
+#define MONITOR(id) extern const struct monitor monitor_##id;
+#include "monitor/monitors.h"
+#undef MONITOR
+
+static const struct monitor *const registry[] = {
+#define MONITOR(id) &monitor_##id,
+#include "monitor/monitors.h"
+#undef MONITOR
+	NULL
+};
+
+const struct monitor *const *monitor_all(void)
+{
+	return registry;
+}
+
+const struct monitor *monitor_find(const char *name)
+{
+	for (int i = 0; registry[i]; i++)
+		if (!strcmp(registry[i]->name, name))
+			return registry[i];
+	return NULL;
+}
+
+const struct monitor **monitor_default_list(void)
+{
+	size_t n = 0;
+	const struct monitor **list = xcalloc(sizeof(registry) / sizeof(registry[0]), sizeof(*list));
+
+	for (int i = 0; registry[i]; i++)
+		if (registry[i]->flags & MONITOR_DEFAULT)
+			list[n++] = registry[i];
+	return list;
+}
+
+bool monitor_available(const struct monitor *m, const char *root, struct strbuf *why)
+{
+	if (m->flags & MONITOR_NOT_SAMPLED)
+		return true;
+	return m->available(root, why);
+}
+
+/* ---- sources ---- */
+
+void monitor_sources_add(struct monitor_sources *s, enum source_kind kind,
+			 const char *path, const char *label)
+{
+	struct monitor_source *src;
+
+	ALLOC_GROW(s->v, (size_t)s->nr + 1, s->alloc);
+	src = &s->v[s->nr++];
+	src->path = xstrdup(path);
+	src->label = label ? xstrdup(label) : NULL;
+	src->kind = kind;
+	src->fd = -1;
+}
+
+void monitor_sources_release(struct monitor_sources *s)
+{
+	for (int i = 0; i < s->nr; i++) {
+		if (s->v[i].fd >= 0)
+			close(s->v[i].fd);
+		free(s->v[i].path);
+		free(s->v[i].label);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+int monitor_source_read(const struct monitor_source *src, struct strbuf *buf)
+{
+	strbuf_reset(buf);
+	for (;;) {
+		ssize_t n;
+
+		/* keep a page of room: seq_file hands out whole records */
+		if (buf->alloc - buf->len < 4097)
+			strbuf_grow(buf, buf->alloc ? buf->alloc : 16384);
+		n = pread(src->fd, buf->buf + buf->len, buf->alloc - buf->len - 1,
+			  (off_t)buf->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			buf->buf[buf->len] = '\0';
+			return -1;
+		}
+		if (n == 0)
+			break;
+		buf->len += (size_t)n;
+	}
+	buf->buf[buf->len] = '\0';
+	return 0;
+}
+
+/* ---- helpers for parsers ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool next_line(const char *buf, size_t size, size_t *pos, const char **line, size_t *len)
+{
+	const char *nl;
+
+	if (*pos >= size)
+		return false;
+	*line = buf + *pos;
+	nl = memchr(*line, '\n', size - *pos);
+	*len = nl ? (size_t)(nl - *line) : size - *pos;
+	*pos += *len + (nl ? 1 : 0);
+	return true;
+}
+
+int split_fields(const char *line, size_t len, const char **f, size_t *flen, int max)
+{
+	size_t i = 0;
+	int n = 0;
+
+	while (n < max) {
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		f[n] = line + i;
+		while (i < len && !isspace((unsigned char)line[i]))
+			i++;
+		flen[n] = (size_t)(line + i - f[n]);
+		n++;
+	}
+	return n;
+}
+
+int fields_split(struct fields *fs, const char *line, size_t len)
+{
+	size_t i = 0;
+
+	fs->nr = 0;
+	for (;;) {
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		if ((size_t)fs->nr + 1 > fs->alloc) {
+			size_t alloc = fs->alloc;
+			fs->f = xgrow(fs->f, sizeof(*fs->f), (size_t)fs->nr + 1, &alloc);
+			fs->len = xrealloc(fs->len, alloc * sizeof(*fs->len));
+			fs->alloc = alloc;
+		}
+		fs->f[fs->nr] = line + i;
+		while (i < len && !isspace((unsigned char)line[i]))
+			i++;
+		fs->len[fs->nr] = (size_t)(line + i - fs->f[fs->nr]);
+		fs->nr++;
+	}
+	return fs->nr;
+}
+
+void fields_release(struct fields *fs)
+{
+	free(fs->f);
+	free(fs->len);
+	memset(fs, 0, sizeof(*fs));
+}
+
+bool field_has_colon(const char *f, size_t len)
+{
+	return len > 1 && memchr(f + 1, ':', len - 1) != NULL;
+}
+
+void emit_kv(struct strbuf *out, const char *key, size_t klen, const char *val, size_t vlen)
+{
+	strbuf_add(out, key, klen);
+	strbuf_add(out, ": ", 2);
+	strbuf_add(out, val, vlen);
+	strbuf_addch(out, '\n');
+}
+
+void root_path(struct strbuf *sb, const char *root, const char *path)
+{
+	if (root)
+		strbuf_addstr(sb, root);
+	strbuf_addstr(sb, path);
+}
+
+bool root_readable(const char *root, const char *path, struct strbuf *why)
+{
+	struct strbuf p = STRBUF_INIT;
+	int fd;
+
+	root_path(&p, root, path);
+	fd = open(p.buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		strbuf_addf(why, "cannot read '%s': %s", p.buf, strerror(errno));
+		strbuf_release(&p);
+		return false;
+	}
+	close(fd);
+	strbuf_release(&p);
+	return true;
+}
+
+void keyset_init(struct keyset *ks)
+{
+	memset(ks, 0, sizeof(*ks));
+	strmap_init(&ks->map);
+}
+
+void keyset_clear(struct keyset *ks)
+{
+	for (int i = 0; i < ks->nr; i++)
+		free(ks->keys[i]);
+	ks->nr = 0;
+	strmap_release(&ks->map);
+	strmap_init(&ks->map);
+}
+
+void keyset_release(struct keyset *ks)
+{
+	keyset_clear(ks);
+	strmap_release(&ks->map);
+	free(ks->keys);
+	memset(ks, 0, sizeof(*ks));
+}
+
+int keyset_add(struct keyset *ks, const char *key, size_t len, bool *added)
+{
+	char *k = xstrndup(key, len);
+	int pos = strmap_get(&ks->map, k);
+
+	if (added)
+		*added = pos < 0;
+	if (pos >= 0) {
+		free(k);
+		return pos;
+	}
+	ALLOC_GROW(ks->keys, (size_t)ks->nr + 1, ks->alloc);
+	ks->keys[ks->nr] = k;
+	strmap_put(&ks->map, k, ks->nr);
+	return ks->nr++;
+}
+
+static int numbered(const struct dirent *d, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = d->d_name + n;
+
+	if (strncmp(d->d_name, prefix, n) || !*p)
+		return 0;
+	return strspn(p, "0123456789") == strlen(p);
+}
+
+char **list_numbered(const char *root, const char *dir, const char *prefix)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *d;
+	char **names = NULL;
+	size_t nr = 0, alloc = 0;
+	DIR *dh;
+
+	root_path(&path, root, dir);
+	dh = opendir(path.buf);
+	while (dh && (d = readdir(dh))) {
+		if (!numbered(d, prefix))
+			continue;
+		ALLOC_GROW(names, nr + 2, alloc);
+		names[nr++] = xstrdup(d->d_name);
+	}
+	if (dh)
+		closedir(dh);
+	ALLOC_GROW(names, nr + 1, alloc);
+	names[nr] = NULL;
+	qsort(names, nr, sizeof(*names), cmp_str);
+	strbuf_release(&path);
+	return names;
+}
+
+void free_names(char **names)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* ---- raw file -> stats lines ---- */
+
+static bool is_time_line(const char *line, size_t len)
+{
+	return len >= 5 && !memcmp(line, "time:", 5);
+}
+
+int monitor_parse_records(const struct monitor *m, const char *buf, size_t len,
+			  const char *name, stats_sink_fn sink, void *ctx)
+{
+	struct strbuf out = STRBUF_INIT;
+	void *state = xcalloc(1, m->parse_state_size ? m->parse_state_size : 1);
+	size_t pos = 0, start = 0, lineno = 0;
+	const char *line, *time_line = NULL;
+	size_t llen, time_len = 0;
+	int ret = 0;
+
+	/* Walk the lines; a "time:" line closes the previous snapshot. */
+	for (;;) {
+		size_t at = pos;
+		bool more = next_line(buf, len, &pos, &line, &llen);
+
+		if (more) {
+			lineno++;
+			if (!is_time_line(line, llen)) {
+				if (!time_line && llen &&
+				    strspn(line, " \t\r") < llen) {
+					ret = error("%s:%zu: expected a 'time:' line before the samples",
+						    name, lineno);
+					break;
+				}
+				continue;
+			}
+		}
+		if (time_line) {
+			strbuf_reset(&out);
+			strbuf_add(&out, time_line, time_len);
+			strbuf_addch(&out, '\n');
+			if (m->parse_snapshot(state, buf + start, (more ? at : len) - start,
+					      name, &out) < 0 ||
+			    sink(ctx, out.buf, out.len) < 0) {
+				ret = -1;
+				break;
+			}
+		}
+		if (!more)
+			break;
+		time_line = line;
+		time_len = llen;
+		start = pos;
+	}
+	free(state);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int sink_strbuf(void *ctx, const char *lines, size_t len)
+{
+	strbuf_add(ctx, lines, len);
+	return 0;
+}
+
+int monitor_parse(const struct monitor *m, const char *buf, size_t len,
+		  const char *name, struct strbuf *out)
+{
+	if (m->parse_raw)
+		return m->parse_raw(m, buf, len, name, sink_strbuf, out);
+	return monitor_parse_records(m, buf, len, name, sink_strbuf, out);
+}
+
+/* ---- dump-stat: stats lines -> time series ---- */
+
+struct series_key {
+	char *name;
+	size_t name_len;
+	double *v;
+	bool *is_int;
+	int n;
+	size_t alloc;
+};
+
+struct series {
+	const char *monitor;
+	size_t monitor_len;
+	struct series_key *k;
+	int nr;
+	size_t alloc;
+	struct strmap index;
+	int record;              /* lkp's record_index: the sample being read */
+	int cursor;              /* the key expected next */
+	int *invalid;            /* samples holding a non-number, to drop */
+	int nr_invalid;
+	size_t alloc_invalid;
+	struct strbuf key;       /* scratch */
+	int err;
+};
+
+static void series_init(struct series *s, const char *monitor)
+{
+	memset(s, 0, sizeof(*s));
+	s->monitor = monitor;
+	s->monitor_len = strlen(monitor);
+	strmap_init(&s->index);
+	strbuf_init(&s->key, 64);
+}
+
+static void series_release(struct series *s)
+{
+	for (int i = 0; i < s->nr; i++) {
+		free(s->k[i].name);
+		free(s->k[i].v);
+		free(s->k[i].is_int);
+	}
+	free(s->k);
+	free(s->invalid);
+	strmap_release(&s->index);
+	strbuf_release(&s->key);
+}
+
+static void key_push(struct series_key *k, double v, bool is_int)
+{
+	if ((size_t)k->n + 1 > k->alloc) {
+		size_t alloc = k->alloc;
+		k->v = xgrow(k->v, sizeof(*k->v), (size_t)k->n + 1, &alloc);
+		k->is_int = xrealloc(k->is_int, alloc * sizeof(*k->is_int));
+		k->alloc = alloc;
+	}
+	k->v[k->n] = v;
+	k->is_int[k->n] = is_int;
+	k->n++;
+}
+
+/*
+ * Ruby's `v.index('.') ? v.to_f : v.to_i` on a value that passed the
+ * numeric check: "1e5" has no '.', so it is the integer 1, as in lkp.
+ */
+static void ruby_number(const char *s, double *v, bool *is_int)
+{
+	char digits[64];
+	size_t n = 0;
+
+	*is_int = !strchr(s, '.');
+	if (!*is_int) {
+		*v = strtod(s, NULL);
+		return;
+	}
+	if (*s == '+' || *s == '-')
+		digits[n++] = *s++;
+	while (isdigit((unsigned char)*s) && n < sizeof(digits) - 1)
+		digits[n++] = *s++;
+	digits[n] = '\0';
+	*v = strtod(digits, NULL);
+}
+
+/* A plain decimal integer of up to 15 digits: exact in a double. */
+static bool small_int(const char *v, size_t len, double *out)
+{
+	size_t i = v[0] == '-';
+	long long n = 0;
+
+	if (len <= i || len - i > 15)
+		return false;
+	for (; i < len; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+		n = n * 10 + (v[i] - '0');
+	}
+	*out = v[0] == '-' ? -(double)n : (double)n;
+	return true;
+}
+
+/* The key of line (before ": "), if it is key `at` of the series. */
+static bool is_key(const struct series *s, int at, const char *key, size_t klen)
+{
+	const struct series_key *k;
+
+	if (at < 0 || at >= s->nr)
+		return false;
+	k = &s->k[at];
+	return k->name_len == s->monitor_len + 1 + klen &&
+	       !memcmp(k->name + s->monitor_len + 1, key, klen);
+}
+
+static int series_line(struct series *s, const char *line, size_t len)
+{
+	const char *sep, *val, *end;
+	struct series_key *k;
+	char vbuf[128];
+	double v;
+	bool is_int;
+	int pos;
+
+	if (!len || line[0] == '#')
+		return 0;
+	sep = memmem(line, len, ": ", 2);
+	if (!sep)
+		return 0;
+	val = sep + 2;
+	end = line + len;
+	while (val < end && isspace((unsigned char)*val))
+		val++;
+	while (end > val && isspace((unsigned char)end[-1]))
+		end--;
+	if (val == end)
+		return 0;
+
+	/* samples list their keys in the same order: try the next one first */
+	if (is_key(s, s->cursor, line, (size_t)(sep - line))) {
+		pos = s->cursor;
+	} else {
+		strbuf_reset(&s->key);
+		strbuf_addstr(&s->key, s->monitor);
+		strbuf_addch(&s->key, '.');
+		strbuf_add(&s->key, line, (size_t)(sep - line));
+		pos = strmap_get(&s->index, s->key.buf);
+	}
+	if (pos < 0) {
+		if (strpbrk(s->key.buf, " \t"))
+			return error("%s: whitespace in stats name '%s'", s->monitor, s->key.buf);
+		ALLOC_GROW(s->k, (size_t)s->nr + 1, s->alloc);
+		k = &s->k[s->nr];
+		memset(k, 0, sizeof(*k));
+		k->name = xstrdup(s->key.buf);
+		k->name_len = s->key.len;
+		strmap_put(&s->index, k->name, s->nr);
+		pos = s->nr++;
+	}
+	s->cursor = pos + 1;
+	k = &s->k[pos];
+	if (s->record < k->n)
+		s->record = k->n;
+	while (k->n < s->record)
+		key_push(k, 0, true);
+
+	if (small_int(val, (size_t)(end - val), &v)) {
+		key_push(k, v, true);
+		return 0;
+	}
+	/* lkp's String#numeric?: a whole decimal number, nothing else */
+	if ((size_t)(end - val) >= sizeof(vbuf) ||
+	    (memcpy(vbuf, val, (size_t)(end - val)), vbuf[end - val] = '\0',
+	     parse_number(vbuf, &v, &is_int) < 0) || !isfinite(v)) {
+		ALLOC_GROW(s->invalid, (size_t)s->nr_invalid + 1, s->alloc_invalid);
+		s->invalid[s->nr_invalid++] = s->record;
+		warning("%s: invalid stats value | stat: %.*s:%.*s", s->monitor,
+			(int)(sep - line), line, (int)(end - val), val);
+		return 0;
+	}
+	ruby_number(vbuf, &v, &is_int);
+	key_push(k, v, is_int);
+	return 0;
+}
+
+static int series_feed(void *ctx, const char *lines, size_t len)
+{
+	struct series *s = ctx;
+	size_t pos = 0, llen;
+	const char *line;
+
+	while (next_line(lines, len, &pos, &line, &llen))
+		if (series_line(s, line, llen) < 0)
+			return -1;
+	return 0;
+}
+
+/* lkp's dump-stat does not check that these are rectangular */
+static const char *const unstructured_monitors[] = {
+	"ftrace", "perf-stat", "sched_debug", "slabinfo", "meminfo", NULL
+};
+
+static bool unstructured(const char *monitor)
+{
+	for (int i = 0; unstructured_monitors[i]; i++)
+		if (!strcmp(unstructured_monitors[i], monitor))
+			return true;
+	return false;
+}
+
+static void key_delete_at(struct series_key *k, int at)
+{
+	if (at >= k->n)
+		return;
+	memmove(k->v + at, k->v + at + 1, sizeof(*k->v) * (size_t)(k->n - at - 1));
+	memmove(k->is_int + at, k->is_int + at + 1, sizeof(*k->is_int) * (size_t)(k->n - at - 1));
+	k->n--;
+}
+
+static int cmp_int_desc(const void *a, const void *b)
+{
+	return *(const int *)b - *(const int *)a;
+}
+
+/* Apply dump-stat's end rules and render; returns the number of metrics. */
+static int series_finish(struct series *s, struct strbuf *json)
+{
+	struct json_writer jw;
+	int min_cols = -1, max_cols = 0, kept = 0;
+
+	/* all-zero metrics carry nothing */
+	for (int i = 0; i < s->nr; i++) {
+		struct series_key *k = &s->k[i];
+		double sum = 0;
+
+		if (!k->n || k->v[0] != 0 || k->v[k->n - 1] != 0)
+			continue;
+		for (int j = 0; j < k->n; j++)
+			sum += k->v[j];
+		if (sum == 0)
+			k->n = -1;       /* deleted */
+	}
+	/* drop the samples that held a non-number, last first */
+	if (s->nr_invalid)
+		qsort(s->invalid, (size_t)s->nr_invalid, sizeof(int), cmp_int_desc);
+	for (int j = 0; j < s->nr_invalid; j++) {
+		if (j && s->invalid[j] == s->invalid[j - 1])
+			continue;
+		for (int i = 0; i < s->nr; i++)
+			if (s->k[i].n > 0)
+				key_delete_at(&s->k[i], s->invalid[j]);
+	}
+	for (int i = 0; i < s->nr; i++) {
+		if (s->k[i].n < 0)
+			continue;
+		if (s->k[i].n > max_cols)
+			max_cols = s->k[i].n;
+		if (min_cols < 0 || s->k[i].n < min_cols)
+			min_cols = s->k[i].n;
+	}
+	if (min_cols >= 0 && min_cols < max_cols && !unstructured(s->monitor)) {
+		if (min_cols == max_cols - 1) {
+			/* the last sample was cut short (killed mid-write) */
+			for (int i = 0; i < s->nr; i++)
+				if (s->k[i].n == max_cols)
+					s->k[i].n--;
+		} else {
+			warning("%s: not a matrix: metrics have %d to %d samples",
+				s->monitor, min_cols, max_cols);
+		}
+	}
+
+	jw_init(&jw, json);
+	jw_object_begin(&jw);
+	for (int i = 0; i < s->nr; i++) {
+		if (s->k[i].n < 0)
+			continue;
+		jw_key(&jw, s->k[i].name);
+		jw_array_begin(&jw);
+		for (int j = 0; j < s->k[i].n; j++)
+			jw_number(&jw, s->k[i].v[j], s->k[i].is_int[j]);
+		jw_array_end(&jw);
+		kept++;
+	}
+	jw_object_end(&jw);
+
+	/* dump-stat writes nothing when no metric, or the first or last one,
+	 * has samples left */
+	{
+		int first = -1, last = -1;
+		for (int i = 0; i < s->nr; i++) {
+			if (s->k[i].n < 0)
+				continue;
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+		if (first < 0 || !s->k[first].n || !s->k[last].n) {
+			strbuf_reset(json);
+			return 0;
+		}
+	}
+	return kept;
+}
+
+int monitor_stats_to_json(const char *monitor, const char *lines, size_t len,
+			  struct strbuf *json)
+{
+	struct series s;
+	int ret;
+
+	series_init(&s, monitor);
+	ret = series_feed(&s, lines, len);
+	if (ret == 0)
+		ret = series_finish(&s, json);
+	series_release(&s);
+	return ret;
+}
+
+int monitor_raw_to_json(const struct monitor *m, const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT, json = STRBUF_INIT;
+	char *used = NULL;
+	struct series s;
+	int ret = 0;
+
+	path_join(&path, dir, m->name);
+	strbuf_addstr(&path, ".gz");
+	if (!file_exists(path.buf)) {
+		strbuf_setlen(&path, path.len - 3);
+		if (!file_exists(path.buf))
+			goto out;
+	} else {
+		strbuf_setlen(&path, path.len - 3);
+	}
+	if (read_file_maybe_gz(&raw, path.buf, &used) < 0) {
+		ret = -1;
+		goto out;
+	}
+	series_init(&s, m->name);
+	if (m->parse_raw)
+		ret = m->parse_raw(m, raw.buf, raw.len, used, series_feed, &s);
+	else
+		ret = monitor_parse_records(m, raw.buf, raw.len, used, series_feed, &s);
+	if (ret == 0)
+		ret = series_finish(&s, &json);
+	series_release(&s);
+	if (ret > 0) {
+		strbuf_addstr(&path, ".json");
+		ret = write_file_atomic(path.buf, json.buf, json.len) < 0 ? -1 : 1;
+	}
+out:
+	free(used);
+	strbuf_release(&path);
+	strbuf_release(&raw);
+	strbuf_release(&json);
+	return ret;
+}
+
+/* ---- the sampling thread ---- */
+
+#define RAW_FLUSH_SIZE 65536
+
+enum { CMD_ACTIVATE = 1, CMD_STOP = 2 };
+
+struct sampled {
+	const struct monitor *m;
+	struct monitor_sources src;
+	void *state;              /* m->sample_state_size bytes */
+	char *tmp_path;           /* raw file while sampling */
+	char *raw_path;
+	int raw_fd;
+	struct strbuf out;        /* raw text not yet written */
+	atomic_int nr_samples;
+	int read_failures;
+	int read_errno;
+	const char *read_path;    /* first failing source */
+};
+
+struct sampler {
+	struct sampled *mon;
+	int nr;
+	char *dir;
+	double interval;
+	struct strbuf buf;        /* read buffer, shared by all sources */
+	int timer_fd;
+	int event_fd;
+	pthread_t thread;
+	atomic_int cmd;
+	bool active;
+	struct timespec last;     /* CLOCK_MONOTONIC of the last sample */
+	int write_errno;          /* first raw write failure */
+	const char *write_path;
+};
+
+static void add_time_line(struct strbuf *out, const struct timespec *now, bool ns)
+{
+	if (ns)
+		strbuf_addf(out, "time: %lld.%09ld\n", (long long)now->tv_sec, now->tv_nsec);
+	else
+		strbuf_addf(out, "time: %lld\n", (long long)now->tv_sec);
+}
+
+static void trim(const char **s, size_t *len)
+{
+	while (*len && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+/* Append src's current content to out as its kind says. */
+static void render_source(const struct monitor_source *src, const struct strbuf *buf,
+			  struct strbuf *out)
+{
+	const char *line, *f[2];
+	size_t pos = 0, llen, flen[2], len = buf->len;
+	const char *s = buf->buf;
+
+	switch (src->kind) {
+	case SRC_TEXT:
+		if (src->label) {
+			strbuf_addstr(out, src->label);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_add(out, s, len);
+		if (len && s[len - 1] != '\n')
+			strbuf_addch(out, '\n');
+		break;
+	case SRC_VALUE:
+		trim(&s, &len);
+		strbuf_addstr(out, src->label);
+		strbuf_add(out, ": ", 2);
+		strbuf_add(out, s, len);
+		strbuf_addch(out, '\n');
+		break;
+	case SRC_PAIRS:
+		while (next_line(s, len, &pos, &line, &llen)) {
+			if (split_fields(line, llen, f, flen, 2) != 2)
+				continue;
+			strbuf_addstr(out, src->label);
+			strbuf_addch(out, '.');
+			emit_kv(out, f[0], flen[0], f[1], flen[1]);
+		}
+		break;
+	}
+}
+
+static void write_out(struct sampler *s, struct sampled *sm)
+{
+	size_t done = 0;
+
+	while (done < sm->out.len) {
+		ssize_t n = write(sm->raw_fd, sm->out.buf + done, sm->out.len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (!s->write_errno) {
+				s->write_errno = errno;
+				s->write_path = sm->tmp_path;
+			}
+			break;
+		}
+		done += (size_t)n;
+	}
+	strbuf_reset(&sm->out);
+}
+
+static void note_read_failure(struct sampled *sm, const struct monitor_source *src)
+{
+	if (!sm->read_failures++) {
+		sm->read_errno = errno;
+		sm->read_path = src->path;
+	}
+}
+
+static void take_sample(struct sampler *s)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	clock_gettime(CLOCK_MONOTONIC, &s->last);
+	for (int i = 0; i < s->nr; i++) {
+		struct sampled *sm = &s->mon[i];
+
+		if (sm->m->sample) {
+			if (sm->m->sample(sm->state, &sm->src, &s->buf, &now, &sm->out) < 0)
+				note_read_failure(sm, &sm->src.v[0]);
+		} else {
+			add_time_line(&sm->out, &now, sm->m->flags & MONITOR_TIME_NS);
+			for (int j = 0; j < sm->src.nr; j++) {
+				struct monitor_source *src = &sm->src.v[j];
+
+				if (src->fd < 0)
+					continue;
+				if (monitor_source_read(src, &s->buf) < 0) {
+					note_read_failure(sm, src);
+					continue;
+				}
+				render_source(src, &s->buf, &sm->out);
+			}
+		}
+		atomic_fetch_add(&sm->nr_samples, 1);
+		if (sm->out.len >= RAW_FLUSH_SIZE)
+			write_out(s, sm);
+	}
+}
+
+static void arm_timer(struct sampler *s)
+{
+	struct itimerspec its;
+	double sec = floor(s->interval);
+
+	its.it_interval.tv_sec = (time_t)sec;
+	its.it_interval.tv_nsec = (long)((s->interval - sec) * 1e9);
+	its.it_value = its.it_interval;
+	timerfd_settime(s->timer_fd, 0, &its, NULL);
+}
+
+static double since_last(const struct sampler *s)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - s->last.tv_sec) + (now.tv_nsec - s->last.tv_nsec) / 1e9;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct sampler *s = arg;
+	struct pollfd pfd[2] = {
+		{ .fd = s->timer_fd, .events = POLLIN },
+		{ .fd = s->event_fd, .events = POLLIN },
+	};
+
+	for (;;) {
+		uint64_t n;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents & POLLIN) {
+			int cmd;
+
+			if (read(s->event_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+				break;
+			cmd = atomic_load(&s->cmd);
+			if ((cmd & CMD_ACTIVATE) && !s->active) {
+				s->active = true;
+				take_sample(s);
+				arm_timer(s);
+			}
+			if (cmd & CMD_STOP) {
+				if (s->active && since_last(s) >= s->interval / 2)
+					take_sample(s);
+				break;
+			}
+		}
+		if (pfd[0].revents & POLLIN) {
+			/* n > 1 when we were late: one sample all the same */
+			if (read(s->timer_fd, &n, sizeof(n)) > 0 && s->active)
+				take_sample(s);
+		}
+	}
+	return NULL;
+}
+
+static void sampled_release(struct sampled *sm)
+{
+	monitor_sources_release(&sm->src);
+	if (sm->raw_fd >= 0)
+		close(sm->raw_fd);
+	free(sm->state);
+	free(sm->tmp_path);
+	free(sm->raw_path);
+	strbuf_release(&sm->out);
+}
+
+static void sampler_free(struct sampler *s)
+{
+	for (int i = 0; i < s->nr; i++)
+		sampled_release(&s->mon[i]);
+	free(s->mon);
+	if (s->timer_fd >= 0)
+		close(s->timer_fd);
+	if (s->event_fd >= 0)
+		close(s->event_fd);
+	strbuf_release(&s->buf);
+	free(s->dir);
+	free(s);
+}
+
+static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	if (sm->m->list_sources(root, &sm->src) < 0)
+		return -1;
+	for (int j = 0; j < sm->src.nr; j++) {
+		struct monitor_source *src = &sm->src.v[j];
+
+		src->fd = open(src->path, O_RDONLY | O_CLOEXEC);
+		/* a file that vanished since available() (a CPU going
+		 * offline) only loses its lines */
+		if (src->fd < 0 && !sm->read_failures++) {
+			sm->read_errno = errno;
+			sm->read_path = src->path;
+		}
+	}
+	sm->state = xcalloc(1, sm->m->sample_state_size ? sm->m->sample_state_size : 1);
+	path_join(&p, s->dir, sm->m->name);
+	sm->raw_path = xstrdup(p.buf);
+	strbuf_addf(&p, ".tmp.%ld", (long)getpid());
+	sm->tmp_path = strbuf_detach(&p, NULL);
+	sm->raw_fd = open(sm->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (sm->raw_fd < 0)
+		return error("cannot create '%s': %s", sm->tmp_path, strerror(errno));
+	strbuf_grow(&sm->out, RAW_FLUSH_SIZE + 16384);
+	return 0;
+}
+
+struct sampler *sampler_start_root(const struct monitor *const *monitors,
+				   double interval, const char *dir, const char *root)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+	struct strbuf why = STRBUF_INIT;
+	size_t n = 0;
+
+	s->timer_fd = s->event_fd = -1;
+	s->interval = interval > 0 ? interval : 1.0;
+	s->dir = xstrdup(dir);
+	strbuf_init(&s->buf, 65536);
+	while (monitors[n])
+		n++;
+	s->mon = xcalloc(n ? n : 1, sizeof(*s->mon));
+	for (size_t i = 0; i < n; i++) {
+		const struct monitor *m = monitors[i];
+		struct sampled *sm;
+
+		strbuf_reset(&why);
+		if ((m->flags & MONITOR_NOT_SAMPLED) || !m->available(root, &why))
+			continue;
+		sm = &s->mon[s->nr++];
+		sm->m = m;
+		sm->raw_fd = -1;
+		atomic_init(&sm->nr_samples, 0);
+		if (open_monitor(s, sm, root) < 0)
+			goto fail;
+	}
+	strbuf_release(&why);
+	s->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	s->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->timer_fd < 0 || s->event_fd < 0) {
+		error("cannot create the sampler's timer: %s", strerror(errno));
+		goto fail;
+	}
+	atomic_init(&s->cmd, 0);
+	if (pthread_create(&s->thread, NULL, sampler_main, s)) {
+		error("cannot start the sampler thread");
+		goto fail;
+	}
+	return s;
+fail:
+	strbuf_release(&why);
+	for (int i = 0; i < s->nr; i++)
+		if (s->mon[i].tmp_path)
+			unlink(s->mon[i].tmp_path);
+	sampler_free(s);
+	return NULL;
+}
+
+struct sampler *sampler_start(const struct monitor *const *monitors,
+			      double interval, const char *dir)
+{
+	return sampler_start_root(monitors, interval, dir, "");
+}
+
+static void poke(struct sampler *s, int cmd)
+{
+	uint64_t one = 1;
+
+	atomic_fetch_or(&s->cmd, cmd);
+	if (write(s->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		warning("cannot signal the sampler: %s", strerror(errno));
+}
+
+void sampler_activate(struct sampler *s)
+{
+	poke(s, CMD_ACTIVATE);
+}
+
+int sampler_samples(struct sampler *s, const char *name)
+{
+	for (int i = 0; i < s->nr; i++)
+		if (!strcmp(s->mon[i].m->name, name))
+			return atomic_load(&s->mon[i].nr_samples);
+	return -1;
+}
+
+/* Flush, fsync and rename one raw file into place; 0 or -1. */
+static int finish_raw(struct sampler *s, struct sampled *sm)
+{
+	int ret = 0;
+
+	write_out(s, sm);
+	if (s->write_errno)
+		return 0;  /* reported by the caller */
+	if (!atomic_load(&sm->nr_samples)) {
+		close(sm->raw_fd);
+		sm->raw_fd = -1;
+		unlink(sm->tmp_path);
+		return 0;
+	}
+	if (fsync(sm->raw_fd) < 0)
+		ret = error("cannot write '%s': %s", sm->tmp_path, strerror(errno));
+	if (close(sm->raw_fd) < 0 && !ret)
+		ret = error("cannot write '%s': %s", sm->tmp_path, strerror(errno));
+	sm->raw_fd = -1;
+	if (!ret && rename(sm->tmp_path, sm->raw_path) < 0)
+		ret = error("cannot rename '%s' to '%s': %s", sm->tmp_path,
+			    sm->raw_path, strerror(errno));
+	return ret;
+}
+
+int sampler_stop(struct sampler *s)
+{
+	int ret = 0;
+
+	poke(s, CMD_STOP);
+	pthread_join(s->thread, NULL);
+	for (int i = 0; i < s->nr; i++) {
+		struct sampled *sm = &s->mon[i];
+
+		if (finish_raw(s, sm) < 0)
+			ret = -1;
+		if (sm->read_failures)
+			warning("%s: %d reads failed, first of '%s': %s", sm->m->name,
+				sm->read_failures, sm->read_path, strerror(sm->read_errno));
+	}
+	if (s->write_errno) {
+		ret = error("cannot write '%s': %s", s->write_path, strerror(s->write_errno));
+		for (int i = 0; i < s->nr; i++)
+			if (s->mon[i].raw_fd >= 0)
+				unlink(s->mon[i].tmp_path);
+	} else {
+		for (int i = 0; i < s->nr && ret == 0; i++)
+			if (atomic_load(&s->mon[i].nr_samples) &&
+			    monitor_raw_to_json(s->mon[i].m, s->dir) < 0)
+				ret = -1;
+	}
+	sampler_free(s);
+	return ret;
+}

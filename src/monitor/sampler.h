@@ -1,0 +1,71 @@
+#ifndef PERFBOT_SAMPLER_H
+#define PERFBOT_SAMPLER_H
+/*
+ * The sampler: one thread samples every monitor of a run.
+ *
+ * lkp-tests runs one shell loop per monitor (`cat /proc/vmstat; sleep 1`),
+ * a fork and exec of cat, date and sleep per monitor and second.  Here one
+ * thread wakes on a timerfd, preads each monitor's already-open files into
+ * one reused buffer and appends the text to that monitor's raw-file buffer,
+ * which is written out when it is 64 KiB full.  In the steady state a
+ * sample makes no allocation and no fork.
+ *
+ * Lifecycle, for the caller (`perfbot run`):
+ *
+ *   s = sampler_start(monitors, 1.0, run_dir);    // opens files, no sample yet
+ *   ... start the benchmark, wait monitor_delay ...
+ *   sampler_activate(s);                          // first sample now, then
+ *                                                 // one per interval
+ *   ... benchmark exits ...
+ *   sampler_stop(s);                              // last sample, flush raw
+ *                                                 // files, write <name>.json
+ *
+ * Samples are taken only between activate and stop, as lkp's monitors wait
+ * for the benchmark's start.  stop takes one more sample when at least half
+ * an interval has passed since the last one, so that event counters
+ * (last - first) cover the benchmark's end, as lkp's start/end monitors do.
+ *
+ * Raw files are lkp's: for each sample "time: <epoch>" then the file's
+ * text (see monitor.h); vmstat writes `vmstat --timestamp -n` output.
+ */
+#include "monitor/monitor.h"
+
+struct sampler;
+
+/*
+ * Start sampling monitors (a NULL-terminated list) every interval seconds
+ * (<= 0: 1 s) into raw files in dir, which must exist.  Monitors not
+ * available here and MONITOR_NOT_SAMPLED ones are skipped silently: ask
+ * monitor_available() first to report them.  Returns the sampler (free it
+ * with sampler_stop), or NULL after error() (a raw file or timer could not
+ * be created).
+ */
+struct sampler *sampler_start(const struct monitor *const *monitors,
+			      double interval, const char *dir);
+/* The same with every /proc and /sys path under root ("" = live system). */
+struct sampler *sampler_start_root(const struct monitor *const *monitors,
+				   double interval, const char *dir,
+				   const char *root);
+/* Take the first sample now and one per interval from now on.  Calling it
+ * again has no effect. */
+void sampler_activate(struct sampler *s);
+/*
+ * Stop the thread, take the last sample (see above), flush and close the
+ * raw files, write each sampled monitor's <name>.json, and free s.  Raw
+ * files of monitors that never sampled are removed, as lkp removes empty
+ * logs.  A source that failed to read (a CPU taken offline) only loses its
+ * lines: one warning per monitor tells how many reads failed.  Returns 0,
+ * or -1 after error() when a raw file or JSON could not be written (the
+ * raw files are then removed) or a raw file could not be parsed.
+ */
+int sampler_stop(struct sampler *s);
+
+/* Number of samples taken so far by the monitor called name (-1: not in
+ * this sampler).  For tests and progress output. */
+int sampler_samples(struct sampler *s, const char *name);
+
+/* NULL-terminated list of the registered monitors flagged MONITOR_DEFAULT;
+ * the caller frees the array (not the monitors). */
+const struct monitor **monitor_default_list(void);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * vmstat: the columns of `vmstat --timestamp -n 1`, computed from
+ * /proc/stat, /proc/vmstat and /proc/meminfo without running vmstat.
+ *
+ * lkp runs vmstat itself; its raw file is vmstat's output, and its stats
+ * script names the columns procs.r, procs.b, memory.swpd, memory.free,
+ * memory.buff, memory.cache, swap.si, swap.so, io.bi, io.bo, system.in,
+ * system.cs, cpu.us, cpu.sy, cpu.id, cpu.wa, cpu.st, plus the row's time.
+ * This monitor writes the same raw text (header once, then one row per
+ * sample, timestamps in UTC) and parses it back the same way.
+ *
+ * The arithmetic is procps-ng vmstat's:
+ *   r, b            procs_running, procs_blocked of /proc/stat
+ *   swpd            SwapTotal - SwapFree; free, buff: MemFree, Buffers
+ *   cache           Cached + SReclaimable                    (kB)
+ *   si, so          pswpin, pswpout deltas in kB per second
+ *   bi, bo          pgpgin, pgpgout deltas per second
+ *   in, cs          intr total, ctxt deltas per second
+ *   us sy id wa st  shares of the cpu line's jiffies deltas, rounded:
+ *                   us = user+nice, sy = system+irq+softirq, id, wa, st
+ * The first row, with nothing to take a delta from, is since boot, as
+ * vmstat's first line: rates are count * HZ / (sum of all CPUs' jiffies).
+ * Later rows divide by the time measured between samples.
+ */
+#include "monitor/monitor.h"
+#include "util/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { CPU_USER, CPU_NICE, CPU_SYSTEM, CPU_IDLE, CPU_IOWAIT, CPU_IRQ,
+       CPU_SOFTIRQ, CPU_STEAL, NR_CPU };
+
+struct vm_snap {
+	unsigned long long cpu[NR_CPU];
+	unsigned long long intr, ctxt, running, blocked;
+	unsigned long long pgpgin, pgpgout, pswpin, pswpout;
+	unsigned long long memfree, buffers, cached, sreclaimable, swaptotal, swapfree;
+};
+
+struct vmstat_state {
+	bool have_prev;
+	bool header_done;
+	struct vm_snap prev;
+	struct timespec prev_mono;
+};
+
+/* vmstat's column names and the stats group each belongs to */
+static const struct { const char *col, *group; } columns[] = {
+	{ "r", "procs" }, { "b", "procs" },
+	{ "swpd", "memory" }, { "free", "memory" }, { "buff", "memory" },
+	{ "cache", "memory" }, { "inact", "memory" }, { "active", "memory" },
+	{ "si", "swap" }, { "so", "swap" },
+	{ "bi", "io" }, { "bo", "io" },
+	{ "in", "system" }, { "cs", "system" },
+	{ "us", "cpu" }, { "sy", "cpu" }, { "id", "cpu" }, { "wa", "cpu" },
+	{ "st", "cpu" }, { "gu", "cpu" },
+};
+#define NR_COLUMNS (int)(sizeof(columns) / sizeof(columns[0]))
+
+static const char header[] =
+	"procs -----------memory---------- ---swap-- -----io---- -system-- "
+	"------cpu----- -----timestamp-----\n"
+	" r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st"
+	"                 UTC\n";
+
+static bool available(const char *root, struct strbuf *why)
+{
+	return root_readable(root, "/proc/stat", why) &&
+	       root_readable(root, "/proc/vmstat", why) &&
+	       root_readable(root, "/proc/meminfo", why);
+}
+
+static int list_sources(const char *root, struct monitor_sources *out)
+{
+	static const char *const files[] = { "/proc/stat", "/proc/vmstat", "/proc/meminfo" };
+	struct strbuf p = STRBUF_INIT;
+
+	for (int i = 0; i < 3; i++) {
+		strbuf_reset(&p);
+		root_path(&p, root, files[i]);
+		monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
+	}
+	strbuf_release(&p);
+	return 0;
+}
+
+/* The number after "key" (followed by a blank or ':') at a line start. */
+static unsigned long long value_of(const char *buf, size_t len, const char *key)
+{
+	size_t klen = strlen(key), pos = 0, llen;
+	const char *line;
+
+	while (next_line(buf, len, &pos, &line, &llen))
+		if (llen > klen && !memcmp(line, key, klen) &&
+		    (line[klen] == ' ' || line[klen] == ':'))
+			return strtoull(line + klen + 1, NULL, 10);
+	return 0;
+}
+
+static void read_stat(const char *buf, size_t len, struct vm_snap *s)
+{
+	size_t pos = 0, llen;
+	const char *line;
+
+	while (next_line(buf, len, &pos, &line, &llen)) {
+		if (llen > 4 && !memcmp(line, "cpu ", 4)) {
+			char *p = (char *)line + 4;
+			for (int i = 0; i < NR_CPU; i++)
+				s->cpu[i] = strtoull(p, &p, 10);
+		}
+	}
+	s->intr = value_of(buf, len, "intr");
+	s->ctxt = value_of(buf, len, "ctxt");
+	s->running = value_of(buf, len, "procs_running");
+	s->blocked = value_of(buf, len, "procs_blocked");
+}
+
+static int read_snap(const struct monitor_sources *src, struct strbuf *buf, struct vm_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (monitor_source_read(&src->v[0], buf) < 0)
+		return -1;
+	read_stat(buf->buf, buf->len, s);
+	if (monitor_source_read(&src->v[1], buf) < 0)
+		return -1;
+	s->pgpgin = value_of(buf->buf, buf->len, "pgpgin");
+	s->pgpgout = value_of(buf->buf, buf->len, "pgpgout");
+	s->pswpin = value_of(buf->buf, buf->len, "pswpin");
+	s->pswpout = value_of(buf->buf, buf->len, "pswpout");
+	if (monitor_source_read(&src->v[2], buf) < 0)
+		return -1;
+	s->memfree = value_of(buf->buf, buf->len, "MemFree");
+	s->buffers = value_of(buf->buf, buf->len, "Buffers");
+	s->cached = value_of(buf->buf, buf->len, "Cached");
+	s->sreclaimable = value_of(buf->buf, buf->len, "SReclaimable");
+	s->swaptotal = value_of(buf->buf, buf->len, "SwapTotal");
+	s->swapfree = value_of(buf->buf, buf->len, "SwapFree");
+	return 0;
+}
+
+/* Counters can go back (iowait does): a negative delta counts as 0. */
+static unsigned long long delta(unsigned long long now, unsigned long long then)
+{
+	return now > then ? now - then : 0;
+}
+
+static int sample(void *state, const struct monitor_sources *src, struct strbuf *buf,
+		  const struct timespec *now, struct strbuf *raw)
+{
+	struct vmstat_state *st = state;
+	struct vm_snap cur, d;
+	struct timespec mono;
+	unsigned long long use, sys, div, half;
+	double per_sec;       /* multiply a count delta by this for a rate */
+	double kb_page = (double)sysconf(_SC_PAGESIZE) / 1024;
+	char stamp[32];
+	struct tm tm;
+
+	if (src->nr != 3 || read_snap(src, buf, &cur) < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	d = cur;
+	if (st->have_prev) {
+		for (int i = 0; i < NR_CPU; i++)
+			d.cpu[i] = delta(cur.cpu[i], st->prev.cpu[i]);
+		d.intr = delta(cur.intr, st->prev.intr);
+		d.ctxt = delta(cur.ctxt, st->prev.ctxt);
+		d.pgpgin = delta(cur.pgpgin, st->prev.pgpgin);
+		d.pgpgout = delta(cur.pgpgout, st->prev.pgpgout);
+		d.pswpin = delta(cur.pswpin, st->prev.pswpin);
+		d.pswpout = delta(cur.pswpout, st->prev.pswpout);
+	}
+	use = d.cpu[CPU_USER] + d.cpu[CPU_NICE];
+	sys = d.cpu[CPU_SYSTEM] + d.cpu[CPU_IRQ] + d.cpu[CPU_SOFTIRQ];
+	div = use + sys + d.cpu[CPU_IDLE] + d.cpu[CPU_IOWAIT] + d.cpu[CPU_STEAL];
+	if (st->have_prev) {
+		double dt = (double)(mono.tv_sec - st->prev_mono.tv_sec) +
+			    (mono.tv_nsec - st->prev_mono.tv_nsec) / 1e9;
+		per_sec = dt > 0 ? 1 / dt : 0;
+	} else {
+		per_sec = div ? (double)sysconf(_SC_CLK_TCK) / (double)div : 0;
+	}
+	if (!div) {
+		div = 1;
+		d.cpu[CPU_IDLE] = 1;
+	}
+	half = div / 2;
+
+	if (!st->header_done) {
+		strbuf_addstr(raw, header);
+		st->header_done = true;
+	}
+	gmtime_r(&now->tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+#define RATE(x) ((unsigned long long)floor((double)(x) * per_sec + 0.5))
+	strbuf_addf(raw, "%2llu %2llu %6llu %6llu %6llu %6llu %4llu %4llu %5llu %5llu "
+		    "%4llu %4llu %2llu %2llu %2llu %2llu %2llu %s\n",
+		    cur.running, cur.blocked,
+		    delta(cur.swaptotal, cur.swapfree), cur.memfree, cur.buffers,
+		    cur.cached + cur.sreclaimable,
+		    RATE(d.pswpin * kb_page), RATE(d.pswpout * kb_page),
+		    RATE(d.pgpgin), RATE(d.pgpgout), RATE(d.intr), RATE(d.ctxt),
+		    (100 * use + half) / div, (100 * sys + half) / div,
+		    (100 * d.cpu[CPU_IDLE] + half) / div,
+		    (100 * d.cpu[CPU_IOWAIT] + half) / div,
+		    (100 * d.cpu[CPU_STEAL] + half) / div, stamp);
+#undef RATE
+	st->prev = cur;
+	st->prev_mono = mono;
+	st->have_prev = true;
+	return 0;
+}
+
+static const char *group_of(const char *col, size_t len)
+{
+	for (int i = 0; i < NR_COLUMNS; i++)
+		if (strlen(columns[i].col) == len && !memcmp(columns[i].col, col, len))
+			return columns[i].group;
+	return NULL;
+}
+
+/* "YYYY-MM-DD HH:MM:SS" in UTC or the local zone; -1 if malformed. */
+static long long parse_stamp(const char *date, size_t dlen, const char *tod, size_t tlen, bool utc)
+{
+	char s[64];
+	struct tm tm;
+	char *end;
+
+	if (dlen + tlen + 2 > sizeof(s))
+		return -1;
+	memcpy(s, date, dlen);
+	s[dlen] = ' ';
+	memcpy(s + dlen + 1, tod, tlen);
+	s[dlen + 1 + tlen] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!end || *end)
+		return -1;
+	tm.tm_isdst = -1;
+	return utc ? (long long)timegm(&tm) : (long long)mktime(&tm);
+}
+
+/*
+ * Parse vmstat's output: the column header names the columns (its last
+ * word is the time zone when there is a timestamp), then each row gives
+ * "time: <epoch>" (when timestamped) and "<group>.<column>: value".
+ */
+static int parse_raw(const struct monitor *m, const char *buf, size_t len,
+		     const char *name, stats_sink_fn sink, void *ctx)
+{
+	struct fields head = FIELDS_INIT, v = FIELDS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *line;
+	size_t pos = 0, llen, lineno = 0;
+	int ncols = 0, ret = 0;
+	bool stamped = false, utc = false;
+
+	while (next_line(buf, len, &pos, &line, &llen)) {
+		lineno++;
+		if (!fields_split(&v, line, llen))
+			continue;
+		if (v.len[0] == 5 && !memcmp(v.f[0], "procs", 5))
+			continue;
+		if (v.len[0] == 1 && v.f[0][0] == 'r') {
+			fields_split(&head, line, llen);
+			ncols = 0;
+			while (ncols < head.nr && group_of(head.f[ncols], head.len[ncols]))
+				ncols++;
+			stamped = ncols < head.nr;
+			utc = stamped && head.len[ncols] == 3 && !memcmp(head.f[ncols], "UTC", 3);
+			continue;
+		}
+		if (!ncols) {
+			ret = error("%s:%zu: expected vmstat's column header before its rows",
+				    name, lineno);
+			break;
+		}
+		if (v.nr != ncols + (stamped ? 2 : 0)) {
+			ret = error("%s:%zu: expected %d columns, found %d", name, lineno,
+				    ncols + (stamped ? 2 : 0), v.nr);
+			break;
+		}
+		strbuf_reset(&out);
+		if (stamped) {
+			long long t = parse_stamp(v.f[ncols], v.len[ncols],
+						  v.f[ncols + 1], v.len[ncols + 1], utc);
+			if (t < 0) {
+				ret = error("%s:%zu: expected a 'YYYY-MM-DD HH:MM:SS' timestamp",
+					    name, lineno);
+				break;
+			}
+			strbuf_addf(&out, "time: %lld\n", t);
+		}
+		for (int i = 0; i < ncols; i++)
+			strbuf_addf(&out, "%s.%.*s: %.*s\n", group_of(head.f[i], head.len[i]),
+				    (int)head.len[i], head.f[i], (int)v.len[i], v.f[i]);
+		if (sink(ctx, out.buf, out.len) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	fields_release(&head);
+	fields_release(&v);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int add_to(void *ctx, const char *lines, size_t len)
+{
+	strbuf_add(ctx, lines, len);
+	return 0;
+}
+
+/* A vmstat "snapshot" is one row: parsed with the header it needs. */
+static int parse_snapshot(void *state, const char *buf, size_t len,
+			  const char *name, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&text, header);
+	strbuf_add(&text, buf, len);
+	ret = parse_raw(NULL, text.buf, text.len, name, add_to, out);
+	strbuf_release(&text);
+	return ret;
+}
+
+const struct monitor monitor_vmstat = {
+	.name = "vmstat",
+	.files = "/proc/stat, /proc/vmstat, /proc/meminfo",
+	.flags = MONITOR_DEFAULT,
+	.available = available,
+	.list_sources = list_sources,
+	.sample = sample,
+	.sample_state_size = sizeof(struct vmstat_state),
+	.parse_snapshot = parse_snapshot,
+	.parse_raw = parse_raw,
+};

@@ -1,0 +1,598 @@
+/*
+ * Unit tests of the monitors' parsers (src/monitor/): each snapshot
+ * parser on small inputs whose lkp output is worked out by hand from lkp's
+ * stats scripts, and on real snapshots in tests/data/monitor/root; the
+ * vmstat text parser against lkp's conformance fixture; the GNU time
+ * report; availability reasons; the registry.
+ */
+#include "test_helpers.h"
+#include "monitor/monitor.h"
+#include "monitor/sampler.h"
+
+#include <stdbool.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define ROOT "tests/data/monitor/root"
+
+static const struct monitor *mon(const char *name)
+{
+	const struct monitor *m = monitor_find(name);
+	assert_non_null(m);
+	return m;
+}
+
+/* Parse a whole raw text with monitor name and compare with expected. */
+static void check_raw(const char *name, const char *raw, const char *expected)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	assert_int_equal(monitor_parse(mon(name), raw, strlen(raw), "raw", &out), 0);
+	assert_string_equal(out.buf, expected);
+	strbuf_release(&out);
+}
+
+/* One snapshot through parse_snapshot. */
+static void check_snapshot(const char *name, const char *snap, const char *expected)
+{
+	const struct monitor *m = mon(name);
+	struct strbuf out = STRBUF_INIT;
+	void *state = calloc(1, m->parse_state_size + 1);
+
+	assert_int_equal(m->parse_snapshot(state, snap, strlen(snap), "snap", &out), 0);
+	assert_string_equal(out.buf, expected);
+	free(state);
+	strbuf_release(&out);
+}
+
+static void read_root(struct strbuf *sb, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	strbuf_addf(&p, ROOT "%s", rel);
+	assert_int_equal(read_file(sb, p.buf), 0);
+	strbuf_release(&p);
+}
+
+static void test_registry(void **state)
+{
+	const struct monitor *const *all = monitor_all();
+	const char *names[] = { "proc-vmstat", "meminfo", "vmstat", "numa-vmstat",
+		"numa-numastat", "numa-meminfo", "softirqs", "interrupts", "proc-stat",
+		"diskstats", "slabinfo", "cpuidle", "cpufreq", "time", NULL };
+	const struct monitor **defaults = monitor_default_list();
+	int n = 0, nd = 0;
+
+	for (int i = 0; names[i]; i++)
+		assert_string_equal(mon(names[i])->name, names[i]);
+	for (; all[n]; n++) {
+		const struct monitor *m = all[n];
+		assert_non_null(m->parse_raw ? (void *)m->parse_raw : (void *)m->parse_snapshot);
+		if (!(m->flags & MONITOR_NOT_SAMPLED)) {
+			assert_non_null(m->available);
+			assert_non_null(m->list_sources);
+			assert_non_null(m->parse_snapshot);
+		}
+		for (int j = 0; j < n; j++)
+			assert_string_not_equal(all[j]->name, m->name);
+	}
+	assert_int_equal(n, 14);
+	assert_null(monitor_find("perf-stat"));
+	for (; defaults[nd]; nd++)
+		assert_true(defaults[nd]->flags & MONITOR_DEFAULT);
+	/* lkp's benchmark defaults among ours: all but time */
+	assert_int_equal(nd, 13);
+	free(defaults);
+}
+
+static void test_proc_vmstat(void **state)
+{
+	/* lkp's monitor keeps the first of duplicate keys */
+	check_snapshot("proc-vmstat", "nr_free_pages 100\npgfree 5\nnr_free_pages 7\n\n",
+		       "nr_free_pages: 100\npgfree: 5\n");
+	check_raw("proc-vmstat", "time: 10\npgfree 1\ntime: 11\npgfree 3\n",
+		  "time: 10\npgfree: 1\ntime: 11\npgfree: 3\n");
+}
+
+/* Every "key value" line of a real file comes out as "key: value". */
+static void test_proc_vmstat_real(void **state)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, want = STRBUF_INIT;
+	const struct monitor *m = mon("proc-vmstat");
+	const char *line, *f[2];
+	size_t pos = 0, len, flen[2];
+	int lines = 0;
+
+	read_root(&in, "/proc/vmstat");
+	assert_int_equal(m->parse_snapshot(NULL, in.buf, in.len, "vmstat", &out), 0);
+	while (next_line(in.buf, in.len, &pos, &line, &len)) {
+		assert_int_equal(split_fields(line, len, f, flen, 2), 2);
+		strbuf_reset(&want);
+		strbuf_addf(&want, "%.*s: %.*s\n", (int)flen[0], f[0], (int)flen[1], f[1]);
+		assert_non_null(strstr(out.buf, want.buf));
+		lines++;
+	}
+	assert_true(lines > 100);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	strbuf_release(&want);
+}
+
+static void test_meminfo(void **state)
+{
+	/* Memused and the running max_used_kB after MemFree; clobbered lines
+	 * (sockstat text) skipped */
+	check_raw("meminfo",
+		  "time: 1\nMemTotal:  1000 kB\nMemFree:  400 kB\nBuffers:  10 kB\n"
+		  "time: 2\nMemTotal:  1000 kB\nMemFree:  700 kB\nTCP: inuse 3 orphan 0\n"
+		  "HugePages_Total:  0\n",
+		  "time: 1\nMemTotal: 1000\nMemFree: 400\nMemused: 600\nmax_used_kB: 600\n"
+		  "Buffers: 10\n"
+		  "time: 2\nMemTotal: 1000\nMemFree: 700\nMemused: 300\nmax_used_kB: 600\n"
+		  "HugePages_Total: 0\n");
+}
+
+static void test_meminfo_real(void **state)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	long long total = 0, free_kb = 0;
+	char want[128];
+	const char *p;
+
+	read_root(&in, "/proc/meminfo");
+	assert_non_null(p = strstr(in.buf, "MemTotal:"));
+	total = atoll(p + 9);
+	assert_non_null(p = strstr(in.buf, "MemFree:"));
+	free_kb = atoll(p + 8);
+	check_snapshot("meminfo", "", "");
+	{
+		const struct monitor *m = mon("meminfo");
+		void *st = calloc(1, m->parse_state_size);
+		assert_int_equal(m->parse_snapshot(st, in.buf, in.len, "meminfo", &out), 0);
+		free(st);
+	}
+	snprintf(want, sizeof(want), "\nMemused: %lld\nmax_used_kB: %lld\n",
+		 total - free_kb, total - free_kb);
+	assert_non_null(strstr(out.buf, want));
+	snprintf(want, sizeof(want), "MemTotal: %lld\n", total);
+	assert_true(!strncmp(out.buf, want, strlen(want)));
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static void test_numa(void **state)
+{
+	check_raw("numa-numastat",
+		  "time: 1.5\nnode: 0\nnuma_hit 10\nlocal_node 9\nnode: 1\nnuma_hit 20\n 7\n",
+		  "time: 1.5\nnode0.numa_hit: 10\nnode0.local_node: 9\nnode1.numa_hit: 20\n"
+		  "node1: 7\n");
+	/* vmstat: the first of duplicate keys, per node */
+	check_raw("numa-vmstat", "time: 2\nnode: 0\nnr_a 1\nnr_a 2\nnode: 1\nnr_a 3\n",
+		  "time: 2\nnode0.nr_a: 1\nnode1.nr_a: 3\n");
+	/* meminfo: 4+ fields, tolower($1) $2 "." $3 " " $4 */
+	check_raw("numa-meminfo",
+		  "time: 3\nnode: 0\nNode 0 MemTotal:       8000 kB\nNode 0 HugePages_Total:     0\n"
+		  "node: 1\nNode 1 MemFree:  5 kB\n",
+		  "time: 3\nnode0.MemTotal: 8000\nnode0.HugePages_Total: 0\nnode1.MemFree: 5\n");
+}
+
+static void test_softirqs(void **state)
+{
+	check_snapshot("softirqs",
+		       "                    CPU0       CPU1       \n"
+		       "          HI:          1          2\n"
+		       "         RCU:      10      20\n",
+		       "CPU0.HI: 1\nCPU1.HI: 2\nHI: 3\nCPU0.RCU: 10\nCPU1.RCU: 20\nRCU: 30\n");
+}
+
+static void test_softirqs_real(void **state)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	const struct monitor *m = mon("softirqs");
+	const char *rcu;
+	long long c0, c1;
+	char want[64];
+
+	read_root(&in, "/proc/softirqs");
+	assert_non_null(rcu = strstr(in.buf, "RCU:"));
+	assert_int_equal(sscanf(rcu, "RCU: %lld %lld", &c0, &c1), 2);
+	assert_int_equal(m->parse_snapshot(NULL, in.buf, in.len, "softirqs", &out), 0);
+	snprintf(want, sizeof(want), "CPU1.RCU: %lld\nRCU: %lld\n", c1, c0 + c1);
+	assert_non_null(strstr(out.buf, want));
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static void test_interrupts(void **state)
+{
+	check_snapshot("interrupts",
+		       "           CPU0       CPU1       \n"
+		       " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+		       " 35:          1          2  PCI-MSI  eth0-TxRx-0, eth0-TxRx-1\n"
+		       "LOC:      28424      27335   Local timer interrupts\n"
+		       "ERR:          0\n",
+		       "CPU0.24:IO-APIC.5-edge.ACPI:Ged: 1\n"
+		       "CPU1.24:IO-APIC.5-edge.ACPI:Ged: 0\n"
+		       "24:IO-APIC.5-edge.ACPI:Ged: 1\n"
+		       "CPU0.35:PCI-MSI.eth0-TxRx-0,eth0-TxRx-1: 1\n"
+		       "CPU1.35:PCI-MSI.eth0-TxRx-0,eth0-TxRx-1: 2\n"
+		       "35:PCI-MSI.eth0-TxRx-0,eth0-TxRx-1: 3\n"
+		       "CPU0.LOC:Local_timer_interrupts: 28424\n"
+		       "CPU1.LOC:Local_timer_interrupts: 27335\n"
+		       "LOC:Local_timer_interrupts: 55759\n"
+		       "ERR: 0\n");
+}
+
+static void test_interrupts_real(void **state)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	const struct monitor *m = mon("interrupts");
+	const char *line;
+	size_t pos = 0, len;
+	int want = 0, got = 0;
+	struct fields f = FIELDS_INIT;
+
+	read_root(&in, "/proc/interrupts");
+	/* every data line gives one metric per CPU and its sum; two-field
+	 * lines one */
+	while (next_line(in.buf, in.len, &pos, &line, &len)) {
+		int n = fields_split(&f, line, len);
+		if (!n || !field_has_colon(f.f[0], f.len[0]))
+			continue;
+		want += n == 2 ? 1 : 3;
+	}
+	assert_int_equal(m->parse_snapshot(NULL, in.buf, in.len, "interrupts", &out), 0);
+	for (size_t i = 0; i < out.len; i++)
+		got += out.buf[i] == '\n';
+	assert_int_equal(got, want);
+	assert_non_null(strstr(out.buf, "\nCPU0.LOC:Local_timer_interrupts: "));
+	assert_non_null(strstr(out.buf, "\nCPU1.36:PCI-MSIX-0000:00:02.0.1-edge.virtio1-req.0: "));
+	fields_release(&f);
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static void test_proc_stat(void **state)
+{
+	check_snapshot("proc-stat",
+		       "cpu  1 2 3 4 5 6 7 8 9 10\ncpu0 1 0 0 0 0 0 0 0\nintr 100 1 2\n"
+		       "ctxt 50\nbtime 1700000000\nprocs_running 3\nsoftirq 9 1 8\n",
+		       "cpu.user: 1\ncpu.nice: 2\ncpu.system: 3\ncpu.idle: 4\ncpu.iowait: 5\n"
+		       "cpu.irq: 6\ncpu.softirq: 7\ncpu.steal: 8\ncpu.guest: 9\ncpu.guest_nice: 10\n"
+		       "cpu0.user: 1\ncpu0.nice: 0\ncpu0.system: 0\ncpu0.idle: 0\ncpu0.iowait: 0\n"
+		       "cpu0.irq: 0\ncpu0.softirq: 0\ncpu0.steal: 0\n"
+		       "intr: 100\nctxt: 50\nbtime: 1700000000\nprocs_running: 3\nsoftirq: 9\n");
+}
+
+static void test_diskstats(void **state)
+{
+	/* 14 fields (lkp's), 20 (Linux 5.5+), and a line of another width */
+	check_snapshot("diskstats",
+		       "   8       0 sda 1 2 3 4 5 6 7 8 9 10 11\n"
+		       " 259       0 nvme0n1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n"
+		       "   8       1 sda1 1 2 3 4\n",
+		       "read_ios.sda: 1\nread_merges.sda: 2\nread_sectors.sda: 3\nread_ticks.sda: 4\n"
+		       "write_ios.sda: 5\nwrite_merges.sda: 6\nwrite_sectors.sda: 7\n"
+		       "write_ticks.sda: 8\nin_flight.sda: 9\nio_ticks.sda: 10\ntime_in_queue.sda: 11\n"
+		       "read_ios.nvme0n1: 1\nread_merges.nvme0n1: 2\nread_sectors.nvme0n1: 3\n"
+		       "read_ticks.nvme0n1: 4\nwrite_ios.nvme0n1: 5\nwrite_merges.nvme0n1: 6\n"
+		       "write_sectors.nvme0n1: 7\nwrite_ticks.nvme0n1: 8\nin_flight.nvme0n1: 9\n"
+		       "io_ticks.nvme0n1: 10\ntime_in_queue.nvme0n1: 11\ndiscard_ios.nvme0n1: 12\n"
+		       "discard_merges.nvme0n1: 13\ndiscard_sectors.nvme0n1: 14\n"
+		       "discard_ticks.nvme0n1: 15\nflush_ios.nvme0n1: 16\nflush_ticks.nvme0n1: 17\n");
+}
+
+static const char slab_head[] =
+	"slabinfo - version: 2.1\n"
+	"# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+	" : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs>"
+	" <num_slabs> <sharedavail>\n";
+
+static void test_slabinfo(void **state)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	const struct monitor *m = mon("slabinfo");
+
+	strbuf_addstr(&in, slab_head);
+	strbuf_addstr(&in, "kmalloc-64   1234   1300     64   64    1 : tunables    0    0    0"
+		      " : slabdata     20     21      0\nshort 1 2\n");
+	assert_int_equal(m->parse_snapshot(NULL, in.buf, in.len, "slab", &out), 0);
+	assert_string_equal(out.buf, "kmalloc-64.active_objs: 1234\nkmalloc-64.num_objs: 1300\n"
+			    "kmalloc-64.active_slabs: 20\nkmalloc-64.num_slabs: 21\n");
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static void test_slabinfo_errors(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	const struct monitor *m = mon("slabinfo");
+	const char *v20 = "slabinfo - version: 2.0\n";
+	const char *nohead = "kmalloc-64 1 2 3\n";
+
+	assert_int_equal(m->parse_snapshot(NULL, v20, strlen(v20), "slab", &out), -1);
+	assert_int_equal(m->parse_snapshot(NULL, nohead, strlen(nohead), "slab", &out), -1);
+	strbuf_release(&out);
+}
+
+static void test_slabinfo_real(void **state)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	const struct monitor *m = mon("slabinfo");
+	int caches = -2, lines = 0;
+
+	read_root(&in, "/proc/slabinfo");
+	for (size_t i = 0; i < in.len; i++)
+		caches += in.buf[i] == '\n';
+	assert_int_equal(m->parse_snapshot(NULL, in.buf, in.len, "slabinfo", &out), 0);
+	for (size_t i = 0; i < out.len; i++)
+		lines += out.buf[i] == '\n';
+	assert_true(caches > 50);
+	assert_int_equal(lines, 4 * caches);
+	strbuf_release(&in);
+	strbuf_release(&out);
+}
+
+static void test_cpuidle(void **state)
+{
+	check_snapshot("cpuidle",
+		       "cpu0.POLL.time: 5\ncpu0.POLL.usage: 1\ncpu0.C1-HSW.time: 100\n"
+		       "cpu1.POLL.time: 7\ncpu1.POLL.usage: 2\ncpu1.C1-HSW.time: 50\n",
+		       "POLL.time: 12\nPOLL.usage: 3\nC1-HSW.time: 150\n");
+}
+
+static void test_cpufreq(void **state)
+{
+	check_snapshot("cpufreq", "cpu0.time_in_state.3000000: 10\ncpu0.total_trans: 4\n",
+		       "cpu0.time_in_state.3000000: 10\ncpu0.total_trans: 4\n");
+}
+
+/* lkp's conformance fixture: vmstat --timestamp output and its stats */
+static void test_vmstat_conformance(void **state)
+{
+	struct strbuf raw = STRBUF_INIT, want = STRBUF_INIT, out = STRBUF_INIT;
+	const char *tz = getenv("TZ");
+	char *old = tz ? strdup(tz) : NULL;
+
+	skip_without_conformance();
+	read_conformance(&raw, "lkp/stats/vmstat/1");
+	read_conformance(&want, "lkp/stats/vmstat/1.yaml");
+	/* lkp parses the timestamp in the local zone, whatever the header
+	 * says: its expected output was made in UTC */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	assert_int_equal(monitor_parse(mon("vmstat"), raw.buf, raw.len, "vmstat/1", &out), 0);
+	if (old)
+		setenv("TZ", old, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(old);
+	assert_string_equal(out.buf, want.buf);
+	strbuf_release(&raw);
+	strbuf_release(&want);
+	strbuf_release(&out);
+}
+
+static void test_vmstat_utc(void **state)
+{
+	check_raw("vmstat",
+		  "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu----- -----timestamp-----\n"
+		  " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st                 UTC\n"
+		  " 1  0      0 24296156   2648 288888    0    0   722   129   97  183  4  1 95  0  0 2026-11-29 23:24:15\n",
+		  "time: 1795994655\nprocs.r: 1\nprocs.b: 0\nmemory.swpd: 0\nmemory.free: 24296156\n"
+		  "memory.buff: 2648\nmemory.cache: 288888\nswap.si: 0\nswap.so: 0\nio.bi: 722\n"
+		  "io.bo: 129\nsystem.in: 97\nsystem.cs: 183\ncpu.us: 4\ncpu.sy: 1\ncpu.id: 95\n"
+		  "cpu.wa: 0\ncpu.st: 0\n");
+}
+
+static void test_vmstat_errors(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	const struct monitor *m = mon("vmstat");
+	const char *nohead = " 1  0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	const char *narrow = " r  b   swpd\n 1  0\n";
+	const char *badtime = " r  b UTC\n 1 2 2026-13-45 99:00:00\n";
+
+	assert_int_equal(monitor_parse(m, nohead, strlen(nohead), "v", &out), -1);
+	assert_int_equal(monitor_parse(m, narrow, strlen(narrow), "v", &out), -1);
+	assert_int_equal(monitor_parse(m, badtime, strlen(badtime), "v", &out), -1);
+	strbuf_release(&out);
+}
+
+static void test_raw_needs_time(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *raw = "pgfree 1\ntime: 2\npgfree 3\n";
+
+	assert_int_equal(monitor_parse(mon("proc-vmstat"), raw, strlen(raw), "raw", &out), -1);
+	strbuf_release(&out);
+}
+
+static struct time_result sample_time(void)
+{
+	struct time_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.command = "stress-ng --cpu 1";
+	r.ru.ru_utime.tv_sec = 13;
+	r.ru.ru_utime.tv_usec = 705000;
+	r.ru.ru_stime.tv_sec = 1;
+	r.ru.ru_stime.tv_usec = 230000;
+	r.ru.ru_maxrss = 12345;
+	r.ru.ru_minflt = 1234;
+	r.ru.ru_majflt = 2;
+	r.ru.ru_nvcsw = 12;
+	r.ru.ru_nivcsw = 34;
+	r.ru.ru_oublock = 8;
+	r.start.tv_sec = 1000;
+	r.end.tv_sec = 1000 + 3723;
+	r.end.tv_nsec = 450000000;
+	r.status = 2 << 8;   /* exited with 2 */
+	r.page_size = 4096;
+	return r;
+}
+
+static void test_time_format(void **state)
+{
+	struct time_result r = sample_time();
+	struct strbuf out = STRBUF_INIT;
+
+	time_format_gnu(&r, &out);
+	assert_string_equal(out.buf,
+		"Command exited with non-zero status 2\n"
+		"\tCommand being timed: \"stress-ng --cpu 1\"\n"
+		"\tUser time (seconds): 13.70\n"
+		"\tSystem time (seconds): 1.23\n"
+		"\tPercent of CPU this job got: 0%\n"
+		"\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03\n"
+		"\tAverage shared text size (kbytes): 0\n"
+		"\tAverage unshared data size (kbytes): 0\n"
+		"\tAverage stack size (kbytes): 0\n"
+		"\tAverage total size (kbytes): 0\n"
+		"\tMaximum resident set size (kbytes): 12345\n"
+		"\tAverage resident set size (kbytes): 0\n"
+		"\tMajor (requiring I/O) page faults: 2\n"
+		"\tMinor (reclaiming a frame) page faults: 1234\n"
+		"\tVoluntary context switches: 12\n"
+		"\tInvoluntary context switches: 34\n"
+		"\tSwaps: 0\n"
+		"\tFile system inputs: 0\n"
+		"\tFile system outputs: 8\n"
+		"\tSocket messages sent: 0\n"
+		"\tSocket messages received: 0\n"
+		"\tSignals delivered: 0\n"
+		"\tPage size (bytes): 4096\n"
+		"\tExit status: 2\n");
+
+	/* under an hour: m:ss.cc; percent from CPU over wall time */
+	r.end.tv_sec = 1000 + 20;
+	r.end.tv_nsec = 70000000;
+	r.status = 9;        /* killed by SIGKILL */
+	strbuf_reset(&out);
+	time_format_gnu(&r, &out);
+	assert_true(!strncmp(out.buf, "Command terminated by signal 9\n", 31));
+	assert_non_null(strstr(out.buf, "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:20.07\n"));
+	assert_non_null(strstr(out.buf, "\tPercent of CPU this job got: 74%\n"));
+	assert_non_null(strstr(out.buf, "\tExit status: 0\n"));
+
+	r.end = r.start;
+	strbuf_reset(&out);
+	time_format_gnu(&r, &out);
+	assert_non_null(strstr(out.buf, "\tPercent of CPU this job got: ?%\n"));
+	strbuf_release(&out);
+}
+
+static void test_time_parse(void **state)
+{
+	/* lkp's stats/time on GNU time -v text (as GNU time writes it) */
+	check_raw("time",
+		  "Command exited with non-zero status 2\n"
+		  "\tCommand being timed: \"sh -c 'a: b'\"\n"
+		  "\tUser time (seconds): 13.70\n"
+		  "\tPercent of CPU this job got: 99%\n"
+		  "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03\n"
+		  "\tMajor (requiring I/O) page faults: 0\n"
+		  "\tPage size (bytes): 4096\n",
+		  "user_time: 13.70\n"
+		  "percent_of_cpu_this_job_got: 99\n"
+		  "elapsed_time: 3723.0\n"
+		  "major_page_faults: 0\n"
+		  "page_size: 4096\n");
+	check_raw("time",
+		  "\tPercent of CPU this job got: ?%\n"
+		  "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:20.07\n",
+		  "percent_of_cpu_this_job_got: 0\nelapsed_time: 20.07\n");
+}
+
+static void test_unavailable(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	assert_false(monitor_available(mon("cpufreq"), "/nonexistent-root", &why));
+	assert_string_equal(why.buf, "cannot read '/nonexistent-root/sys/devices/system/cpu/"
+			    "cpu0/cpufreq/stats/time_in_state': No such file or directory");
+	strbuf_reset(&why);
+	assert_false(monitor_available(mon("numa-vmstat"), "/nonexistent-root", &why));
+	assert_non_null(strstr(why.buf, "node0/vmstat': No such file or directory"));
+	strbuf_reset(&why);
+	/* in the canned tree everything is there */
+	for (const struct monitor *const *m = monitor_all(); *m; m++) {
+		strbuf_reset(&why);
+		if (!monitor_available(*m, ROOT, &why))
+			fail_msg("%s unavailable: %s", (*m)->name, why.buf);
+	}
+	/* the time monitor is never sampled, so never unavailable */
+	assert_true(monitor_available(mon("time"), "/nonexistent-root", &why));
+	strbuf_release(&why);
+}
+
+static void test_list_sources(void **state)
+{
+	struct monitor_sources src = { 0 };
+
+	assert_int_equal(mon("cpuidle")->list_sources(ROOT, &src), 0);
+	assert_int_equal(src.nr, 8);      /* 2 CPUs x 2 states x time, usage */
+	assert_string_equal(src.v[0].label, "cpu0.POLL.time");
+	assert_string_equal(src.v[3].label, "cpu0.haltpoll-idle.usage");
+	assert_string_equal(src.v[3].path, ROOT "/sys/devices/system/cpu/cpu0/cpuidle/state1/usage");
+	assert_int_equal(src.v[3].kind, SRC_VALUE);
+	monitor_sources_release(&src);
+
+	assert_int_equal(mon("cpufreq")->list_sources(ROOT, &src), 0);
+	assert_int_equal(src.nr, 4);
+	assert_string_equal(src.v[2].label, "cpu1.time_in_state");
+	assert_int_equal(src.v[2].kind, SRC_PAIRS);
+	monitor_sources_release(&src);
+
+	assert_int_equal(mon("numa-numastat")->list_sources(ROOT, &src), 0);
+	assert_int_equal(src.nr, 1);
+	assert_string_equal(src.v[0].label, "node: 0");
+	monitor_sources_release(&src);
+}
+
+static void test_list_numbered(void **state)
+{
+	char **names = list_numbered(ROOT, "/sys/devices/system/cpu", "cpu");
+
+	assert_string_equal(names[0], "cpu0");
+	assert_string_equal(names[1], "cpu1");
+	assert_null(names[2]);
+	free_names(names);
+	names = list_numbered("/nonexistent-root", "/sys", "cpu");
+	assert_null(names[0]);
+	free_names(names);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_proc_vmstat),
+		cmocka_unit_test(test_proc_vmstat_real),
+		cmocka_unit_test(test_meminfo),
+		cmocka_unit_test(test_meminfo_real),
+		cmocka_unit_test(test_numa),
+		cmocka_unit_test(test_softirqs),
+		cmocka_unit_test(test_softirqs_real),
+		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_interrupts_real),
+		cmocka_unit_test(test_proc_stat),
+		cmocka_unit_test(test_diskstats),
+		cmocka_unit_test(test_slabinfo),
+		cmocka_unit_test(test_slabinfo_errors),
+		cmocka_unit_test(test_slabinfo_real),
+		cmocka_unit_test(test_cpuidle),
+		cmocka_unit_test(test_cpufreq),
+		cmocka_unit_test(test_vmstat_conformance),
+		cmocka_unit_test(test_vmstat_utc),
+		cmocka_unit_test(test_vmstat_errors),
+		cmocka_unit_test(test_raw_needs_time),
+		cmocka_unit_test(test_time_format),
+		cmocka_unit_test(test_time_parse),
+		cmocka_unit_test(test_unavailable),
+		cmocka_unit_test(test_list_sources),
+		cmocka_unit_test(test_list_numbered),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

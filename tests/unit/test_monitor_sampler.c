@@ -1,0 +1,332 @@
+/*
+ * Unit tests of the sampler (src/monitor/sampler.c): short real runs at
+ * 100 ms on the live /proc and on the canned tree of tests/data/monitor,
+ * checking the raw files' lkp format and the JSON series; the time
+ * monitor's files; raw -> JSON on lkp-format text; error paths.
+ */
+#include "test_helpers.h"
+#include "monitor/monitor.h"
+#include "monitor/reduce.h"
+#include "monitor/sampler.h"
+#include "result/matrix.h"
+
+#include <json.h>
+#include <stdbool.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define ROOT "tests/data/monitor/root"
+
+static char *tmpdir(void)
+{
+	char tmpl[] = "/tmp/perfbot-test-sampler.XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	assert_non_null(d);
+	return strdup(d);
+}
+
+static void rm_rf(const char *dir)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(&cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+
+static void read_in(struct strbuf *sb, const char *dir, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	strbuf_reset(sb);
+	path_join(&p, dir, name);
+	assert_int_equal(read_file(sb, p.buf), 0);
+	strbuf_release(&p);
+}
+
+static int count_prefix(const char *text, const char *prefix)
+{
+	int n = 0;
+	size_t len = strlen(prefix);
+
+	for (const char *p = text; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, prefix, len))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Check <name>.json: every series has n samples (when rectangular), the
+ * "<name>.time" series included when expected.  Returns the metric count.
+ */
+static int check_series(const char *dir, const char *name, int n, bool has_time)
+{
+	struct strbuf json = STRBUF_INIT, file = STRBUF_INIT, key = STRBUF_INIT;
+	json_object *root, *t;
+	int metrics = 0;
+
+	strbuf_addf(&file, "%s.json", name);
+	read_in(&json, dir, file.buf);
+	root = json_tokener_parse(json.buf);
+	assert_non_null(root);
+	strbuf_addf(&key, "%s.time", name);
+	assert_int_equal(json_object_object_get_ex(root, key.buf, &t), has_time);
+	json_object_object_foreach(root, k, v) {
+		assert_true(json_object_is_type(v, json_type_array));
+		assert_true(!strncmp(k, name, strlen(name)) && k[strlen(name)] == '.');
+		if ((int)json_object_array_length(v) != n)
+			fail_msg("%s: %s has %d samples, expected %d", name, k,
+				 (int)json_object_array_length(v), n);
+		metrics++;
+	}
+	json_object_put(root);
+	strbuf_release(&json);
+	strbuf_release(&file);
+	strbuf_release(&key);
+	return metrics;
+}
+
+/* Run the default monitors for ~250 ms at 100 ms; returns the dir. */
+static char *run(const char *root, const struct monitor **mons)
+{
+	char *dir = tmpdir();
+	struct sampler *s = sampler_start_root(mons, 0.1, dir, root);
+
+	assert_non_null(s);
+	sleep_ms(50);
+	assert_int_equal(sampler_samples(s, "proc-vmstat"), 0);   /* not active yet */
+	sampler_activate(s);
+	sleep_ms(250);
+	assert_true(sampler_samples(s, "proc-vmstat") >= 1);
+	assert_int_equal(sampler_samples(s, "no-such-monitor"), -1);
+	assert_int_equal(sampler_stop(s), 0);
+	return dir;
+}
+
+static void test_live_run(void **state)
+{
+	const struct monitor **mons = monitor_default_list();
+	struct strbuf raw = STRBUF_INIT, why = STRBUF_INIT;
+	char *dir = run("", mons);
+	int n = -1;
+
+	for (int i = 0; mons[i]; i++) {
+		const struct monitor *m = mons[i];
+		struct strbuf p = STRBUF_INIT;
+		int samples;
+
+		strbuf_reset(&why);
+		path_join(&p, dir, m->name);
+		if (!monitor_available(m, "", &why)) {
+			assert_false(file_exists(p.buf));
+			strbuf_release(&p);
+			continue;
+		}
+		read_in(&raw, dir, m->name);
+		if (!strcmp(m->name, "vmstat")) {
+			/* vmstat's own layout: two header lines, one row a sample */
+			assert_true(!strncmp(raw.buf, "procs -----------memory----------", 33));
+			assert_non_null(strstr(raw.buf, "\n r  b   swpd   free"));
+			samples = -2;
+			for (size_t j = 0; j < raw.len; j++)
+				samples += raw.buf[j] == '\n';
+		} else {
+			/* lkp's layout: "time: <epoch>" then the file */
+			assert_true(!strncmp(raw.buf, "time: ", 6));
+			samples = count_prefix(raw.buf, "time: ");
+		}
+		/* at 0, 100, 200 ms and at stop (250 ms), give or take a busy machine */
+		assert_in_range(samples, 2, 6);
+		if (n < 0)
+			n = samples;
+		assert_int_equal(samples, n);
+		if (strcmp(m->name, "slabinfo") && strcmp(m->name, "meminfo"))
+			assert_true(check_series(dir, m->name, samples, true) > 0);
+		strbuf_release(&p);
+	}
+	/* the integer-second time of proc-vmstat, the ns one of softirqs */
+	read_in(&raw, dir, "proc-vmstat");
+	assert_true(raw.buf[16] == '\n');
+	read_in(&raw, dir, "softirqs");
+	assert_true(raw.buf[16] == '.' && raw.buf[26] == '\n');
+	read_in(&raw, dir, "proc-vmstat.json");
+	assert_non_null(strstr(raw.buf, "\"proc-vmstat.pgfree\": ["));
+	read_in(&raw, dir, "vmstat.json");
+	assert_non_null(strstr(raw.buf, "\"vmstat.cpu.id\": ["));
+	free(mons);
+	strbuf_release(&raw);
+	strbuf_release(&why);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* The canned tree does not change: every sample reads the same values. */
+static void test_canned_run(void **state)
+{
+	const struct monitor *const *all = monitor_all();
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
+	struct matrix stats;
+	char *dir = run(ROOT, (const struct monitor **)all);
+	int n;
+
+	read_in(&raw, dir, "cpufreq");
+	n = count_prefix(raw.buf, "time: ");
+	assert_in_range(n, 2, 6);
+	assert_non_null(strstr(raw.buf, "\ncpu0.time_in_state.3000000: 1000\n"
+				       "cpu0.time_in_state.2000000: 2000\n"
+				       "cpu0.time_in_state.1200000: 3000\n"
+				       "cpu0.total_trans: 40\n"
+				       "cpu1.time_in_state.3000000: 1001\n"));
+	read_in(&raw, dir, "cpuidle");
+	assert_non_null(strstr(raw.buf, "\ncpu1.haltpoll-idle.usage: "));
+	read_in(&raw, dir, "numa-meminfo");
+	assert_non_null(strstr(raw.buf, "\nnode: 0\nNode 0 MemTotal: "));
+	check_series(dir, "cpufreq", n, true);
+	check_series(dir, "interrupts", n, true);
+	check_series(dir, "numa-numastat", n, true);
+	check_series(dir, "diskstats", n, true);
+	check_series(dir, "vmstat", n, true);
+	{
+		struct strbuf t = STRBUF_INIT;
+		path_join(&t, dir, "time");
+		assert_false(file_exists(t.buf));   /* never sampled */
+		strbuf_release(&t);
+	}
+
+	/* then the run stage: event counters of an unchanging tree are 0 */
+	matrix_init(&stats);
+	assert_int_equal(monitors_to_stats(dir, &stats), 0);
+	assert_true(stats.m[matrix_find(&stats, "cpufreq.cpu1.total_trans")].v[0] == 41);
+	assert_true(stats.m[matrix_find(&stats, "interrupts.CPU0.LOC:Local_timer_interrupts")].v[0] == 0);
+	assert_true(stats.m[matrix_find(&stats, "numa-numastat.node0.numa_hit")].v[0] == 0);
+	assert_true(stats.m[matrix_find(&stats, "softirqs.RCU")].v[0] == 0);
+	assert_true(matrix_find(&stats, "proc-vmstat.time") < 0);
+	/* later vmstat rows: no CPU time passed, so all idle */
+	assert_true(matrix_find(&stats, "vmstat.cpu.id") >= 0);
+	stats_to_json(&stats, &out);
+	matrix_release(&stats);
+	strbuf_release(&raw);
+	strbuf_release(&out);
+	rm_rf(dir);
+	free(dir);
+}
+
+static void test_never_activated(void **state)
+{
+	const struct monitor *mons[] = { monitor_find("proc-vmstat"), monitor_find("time"), NULL };
+	char *dir = tmpdir();
+	struct sampler *s = sampler_start(mons, 0.1, dir);
+	struct strbuf cmd = STRBUF_INIT;
+
+	assert_non_null(s);
+	sleep_ms(150);
+	assert_int_equal(sampler_stop(s), 0);
+	/* nothing sampled: no raw file, no JSON, no temporary left */
+	strbuf_addf(&cmd, "test -z \"$(ls -A '%s')\"", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+	rm_rf(dir);
+	free(dir);
+}
+
+static void test_bad_dir(void **state)
+{
+	const struct monitor *mons[] = { monitor_find("proc-vmstat"), NULL };
+
+	assert_null(sampler_start(mons, 1, "/nonexistent-dir/run"));
+}
+
+static void test_time_write(void **state)
+{
+	char *dir = tmpdir();
+	struct time_result r;
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+	struct matrix stats;
+
+	memset(&r, 0, sizeof(r));
+	r.command = "true";
+	r.ru.ru_utime.tv_sec = 2;
+	r.ru.ru_utime.tv_usec = 500000;
+	r.ru.ru_maxrss = 2048;
+	r.ru.ru_nvcsw = 7;
+	r.start.tv_sec = 100;
+	r.end.tv_sec = 105;
+	r.page_size = 4096;
+	assert_int_equal(time_write(dir, &r), 0);
+	read_in(&text, dir, "time");
+	assert_true(!strncmp(text.buf, "\tCommand being timed: \"true\"\n", 29));
+	read_in(&text, dir, "time.json");
+	/* zeros are dropped, as lkp's dump-stat does */
+	assert_string_equal(text.buf,
+		"{\n"
+		"  \"time.user_time\": [\n    2.5\n  ],\n"
+		"  \"time.percent_of_cpu_this_job_got\": [\n    50\n  ],\n"
+		"  \"time.elapsed_time\": [\n    5.0\n  ],\n"
+		"  \"time.maximum_resident_set_size\": [\n    2048\n  ],\n"
+		"  \"time.voluntary_context_switches\": [\n    7\n  ],\n"
+		"  \"time.page_size\": [\n    4096\n  ]\n"
+		"}\n");
+	matrix_init(&stats);
+	assert_int_equal(monitors_to_stats(dir, &stats), 0);
+	stats_to_json(&stats, &out);
+	assert_non_null(strstr(out.buf, "\"time.elapsed_time\": 5.0,\n  \"time.elapsed_time.max\": 5.0,"));
+	matrix_release(&stats);
+	assert_int_equal(time_write("/nonexistent-dir", &r), -1);
+	strbuf_release(&text);
+	strbuf_release(&out);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* The JSON stage on a raw file as lkp's own monitor writes it. */
+static void test_raw_to_json(void **state)
+{
+	char *dir = tmpdir();
+	struct strbuf p = STRBUF_INIT, json = STRBUF_INIT;
+	const char *raw =
+		"time: 1421007515\nnr_free_pages 100\npgfree 10\n"
+		"time: 1421007516\nnr_free_pages 90\npgfree 25\n";
+
+	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), 0);
+	path_join(&p, dir, "proc-vmstat");
+	assert_int_equal(write_file_atomic(p.buf, raw, strlen(raw)), 0);
+	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), 1);
+	read_in(&json, dir, "proc-vmstat.json");
+	assert_string_equal(json.buf,
+		"{\n"
+		"  \"proc-vmstat.time\": [\n    1421007515,\n    1421007516\n  ],\n"
+		"  \"proc-vmstat.nr_free_pages\": [\n    100,\n    90\n  ],\n"
+		"  \"proc-vmstat.pgfree\": [\n    10,\n    25\n  ]\n"
+		"}\n");
+	/* a raw file that is not lkp's layout */
+	assert_int_equal(write_file_atomic(p.buf, "pgfree 1\n", 9), 0);
+	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), -1);
+	strbuf_release(&p);
+	strbuf_release(&json);
+	rm_rf(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_live_run),
+		cmocka_unit_test(test_canned_run),
+		cmocka_unit_test(test_never_activated),
+		cmocka_unit_test(test_bad_dir),
+		cmocka_unit_test(test_time_write),
+		cmocka_unit_test(test_raw_to_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
