@@ -1,0 +1,40 @@
+/*
+ * coremark.c: CoreMark's report as lkp stats.
+ *
+ * "Iterations/Sec   : 12173.471976" gives "iterations_per_sec:" followed
+ * by everything after the first ':' as printed, leading blank included,
+ * exactly as lkp prints it ("iterations_per_sec:  12173.471976").
+ */
+#include <string.h>
+
+#include "parse/bench_util.h"
+
+static int parse_coremark(const struct parse_input *in, struct strbuf *out)
+{
+	struct lines ls;
+	size_t start = out->len;
+	int ret = 0;
+
+	lines_init(&ls, in);
+	while (lines_next(&ls)) {
+		const char *colon;
+
+		if (strncmp(ls.buf.buf, "Iterations/Sec", 14))
+			continue;
+		colon = strchr(ls.buf.buf, ':');
+		if (!colon || !is_decimal(colon + 1)) {
+			ret = parse_error(in, "coremark", ls.no,
+					  "expected 'Iterations/Sec : <number>'");
+			goto out;
+		}
+		put_str(out, colon + 1, "iterations_per_sec");
+	}
+	if (out->len == start)
+		ret = parse_error(in, "coremark", lines_last(&ls),
+				  "no 'Iterations/Sec : <number>' line found");
+out:
+	lines_release(&ls);
+	return ret;
+}
+
+const struct parser parser_coremark = { "coremark", parse_coremark, NULL };

@@ -1,0 +1,52 @@
+/*
+ * mytest.c: the plain convention for user benchmarks ("mytest").
+ *
+ * A benchmark that knows nothing of lkp prints its results on stdout as
+ * "name: number" lines; each becomes the stat "name: number" (`perfbot
+ * run` prefixes the testcase name), the number normalised as Ruby would
+ * print it: "007" -> 7, "1.50" -> 1.5, "2e3" -> 2000.0.  The name is one
+ * word without ':'.  Every other line is ignored.
+ */
+#include <string.h>
+
+#include "parse/bench_util.h"
+#include "util/numfmt.h"
+
+/* A non-empty name without blanks. */
+static bool is_word(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (is_rspace((unsigned char)s[i]))
+			return false;
+	return len > 0;
+}
+
+static int parse_mytest(const struct parse_input *in, struct strbuf *out)
+{
+	struct lines ls;
+	size_t start = out->len;
+	int ret = 0;
+
+	lines_init(&ls, in);
+	while (lines_next(&ls)) {
+		const char *l = ls.buf.buf, *colon = strchr(l, ':');
+		double v;
+		bool is_int;
+
+		if (!colon || !is_word(l, (size_t)(colon - l)) || colon[1] != ' ' ||
+		    !is_decimal(colon + 1))
+			continue;
+		parse_number(colon + 1, &v, &is_int);
+		strbuf_add(out, l, (size_t)(colon - l));
+		strbuf_addstr(out, ": ");
+		fmt_number(out, v, is_int);
+		strbuf_addch(out, '\n');
+	}
+	if (out->len == start)
+		ret = parse_error(in, "mytest", lines_last(&ls),
+				  "no 'name: number' lines found");
+	lines_release(&ls);
+	return ret;
+}
+
+const struct parser parser_mytest = { "mytest", parse_mytest, NULL };
