@@ -54,6 +54,30 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"  -M, --monitors LIST   comma-separated monitors instead of the job's\n"
 	"  -i, --interval SEC    monitor sampling interval (default 1)\n"
 	"  -v, --verbose         log each phase on stderr\n")
+COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
+	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
+	"               [--build CMD] [--runs N] [--max-runs N] [--alpha A]\n"
+	"               [--state FILE] [--result-root DIR] [-v] [-- COMMAND [ARG...]]\n"
+	"perfbot bisect --resume [--state FILE]\n"
+	"\n"
+	"Drives git bisect in private worktrees (FILE.d/), running the job on\n"
+	"each commit with monitors on; runs go to the result tree under the\n"
+	"commit's sha and are reused.  Each step is judged good, bad or unknown\n"
+	"by a statistical test, with more runs while unknown (up to --max-runs,\n"
+	"then skipped); the final pair is re-measured.  The benchmark can refer\n"
+	"to the checkout as $PERFBOT_BUILD_DIR.\n"
+	"\n"
+	"  --build CMD       shell command run in the checkout (failure: skip)\n"
+	"  --runs N          runs of a step before its first verdict (default 2)\n"
+	"  --max-runs N      most runs of a step before skipping it (default 32)\n"
+	"  --alpha A         error budget of the search (default 0.09)\n"
+	"  --state FILE      the replayable log (default ./perfbot-bisect.state)\n"
+	"  --result-root DIR result root (default as perfbot run)\n"
+	"  --resume          continue the bisection FILE describes\n"
+	"  -v, --verbose     log decisions on stderr (-vv: also git and runs)\n"
+	"\n"
+	"Exit: 0 found, 1 error, 4 nothing to bisect, 5 only skipped commits\n"
+	"left, 130 interrupted.\n")
 COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 	"perfbot parse NAME [FILE]\n"
 	"perfbot parse --list\n"
@@ -61,3 +85,4 @@ COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 	"Reads FILE (standard input without it) and prints lkp's 'key: value'\n"
 	"lines.  --result-root DIR for parsers that read a result dir (fio).\n")
 COMMAND("split-job", split_job, "expand a job's arrays into atomic jobs", "perfbot split-job [options] JOB.yaml... [KEY=VALUE...]\n\nWrites one atomic job per point of JOB's parameter matrix, named\n<job>-<path_params>.yaml as lkp-tests' split-job names them, and prints\n'JOB => DIR/atomic.yaml' for each.\n\n  -o, --output DIR      where to write (default: .)\n  -t, --test-box NAME   testbox (default: $HOSTNAME or the host name)\n  -c, --config KCONFIG  set kconfig\n  -k, --kernel COMMIT   set commit\n  -s, --set 'KEY: VAL'  add or override a key (also KEY=VAL arguments)\n      --lkp-src DIR     an lkp-tests-like root for includes, programs/,\n                        include/ and hosts/ (repeatable; default $LKP_SRC)\n      --compatible      refine a job lkp already expanded\n      --no-defaults     do not add defaults from include files\n")
+COMMAND("report", report, "a report people act on: email text or HTML", "perfbot report [--bisect STATE | BASE NEW ...] [--format text|html] [-o FILE] ...")

@@ -602,6 +602,16 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		strbuf_addstr(&base, opts->result_base);
 	else
 		run_default_result_base(&base);
+	/* the benchmark runs in its own cwd (workdir): paths must not be
+	 * relative to ours */
+	if (mkdir_p(base.buf, 0755) < 0)
+		goto out;
+	char *abs_base = realpath(base.buf, NULL);
+	if (abs_base) {
+		strbuf_reset(&base);
+		strbuf_addstr(&base, abs_base);
+		free(abs_base);
+	}
 	if (job_result_root(opts->job, base.buf, opts->commit, &rr) < 0)
 		goto out;
 	if (mkdir_p(rr.buf, 0755) < 0)

@@ -193,6 +193,21 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+char *abs_path(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *cwd;
+
+	if (path[0] == '/')
+		return xstrdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		die("cannot get the current directory: %s", strerror(errno));
+	path_join(&sb, cwd, path);
+	free(cwd);
+	return strbuf_detach(&sb, NULL);
+}
+
 void path_join(struct strbuf *sb, const char *a, const char *b)
 {
 	strbuf_addstr(sb, a);

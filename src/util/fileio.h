@@ -29,6 +29,9 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path, int mode);
 bool is_dir(const char *path);
 bool file_exists(const char *path);
+/* path made absolute against the cwd (it need not exist; not resolved
+ * through symlinks).  Caller frees. */
+char *abs_path(const char *path);
 /* Join a and b with one '/', appending to sb. */
 void path_join(struct strbuf *sb, const char *a, const char *b);
 

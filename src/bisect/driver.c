@@ -1,0 +1,1041 @@
+/*
+ * driver.c: the bisect runner (see driver.h for the state and worktrees,
+ * decide.h for the protocol it follows).
+ */
+#include "bisect/driver.h"
+#include "bisect/decide.h"
+#include "job/job.h"
+#include "report/compare.h"
+#include "report/plot.h"
+#include "result/matrix.h"
+#include "run/run.h"
+#include "stats/summary.h"
+#include "util/fileio.h"
+#include "util/json_writer.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- the log --------------------------------------------------------- */
+
+void shell_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* Split a shell-quoted line (single quotes, \' outside them) into words. */
+static int split_words(const char *line, char ***words, int *nr)
+{
+	struct strbuf w = STRBUF_INIT;
+	size_t alloc = 0;
+	const char *p = line;
+
+	*words = NULL;
+	*nr = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		strbuf_reset(&w);
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+			if (*p == '\'') {
+				const char *end = strchr(p + 1, '\'');
+				if (!end) {
+					strbuf_release(&w);
+					return -1;
+				}
+				strbuf_add(&w, p + 1, (size_t)(end - p - 1));
+				p = end + 1;
+			} else if (*p == '\\' && p[1]) {
+				strbuf_addch(&w, p[1]);
+				p += 2;
+			} else {
+				strbuf_addch(&w, *p++);
+			}
+		}
+		ALLOC_GROW(*words, (size_t)*nr + 2, alloc);
+		(*words)[(*nr)++] = xstrdup(w.buf);
+		(*words)[*nr] = NULL;
+	}
+	strbuf_release(&w);
+	return 0;
+}
+
+static void free_words(char **words, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(words[i]);
+	free(words);
+}
+
+void bisect_opts_release(struct bisect_opts *o)
+{
+	free(o->repo);
+	free(o->good);
+	free(o->bad);
+	free(o->job_path);
+	free(o->metric);
+	free(o->build);
+	free(o->result_base);
+	free(o->state_path);
+	for (int i = 0; i < o->nr_command; i++)
+		free(o->command[i]);
+	free(o->command);
+	memset(o, 0, sizeof(*o));
+}
+
+static void start_line(const struct bisect_opts *o, struct strbuf *sb)
+{
+	strbuf_addstr(sb, "start --repo ");
+	shell_quote(sb, o->repo);
+	strbuf_addf(sb, " --good %s --bad %s --job ", o->good, o->bad);
+	shell_quote(sb, o->job_path);
+	strbuf_addstr(sb, " --metric ");
+	shell_quote(sb, o->metric);
+	if (o->build) {
+		strbuf_addstr(sb, " --build ");
+		shell_quote(sb, o->build);
+	}
+	strbuf_addf(sb, " --runs %d --max-runs %d", o->runs, o->max_runs);
+	if (o->alpha > 0)
+		strbuf_addf(sb, " --alpha %.17g", o->alpha);
+	strbuf_addstr(sb, " --result-root ");
+	shell_quote(sb, o->result_base);
+	if (o->nr_command) {
+		strbuf_addstr(sb, " --");
+		for (int i = 0; i < o->nr_command; i++) {
+			strbuf_addch(sb, ' ');
+			shell_quote(sb, o->command[i]);
+		}
+	}
+	strbuf_addch(sb, '\n');
+}
+
+int bisect_parse_start(const char *line, const char *state_path, int lineno,
+		       struct bisect_opts *o)
+{
+	char **w;
+	int n, i, ret = 0;
+
+	if (split_words(line, &w, &n) < 0 || n < 1 || strcmp(w[0], "start"))
+		return error("%s:%d: expected a 'start' line", state_path, lineno);
+	for (i = 1; i < n; i++) {
+		const char *k = w[i], *v = i + 1 < n ? w[i + 1] : NULL;
+		if (!strcmp(k, "--")) {
+			i++;
+			break;
+		}
+		if (!v) {
+			ret = error("%s:%d: option '%s' lacks its value", state_path, lineno, k);
+			break;
+		}
+		i++;
+		if (!strcmp(k, "--repo")) o->repo = xstrdup(v);
+		else if (!strcmp(k, "--good")) o->good = xstrdup(v);
+		else if (!strcmp(k, "--bad")) o->bad = xstrdup(v);
+		else if (!strcmp(k, "--job")) o->job_path = xstrdup(v);
+		else if (!strcmp(k, "--metric")) o->metric = xstrdup(v);
+		else if (!strcmp(k, "--build")) o->build = xstrdup(v);
+		else if (!strcmp(k, "--runs")) o->runs = atoi(v);
+		else if (!strcmp(k, "--max-runs")) o->max_runs = atoi(v);
+		else if (!strcmp(k, "--alpha")) o->alpha = atof(v);
+		else if (!strcmp(k, "--result-root")) o->result_base = xstrdup(v);
+		else {
+			ret = error("%s:%d: unknown option '%s'", state_path, lineno, k);
+			break;
+		}
+	}
+	if (!ret && i < n) {
+		o->nr_command = n - i;
+		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
+		for (int j = 0; j < o->nr_command; j++)
+			o->command[j] = xstrdup(w[i + j]);
+	}
+	if (!ret && (!o->repo || !o->good || !o->bad || !o->job_path || !o->metric || !o->result_base))
+		ret = error("%s:%d: the start line lacks --repo, --good, --bad, --job, --metric or --result-root",
+			    state_path, lineno);
+	free_words(w, n);
+	return ret;
+}
+
+/* Append one line to the log and make it durable before going on. */
+static int log_append(const char *path, const char *line)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	size_t len = strlen(line);
+
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	if (write(fd, line, len) != (ssize_t)len || fsync(fd) < 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* ---- bisection state ------------------------------------------------- */
+
+struct decision {
+	char *sha;
+	enum bisect_verdict v;
+	int used;            /* runs counted for the verdict (its first `used`) */
+	int from;            /* first run counted (fresh runs of a confirmation) */
+	bool confirmed;
+};
+
+struct commit_samples {
+	char *sha;
+	struct sample_set s;         /* complete runs, in run order */
+};
+
+struct bisect {
+	struct bisect_opts *o;
+	struct job *job;
+	struct bisect_params p;
+	struct decision *d;
+	int nr_d;
+	size_t alloc_d;
+	struct commit_samples *cs;
+	int nr_cs;
+	size_t alloc_cs;
+	struct strbuf dir;           /* "<state>.d" */
+	char *built[3];              /* sha built in good, bad, step worktrees */
+	char *result;                /* first bad commit, when found */
+	struct strbuf order;         /* "sha verdict\n" in the order measured, for the plot */
+};
+
+enum { WT_GOOD, WT_BAD, WT_STEP };
+static const char *const wt_name[] = { "good", "bad", "step" };
+
+static struct decision *find_decision(struct bisect *b, const char *sha)
+{
+	for (int i = b->nr_d - 1; i >= 0; i--)
+		if (!strcmp(b->d[i].sha, sha))
+			return &b->d[i];
+	return NULL;
+}
+
+static struct decision *add_decision(struct bisect *b, const char *sha)
+{
+	struct decision *d = find_decision(b, sha);
+	if (d)
+		return d;
+	ALLOC_GROW(b->d, (size_t)b->nr_d + 1, b->alloc_d);
+	d = &b->d[b->nr_d++];
+	memset(d, 0, sizeof(*d));
+	d->sha = xstrdup(sha);
+	return d;
+}
+
+/* Run git -C dir with the arguments up to a NULL; stdout into out. */
+__attribute__((sentinel))
+static int git(struct bisect *b, const char *dir, struct strbuf *out, ...)
+{
+	char *argv[16] = { "git", "-C", (char *)dir };
+	struct strbuf tmp = STRBUF_INIT;
+	va_list ap;
+	int n = 3, rc;
+
+	va_start(ap, out);
+	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	rc = capture_command(argv, NULL, out ? out : &tmp);
+	if (b->o->verbose > 1)
+		fprintf(stderr, "perfbot: git %s %s %s -> %d\n", argv[3], n > 4 ? argv[4] : "", n > 5 ? argv[5] : "", rc);
+	strbuf_release(&tmp);
+	return rc;
+}
+
+static int rev_parse(struct bisect *b, const char *rev, char **sha)
+{
+	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;
+
+	strbuf_addf(&spec, "%s^{commit}", rev);
+	if (git(b, b->o->repo, &out, "rev-parse", "--verify", "-q", spec.buf, NULL) != 0) {
+		strbuf_release(&out);
+		strbuf_release(&spec);
+		return error("%s: unknown revision '%s'", b->o->repo, rev);
+	}
+	strbuf_rtrim(&out);
+	*sha = strbuf_detach(&out, NULL);
+	strbuf_release(&spec);
+	return 0;
+}
+
+static void subject_of(struct bisect *b, const char *sha, struct strbuf *out)
+{
+	git(b, b->o->repo, out, "log", "-1", "--format=%s", sha, NULL);
+	strbuf_rtrim(out);
+}
+
+/* Samples of the metric for sha from the result tree (complete runs). */
+static struct commit_samples *samples_of(struct bisect *b, const char *sha, bool reload)
+{
+	struct commit_samples *c = NULL;
+	struct strbuf rr = STRBUF_INIT;
+	struct matrix mx;
+
+	for (int i = 0; i < b->nr_cs; i++)
+		if (!strcmp(b->cs[i].sha, sha))
+			c = &b->cs[i];
+	if (c && !reload)
+		return c;
+	if (!c) {
+		ALLOC_GROW(b->cs, (size_t)b->nr_cs + 1, b->alloc_cs);
+		c = &b->cs[b->nr_cs++];
+		c->sha = xstrdup(sha);
+		c->s = (struct sample_set)SAMPLE_SET_INIT;
+	}
+	sample_set_release(&c->s);
+	matrix_init(&mx);
+	if (job_result_root(b->job, b->o->result_base, sha, &rr) == 0 &&
+	    (file_exists(rr.buf) && is_dir(rr.buf))) {
+		struct strbuf mpath = STRBUF_INIT;
+		path_join(&mpath, rr.buf, "matrix.json");
+		if (file_exists(mpath.buf) && matrix_load(&mx, rr.buf) == 0) {
+			int m = matrix_find(&mx, b->o->metric);
+			int inc = matrix_find(&mx, "last_state.is_incomplete_run");
+			for (int r = 0; m >= 0 && r < mx.ncols; r++)
+				if (inc < 0 || mx.m[inc].v[r] != 1)
+					sample_set_add(&c->s, mx.m[m].v[r]);
+		}
+		strbuf_release(&mpath);
+	}
+	matrix_release(&mx);
+	strbuf_release(&rr);
+	return c;
+}
+
+/* Prepare worktree w at sha and build it, unless already built there. */
+static int prepare(struct bisect *b, int w, const char *sha)
+{
+	struct strbuf path = STRBUF_INIT, log = STRBUF_INIT, out = STRBUF_INIT;
+	int ret = -1;
+
+	if (b->built[w] && !strcmp(b->built[w], sha))
+		return 0;
+	path_join(&path, b->dir.buf, wt_name[w]);
+	if (!is_dir(path.buf)) {
+		if (git(b, b->o->repo, &out, "worktree", "add", "--detach", path.buf, sha, NULL) != 0) {
+			error("cannot create worktree '%s': %s", path.buf, out.buf);
+			goto out;
+		}
+	} else if (w != WT_STEP || !b->built[w]) {
+		/* git bisect checks out the step itself; elsewhere do it here */
+		if (git(b, path.buf, &out, "checkout", "-q", "--detach", sha, NULL) != 0) {
+			error("cannot check out %s in '%s': %s", sha, path.buf, out.buf);
+			goto out;
+		}
+	}
+	if (w == WT_STEP) {
+		struct strbuf head = STRBUF_INIT;
+		git(b, path.buf, &head, "rev-parse", "HEAD", NULL, NULL);
+		strbuf_rtrim(&head);
+		if (strcmp(head.buf, sha) && git(b, path.buf, &out, "checkout", "-q", "--detach", sha, NULL) != 0) {
+			error("cannot check out %s in '%s': %s", sha, path.buf, out.buf);
+			strbuf_release(&head);
+			goto out;
+		}
+		strbuf_release(&head);
+	}
+	if (b->o->build) {
+		struct child_process cp;
+		strbuf_addf(&log, "%s/build-%.12s.log", b->dir.buf, sha);
+		if (b->o->verbose)
+			fprintf(stderr, "perfbot: building %.12s: %s\n", sha, b->o->build);
+		child_process_init(&cp);
+		cp.shell_cmd = b->o->build;
+		cp.dir = path.buf;
+		cp.out_path = log.buf;
+		cp.err_path = "&1";
+		cp.no_stdin = true;
+		cp.new_pgrp = true;
+		if (start_command(&cp) < 0)
+			goto out;
+		int r = finish_command(&cp, 0, b->o->stop);
+		if (r != FINISH_EXITED || !WIFEXITED(cp.status) || WEXITSTATUS(cp.status)) {
+			if (r == FINISH_INTERRUPTED)
+				goto out;
+			warning("build of %.12s failed (see %s): skipping it", sha, log.buf);
+			ret = 1;
+			goto out;
+		}
+	}
+	free(b->built[w]);
+	b->built[w] = xstrdup(sha);
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&log);
+	strbuf_release(&out);
+	return ret;
+}
+
+/* Run the job n more times on sha in worktree w. 0, 1 build failed, -1. */
+static int measure(struct bisect *b, int w, const char *sha, int n)
+{
+	struct run_opts ro;
+	struct run_result res;
+	struct strbuf env = STRBUF_INIT, path = STRBUF_INIT, label = STRBUF_INIT;
+	int r;
+
+	if (n <= 0)
+		return 0;
+	r = prepare(b, w, sha);
+	if (r)
+		return r;
+	path_join(&path, b->dir.buf, wt_name[w]);
+	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", path.buf);
+	char *envv[] = { env.buf, NULL };
+	strbuf_addf(&label, "bisect %.12s", sha);
+	memset(&ro, 0, sizeof(ro));
+	ro.job = b->job;
+	ro.runs = n;
+	ro.result_base = b->o->result_base;
+	ro.commit = sha;
+	ro.command = b->o->nr_command ? b->o->command : NULL;
+	ro.env = envv;
+	ro.workdir = path.buf;
+	ro.verbose = b->o->verbose > 1;
+	ro.status_line = isatty(2) && !b->o->verbose;
+	ro.stop = b->o->stop;
+	ro.label = label.buf;
+	int before = samples_of(b, sha, false)->s.nr;
+	r = run_job(&ro, &res);
+	if (b->o->verbose)
+		fprintf(stderr, "perfbot: %.12s: %d run%s (%s)\n", sha, res.nr_runs, res.nr_runs == 1 ? "" : "s",
+			res.nr_incomplete ? "some incomplete" : "complete");
+	run_result_release(&res);
+	strbuf_release(&env);
+	strbuf_release(&path);
+	strbuf_release(&label);
+	int after = samples_of(b, sha, true)->s.nr;
+	if (b->o->stop && *b->o->stop)
+		return -1;
+	if (r < 0)
+		return -1;
+	/* every run incomplete, or the metric missing: more runs would only
+	 * repeat that, so the commit cannot be measured (a skip for a step) */
+	if (after <= before) {
+		warning("%.12s: %d run%s gave no '%s' (see the last_state and stderr files of its runs)",
+			sha, n, n == 1 ? "" : "s", b->o->metric);
+		return 1;
+	}
+	return 0;
+}
+
+/* The pooled sides: endpoints plus every decided commit (see decide.h). */
+static void pools(struct bisect *b, struct sample_set *good, struct sample_set *bad, const char *except)
+{
+	sample_set_append(good, &samples_of(b, b->o->good, false)->s);
+	sample_set_append(bad, &samples_of(b, b->o->bad, false)->s);
+	for (int i = 0; i < b->nr_d; i++) {
+		struct decision *d = &b->d[i];
+		if (d->v == BISECT_UNKNOWN || (except && !strcmp(d->sha, except)))
+			continue;
+		struct commit_samples *c = samples_of(b, d->sha, false);
+		struct sample_set part = { c->s.v + d->from, 0, 0 };
+		int end = d->used < c->s.nr ? d->used : c->s.nr;
+		part.nr = end > d->from ? end - d->from : 0;
+		sample_set_append(d->v == BISECT_GOOD ? good : bad, &part);
+	}
+}
+
+static void note_order(struct bisect *b, const char *sha, const char *what)
+{
+	strbuf_addf(&b->order, "%s %s\n", sha, what);
+}
+
+/*
+ * Measure sha until a verdict under p, using runs from index `from` on.
+ * Returns the verdict (UNKNOWN = skip) with *used the runs counted, or -1.
+ */
+static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from, int *used)
+{
+	for (;;) {
+		struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT;
+		struct commit_samples *c = samples_of(b, sha, false);
+		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
+		struct bisect_runs more;
+		pools(b, &good, &bad, sha);
+		int want = bisect_runs_wanted(&step, &good, &bad, p, &more);
+		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, p);
+		if (b->o->verbose && !want)
+			fprintf(stderr, "perfbot: %.12s: %s (n=%d, mean %g; good %g, bad %g)\n", sha,
+				bisect_verdict_name(v), step.nr, step.nr ? mean(step.v, step.nr) : NAN,
+				mean(good.v, good.nr), mean(bad.v, bad.nr));
+		sample_set_release(&good);
+		sample_set_release(&bad);
+		if (!want) {
+			*used = c->s.nr;
+			return v;
+		}
+		int r = measure(b, WT_STEP, sha, more.step);
+		if (r == 1) {
+			*used = c->s.nr;
+			return BISECT_UNKNOWN;   /* build failed: skip, like exit 125 */
+		}
+		if (r < 0 || measure(b, WT_GOOD, b->o->good, more.good) < 0 ||
+		    measure(b, WT_BAD, b->o->bad, more.bad) < 0)
+			return -1;
+	}
+}
+
+/* ---- git bisect ------------------------------------------------------ */
+
+enum git_state { GIT_NEXT, GIT_FOUND, GIT_AMBIGUOUS, GIT_ERROR };
+
+static enum git_state parse_git(struct bisect *b, const char *out, char **sha)
+{
+	const char *p = strstr(out, " is the first bad commit");
+	*sha = NULL;
+	if (p) {
+		const char *bol = p;
+		while (bol > out && bol[-1] != '\n')
+			bol--;
+		*sha = xstrndup(bol, (size_t)(p - bol));
+		return GIT_FOUND;
+	}
+	if (strstr(out, "only 'skip'ped commits left"))
+		return GIT_AMBIGUOUS;
+	struct strbuf head = STRBUF_INIT, path = STRBUF_INIT;
+	path_join(&path, b->dir.buf, wt_name[WT_STEP]);
+	if (git(b, path.buf, &head, "rev-parse", "HEAD", NULL, NULL) != 0) {
+		strbuf_release(&head);
+		strbuf_release(&path);
+		return GIT_ERROR;
+	}
+	strbuf_rtrim(&head);
+	*sha = strbuf_detach(&head, NULL);
+	strbuf_release(&path);
+	return GIT_NEXT;
+}
+
+/* (Re)start git bisect in the step worktree from the verdicts so far. */
+static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	enum git_state st = GIT_ERROR;
+
+	path_join(&path, b->dir.buf, wt_name[WT_STEP]);
+	if (prepare(b, WT_STEP, b->o->bad) < 0)
+		goto out;
+	git(b, path.buf, NULL, "bisect", "reset", NULL, NULL);
+	strbuf_reset(out);
+	if (git(b, path.buf, out, "bisect", "start", b->o->bad, b->o->good, NULL) != 0) {
+		error("git bisect start failed: %s", out->buf);
+		goto out;
+	}
+	for (int i = 0; i < b->nr_d; i++) {
+		strbuf_reset(out);
+		if (git(b, path.buf, out, "bisect", bisect_verdict_name(b->d[i].v), b->d[i].sha, NULL) != 0 &&
+		    !strstr(out->buf, "is the first bad commit")) {
+			error("git bisect %s %s failed: %s", bisect_verdict_name(b->d[i].v), b->d[i].sha, out->buf);
+			goto out;
+		}
+	}
+	st = parse_git(b, out->buf, sha);
+	/* git checked out the next step: it is not built yet */
+	free(b->built[WT_STEP]);
+	b->built[WT_STEP] = NULL;
+out:
+	strbuf_release(&path);
+	return st;
+}
+
+/* ---- the report -------------------------------------------------------- */
+
+static void write_bisect_json(struct bisect *b, const char *parent)
+{
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT, rr = STRBUF_INIT;
+	struct json_writer jw;
+	char *job_abs = realpath(b->o->job_path, NULL);
+
+	jw_init(&jw, &out);
+	jw_object_begin(&jw);
+	jw_key(&jw, "version"); jw_number(&jw, 1, true);
+	jw_key(&jw, "repo"); jw_string(&jw, b->o->repo);
+	jw_key(&jw, "metric"); jw_string(&jw, b->o->metric);
+	jw_key(&jw, "good"); jw_string(&jw, b->o->good);
+	jw_key(&jw, "bad"); jw_string(&jw, b->o->bad);
+	if (b->result) {
+		jw_key(&jw, "first_bad"); jw_string(&jw, b->result);
+		subject_of(b, b->result, &s);
+		jw_key(&jw, "first_bad_subject"); jw_string(&jw, s.buf);
+	}
+	if (parent) {
+		jw_key(&jw, "parent"); jw_string(&jw, parent);
+	}
+	jw_key(&jw, "job"); jw_string(&jw, job_abs ? job_abs : b->o->job_path);
+	jw_key(&jw, "result_base"); jw_string(&jw, b->o->result_base);
+	jw_key(&jw, "commits");
+	jw_object_begin(&jw);
+	for (int i = 0; i < b->nr_cs; i++) {
+		jw_key(&jw, b->cs[i].sha);
+		jw_object_begin(&jw);
+		strbuf_reset(&s);
+		subject_of(b, b->cs[i].sha, &s);
+		jw_key(&jw, "subject"); jw_string(&jw, s.buf);
+		strbuf_reset(&rr);
+		job_result_root(b->job, b->o->result_base, b->cs[i].sha, &rr);
+		jw_key(&jw, "result_root"); jw_string(&jw, rr.buf);
+		jw_object_end(&jw);
+	}
+	jw_object_end(&jw);
+	jw_key(&jw, "steps");
+	jw_array_begin(&jw);
+	for (const char *l = b->order.buf; *l;) {
+		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+		char *sha = xstrndup(l, (size_t)(sp - l));
+		char *what = xstrndup(sp + 1, (size_t)(nl - sp - 1));
+		struct commit_samples *c = samples_of(b, sha, false);
+		jw_object_begin(&jw);
+		jw_key(&jw, "commit"); jw_string(&jw, sha);
+		jw_key(&jw, "verdict"); jw_string(&jw, what);
+		jw_key(&jw, "samples");
+		jw_array_begin(&jw);
+		for (int k = 0; k < c->s.nr; k++)
+			jw_number(&jw, c->s.v[k], false);
+		jw_array_end(&jw);
+		jw_object_end(&jw);
+		free(sha);
+		free(what);
+		l = nl + 1;
+	}
+	jw_array_end(&jw);
+	jw_object_end(&jw);
+	strbuf_addf(&path, "%s/bisect.json", b->dir.buf);
+	write_file_atomic(path.buf, out.buf, out.len);
+	free(job_abs);
+	strbuf_release(&out);
+	strbuf_release(&path);
+	strbuf_release(&s);
+	strbuf_release(&rr);
+}
+
+static void print_plot(struct bisect *b)
+{
+	struct plot p;
+	struct strbuf out = STRBUF_INIT;
+	double x = 0;
+
+	plot_init(&p, b->o->metric);
+	struct plot_series *good = plot_add_series(&p, "good", PLOT_GOOD, false);
+	struct plot_series *bad = plot_add_series(&p, "bad", PLOT_BAD, false);
+	for (const char *l = b->order.buf; *l;) {
+		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+		char *sha = xstrndup(l, (size_t)(sp - l));
+		bool is_bad = !strncmp(sp + 1, "bad", 3);
+		bool is_skip = !strncmp(sp + 1, "skip", 4);
+		struct commit_samples *c = samples_of(b, sha, false);
+		for (int k = 0; k < c->s.nr && !is_skip; k++)
+			plot_series_add(is_bad ? bad : good, x++, c->s.v[k]);
+		free(sha);
+		l = nl + 1;
+	}
+	plot_ascii(&p, &out);
+	printf("The bisect looks stable, each point below represents a sample run:\n%s\n", out.buf);
+	plot_release(&p);
+	strbuf_release(&out);
+}
+
+static void print_report(struct bisect *b, const char *parent)
+{
+	struct strbuf subject = STRBUF_INIT, rr0 = STRBUF_INIT, rr1 = STRBUF_INIT, out = STRBUF_INIT;
+	struct commit_samples *g = samples_of(b, b->o->good, false), *bd = samples_of(b, b->o->bad, false);
+	double gm = mean(g->s.v, g->s.nr), bm = mean(bd->s.v, bd->s.nr);
+
+	subject_of(b, b->result, &subject);
+	printf("first bad commit: %s (\"%s\")\n\n", b->result, subject.buf);
+	printf("%s: %g (good %.12s, %d runs) -> %g (bad %.12s, %d runs): %+.1f%%\n\n", b->o->metric,
+	       gm, b->o->good, g->s.nr, bm, b->o->bad, bd->s.nr, gm ? 100 * (bm - gm) / fabs(gm) : 0);
+	if (parent) {
+		struct compare cmp;
+		job_result_root(b->job, b->o->result_base, parent, &rr0);
+		job_result_root(b->job, b->o->result_base, b->result, &rr1);
+		char *paths[] = { rr0.buf, rr1.buf };
+		if (compare_load(&cmp, paths, 2) == 0) {
+			cmp.opt.more = true;
+			if (compare_build(&cmp) == 0) {
+				compare_print_table(&cmp, &out, false);
+				printf("Comparison of the first bad commit with its parent:\n\n%s", out.buf);
+			}
+		}
+		compare_release(&cmp);
+	}
+	print_plot(b);
+	strbuf_release(&subject);
+	strbuf_release(&rr0);
+	strbuf_release(&rr1);
+	strbuf_release(&out);
+}
+
+/* ---- main loop ----------------------------------------------------------- */
+
+static int load_log(struct bisect *b, const char *path, struct bisect_opts *o)
+{
+	struct strbuf text = STRBUF_INIT;
+	int lineno = 0, ret = 0;
+	bool started = false;
+
+	if (read_file(&text, path) < 0)
+		return -1;
+	for (char *l = text.buf; *l && !ret;) {
+		char *nl = strchr(l, '\n');
+		if (!nl)
+			break;   /* a torn last line (crash mid-write) is ignored */
+		*nl = '\0';
+		lineno++;
+		if (!*l || *l == '#') {
+			/* comments and blank lines */
+		} else if (!started) {
+			ret = bisect_parse_start(l, path, lineno, o);
+			started = true;
+		} else {
+			char sha[128], what[16];
+			int n;
+			char kind[16];
+			if (sscanf(l, "%15s %127s %15s %d", kind, sha, what, &n) == 4 &&
+			    (!strcmp(kind, "verdict") || !strcmp(kind, "confirm"))) {
+				struct decision *d = add_decision(b, sha);
+				enum bisect_verdict v = !strcmp(what, "good") ? BISECT_GOOD :
+							!strcmp(what, "bad") ? BISECT_BAD : BISECT_UNKNOWN;
+				if (!strcmp(kind, "confirm")) {
+					d->from = d->used;
+					d->confirmed = true;
+				}
+				d->v = v;
+				d->used = n;
+				note_order(b, sha, what);
+			} else if (sscanf(l, "%15s %127s", kind, sha) == 2 && !strcmp(kind, "result")) {
+				free(b->result);
+				b->result = xstrdup(sha);
+			} else {
+				ret = error("%s:%d: expected 'verdict', 'confirm' or 'result', got '%s'", path, lineno, l);
+			}
+		}
+		l = nl + 1;
+	}
+	if (!ret && !started)
+		ret = error("%s: no 'start' line: not a bisect state", path);
+	strbuf_release(&text);
+	return ret;
+}
+
+static int record(struct bisect *b, const char *kind, const char *sha, enum bisect_verdict v, int used)
+{
+	struct strbuf line = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&line, "%s %s %s %d\n", kind, sha, bisect_verdict_name(v), used);
+	r = log_append(b->o->state_path, line.buf);
+	strbuf_release(&line);
+	return r;
+}
+
+/* Parents of sha, as shas. */
+static int parents_of(struct bisect *b, const char *sha, char ***out)
+{
+	struct strbuf s = STRBUF_INIT, spec = STRBUF_INIT;
+	char **w;
+	int n;
+
+	strbuf_addf(&spec, "%s^@", sha);
+	git(b, b->o->repo, &s, "rev-parse", spec.buf, NULL, NULL);
+	split_words(s.buf, &w, &n);
+	/* rev-parse prints one per line: split_words splits at blanks only */
+	for (int i = 0; i < n; i++) {
+		char *nl;
+		while ((nl = strchr(w[i], '\n')))
+			*nl = '\0';
+	}
+	strbuf_release(&s);
+	strbuf_release(&spec);
+	*out = w;
+	return n;
+}
+
+static int bisect_loop(struct bisect *b)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *sha = NULL;
+	int ret = -1;
+	enum git_state st = git_replay(b, &sha, &out);
+
+	for (;;) {
+		if (b->o->stop && *b->o->stop)
+			goto out;
+		if (st == GIT_ERROR)
+			goto out;
+		if (st == GIT_AMBIGUOUS) {
+			printf("only skipped commits are left; the first bad commit is one of:\n%s", out.buf);
+			ret = BISECT_EXIT_AMBIGUOUS;
+			goto out;
+		}
+		if (st == GIT_FOUND) {
+			/* confirmation: the first bad commit and its good parents */
+			char **par;
+			int np = parents_of(b, sha, &par);
+			const char *cand[8];
+			int nc = 0;
+			if (strcmp(sha, b->o->bad))
+				cand[nc++] = sha;
+			for (int i = 0; i < np && nc < 8; i++)
+				if (strcmp(par[i], b->o->good) && find_decision(b, par[i]))
+					cand[nc++] = par[i];
+			bool flipped = false;
+			struct bisect_params cp = bisect_confirm_params(&b->p);
+			for (int i = 0; i < nc && !flipped; i++) {
+				struct decision *d = find_decision(b, cand[i]);
+				if (!d || d->confirmed)
+					continue;
+				int used, from = d->used;
+				enum bisect_verdict old = d->v;
+				d->from = from;
+				d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
+				int v = decide(b, cand[i], &cp, from, &used);
+				if (v < 0) {
+					d->v = old;
+					d->from = 0;
+					free_words(par, np);
+					goto out;
+				}
+				d->v = (enum bisect_verdict)v;
+				d->used = used;
+				d->confirmed = true;
+				note_order(b, cand[i], bisect_verdict_name(d->v));
+				if (record(b, "confirm", cand[i], d->v, used) < 0) {
+					free_words(par, np);
+					goto out;
+				}
+				if (d->v != old) {
+					if (b->o->verbose)
+						fprintf(stderr, "perfbot: %.12s re-measured: %s, not %s\n", cand[i],
+							bisect_verdict_name(d->v), bisect_verdict_name(old));
+					flipped = true;
+				}
+			}
+			free_words(par, np);
+			if (flipped) {
+				free(sha);
+				st = git_replay(b, &sha, &out);
+				continue;
+			}
+			b->result = sha;
+			sha = NULL;
+			struct strbuf line = STRBUF_INIT;
+			strbuf_addf(&line, "result %s\n", b->result);
+			log_append(b->o->state_path, line.buf);
+			strbuf_release(&line);
+			ret = 0;
+			goto out;
+		}
+		/* GIT_NEXT: measure the commit git checked out */
+		int used;
+		int v = decide(b, sha, &b->p, 0, &used);
+		if (v < 0)
+			goto out;
+		struct decision *d = add_decision(b, sha);
+		d->v = (enum bisect_verdict)v;
+		d->used = used;
+		d->from = 0;
+		note_order(b, sha, bisect_verdict_name(d->v));
+		if (record(b, "verdict", sha, d->v, used) < 0)
+			goto out;
+		struct strbuf path = STRBUF_INIT;
+		path_join(&path, b->dir.buf, wt_name[WT_STEP]);
+		strbuf_reset(&out);
+		git(b, path.buf, &out, "bisect", bisect_verdict_name(d->v), sha, NULL);
+		strbuf_release(&path);
+		free(sha);
+		free(b->built[WT_STEP]);
+		b->built[WT_STEP] = NULL;
+		st = parse_git(b, out.buf, &sha);
+	}
+out:
+	free(sha);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int count_commits(struct bisect *b)
+{
+	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT;
+	int n;
+
+	strbuf_addf(&range, "%s..%s", b->o->good, b->o->bad);
+	git(b, b->o->repo, &out, "rev-list", "--count", range.buf, NULL);
+	n = atoi(out.buf);
+	strbuf_release(&out);
+	strbuf_release(&range);
+	return n + 1;
+}
+
+int bisect_run(struct bisect_opts *o, bool resume)
+{
+	struct bisect b;
+	int ret = EXIT_ERROR;
+	char *sha;
+
+	memset(&b, 0, sizeof(b));
+	b.o = o;
+	strbuf_init(&b.dir, 0);
+	strbuf_init(&b.order, 0);
+	if (resume) {
+		struct bisect_opts lo;
+		memset(&lo, 0, sizeof(lo));
+		if (load_log(&b, o->state_path, &lo) < 0) {
+			bisect_opts_release(&lo);
+			goto out;
+		}
+		lo.state_path = o->state_path;
+		lo.verbose = o->verbose;
+		lo.stop = o->stop;
+		o->state_path = NULL;
+		bisect_opts_release(o);
+		*o = lo;
+	}
+	if (job_load(o->job_path, &b.job) < 0)
+		goto out;
+	strbuf_addf(&b.dir, "%s.d", o->state_path);
+	if (mkdir_p(b.dir.buf, 0755) < 0)
+		goto out;
+	if (!resume) {
+		if (file_exists(o->state_path)) {
+			error("'%s' exists: continue it with --resume, or remove it", o->state_path);
+			goto out;
+		}
+		/* record full shas, so that the log means the same later */
+		if (rev_parse(&b, o->good, &sha) < 0)
+			goto out;
+		free(o->good);
+		o->good = sha;
+		if (rev_parse(&b, o->bad, &sha) < 0)
+			goto out;
+		free(o->bad);
+		o->bad = sha;
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addstr(&line, "# perfbot bisect log: replayed by `perfbot bisect --resume`\n");
+		start_line(o, &line);
+		if (write_file_atomic(o->state_path, line.buf, line.len) < 0) {
+			strbuf_release(&line);
+			goto out;
+		}
+		strbuf_release(&line);
+	}
+	bisect_params_init(&b.p, count_commits(&b));
+	if (o->runs > 0)
+		b.p.min_runs = o->runs;
+	if (o->max_runs > 0)
+		b.p.max_runs = o->max_runs < b.p.min_runs ? b.p.min_runs : o->max_runs;
+	if (o->alpha > 0) {
+		/* --alpha is the search's budget per bisection (default 0.09) */
+		double verdicts = log2(count_commits(&b) > 2 ? count_commits(&b) : 2);
+		b.p.confirm_alpha = b.p.confirm_alpha / b.p.alpha * (o->alpha / verdicts);
+		b.p.alpha = o->alpha / verdicts;
+	}
+
+	/* 1. endpoints */
+	for (;;) {
+		struct bisect_runs more;
+		struct commit_samples *g = samples_of(&b, o->good, false), *bd = samples_of(&b, o->bad, false);
+		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, &b.p, &more))
+			break;
+		int r = measure(&b, WT_GOOD, o->good, more.good);
+		if (r == 0)
+			r = measure(&b, WT_BAD, o->bad, more.bad);
+		if (r) {
+			if (r == 1)
+				error("an endpoint could not be built or measured: nothing can be bisected");
+			ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : EXIT_ERROR;
+			goto out;
+		}
+	}
+	struct bisect_endpoints ep;
+	struct commit_samples *g = samples_of(&b, o->good, false), *bd = samples_of(&b, o->bad, false);
+	if (!bisect_check_endpoints(&g->s, &bd->s, &b.p, &ep)) {
+		printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
+		       o->metric, ep.good_mean, o->good, ep.bad_mean, o->bad, 100 * ep.rel_shift, ep.p);
+		ret = BISECT_EXIT_NOTHING;
+		goto out;
+	}
+	if (o->verbose)
+		fprintf(stderr, "perfbot: %s: %g -> %g (%+.1f%%, p = %.2g): bisecting\n", o->metric,
+			ep.good_mean, ep.bad_mean, 100 * ep.rel_shift, ep.p);
+	/* the plot starts with the endpoints, as lkp's does */
+	struct strbuf head = STRBUF_INIT;
+	strbuf_addf(&head, "%s good-endpoint\n%s bad-endpoint\n", o->good, o->bad);
+	{
+		struct strbuf merged = STRBUF_INIT;
+		strbuf_addstr(&merged, head.buf);
+		strbuf_addstr(&merged, b.order.buf);
+		strbuf_release(&b.order);
+		b.order = merged;
+	}
+	strbuf_release(&head);
+
+	/* 2 and 3: search and confirmation */
+	if (!b.result) {
+		int r = bisect_loop(&b);
+		if (r != 0) {
+			ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : r > 0 ? r : EXIT_ERROR;
+			goto out;
+		}
+	}
+	char **par;
+	int np = parents_of(&b, b.result, &par);
+	const char *parent = np ? par[0] : NULL;
+	/* the parent must have runs for the comparison table */
+	if (parent && !samples_of(&b, parent, false)->s.nr)
+		measure(&b, WT_STEP, parent, b.p.min_runs > 3 ? b.p.min_runs : 3);
+	write_bisect_json(&b, parent);
+	print_report(&b, parent);
+	printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path, o->state_path);
+	free_words(par, np);
+	ret = 0;
+out:
+	if (b.dir.len) {
+		struct strbuf path = STRBUF_INIT;
+		path_join(&path, b.dir.buf, wt_name[WT_STEP]);
+		if (is_dir(path.buf))
+			git(&b, path.buf, NULL, "bisect", "reset", NULL, NULL);
+		strbuf_release(&path);
+	}
+	for (int i = 0; i < b.nr_d; i++)
+		free(b.d[i].sha);
+	free(b.d);
+	for (int i = 0; i < b.nr_cs; i++) {
+		free(b.cs[i].sha);
+		sample_set_release(&b.cs[i].s);
+	}
+	free(b.cs);
+	for (int i = 0; i < 3; i++)
+		free(b.built[i]);
+	free(b.result);
+	job_free(b.job);
+	strbuf_release(&b.dir);
+	strbuf_release(&b.order);
+	return ret;
+}

@@ -1,0 +1,64 @@
+#ifndef PERFBOT_BISECT_DRIVER_H
+#define PERFBOT_BISECT_DRIVER_H
+/*
+ * The bisect runner: drives real `git bisect` in private worktrees, runs
+ * the job on each commit it proposes (run/run.h), and decides with the
+ * pure functions of decide.h, following the protocol written there.
+ *
+ * State is a replayable log (like `git bisect log`): the first line holds
+ * every option, each later line one decision, appended and fsynced as it
+ * is made:
+ *
+ *   start --repo /r --good <sha> --bad <sha> --job /j.yaml --metric m ...
+ *   verdict <sha> good|bad|skip <runs used>
+ *   confirm <sha> good|bad|skip <runs used>
+ *   result <sha>
+ *
+ * Runs themselves live in the ordinary result tree, under each commit's
+ * full sha, where every finished run is renamed into place and united
+ * before the next starts.  So after a crash at any moment, `--resume`
+ * reads the log, rebuilds git's bisect state from the verdicts, counts
+ * the runs already in the tree (reusing them) and carries on.
+ *
+ * Worktrees (under "<state>.d/"): "good" and "bad" hold the endpoints,
+ * built once, so that extra reference runs never rebuild; "step" is where
+ * git bisect checks out the commit under test.  The user's checkout and
+ * its bisect state are never touched.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include "util/strbuf.h"
+
+struct bisect_opts {
+	char *repo, *good, *bad;     /* good/bad: as given, resolved to shas */
+	char *job_path;
+	char *metric;
+	char *build;                 /* shell command run in the worktree, or NULL */
+	int runs;                    /* runs of a step before its first verdict */
+	int max_runs;                /* most runs of a step before skipping it */
+	double alpha;                /* per-bisection error budget, <= 0: default */
+	char *result_base;
+	char **command;              /* benchmark argv, or NULL (the job's) */
+	int nr_command;
+	char *state_path;
+	int verbose;
+	volatile sig_atomic_t *stop;
+};
+
+/* Exit codes of `perfbot bisect`, beyond 0 (found) and 1 (error). */
+#define BISECT_EXIT_NOTHING 4        /* good and bad do not differ */
+#define BISECT_EXIT_AMBIGUOUS 5      /* only skipped commits were left */
+#define BISECT_EXIT_INTERRUPTED 130
+
+/* Run (or, with resume, continue) a bisection.  Returns an exit code. */
+int bisect_run(struct bisect_opts *opts, bool resume);
+void bisect_opts_release(struct bisect_opts *opts);
+
+/* Parse the options of a log's "start" line (shell-quoted words) into opts.
+ * 0, or -1 after an error naming the state file and line. */
+int bisect_parse_start(const char *line, const char *state_path, int lineno,
+		       struct bisect_opts *opts);
+/* Shell-quote s (single quotes) onto sb. */
+void shell_quote(struct strbuf *sb, const char *s);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * bisect.c: `perfbot bisect` — find the commit that changed a metric.
+ *
+ *   perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml
+ *                  --metric NAME [--build CMD] [--runs N] [--max-runs N]
+ *                  [--alpha A] [--state FILE] [--result-root DIR]
+ *                  [-v] [-- COMMAND [ARG...]]
+ *   perfbot bisect --resume [--state FILE]
+ *
+ * The runner is src/bisect/driver.c; the decisions src/bisect/decide.c.
+ * Exit codes: 0 first bad commit found; 1 error; 2 usage; 4 good and bad
+ * do not differ on the metric (nothing to bisect); 5 only skipped commits
+ * were left; 130 interrupted (resume with --resume).
+ *
+ * SIGINT/SIGTERM set `stop_requested`, this file's one global: the
+ * current run is killed and marked incomplete, the log stays consistent.
+ */
+#include "bisect/driver.h"
+#include "cmd/cmd.h"
+#include "run/run.h"
+#include "util/fileio.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static char *absolute(const char *path)
+{
+	char *r = realpath(path, NULL);
+	return r ? r : abs_path(path);
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_RUNS, O_MAXRUNS,
+	       O_ALPHA, O_STATE, O_ROOT, O_RESUME };
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, O_REPO },
+		{ "good", required_argument, NULL, O_GOOD },
+		{ "bad", required_argument, NULL, O_BAD },
+		{ "job", required_argument, NULL, O_JOB },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "build", required_argument, NULL, O_BUILD },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "max-runs", required_argument, NULL, O_MAXRUNS },
+		{ "alpha", required_argument, NULL, O_ALPHA },
+		{ "state", required_argument, NULL, O_STATE },
+		{ "result-root", required_argument, NULL, O_ROOT },
+		{ "resume", no_argument, NULL, O_RESUME },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cmd *self = cmd_find("bisect");
+	struct bisect_opts o;
+	bool resume = false;
+	const char *state = "perfbot-bisect.state";
+	int c, ret;
+
+	memset(&o, 0, sizeof(o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+v", opts, NULL)) != -1) {
+		char *end = NULL;
+		switch (c) {
+		case O_REPO: o.repo = absolute(optarg); break;
+		case O_GOOD: o.good = xstrdup(optarg); break;
+		case O_BAD: o.bad = xstrdup(optarg); break;
+		case O_JOB: o.job_path = absolute(optarg); break;
+		case O_METRIC: o.metric = xstrdup(optarg); break;
+		case O_BUILD: o.build = xstrdup(optarg); break;
+		case O_RUNS:
+			o.runs = (int)strtol(optarg, &end, 10);
+			break;
+		case O_MAXRUNS:
+			o.max_runs = (int)strtol(optarg, &end, 10);
+			break;
+		case O_ALPHA:
+			o.alpha = strtod(optarg, &end);
+			if (!*end && (o.alpha <= 0 || o.alpha >= 1))
+				end = "x";
+			break;
+		case O_STATE: state = optarg; break;
+		case O_ROOT: o.result_base = absolute(optarg); break;
+		case O_RESUME: resume = true; break;
+		case 'v': o.verbose++; break;
+		default:
+			bisect_opts_release(&o);
+			return cmd_usage(self, 0);
+		}
+		if (end && *end) {
+			error("option '%s' expects a number, got '%s'", argv[optind - 2 >= 0 ? optind - 2 : 0], optarg);
+			bisect_opts_release(&o);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o.nr_command = argc - optind;
+		o.command = xcalloc((size_t)o.nr_command + 1, sizeof(char *));
+		for (int i = 0; i < o.nr_command; i++)
+			o.command[i] = xstrdup(argv[optind + i]);
+	} else if (optind < argc) {
+		error("unexpected argument '%s' (the benchmark command goes after --)", argv[optind]);
+		bisect_opts_release(&o);
+		return cmd_usage(self, 0);
+	}
+	o.state_path = absolute(state);
+	if (!resume) {
+		if (!o.repo || !o.good || !o.bad || !o.job_path || !o.metric) {
+			error("bisect needs --repo, --good, --bad, --job and --metric (or --resume)");
+			bisect_opts_release(&o);
+			return cmd_usage(self, 0);
+		}
+		if (!o.result_base) {
+			struct strbuf base = STRBUF_INIT;
+			run_default_result_base(&base);
+			mkdir_p(base.buf, 0755);
+			o.result_base = absolute(base.buf);
+			strbuf_release(&base);
+		}
+	} else if (!file_exists(o.state_path)) {
+		error("no bisect to resume: '%s' does not exist", o.state_path);
+		bisect_opts_release(&o);
+		return EXIT_ERROR;
+	}
+	o.stop = &stop_requested;
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	ret = bisect_run(&o, resume);
+	if (stop_requested) {
+		error("interrupted: continue with 'perfbot bisect --resume --state %s'", o.state_path);
+		ret = BISECT_EXIT_INTERRUPTED;
+	}
+	bisect_opts_release(&o);
+	return ret;
+}

@@ -1,0 +1,117 @@
+#!/bin/sh
+# perfbot bisect: a real git history, a benchmark whose value comes from
+# the checkout, noise, merges, skips, resume after kill -9
+. ./lib.sh
+
+# make_repo DIR BAD_INDEX: 16 commits; from commit BAD_INDEX on, VALUE
+# drops from 1000 to 850 (-15%); a side branch merged at commit 10.
+make_repo() {
+	git init -q -b main "$1" && (
+	cd "$1" && git config user.name t && git config user.email t@t &&
+	i=0 && v=1000 &&
+	while [ $i -lt 16 ]; do
+		[ $i -eq "$2" ] && v=850
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" &&
+		if [ $i -eq 6 ]; then
+			git checkout -q -b side && echo s >SIDE && git add SIDE &&
+			GIT_COMMITTER_DATE="@$((1700000100)) +0000" git commit -q -m "side work" &&
+			git checkout -q main
+		fi
+		if [ $i -eq 10 ]; then
+			GIT_COMMITTER_DATE="@$((1700000200)) +0000" git merge -q --no-ff -m "merge side" side
+		fi
+		i=$((i + 1))
+	done
+	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
+}
+
+# The benchmark: VALUE from the checkout, with +-1% pseudo-random noise
+# seeded by a run counter (repeatable), in the mytest convention.
+cat >"$TRASH/bench.sh" <<'EOS'
+#!/bin/sh
+n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
+noise=$(awk -v n="$n" 'BEGIN { srand(n * 7 + 1); print int((rand() - 0.5) * 20) }')
+[ -n "$BENCH_SLEEP" ] && sleep "$BENCH_SLEEP"
+echo "score: $((v + noise))"
+EOS
+chmod +x "$TRASH/bench.sh"
+
+cat >"$TRASH/job.yaml" <<'EOF2'
+testcase: mytest
+vmstat:
+EOF2
+
+test_expect_success 'finds the first bad commit in a history with a merge' '
+	make_repo repo 8 &&
+	export COUNTER=$(pwd)/counter &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	want=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	grep -q "^first bad commit: $want (\"commit 8\")" out &&
+	grep -q "mytest.score" out &&
+	grep -q "each point below represents a sample run" out &&
+	grep -q "^result $want" st &&
+	test -f st.d/bisect.json &&
+	test -z "$(git -C repo status --porcelain)" &&
+	! test -f repo/.git/BISECT_LOG
+'
+
+test_expect_success 'runs are stored under each commit and reused on a second bisect' '
+	make_repo repo 5 && export COUNTER=$(pwd)/counter &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>&1 &&
+	n1=$(cat counter) &&
+	test -d res/mytest/*/*/*/*/*/$(git -C repo rev-parse good)/0 &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st2 --result-root res -- "$TRASH/bench.sh" >out2 2>&1 &&
+	n2=$(cat counter) &&
+	test $((n2 - n1)) -lt $((n1 / 2)) &&
+	grep "^first bad commit" out >a && grep "^first bad commit" out2 >b && test_cmp a b
+'
+
+test_expect_success 'kill -9 then --resume reaches the same answer' '
+	make_repo repo 11 && export COUNTER=$(pwd)/counter && export BENCH_SLEEP=0.3 &&
+	{ "$PERFBOT" bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >/dev/null 2>&1 & } &&
+	pid=$! && sleep 4 && kill -9 $pid && { wait $pid || true; } &&
+	! grep -q "^result" st &&
+	unset BENCH_SLEEP &&
+	perfbot bisect --resume --state st >out 2>err &&
+	want=$(git -C repo log --format=%H --grep="^commit 11$" bad) &&
+	grep -q "^first bad commit: $want" out
+'
+
+test_expect_success 'nothing to bisect when good and bad do not differ' '
+	make_repo repo 99 && export COUNTER=$(pwd)/counter &&
+	test_must_fail 4 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>&1 &&
+	grep -q "nothing to bisect" out
+'
+
+test_expect_success 'a failing build skips the commit' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	bad9=$(git -C repo log --format=%H --grep="^commit 4$" bad) &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--build "test \$(git rev-parse HEAD) != $bad9" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	want=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	grep -q "^first bad commit: $want" out
+'
+
+test_expect_success 'usage and state errors' '
+	test_must_fail 2 perfbot bisect --repo x &&
+	test_must_fail 1 perfbot bisect --resume --state nonexistent 2>err &&
+	grep -q "no bisect to resume" err &&
+	echo "garbage" >badstate &&
+	test_must_fail 1 perfbot bisect --resume --state badstate 2>err &&
+	grep -q "badstate:1: expected a .start. line" err &&
+	make_repo repo 3 &&
+	test_must_fail 1 perfbot bisect --repo repo --good nosuch --bad bad --job "$TRASH/job.yaml" \
+		--metric m --state st3 --result-root res -- true 2>err &&
+	grep -q "unknown revision .nosuch." err
+'
+
+test_done
