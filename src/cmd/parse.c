@@ -3,6 +3,7 @@
  * (src/parse/parsers.h) on raw output and prints lkp's "key: value" lines.
  */
 #include "cmd/cmd.h"
+#include "monitor/monitor.h"
 #include "parse/parser.h"
 #include "util/fileio.h"
 
@@ -38,6 +39,10 @@ static void list_parsers(void)
 		else
 			printf("%s\n", (*p)->name);
 	}
+	/* the sampled monitors parse their own raw files */
+	for (const struct monitor *const *m = monitor_all(); *m; m++)
+		if (!parser_find((*m)->name))
+			printf("%s\n", (*m)->name);
 }
 
 int cmd_parse(int argc, char **argv)
@@ -68,11 +73,12 @@ int cmd_parse(int argc, char **argv)
 	if (argc - optind < 1 || argc - optind > 2)
 		return cmd_usage(cmd_find("parse"), 0);
 	p = parser_find(argv[optind]);
-	if (!p) {
+	const struct monitor *mon = p ? NULL : monitor_find(argv[optind]);
+	if (!p && !mon) {
 		error("unknown parser '%s'; see 'perfbot parse --list'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (p->unimplemented_reason) {
+	if (p && p->unimplemented_reason) {
 		error("parser '%s' is not available: %s", p->name, p->unimplemented_reason);
 		return EXIT_ERROR;
 	}
@@ -85,7 +91,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	in.buf = raw.buf;
 	in.len = raw.len;
-	if (p->parse(&in, &out) < 0)
+	if (p ? p->parse(&in, &out) < 0 : monitor_parse(mon, raw.buf, raw.len, in.name, &out) < 0)
 		ret = EXIT_ERROR;
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&raw);
