@@ -8,7 +8,7 @@ for t in t[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	out=$(sh "$t" 2>&1)
 	rc=$?
-	printf '%s\n' "$out" | grep -E '^(not ok|ok) ' | sed "s|^|$t: |"
+	printf '%s\n' "$out" | grep -E '^(not ok|ok) |^#   ' | sed "s|^|$t: |"
 	p=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\2/p')
 	if [ -z "$p" ]; then

@@ -24,7 +24,7 @@ test_expect_success 'two runs: lkp layout, stats and matrix' '
 	perfbot run -n 2 -r res -c abc123 -M proc-vmstat,meminfo j.yaml >out &&
 	rr=$(sed -n "s/: 2 runs$//p" out) &&
 	test -d "$rr" &&
-	case "$rr" in res/mytest/*/abc123) ;; *) echo "layout: $rr"; false;; esac &&
+	case "$rr" in "$(pwd -P)"/res/mytest/*/abc123) ;; *) echo "layout: $rr"; false;; esac &&
 	test -f "$rr/0/stats.json" && test -f "$rr/1/stats.json" &&
 	test -f "$rr/0/job.yaml" && test -f "$rr/0/proc-vmstat" && test -f "$rr/0/time" &&
 	grep -q "\"mytest.throughput\": 1234.5" "$rr/0/stats.json" &&
