@@ -65,7 +65,9 @@ int compare_load(struct compare *cmp, char *const *paths, int n)
 					c->incomplete[r] = true;
 					c->complete_runs--;
 				}
+		compare_col_axes(c);
 	}
+	compare_common_axes(cmp);
 	return 0;
 }
 

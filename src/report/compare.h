@@ -60,6 +60,10 @@ struct compare {
 
 /* Load the matrices named by paths (BASE first).  0 or -1 with a message. */
 int compare_load(struct compare *cmp, char *const *paths, int n);
+/* Read column c's job parameters (axes.c); empty when no job.yaml. */
+void compare_col_axes(struct compare_col *c);
+/* Fill cmp->common: axes equal in every column, without commit. */
+void compare_common_axes(struct compare *cmp);
 /* Decide the changed rows and compute their numbers. */
 int compare_build(struct compare *cmp);
 void compare_release(struct compare *cmp);

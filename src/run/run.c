@@ -219,6 +219,7 @@ struct run_ctx {
 	double monitor_delay;
 	double interval;
 	double last_duration;    /* of the previous run, for the ETA */
+	struct job *saved_job;   /* the job plus its result-path keys */
 	int k, n;                /* run k (1-based) of n */
 	struct strbuf log;       /* this run's log, written to perfbot.log */
 };
@@ -413,7 +414,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		goto out;
 	phase(rc, "setup in %s", tmp.buf);
 	path_join(&path, tmp.buf, "job.yaml");
-	if (job_save(opts->job, path.buf) < 0)
+	if (job_save(rc->saved_job, path.buf) < 0)
 		goto out;
 
 	sampler = sampler_start(rc->plan.sampled, rc->interval, tmp.buf);
@@ -618,6 +619,29 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		goto out;
 	res->result_root = xstrdup(rr.buf);
 	rc.result_root = res->result_root;
+	/*
+	 * lkp's job.yaml of a run names its result-path keys; a local job
+	 * leaves them to defaults, so write down what the path says
+	 * (.../tbox_group/rootfs/kconfig/compiler/commit), for compare's
+	 * axes line and for anyone reading the run later.
+	 */
+	rc.saved_job = job_dup(opts->job);
+	{
+		static const char *const keys[] = { "commit", "compiler", "kconfig", "rootfs", "tbox_group" };
+		char *p = rr.buf + rr.len;
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			char *slash = p;
+			while (slash > rr.buf && slash[-1] != '/')
+				slash--;
+			char *part = xstrndup(slash, (size_t)(p - slash));
+			if (!job_get(rc.saved_job, keys[i]))
+				job_set(rc.saved_job, keys[i], part);
+			free(part);
+			p = slash > rr.buf ? slash - 1 : rr.buf;
+		}
+		if (!job_get(rc.saved_job, "testcase"))
+			job_set(rc.saved_job, "testcase", rc.testcase);
+	}
 
 	if (plan_monitors(opts, &rc.plan) < 0)
 		goto out_plan;
@@ -654,6 +678,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	if (res->nr_runs && unite_run_dirs(res->run_dirs, res->nr_runs) < 0)
 		ret = -1;
 out_plan:
+	job_free(rc.saved_job);
 	plan_release(&rc.plan);
 	perf_caps_release(&rc.caps);
 out:

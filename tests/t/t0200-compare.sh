@@ -8,6 +8,9 @@ NEW=$DATA/compare/9b17c62382dd2e7507984b989
 test_expect_success 'table header is ncompare'"'"'s' '
 	perfbot compare $BASE $NEW >out &&
 	head -n 1 out | grep -q "^=========================================================================================$" &&
+	sed -n 2,3p out >axes &&
+	printf "compiler/cpufreq_governor/fs/kconfig/rootfs/tbox_group/test/testcase:\n  gcc-4.9/performance/xfs/x86_64-rhel/debian-x86_64-2015-02-07.cgz/brickland2/lru-file-readtwice/vm-scalability\n" >expect &&
+	test_cmp expect axes &&
 	grep -q "^commit: $" out &&
 	grep -q "^  1d3d4437eae1bb2$" out &&
 	grep -q "^         %stddev     %change         %stddev$" out &&
