@@ -9,7 +9,7 @@ test_expect_success 'table header is ncompare'"'"'s' '
 	perfbot compare $BASE $NEW >out &&
 	head -n 1 out | grep -q "^=========================================================================================$" &&
 	sed -n 2,3p out >axes &&
-	printf "compiler/cpufreq_governor/fs/kconfig/rootfs/tbox_group/test/testcase:\n  gcc-4.9/performance/xfs/x86_64-rhel/debian-x86_64-2015-02-07.cgz/brickland2/lru-file-readtwice/vm-scalability\n" >expect &&
+	printf "compiler/cpufreq_governor/fs/kconfig/rootfs/runtime/tbox_group/test/testcase:\n  gcc-4.9/performance/xfs/x86_64-rhel/debian-x86_64-2015-02-07.cgz/300s/brickland2/lru-file-readtwice/vm-scalability\n" >expect &&
 	test_cmp expect axes &&
 	grep -q "^commit: $" out &&
 	grep -q "^  1d3d4437eae1bb2$" out &&
