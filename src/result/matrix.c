@@ -1,17 +1,19 @@
 /*
  * matrix.c: loading, uniting and writing lkp-compatible matrix files.
  *
- * JSON is read with json-c, which accepts what lkp-tests writes (pretty
- * printed text, NaN and Infinity) and keeps object keys in file order.
+ * JSON is read with util/json_reader.h rather than json-c: the matrices
+ * of a compare are the bulk of its work, and a tree of one object per
+ * sample made loading them several times slower (see json_reader.h).
  */
 #include "result/matrix.h"
 #include "stats/summary.h"
 #include "util/fileio.h"
+#include "util/json_reader.h"
 #include "util/json_writer.h"
 #include "util/xalloc.h"
 
-#include <json.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +44,13 @@ int matrix_find(const struct matrix *mx, const char *name)
 	return strmap_get(&mx->index, name);
 }
 
+int matrix_find_hint(const struct matrix *mx, const char *name, int hint)
+{
+	if (hint >= 0 && hint < mx->nr && !strcmp(mx->m[hint].name, name))
+		return hint;
+	return strmap_get(&mx->index, name);
+}
+
 static void metric_resize(struct metric *m, int from, int to)
 {
 	size_t n = (size_t)(to ? to : 1);
@@ -62,13 +71,11 @@ static void resize_cols(struct matrix *mx, int ncols)
 	mx->ncols = ncols;
 }
 
-struct metric *matrix_get_or_add(struct matrix *mx, const char *name)
+/* Append a metric (zero-filled across the columns); name is not in mx. */
+static struct metric *add_metric(struct matrix *mx, const char *name)
 {
-	int pos = matrix_find(mx, name);
 	struct metric *m;
 
-	if (pos >= 0)
-		return &mx->m[pos];
 	/* the index borrows m->name, a heap string that does not move when
 	 * the array of metrics is reallocated */
 	ALLOC_GROW(mx->m, (size_t)mx->nr + 1, mx->alloc);
@@ -82,173 +89,432 @@ struct metric *matrix_get_or_add(struct matrix *mx, const char *name)
 	return m;
 }
 
+struct metric *matrix_get_or_add(struct matrix *mx, const char *name)
+{
+	int pos = matrix_find(mx, name);
+
+	return pos >= 0 ? &mx->m[pos] : add_metric(mx, name);
+}
+
 static void add_source(struct matrix *mx, const char *src)
 {
 	ALLOC_GROW(mx->sources, (size_t)mx->nr_sources + 1, mx->alloc_sources);
 	mx->sources[mx->nr_sources++] = src ? xstrdup(src) : NULL;
 }
 
-/* Turn a json-c tokener offset into "line:col" for messages. */
-static void offset_to_linecol(const char *text, size_t off, int *line, int *col)
+/*
+ * Reading matrix.json and stats.json.
+ *
+ * The text is read in one pass (util/json_reader.h) straight into the
+ * matrix: a metric is added when its key is read and its samples go into
+ * its arrays as they are read.  What a parsed tree would give at once is
+ * kept per metric in struct pending until the end of the text, because
+ * the number of columns is known only then (stats_source comes last in
+ * lkp's files), and because a syntax error anywhere must win over any
+ * message about the content: warnings and content errors are issued in
+ * key order after the whole text was found well-formed.
+ *
+ * A key given twice keeps its first position and its last value, as
+ * Ruby's and json-c's hashes do.
+ */
+struct pending {
+	int n;                  /* samples read (the array's length) */
+	int cap;                /* room in v and is_int */
+	int bad;                /* first sample that is not a number, or -1 */
+	bool is_array;
+	const char *at;         /* the key, for messages */
+};
+
+struct loader {
+	struct matrix *mx;
+	struct json_reader jr;
+	bool flat;              /* stats.json: one number per metric */
+	struct pending *pend;   /* parallel to mx->m */
+	size_t alloc_pend;
+	int hint;               /* the last array's length: room for the next */
+	const char *sources_bad;        /* a stats_source that was no array of paths */
+	const char *sources_bad_what;
+	struct strbuf *log;     /* messages: see matrix_parse_quiet */
+	bool duplicates;        /* some key came twice */
+};
+
+/* Log a message of level 'W' (warning) or 'E' (error); returns -1. */
+__attribute__((format(printf, 3, 4)))
+static int log_msg(struct strbuf *log, char level, const char *fmt, ...)
 {
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off && text[i]; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
+	va_list ap;
+
+	strbuf_addch(log, level);
+	va_start(ap, fmt);
+	strbuf_vaddf(log, fmt, ap);
+	va_end(ap);
+	strbuf_addch(log, '\0');
+	return -1;
+}
+
+void matrix_print_log(const struct strbuf *log)
+{
+	for (size_t i = 0; i < log->len; i += strlen(log->buf + i) + 1) {
+		if (log->buf[i] == 'W')
+			warning("%s", log->buf + i + 1);
+		else
+			error("%s", log->buf + i + 1);
+	}
+}
+
+static void free_sources(struct matrix *mx)
+{
+	for (int i = 0; i < mx->nr_sources; i++)
+		free(mx->sources[i]);
+	mx->nr_sources = 0;
+}
+
+/* Read the value of "stats_source" (the key was just read). */
+static int read_sources(struct loader *ld)
+{
+	struct json_reader *jr = &ld->jr;
+	enum json_token t = json_next(jr);
+
+	/* the last "stats_source" wins, as the last value of any key does */
+	free_sources(ld->mx);
+	ld->sources_bad = NULL;
+	if (t != JSON_ARRAY_BEGIN) {
+		ld->sources_bad = jr->tok;
+		ld->sources_bad_what = "\"stats_source\" must be an array of paths";
+		return json_skip(jr);
+	}
+	while ((t = json_next(jr)) != JSON_ARRAY_END) {
+		if (t == JSON_STRING) {
+			add_source(ld->mx, jr->str);
+		} else if (t == JSON_NULL) {
+			add_source(ld->mx, NULL);
+		} else if (t == JSON_ERROR || json_skip(jr) < 0) {
+			return -1;
+		} else if (!ld->sources_bad) {
+			ld->sources_bad = jr->tok;
+			ld->sources_bad_what = "expected a path (a string) or null in \"stats_source\"";
 		}
 	}
+	return 0;
 }
 
-static json_object *parse_json(const char *text, size_t len, const char *name)
+/*
+ * A new metric for the key just read.  A key seen before gets one too:
+ * strmap_put not adding a key says so, which spares a lookup per key, and
+ * merge_duplicates() sorts such keys out once the text is read.
+ */
+static int start_metric(struct loader *ld)
 {
-	json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
-	json_object *obj;
-	enum json_tokener_error jerr;
-	int line, col;
+	struct matrix *mx = ld->mx;
+	size_t known = mx->index.nr;
+	int pos = mx->nr++;
+	struct metric *m;
+	struct pending *pd;
 
-	if (!tok)
-		die("out of memory");
-	obj = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (jerr == json_tokener_continue) {
-		offset_to_linecol(text, len, &line, &col);
-		error("%s:%d:%d: unexpected end of file, expected the rest of a JSON value", name, line, col);
-		json_tokener_free(tok);
-		return NULL;
-	}
-	if (jerr != json_tokener_success) {
-		offset_to_linecol(text, json_tokener_get_parse_end(tok), &line, &col);
-		error("%s:%d:%d: invalid JSON: %s", name, line, col, json_tokener_error_desc(jerr));
-		json_tokener_free(tok);
-		return NULL;
-	}
-	/* trailing garbage after the value */
-	size_t end = json_tokener_get_parse_end(tok);
-	while (end < len && (text[end] == ' ' || text[end] == '\n' || text[end] == '\t' || text[end] == '\r'))
-		end++;
-	if (end < len) {
-		offset_to_linecol(text, end, &line, &col);
-		error("%s:%d:%d: unexpected text after the JSON value", name, line, col);
-		json_object_put(obj);
-		json_tokener_free(tok);
-		return NULL;
-	}
-	json_tokener_free(tok);
-	if (!obj || !json_object_is_type(obj, json_type_object)) {
-		error("%s: expected a JSON object of metrics", name);
-		json_object_put(obj);
-		return NULL;
-	}
-	return obj;
+	ALLOC_GROW(mx->m, (size_t)mx->nr, mx->alloc);
+	ALLOC_GROW(ld->pend, (size_t)mx->nr, ld->alloc_pend);
+	m = &mx->m[pos];
+	m->name = xstrdup(ld->jr.str);
+	m->v = NULL;
+	m->is_int = NULL;
+	strmap_put(&mx->index, m->name, pos);
+	if (mx->index.nr == known)
+		ld->duplicates = true;
+	pd = &ld->pend[pos];
+	pd->n = pd->cap = 0;
+	pd->bad = -1;
+	pd->is_array = false;
+	pd->at = ld->jr.tok;
+	return pos;
 }
 
-/* A JSON number (or bool, as lkp's 0/1 flags sometimes are) as a sample. */
-static int json_sample(json_object *o, double *v, bool *is_int)
+/* Store the sample just read (a number or a boolean) as sample n of pos. */
+static void push_sample(struct loader *ld, int pos, enum json_token t)
 {
-	switch (json_object_get_type(o)) {
-	case json_type_int:
-		*v = (double)json_object_get_int64(o);
-		*is_int = true;
-		return 0;
-	case json_type_double:
-		*v = json_object_get_double(o);
-		*is_int = false;
-		return 0;
-	case json_type_boolean:
-		*v = json_object_get_boolean(o);
-		*is_int = true;
-		return 0;
-	default:
-		return -1;
+	struct metric *m = &ld->mx->m[pos];
+	struct pending *pd = &ld->pend[pos];
+
+	if (pd->n >= pd->cap) {
+		int cap = pd->cap ? 2 * pd->cap : (ld->hint > pd->n ? ld->hint : pd->n + 1);
+		m->v = xrealloc(m->v, sizeof(double) * (size_t)cap);
+		m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)cap);
+		pd->cap = cap;
 	}
+	/* booleans are lkp's 0/1 flags: integers */
+	m->v[pd->n] = t == JSON_NUMBER ? ld->jr.num : t == JSON_TRUE;
+	m->is_int[pd->n] = t == JSON_NUMBER ? ld->jr.is_int : true;
+	pd->n++;
 }
 
-int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *name)
+static bool is_sample(enum json_token t)
 {
-	json_object *root = parse_json(text, len, name);
-	json_object *src;
-	int ncols = 0;
+	return t == JSON_NUMBER || t == JSON_TRUE || t == JSON_FALSE;
+}
 
-	if (!root)
-		return -1;
-	mx->path = xstrdup(name);
-	if (json_object_object_get_ex(root, "stats_source", &src)) {
-		if (!json_object_is_type(src, json_type_array)) {
-			json_object_put(root);
-			return error("%s: \"stats_source\" must be an array of paths", name);
+/* Read the value of the metric at pos (its key was just read). */
+static int read_metric(struct loader *ld, int pos)
+{
+	struct json_reader *jr = &ld->jr;
+	struct pending *pd = &ld->pend[pos];
+	enum json_token t = json_next(jr);
+
+	if (t != JSON_ARRAY_BEGIN) {
+		if (is_sample(t))
+			push_sample(ld, pos, t);
+		else if (t == JSON_ERROR || json_skip(jr) < 0)
+			return -1;
+		else
+			pd->bad = pd->n++;
+		return 0;
+	}
+	pd->is_array = true;
+	if (ld->flat)   /* an error, reported in key order at the end */
+		return json_skip(jr);
+	while ((t = json_next(jr)) != JSON_ARRAY_END) {
+		if (is_sample(t) && pd->bad < 0) {
+			push_sample(ld, pos, t);
+			continue;
 		}
-		for (size_t i = 0; i < json_object_array_length(src); i++)
-			add_source(mx, json_object_get_string(json_object_array_get_idx(src, i)));
+		if (t == JSON_ERROR || json_skip(jr) < 0)
+			return -1;
+		if (pd->bad < 0)
+			pd->bad = pd->n;
+		pd->n++;
+	}
+	ld->hint = pd->n;
+	return 0;
+}
+
+/* The whole text: one object of metrics. */
+static int read_object(struct loader *ld)
+{
+	struct json_reader *jr = &ld->jr;
+	enum json_token t = json_next(jr);
+
+	if (t != JSON_OBJECT_BEGIN) {
+		const char *at = jr->tok;
+
+		/* a syntax error further on is the better message */
+		if (t == JSON_ERROR || json_skip(jr) < 0 || json_next(jr) != JSON_END)
+			return -1;
+		return json_reader_fail(jr, at, "expected a JSON object of metrics");
+	}
+	while ((t = json_next(jr)) == JSON_KEY) {
+		if (!strcmp(jr->str, "stats_source")) {
+			if (ld->flat ? json_next(jr) == JSON_ERROR || json_skip(jr) < 0
+				     : read_sources(ld) < 0)
+				return -1;
+			continue;
+		}
+		if (read_metric(ld, start_metric(ld)) < 0)
+			return -1;
+	}
+	if (t != JSON_OBJECT_END || json_next(jr) != JSON_END)
+		return -1;
+	return 0;
+}
+
+/* Drop the metrics whose keep[i] is false, keeping the order. */
+static void drop_metrics(struct matrix *mx, const bool *keep)
+{
+	int out = 0;
+
+	strmap_release(&mx->index);
+	for (int i = 0; i < mx->nr; i++) {
+		if (!keep[i]) {
+			free(mx->m[i].name);
+			free(mx->m[i].v);
+			free(mx->m[i].is_int);
+			continue;
+		}
+		mx->m[out] = mx->m[i];
+		strmap_put(&mx->index, mx->m[out].name, out);
+		out++;
+	}
+	mx->nr = out;
+}
+
+/*
+ * A key given twice keeps its first place and takes its last value, as in
+ * Ruby's and json-c's hashes: each later metric of a name hands its
+ * samples to the first and goes.  The index is rebuilt on the way.
+ */
+static void merge_duplicates(struct loader *ld)
+{
+	struct matrix *mx = ld->mx;
+	int out = 0;
+
+	strmap_release(&mx->index);
+	for (int i = 0; i < mx->nr; i++) {
+		struct metric *m = &mx->m[i];
+		int first = strmap_get(&mx->index, m->name);
+
+		if (first >= 0) {
+			struct metric *f = &mx->m[first];
+
+			free(f->v);
+			free(f->is_int);
+			f->v = m->v;
+			f->is_int = m->is_int;
+			ld->pend[first] = ld->pend[i];
+			free(m->name);
+			continue;
+		}
+		mx->m[out] = *m;
+		ld->pend[out] = ld->pend[i];
+		strmap_put(&mx->index, mx->m[out].name, out);
+		out++;
+	}
+	mx->nr = out;
+}
+
+/* Zero-pad a metric read with pd->n samples to ncols: lkp's
+ * matrix_fill_missing_zeros. */
+static void pad_metric(struct metric *m, struct pending *pd, int ncols)
+{
+	int want = ncols ? ncols : 1;
+
+	if (pd->cap < want) {
+		m->v = xrealloc(m->v, sizeof(double) * (size_t)want);
+		m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)want);
+		pd->cap = want;
+	}
+	for (int c = pd->n; c < ncols; c++) {
+		m->v[c] = 0;
+		m->is_int[c] = true;
+	}
+}
+
+/*
+ * After a well-formed text: the number of columns, the content errors and
+ * warnings in key order, the skipped metrics dropped, every metric padded
+ * to ncols samples.  Messages name the key's line and column.
+ */
+static int finish(struct loader *ld)
+{
+	struct matrix *mx = ld->mx;
+	struct json_reader *jr = &ld->jr;
+	bool *keep = xmalloc(sizeof(bool) * (size_t)(mx->nr ? mx->nr : 1));
+	int ncols = 0, dropped = 0, line, col;
+
+	if (ld->duplicates)
+		merge_duplicates(ld);
+	if (ld->sources_bad) {
+		json_reader_linecol(jr, ld->sources_bad, &line, &col);
+		free(keep);
+		return log_msg(ld->log, 'E', "%s:%d:%d: %s", jr->name, line, col, ld->sources_bad_what);
+	}
+	if (ld->flat) {
+		ncols = 1;
+	} else if (mx->nr_sources) {
 		ncols = mx->nr_sources;
-	}
-	/* without stats_source, the widest array decides, as lkp's matrix_cols */
-	if (!mx->nr_sources) {
-		json_object_object_foreach(root, k, val) {
-			(void)k;
-			if (json_object_is_type(val, json_type_array) &&
-			    (int)json_object_array_length(val) > ncols)
-				ncols = (int)json_object_array_length(val);
-			else if (!json_object_is_type(val, json_type_array) && ncols < 1)
-				ncols = 1;
+	} else {
+		/* without stats_source, the widest array decides, as lkp's
+		 * matrix_cols; a value that is no array counts as one */
+		for (int i = 0; i < mx->nr; i++) {
+			int n = ld->pend[i].is_array ? ld->pend[i].n : 1;
+			if (n > ncols)
+				ncols = n;
 		}
 	}
 	mx->ncols = ncols;
 
-	json_object_object_foreach(root, key, val) {
-		if (!strcmp(key, "stats_source"))
+	for (int i = 0; i < mx->nr; i++) {
+		struct pending *pd = &ld->pend[i];
+		const char *name = mx->m[i].name;
+		bool too_many = ld->flat ? pd->is_array : pd->n > ncols;
+
+		keep[i] = !too_many && pd->bad < 0;
+		if (keep[i]) {
+			pad_metric(&mx->m[i], pd, ncols);
 			continue;
-		int n = json_object_is_type(val, json_type_array) ? (int)json_object_array_length(val) : 1;
-		if (n > ncols) {
-			error("%s: metric '%s' has %d samples but stats_source lists %d runs",
-			      name, key, n, ncols);
-			json_object_put(root);
-			return -1;
 		}
-		double *vals = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-		bool *ints = xmalloc(sizeof(bool) * (size_t)(n ? n : 1));
-		int bad = -1;
-		for (int i = 0; i < n; i++) {
-			json_object *o = json_object_is_type(val, json_type_array) ?
-				json_object_array_get_idx(val, (size_t)i) : val;
-			if (json_sample(o, &vals[i], &ints[i]) < 0) {
-				bad = i;
-				break;
-			}
+		json_reader_linecol(jr, pd->at, &line, &col);
+		if (too_many && ld->flat) {
+			free(keep);
+			return log_msg(ld->log, 'E', "%s:%d:%d: metric '%s' is an array, expected one "
+				       "number per metric in a stats file", jr->name, line, col, name);
 		}
-		if (bad >= 0) {
-			warning("%s: metric '%s': sample %d is not a number; metric skipped", name, key, bad);
-		} else {
-			struct metric *m = matrix_get_or_add(mx, key);
-			memcpy(m->v, vals, sizeof(double) * (size_t)n);
-			memcpy(m->is_int, ints, sizeof(bool) * (size_t)n);
+		if (too_many) {
+			free(keep);
+			return log_msg(ld->log, 'E', "%s:%d:%d: metric '%s' has %d samples but "
+				       "stats_source lists %d runs", jr->name, line, col, name, pd->n, ncols);
 		}
-		free(vals);
-		free(ints);
+		if (ld->flat)
+			log_msg(ld->log, 'W', "%s:%d:%d: metric '%s' is not a number; metric skipped",
+				jr->name, line, col, name);
+		else
+			log_msg(ld->log, 'W', "%s:%d:%d: metric '%s': sample %d is not a number; "
+				"metric skipped", jr->name, line, col, name, pd->bad);
+		dropped++;
 	}
-	json_object_put(root);
+	if (dropped)
+		drop_metrics(mx, keep);
+	free(keep);
 	return 0;
+}
+
+/* Read text into the empty matrix mx (flat: a stats.json), logging the
+ * messages to log. */
+static int load_text(struct matrix *mx, const char *text, size_t len, const char *name,
+		     bool flat, struct strbuf *log)
+{
+	struct loader ld;
+	int ret;
+
+	memset(&ld, 0, sizeof(ld));
+	ld.mx = mx;
+	ld.flat = flat;
+	ld.log = log;
+	json_reader_init(&ld.jr, text, len, name);
+	ret = read_object(&ld);
+	if (ret < 0)
+		log_msg(log, 'E', "%s", ld.jr.err.buf);
+	else
+		ret = finish(&ld);
+	json_reader_release(&ld.jr);
+	free(ld.pend);
+	if (ret < 0) {
+		matrix_release(mx);
+		return -1;
+	}
+	mx->path = xstrdup(name);
+	return 0;
+}
+
+static int load_text_loud(struct matrix *mx, const char *text, size_t len, const char *name, bool flat)
+{
+	struct strbuf log = STRBUF_INIT;
+	int ret = load_text(mx, text, len, name, flat, &log);
+
+	matrix_print_log(&log);
+	strbuf_release(&log);
+	return ret;
+}
+
+int matrix_parse_quiet(struct matrix *mx, const char *text, size_t len, const char *name,
+		       struct strbuf *log)
+{
+	return load_text(mx, text, len, name, false, log);
+}
+
+int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *name)
+{
+	return load_text_loud(mx, text, len, name, false);
 }
 
 int matrix_load(struct matrix *mx, const char *path)
 {
 	struct strbuf text = STRBUF_INIT, file = STRBUF_INIT;
 	char *used = NULL;
-	int ret;
+	int ret = -1;
 
 	if (is_dir(path))
 		path_join(&file, path, "matrix.json");
 	else
 		strbuf_addstr(&file, path);
-	if (read_file_maybe_gz(&text, file.buf, &used) < 0) {
-		strbuf_release(&file);
-		strbuf_release(&text);
-		return -1;
-	}
-	ret = matrix_parse(mx, text.buf, text.len, used);
+	if (read_file_maybe_gz(&text, file.buf, &used) == 0)
+		ret = matrix_parse(mx, text.buf, text.len, used);
 	free(used);
 	strbuf_release(&file);
 	strbuf_release(&text);
@@ -272,35 +538,45 @@ void matrix_set_column(struct matrix *mx, int col, const struct matrix *stats)
 		mx->m[i].v[col] = 0;
 		mx->m[i].is_int[col] = true;
 	}
-	for (int i = 0; i < stats->nr; i++) {
-		struct metric *m = matrix_get_or_add(mx, stats->m[i].name);
+	/* runs mostly list their metrics in the matrix's order: look where
+	 * the last one was found first */
+	for (int i = 0, hint = 0; i < stats->nr; i++) {
+		int pos = matrix_find_hint(mx, stats->m[i].name, hint);
+		struct metric *m = pos >= 0 ? &mx->m[pos] : add_metric(mx, stats->m[i].name);
+
 		m->v[col] = stats->m[i].v[0];
 		m->is_int[col] = stats->m[i].is_int[0];
+		hint = (int)(m - mx->m) + 1;
 	}
 }
 
 void matrix_drop_empty(struct matrix *mx)
 {
-	int out = 0;
+	bool *keep = NULL;
 
-	strmap_release(&mx->index);
+	if (!mx->ncols)
+		return;
+	/* unite calls this after every column: rebuild nothing when nothing
+	 * is dropped, the usual case */
 	for (int i = 0; i < mx->nr; i++) {
-		struct metric *m = &mx->m[i];
+		const struct metric *m = &mx->m[i];
 		bool empty = true;
+
 		for (int c = 0; c < mx->ncols && empty; c++)
 			if (!m->is_int[c] || m->v[c] != 0)
 				empty = false;
-		if (empty && mx->ncols) {
-			free(m->name);
-			free(m->v);
-			free(m->is_int);
+		if (!empty)
 			continue;
+		if (!keep) {
+			keep = xmalloc(sizeof(bool) * (size_t)mx->nr);
+			for (int k = 0; k < mx->nr; k++)
+				keep[k] = true;
 		}
-		mx->m[out] = *m;
-		strmap_put(&mx->index, mx->m[out].name, out);
-		out++;
+		keep[i] = false;
 	}
-	mx->nr = out;
+	if (keep)
+		drop_metrics(mx, keep);
+	free(keep);
 }
 
 void matrix_to_json(const struct matrix *mx, struct strbuf *out)
@@ -362,40 +638,12 @@ int stats_load(struct matrix *stats, const char *path)
 {
 	struct strbuf text = STRBUF_INIT;
 	char *used = NULL;
-	json_object *root;
-	int ret = 0;
+	int ret = -1;
 
-	if (read_file_maybe_gz(&text, path, &used) < 0) {
-		strbuf_release(&text);
-		return -1;
-	}
-	root = parse_json(text.buf, text.len, used);
+	if (read_file_maybe_gz(&text, path, &used) == 0)
+		ret = load_text_loud(stats, text.buf, text.len, used, true);
+	free(used);
 	strbuf_release(&text);
-	if (!root) {
-		free(used);
-		return -1;
-	}
-	stats->path = used;
-	stats->ncols = 1;
-	json_object_object_foreach(root, key, val) {
-		double v;
-		bool is_int;
-		if (!strcmp(key, "stats_source"))
-			continue;
-		if (json_sample(val, &v, &is_int) < 0) {
-			if (json_object_is_type(val, json_type_array)) {
-				ret = error("%s: metric '%s' is an array, expected one number per metric in a stats file",
-					    used, key);
-				break;
-			}
-			warning("%s: metric '%s' is not a number; metric skipped", used, key);
-			continue;
-		}
-		struct metric *m = matrix_get_or_add(stats, key);
-		m->v[0] = v;
-		m->is_int[0] = is_int;
-	}
-	json_object_put(root);
 	return ret;
 }
 

@@ -46,6 +46,10 @@ void matrix_release(struct matrix *mx);
 
 /* Position of a metric, or -1. */
 int matrix_find(const struct matrix *mx, const char *name);
+/* The same, trying position hint first: a string compare instead of a
+ * hash lookup when two matrices list their metrics in the same order, as
+ * the runs of one test mostly do. */
+int matrix_find_hint(const struct matrix *mx, const char *name, int hint);
 /* Find or add a metric (new ones are zero-filled across existing columns). */
 struct metric *matrix_get_or_add(struct matrix *mx, const char *name);
 
@@ -53,13 +57,29 @@ struct metric *matrix_get_or_add(struct matrix *mx, const char *name);
  * Load matrix.json from path, which may be a _result_root directory (then
  * matrix.json or matrix.json.gz inside it is read) or a file (.json or
  * .json.gz).  Returns 0, or -1 after one "perfbot: ..." line saying which
- * file, where (line:column for syntax errors) and what was expected.
- * Metrics holding non-numeric samples are skipped with a warning, as lkp
- * skips string-valued stats.
+ * file, where (line:column) and what was expected.  The text is JSON as
+ * util/json_reader.h reads it (with lkp's NaN and Infinity).  Metrics
+ * holding non-numeric samples are skipped with a warning naming their
+ * line, as lkp skips string-valued stats.
  */
 int matrix_load(struct matrix *mx, const char *path);
-/* Parse matrix JSON text; `name` is used in messages. */
+/*
+ * Parse matrix JSON text into mx, which must be empty (as matrix_init left
+ * it); `name` is used in messages.  A key given twice keeps its first
+ * place and its last value, as in Ruby's and json-c's hashes.  On error
+ * mx is left empty.
+ */
 int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *name);
+
+/*
+ * matrix_parse printing nothing: each warning and the error it would print
+ * are appended to log instead, as a level byte ('W' or 'E'), the message
+ * and a NUL, for a caller that decides when to print them (in order, with
+ * matrix_print_log, through warning() and error()) or checks them.
+ */
+int matrix_parse_quiet(struct matrix *mx, const char *text, size_t len, const char *name,
+		       struct strbuf *log);
+void matrix_print_log(const struct strbuf *log);
 
 /* Append one column from flat stats (a matrix with ncols == 1), zero-padding
  * metrics first seen now in front.  source may be NULL. */

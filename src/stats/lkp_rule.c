@@ -116,11 +116,17 @@ static void side_filter(struct side *sd)
 	sd->ncols = n;
 }
 
-static int find_key(const struct pass *p, const struct matrix *mx, const char *k)
+/* Position of k in mx (trying position hint first), or -1. */
+static int find_key_hint(const struct pass *p, const struct matrix *mx, const char *k, int hint)
 {
 	if (p->dropped_incomplete && !strcmp(k, INCOMPLETE_KEY))
 		return -1;
-	return matrix_find(mx, k);
+	return matrix_find_hint(mx, k, hint);
+}
+
+static int find_key(const struct pass *p, const struct matrix *mx, const char *k)
+{
+	return find_key_hint(p, mx, k, -1);
 }
 
 /* Samples of metric idx of a side (zeros when idx < 0), lkp's padding. */
@@ -146,6 +152,30 @@ static int cmp_sample(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/*
+ * Sort by cmp_sample, stably, as glibc's qsort (a merge sort) does: equal
+ * values keep their column order, which decides whether lkp's middle
+ * element is an Integer.  A side mostly has a handful of runs, where an
+ * insertion sort beats qsort's calls through a pointer several times.
+ */
+static void sort_samples(struct sample *s, int n)
+{
+	if (n > 32) {
+		qsort(s, (size_t)n, sizeof(*s), cmp_sample);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		struct sample x = s[i];
+		int j = i;
+
+		while (j > 0 && cmp_sample(&s[j - 1], &x) > 0) {
+			s[j] = s[j - 1];
+			j--;
+		}
+		s[j] = x;
+	}
+}
+
 /* sort_remove_margin and min_mean_max.  False when nothing is left. */
 static bool summarize(struct sample *s, int n, int max_margin, struct summary *sum)
 {
@@ -155,7 +185,7 @@ static bool summarize(struct sample *s, int n, int max_margin, struct summary *s
 		return false;
 	if (margin > max_margin)
 		margin = max_margin;
-	qsort(s, (size_t)n, sizeof(*s), cmp_sample);
+	sort_samples(s, n);
 	sum->s = s + margin;
 	sum->n = n - 2 * margin;
 	if (sum->n <= 0)
@@ -283,8 +313,12 @@ static bool skip_function_stat(struct pass *p, const char *k)
 	return false;
 }
 
-/* StatCompare#skip_stat? (options lkp's changed command cannot set aside). */
-static bool skip_stat(struct pass *p, const char *k, bool is_function)
+/*
+ * StatCompare#skip_stat? (options lkp's changed command cannot set aside).
+ * Sets *is_function to lkp_function_stat(k) unless it skips before needing
+ * it: the name tables are the costly part of a key.
+ */
+static bool skip_stat(struct pass *p, const char *k, bool *is_function)
 {
 	const struct change_options *opt = p->opt;
 
@@ -293,7 +327,8 @@ static bool skip_stat(struct pass *p, const char *k, bool is_function)
 		return true;
 	if (!opt->more && !lkp_bisectable_stat(k) && !lkp_report_allowlisted(k))
 		return true;
-	if (is_function)
+	*is_function = lkp_function_stat(k);
+	if (*is_function)
 		return skip_function_stat(p, k);
 	/* skip_regular_stat?: at least one side needs 3 samples */
 	return p->a.ncols < 3 && p->b.ncols < 3 && !opt->whole;
@@ -481,15 +516,15 @@ static void process(struct pass *p, const char *k, int ia, int ib,
 		    struct change_list *out, const struct strmap *first_pass)
 {
 	const struct change_options *opt = p->opt;
-	bool is_function = lkp_function_stat(k);
-	bool is_latency = opt->lkp_latency && lkp_latency_stat(k);
+	bool is_function = false, is_latency;
 	struct summary sa, sb;
 	struct metrics m;
 	struct change_record *r;
 	int max_margin;
 
-	if (skip_stat(p, k, is_function))
+	if (skip_stat(p, k, &is_function))
 		return;
+	is_latency = opt->lkp_latency && lkp_latency_stat(k);
 	/* newly added monitors don't have values to compare in the base */
 	if (ib < 0 && !is_function &&
 	    !(starts_with(k, "lock_stat.") && monitored_by_b(p, "lock_stat")) &&
@@ -556,12 +591,12 @@ static void run_pass(struct pass *p, struct change_list *out, const struct strma
 	for (int i = 0; i < a->nr; i++) {
 		const char *k = a->m[i].name;
 		if (!p->dropped_incomplete || strcmp(k, INCOMPLETE_KEY))
-			process(p, k, i, find_key(p, b, k), out, first_pass);
+			process(p, k, i, find_key_hint(p, b, k, i), out, first_pass);
 	}
 	/* b's keys a lacks: a[k] = [0] * cols_a, appended in b's order */
 	for (int j = 0; j < b->nr; j++) {
 		const char *k = b->m[j].name;
-		if (find_key(p, b, k) >= 0 && matrix_find(a, k) < 0)
+		if (find_key_hint(p, b, k, j) >= 0 && matrix_find_hint(a, k, j) < 0)
 			process(p, k, -1, j, out, first_pass);
 	}
 

@@ -484,10 +484,65 @@ static inline bool quick_reject(const char *re, const char *s, enum anchor ancho
 }
 
 /*
+ * Append the pattern text [p, end), when it is all literal (bytes and
+ * \-escaped punctuation), to lit, which holds *len bytes and has room for
+ * cap.  False when it does not fit or is not all literal.
+ */
+static bool add_literal(char *lit, size_t *len, size_t cap, const char *p, const char *end)
+{
+	while (p < end) {
+		char c = *p++;
+
+		if (c == '\\') {
+			if (p >= end || is_alnum(*p))
+				return false;   /* \d, \w...: a class, not a byte */
+			c = *p++;
+		} else if (is_meta(c)) {
+			return false;
+		}
+		if (*len + 1 >= cap)
+			return false;
+		lit[(*len)++] = c;
+	}
+	lit[*len] = '\0';
+	return true;
+}
+
+/*
+ * Is the mandatory group g, made of literal alternatives, missing from s
+ * with every alternative?  "\\.(error|warn|fail)" needs ".error", ".warn"
+ * or ".fail" somewhere in s; prefix is the literal text just before the
+ * group (plen bytes of pattern, possibly 0).  False when it cannot tell.
+ */
+static bool alternatives_absent(const char *prefix, size_t plen, const struct atom *g, const char *s)
+{
+	const char *alt = g->p + 1, *close = g->ae - 1;
+	char lit[64];
+
+	for (const char *q = alt; q <= close; q++) {
+		size_t len = 0;
+
+		if (q < close && *q != '|') {
+			if (*q == '\\' && q + 1 < close)
+				q++;
+			continue;
+		}
+		/* [alt, q) is one alternative */
+		if (!add_literal(lit, &len, sizeof(lit), prefix, prefix + plen) ||
+		    !add_literal(lit, &len, sizeof(lit), alt, q) || strstr(s, lit))
+			return false;
+		alt = q + 1;
+	}
+	return true;
+}
+
+/*
  * Is a literal that every match must contain missing from s?  The longest
  * run of mandatory literal atoms at the top level ("elapsed_time" in
- * ".*.time.elapsed_time.*") is looked up with strstr, which spares the
- * backtracking matcher most names.  The pattern has no top-level '|'.
+ * ".*.time.elapsed_time.*") is looked up with strstr, and so are the
+ * alternatives of a mandatory group of literals ("(error|warn|fail)"),
+ * which spares the backtracking matcher most names.  The pattern has no
+ * top-level '|'.
  */
 static bool literal_absent(const char *re, const char *end, const char *s)
 {
@@ -510,6 +565,9 @@ static bool literal_absent(const char *re, const char *end, const char *s)
 
 			parse_atom(p, end, &a);
 			nx = a.after;
+			if (a.kind == A_GROUP && a.min >= 1 &&
+			    alternatives_absent(n ? run : p, n ? (size_t)(p - run) : 0, &a, s))
+				return true;
 		}
 		if (one && nx < end && (*nx == '*' || *nx == '?' || *nx == '{' || *nx == '+')) {
 			some = *nx == '+';

@@ -104,6 +104,8 @@ struct stat_ctx {
 	struct columns all_a, all_b, complete_a, complete_b;
 	bool has_incomplete;
 	bool boot_fix;          /* regression_only: a dmesg.* failure went away */
+	int monitored[ARRAY_SIZE(zero_when_absent_families)];  /* monitored_by(); -1: unknown */
+	double *buf_a, *buf_b;  /* a metric's samples while it is compared */
 	struct change_list *out;
 };
 
@@ -119,13 +121,41 @@ static void columns_init(struct columns *c, const struct matrix *mx, bool comple
 }
 
 /*
- * The samples of metric pos of mx over the columns cols, sorted; zeros
- * when the metric is absent (pos < 0), as lkp pads a missing metric.
+ * Sort n doubles into the order glibc's qsort(v, n, sizeof(double),
+ * cmp_double) gives: its top-down merge sort, same split, same merge.
+ * Inlined, it costs a fraction of qsort on the few runs of a metric, and
+ * the order stays qsort's even where a NaN makes cmp_double inconsistent.
+ * tmp has room for n doubles.
  */
-static double *gather(const struct matrix *mx, int pos, const struct columns *cols, bool *all_int)
+static void sort_samples(double *v, int n, double *tmp)
 {
-	double *v = xmalloc(sizeof(double) * (size_t)(cols->nr ? cols->nr : 1));
+	int n1 = n / 2, n2 = n - n1, i = 0, j = 0, k = 0;
+	double *b = v + n1;
 
+	if (n <= 1)
+		return;
+	sort_samples(v, n1, tmp);
+	sort_samples(b, n2, tmp);
+	while (i < n1 && j < n2) {
+		if (!(v[i] > b[j]))     /* cmp_double(v + i, b + j) <= 0 */
+			tmp[k++] = v[i++];
+		else
+			tmp[k++] = b[j++];
+	}
+	while (i < n1)
+		tmp[k++] = v[i++];
+	/* what is left of b is in place already */
+	memcpy(v, tmp, sizeof(double) * (size_t)k);
+}
+
+/*
+ * The samples of metric pos of mx over the columns cols, sorted, into v
+ * (room for cols->nr); zeros when the metric is absent (pos < 0), as lkp
+ * pads a missing metric.
+ */
+static void gather(const struct matrix *mx, int pos, const struct columns *cols,
+		   double *v, bool *all_int)
+{
 	*all_int = true;
 	for (int i = 0; i < cols->nr; i++) {
 		if (pos < 0) {
@@ -136,8 +166,22 @@ static double *gather(const struct matrix *mx, int pos, const struct columns *co
 		if (!mx->m[pos].is_int[cols->idx[i]])
 			*all_int = false;
 	}
-	qsort(v, (size_t)cols->nr, sizeof(double), cmp_double);
-	return v;
+	if (cols->nr <= 64) {
+		double tmp[64];
+		sort_samples(v, cols->nr, tmp);
+	} else {
+		double *tmp = xmalloc(sizeof(double) * (size_t)cols->nr);
+		sort_samples(v, cols->nr, tmp);
+		free(tmp);
+	}
+}
+
+static double *copy_samples(const double *v, int n)
+{
+	double *c = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+
+	memcpy(c, v, sizeof(double) * (size_t)n);
+	return c;
 }
 
 /* mean, extremes, ratio, delta and ranges, from the sorted samples */
@@ -224,10 +268,13 @@ static bool skip_fixed_failure(struct stat_ctx *c, const struct change_record *r
 
 /*
  * Compare metric `name` (position ia in a, ib in b, -1 when absent) over
- * the given columns.  Returns true and fills *r when it changed; otherwise
- * *r is released.
+ * the given columns; function: lkp_function_stat(name).  Returns true and
+ * fills *r (its samples copied to the heap) when it changed.
+ *
+ * The cheap verdicts come first: the magnitude filter vetoes a change
+ * whatever the tests say, so they run only on what it lets through.
  */
-static bool compare_metric(struct stat_ctx *c, const char *name, int ia, int ib,
+static bool compare_metric(struct stat_ctx *c, const char *name, bool function, int ia, int ib,
 			   const struct columns *ca, const struct columns *cb,
 			   struct change_record *r)
 {
@@ -238,13 +285,14 @@ static bool compare_metric(struct stat_ctx *c, const char *name, int ia, int ib,
 	if (!ca->nr || !cb->nr)
 		return false;
 	r->stat = name;
-	r->a = gather(c->a, ia, ca, &r->int_a);
-	r->b = gather(c->b, ib, cb, &r->int_b);
+	r->a = c->buf_a;
+	r->b = c->buf_b;
+	gather(c->a, ia, ca, r->a, &r->int_a);
+	gather(c->b, ib, cb, r->b, &r->int_b);
 	r->na = ca->nr;
 	r->nb = cb->nr;
 	r->nr_run = r->na;
-	r->is_function_stat = lkp_function_stat(name);
-	r->is_latency = lkp_latency_stat(name);
+	r->is_function_stat = function;
 	r->p_welch = r->p_mwu = NAN;
 	describe(r);
 
@@ -254,10 +302,11 @@ static bool compare_metric(struct stat_ctx *c, const char *name, int ia, int ib,
 
 	if (r->is_function_stat) {
 		/* pass/fail counts: what matters is whether it happened at all */
-		changed = r->max_a != r->max_b;
+		changed = r->max_a != r->max_b && !skip_fixed_failure(c, r) &&
+			  (perf_profile_threshold || !small_change(r));
 	} else if (perf_profile_threshold) {
 		changed = r->mean_a > opt->perf_profile || r->mean_b > opt->perf_profile;
-		if (r->na >= 2 && r->nb >= 2)
+		if (changed && r->na >= 2 && r->nb >= 2)
 			significant(r, opt->alpha);     /* p-values, for the reader */
 	} else if (r->na < 2 || r->nb < 2) {
 		/*
@@ -270,19 +319,17 @@ static bool compare_metric(struct stat_ctx *c, const char *name, int ia, int ib,
 		}
 		changed = false;
 	} else {
-		changed = significant(r, opt->alpha);
+		changed = !small_change(r) && significant(r, opt->alpha);
 	}
 
-	if (changed && skip_fixed_failure(c, r))
-		changed = false;
-	if (changed && !perf_profile_threshold && small_change(r))
-		changed = false;
 	if (!changed) {
-		free(r->a);
-		free(r->b);
 		memset(r, 0, sizeof(*r));
+		return false;
 	}
-	return changed;
+	r->a = copy_samples(r->a, r->na);
+	r->b = copy_samples(r->b, r->nb);
+	r->is_latency = lkp_latency_stat(name);
+	return true;
 }
 
 /* lkp's skip_function_stat?: does the base know this sub-test at all? */
@@ -317,33 +364,42 @@ static bool unpaired_function_stat(const struct matrix *b, const char *name)
 	return !found;
 }
 
-/* Did b run the monitor that produces name (same part before the first '.')? */
-static bool monitored_by(const struct matrix *b, const char *name)
+/* Did b run the monitor that produces name (same part before the first '.')?
+ * name is of a zero_when_absent family; the answer is kept per family. */
+static bool monitored_by(struct stat_ctx *c, const char *name)
 {
-	size_t len = strcspn(name, ".");
+	const struct matrix *b = c->b;
+	size_t len = strcspn(name, "."), f = 0;
 
-	for (int i = 0; i < b->nr; i++)
-		if (!strncmp(b->m[i].name, name, len) && b->m[i].name[len] == '.')
-			return true;
-	return false;
+	while (f + 1 < ARRAY_SIZE(zero_when_absent_families) &&
+	       strncmp(name, zero_when_absent_families[f].s, zero_when_absent_families[f].len))
+		f++;
+	if (c->monitored[f] < 0) {
+		c->monitored[f] = 0;
+		for (int i = 0; i < b->nr && !c->monitored[f]; i++)
+			if (!strncmp(b->m[i].name, name, len) && b->m[i].name[len] == '.')
+				c->monitored[f] = 1;
+	}
+	return c->monitored[f];
 }
 
 static void consider(struct stat_ctx *c, const char *name, int ia, int ib)
 {
 	const struct change_options *opt = c->opt;
-	bool function = lkp_function_stat(name), changed = false;
+	bool function, changed = false;
 	struct change_record r;
 
 	if (!opt->more && !lkp_bisectable_stat(name) && !lkp_report_allowlisted(name))
 		return;
+	function = lkp_function_stat(name);
 	if (function && unpaired_function_stat(c->b, name))
 		return;
 	if (ib < 0 && !function &&
-	    !(HAS_PREFIX(name, zero_when_absent_families) && monitored_by(c->b, name)))
+	    !(HAS_PREFIX(name, zero_when_absent_families) && monitored_by(c, name)))
 		return;
 
 	if (!c->has_incomplete) {
-		changed = compare_metric(c, name, ia, ib, &c->all_a, &c->all_b, &r);
+		changed = compare_metric(c, name, function, ia, ib, &c->all_a, &c->all_b, &r);
 	} else {
 		/*
 		 * lkp compares twice and lets the complete-runs verdict win:
@@ -351,10 +407,11 @@ static void consider(struct stat_ctx *c, const char *name, int ia, int ib)
 		 * (but the incomplete-run flag itself) on complete runs only
 		 */
 		if (strcmp(name, INCOMPLETE_RUN))
-			changed = compare_metric(c, name, ia, ib,
+			changed = compare_metric(c, name, function, ia, ib,
 						 &c->complete_a, &c->complete_b, &r);
 		if (!changed && HAS_PREFIX(name, whole_run_families))
-			changed = compare_metric(c, name, ia, ib, &c->all_a, &c->all_b, &r);
+			changed = compare_metric(c, name, function, ia, ib,
+						 &c->all_a, &c->all_b, &r);
 	}
 	if (changed)
 		*change_list_add(c->out) = r;
@@ -376,13 +433,20 @@ int stat_changed_stats(const struct matrix *a, const struct matrix *b,
 	c.has_incomplete = matrix_find(a, INCOMPLETE_RUN) >= 0 ||
 			   matrix_find(b, INCOMPLETE_RUN) >= 0;
 
+	for (size_t f = 0; f < ARRAY_SIZE(c.monitored); f++)
+		c.monitored[f] = -1;
+	c.buf_a = xmalloc(sizeof(double) * (size_t)(a->ncols ? a->ncols : 1));
+	c.buf_b = xmalloc(sizeof(double) * (size_t)(b->ncols ? b->ncols : 1));
+
 	/* a's metrics in a's order, then those only b has (zeros in a) */
 	for (int i = 0; i < a->nr; i++)
-		consider(&c, a->m[i].name, i, matrix_find(b, a->m[i].name));
+		consider(&c, a->m[i].name, i, matrix_find_hint(b, a->m[i].name, i));
 	for (int i = 0; i < b->nr; i++)
-		if (matrix_find(a, b->m[i].name) < 0)
+		if (matrix_find_hint(a, b->m[i].name, i) < 0)
 			consider(&c, b->m[i].name, -1, i);
 
+	free(c.buf_a);
+	free(c.buf_b);
 	free(c.all_a.idx);
 	free(c.all_b.idx);
 	free(c.complete_a.idx);
