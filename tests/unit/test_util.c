@@ -59,6 +59,9 @@ static void test_ruby_float(void **state)
 	check_ruby(INFINITY, "Infinity");
 	check_ruby(-INFINITY, "-Infinity");
 	check_ruby(123456789.125, "123456789.125");
+	/* subnormals hold fewer than 15 significant digits */
+	check_ruby(1.2937423410253e-310, "1.2937423410253e-310");
+	check_ruby(5e-324, "5.0e-324");
 }
 
 static void test_fmt_number_and_parse(void **state)
