@@ -463,9 +463,43 @@ static void pools(struct bisect *b, struct sample_set *good, struct sample_set *
 	}
 }
 
-static void note_order(struct bisect *b, const char *sha, const char *what)
+/* Remember a step for the plot and bisect.json: which samples of sha
+ * (from, to) led to the verdict `what`; -1, -1 means all of them. */
+static void note_order(struct bisect *b, const char *sha, const char *what, int from, int to)
 {
-	strbuf_addf(&b->order, "%s %s\n", sha, what);
+	strbuf_addf(&b->order, "%s %s %d %d\n", sha, what, from, to);
+}
+
+/* One parsed line of b->order; fields point into a copy the caller frees. */
+struct step_line {
+	char *sha, *what;
+	int from, to;
+};
+
+static const char *next_step(const char *l, struct step_line *st, char **copy)
+{
+	const char *nl = strchr(l, '\n');
+	char *line = xstrndup(l, (size_t)(nl - l)), *save = NULL;
+
+	*copy = line;
+	st->sha = strtok_r(line, " ", &save);
+	st->what = strtok_r(NULL, " ", &save);
+	char *f = strtok_r(NULL, " ", &save), *t = strtok_r(NULL, " ", &save);
+	st->from = f ? atoi(f) : -1;
+	st->to = t ? atoi(t) : -1;
+	return nl + 1;
+}
+
+/* The samples a step counted (all when its range is unknown). */
+static struct sample_set step_samples(struct bisect *b, const struct step_line *st)
+{
+	struct commit_samples *c = samples_of(b, st->sha, false);
+	struct sample_set s = { c->s.v, c->s.nr, 0 };
+	if (st->from >= 0 && st->to >= st->from && st->to <= c->s.nr) {
+		s.v = c->s.v + st->from;
+		s.nr = st->to - st->from;
+	}
+	return s;
 }
 
 /*
@@ -573,6 +607,18 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 	struct json_writer jw;
 	char *job_abs = realpath(b->o->job_path, NULL);
 
+	/* every commit named below gets its entry in "commits" */
+	for (const char *l = b->order.buf; *l;) {
+		struct step_line st;
+		char *copy;
+		l = next_step(l, &st, &copy);
+		samples_of(b, st.sha, false);
+		free(copy);
+	}
+	if (b->result)
+		samples_of(b, b->result, false);
+	if (parent)
+		samples_of(b, parent, false);
 	jw_init(&jw, &out);
 	jw_object_begin(&jw);
 	jw_key(&jw, "version"); jw_number(&jw, 1, true);
@@ -607,22 +653,20 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 	jw_key(&jw, "steps");
 	jw_array_begin(&jw);
 	for (const char *l = b->order.buf; *l;) {
-		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
-		char *sha = xstrndup(l, (size_t)(sp - l));
-		char *what = xstrndup(sp + 1, (size_t)(nl - sp - 1));
-		struct commit_samples *c = samples_of(b, sha, false);
+		struct step_line st;
+		char *copy;
+		l = next_step(l, &st, &copy);
+		struct sample_set used = step_samples(b, &st);
 		jw_object_begin(&jw);
-		jw_key(&jw, "commit"); jw_string(&jw, sha);
-		jw_key(&jw, "verdict"); jw_string(&jw, what);
+		jw_key(&jw, "commit"); jw_string(&jw, st.sha);
+		jw_key(&jw, "verdict"); jw_string(&jw, st.what);
 		jw_key(&jw, "samples");
 		jw_array_begin(&jw);
-		for (int k = 0; k < c->s.nr; k++)
-			jw_number(&jw, c->s.v[k], false);
+		for (int k = 0; k < used.nr; k++)
+			jw_number(&jw, used.v[k], false);
 		jw_array_end(&jw);
 		jw_object_end(&jw);
-		free(sha);
-		free(what);
-		l = nl + 1;
+		free(copy);
 	}
 	jw_array_end(&jw);
 	jw_object_end(&jw);
@@ -645,15 +689,14 @@ static void print_plot(struct bisect *b)
 	struct plot_series *good = plot_add_series(&p, "good", PLOT_GOOD, false);
 	struct plot_series *bad = plot_add_series(&p, "bad", PLOT_BAD, false);
 	for (const char *l = b->order.buf; *l;) {
-		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
-		char *sha = xstrndup(l, (size_t)(sp - l));
-		bool is_bad = !strncmp(sp + 1, "bad", 3);
-		bool is_skip = !strncmp(sp + 1, "skip", 4);
-		struct commit_samples *c = samples_of(b, sha, false);
-		for (int k = 0; k < c->s.nr && !is_skip; k++)
-			plot_series_add(is_bad ? bad : good, x++, c->s.v[k]);
-		free(sha);
-		l = nl + 1;
+		struct step_line st;
+		char *copy;
+		l = next_step(l, &st, &copy);
+		bool is_bad = !strncmp(st.what, "bad", 3);
+		struct sample_set s = step_samples(b, &st);
+		for (int k = 0; k < s.nr && strcmp(st.what, "skip"); k++)
+			plot_series_add(is_bad ? bad : good, x++, s.v[k]);
+		free(copy);
 	}
 	plot_ascii(&p, &out);
 	printf("The bisect looks stable, each point below represents a sample run:\n%s\n", out.buf);
@@ -728,7 +771,7 @@ static int load_log(struct bisect *b, const char *path, struct bisect_opts *o)
 				}
 				d->v = v;
 				d->used = n;
-				note_order(b, sha, what);
+				note_order(b, sha, what, d->from, n);
 			} else if (sscanf(l, "%15s %127s", kind, sha) == 2 && !strcmp(kind, "result")) {
 				free(b->result);
 				b->result = xstrdup(sha);
@@ -825,7 +868,7 @@ static int bisect_loop(struct bisect *b)
 				d->v = (enum bisect_verdict)v;
 				d->used = used;
 				d->confirmed = true;
-				note_order(b, cand[i], bisect_verdict_name(d->v));
+				note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
 				if (record(b, "confirm", cand[i], d->v, used) < 0) {
 					free_words(par, np);
 					goto out;
@@ -861,7 +904,7 @@ static int bisect_loop(struct bisect *b)
 		d->v = (enum bisect_verdict)v;
 		d->used = used;
 		d->from = 0;
-		note_order(b, sha, bisect_verdict_name(d->v));
+		note_order(b, sha, bisect_verdict_name(d->v), 0, used);
 		if (record(b, "verdict", sha, d->v, used) < 0)
 			goto out;
 		struct strbuf path = STRBUF_INIT;
@@ -986,7 +1029,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 			ep.good_mean, ep.bad_mean, 100 * ep.rel_shift, ep.p);
 	/* the plot starts with the endpoints, as lkp's does */
 	struct strbuf head = STRBUF_INIT;
-	strbuf_addf(&head, "%s good-endpoint\n%s bad-endpoint\n", o->good, o->bad);
+	strbuf_addf(&head, "%s good-endpoint -1 -1\n%s bad-endpoint -1 -1\n", o->good, o->bad);
 	{
 		struct strbuf merged = STRBUF_INIT;
 		strbuf_addstr(&merged, head.buf);
