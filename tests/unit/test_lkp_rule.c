@@ -16,6 +16,7 @@
  * 0 is a fix that sets has_boot_fix before kmsg.error is seen.
  */
 #include "test_helpers.h"
+#include "change_helpers.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -31,48 +32,17 @@
 /* helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-static void mx_json(struct matrix *mx, const char *json)
-{
-	matrix_init(mx);
-	assert_int_equal(matrix_parse(mx, json, strlen(json), "test"), 0);
-}
-
 static void lkp_opts(struct change_options *opt)
 {
 	change_options_init(opt);
 	opt->rule = RULE_LKP;
 }
 
-/* Run the rule on NEW a and BASE b (JSON texts). */
+/* Run the lkp rule on NEW a and BASE b (JSON texts). */
 static void run(const char *a_json, const char *b_json, const struct change_options *opt,
 		struct change_list *out)
 {
-	struct matrix a, b;
-
-	mx_json(&a, a_json);
-	mx_json(&b, b_json);
-	change_list_init(out);
-	assert_int_equal(lkp_changed_stats(&a, &b, opt, out), 0);
-	/* the records borrow names: keep them alive by copying */
-	for (int i = 0; i < out->nr; i++)
-		out->r[i].stat = strdup(out->r[i].stat);
-	matrix_release(&a);
-	matrix_release(&b);
-}
-
-static void release(struct change_list *l)
-{
-	for (int i = 0; i < l->nr; i++)
-		free((char *)l->r[i].stat);
-	change_list_release(l);
-}
-
-static const struct change_record *find(const struct change_list *l, const char *stat)
-{
-	for (int i = 0; i < l->nr; i++)
-		if (!strcmp(l->r[i].stat, stat))
-			return &l->r[i];
-	return NULL;
+	run_rule(lkp_changed_stats, a_json, b_json, opt, out);
 }
 
 static json_object *record_json(const struct change_record *r, const struct change_options *opt)

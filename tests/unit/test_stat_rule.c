@@ -5,6 +5,7 @@
  * on the raw test), so that a rule ignoring the mechanism fails here.
  */
 #include "test_helpers.h"
+#include "change_helpers.h"
 #include "result/matrix.h"
 #include "stats/change.h"
 #include "stats/stat_tests.h"
@@ -32,12 +33,6 @@ static double rng_normal(struct rng *r)
 	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
-static void parse(struct matrix *mx, const char *json)
-{
-	matrix_init(mx);
-	assert_int_equal(matrix_parse(mx, json, strlen(json), "test.json"), 0);
-}
-
 static void stat_opts(struct change_options *opt)
 {
 	change_options_init(opt);
@@ -45,37 +40,11 @@ static void stat_opts(struct change_options *opt)
 	opt->alpha = 0.05;
 }
 
-/* Run the rule on two JSON matrices; the list must be released. */
+/* Run the stat rule on two JSON matrices; release() the list. */
 static void run(const char *new_json, const char *base_json,
 		const struct change_options *opt, struct change_list *out)
 {
-	struct matrix a, b;
-
-	parse(&a, new_json);
-	parse(&b, base_json);
-	memset(out, 0, sizeof(*out));
-	assert_int_equal(stat_changed_stats(&a, &b, opt, out), 0);
-	/* records borrow their names from the matrices, released here:
-	 * give each record its own copy (freed by release()) */
-	for (int i = 0; i < out->nr; i++)
-		out->r[i].stat = xstrdup(out->r[i].stat);
-	matrix_release(&a);
-	matrix_release(&b);
-}
-
-static void release(struct change_list *l)
-{
-	for (int i = 0; i < l->nr; i++)
-		free((char *)l->r[i].stat);
-	change_list_release(l);
-}
-
-static const struct change_record *find(const struct change_list *l, const char *stat)
-{
-	for (int i = 0; i < l->nr; i++)
-		if (!strcmp(l->r[i].stat, stat))
-			return &l->r[i];
-	return NULL;
+	run_rule(stat_changed_stats, new_json, base_json, opt, out);
 }
 
 static void test_clear_shift(void **state)
@@ -527,8 +496,8 @@ static void test_bad_alpha(void **state)
 	struct change_list l = { 0 };
 	struct matrix a, b;
 
-	parse(&a, "{ \"synthetic.x\": [1, 2, 3] }");
-	parse(&b, "{ \"synthetic.x\": [10, 20, 30] }");
+	mx_json(&a, "{ \"synthetic.x\": [1, 2, 3] }");
+	mx_json(&b, "{ \"synthetic.x\": [10, 20, 30] }");
 	stat_opts(&opt);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		opt.alpha = bad[i];
