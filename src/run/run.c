@@ -9,6 +9,7 @@
 #include "result/matrix.h"
 #include "result/unite.h"
 #include "run/perf.h"
+#include "run/setup.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/run_command.h"
@@ -220,6 +221,7 @@ struct run_ctx {
 	double interval;
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
+	const char *work_base;   /* where disks and mounts are made (setup.h) */
 	int k, n;                /* run k (1-based) of n */
 	struct strbuf log;       /* this run's log, written to perfbot.log */
 };
@@ -403,6 +405,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct sampler *sampler = NULL;
 	struct perf_proc pstat = { 0 }, prec = { 0 };
 	struct outcome o = { 0 };
+	struct run_setup setup = RUN_SETUP_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
 	double prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
 	double prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
@@ -416,6 +419,16 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	path_join(&path, tmp.buf, "job.yaml");
 	if (job_save(rc->saved_job, path.buf) < 0)
 		goto out;
+	/* fs:, disk:, cpufreq_governor: before monitors, so mkfs is not measured */
+	int sr = run_setup_apply(opts->job, rc->work_base, &setup, &rc->log);
+	if (sr) {
+		if (sr > 0)
+			error("the job's setup cannot work on this machine (see above)");
+		goto out;
+	}
+	if (setup.mnt)
+		phase(rc, "setup: %s mounted on %s", job_get(opts->job, "fs") ? job_get(opts->job, "fs") : "fs",
+		      setup.mnt);
 
 	sampler = sampler_start(rc->plan.sampled, rc->interval, tmp.buf);
 	if (!sampler)
@@ -436,15 +449,20 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	path_join(&errpath, tmp.buf, "stderr");
 	struct strbuf rundir_env = STRBUF_INIT;
 	strbuf_addf(&rundir_env, "PERFBOT_RUN_DIR=%s", tmp.buf);
-	size_t nenv = 0;
+	size_t nenv = 0, nsetup = 0;
 	while (opts->env && opts->env[nenv])
 		nenv++;
-	char **env = xcalloc(nenv + 2, sizeof(char *));
+	while (setup.env && setup.env[nsetup])
+		nsetup++;
+	char **env = xcalloc(nenv + nsetup + 2, sizeof(char *));
 	for (size_t i = 0; i < nenv; i++)
 		env[i] = opts->env[i];
-	env[nenv] = rundir_env.buf;
+	for (size_t i = 0; i < nsetup; i++)
+		env[nenv + i] = setup.env[i];
+	env[nenv + nsetup] = rundir_env.buf;
 	cp.env = env;
-	cp.dir = opts->workdir;
+	/* a benchmark with a test filesystem runs in it, as lkp's do */
+	cp.dir = opts->workdir ? opts->workdir : setup.mnt;
 	cp.out_path = path.buf;
 	cp.err_path = errpath.buf;
 	cp.no_stdin = true;
@@ -562,6 +580,8 @@ out:
 		perf_stat_finish(&pstat, tmp.buf);
 	if (prec.running)
 		perf_record_finish(&prec, tmp.buf);
+	/* last: nothing may keep the test filesystem busy any more */
+	run_setup_undo(&setup, &rc->log);
 	strbuf_release(&tmp);
 	strbuf_release(&path);
 	strbuf_release(&dst);
@@ -642,6 +662,12 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		if (!job_get(rc.saved_job, "testcase"))
 			job_set(rc.saved_job, "testcase", rc.testcase);
 	}
+
+	/* disks and mounts live outside the result tree, in one place per
+	 * machine, so that leftovers of a perfbot killed with -9 are found */
+	const char *wb = getenv("PERFBOT_WORK_DIR");
+	rc.work_base = wb && *wb ? wb : "/var/tmp/perfbot";
+	run_setup_cleanup_stale(rc.work_base, &rc.log);
 
 	if (plan_monitors(opts, &rc.plan) < 0)
 		goto out_plan;

@@ -100,6 +100,21 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	fi
 '
 
+test_expect_success 'fs: ext4 on a loop image: the benchmark runs in it, nothing is left behind' '
+	if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null; then
+		echo "# skipped: needs root and mkfs.ext4"
+	else
+		job j.yaml "fs: ext4" "disk: loop_128M" &&
+		export PERFBOT_WORK_DIR=$(pwd)/work &&
+		perfbot run -r res -c fs1 -M vmstat j.yaml -- sh -c "df -T . | tail -1; echo ok: 1" >out &&
+		rr=$(sed -n "s/: 1 run$//p" out) &&
+		case "$rr" in */loop_128M-ext4/*) ;; *) echo "path_params: $rr"; false;; esac &&
+		grep -q "ext4 .*$(pwd)/work/" "$rr/0/mytest" &&
+		! grep -q "$(pwd)/work" /proc/mounts &&
+		! losetup -a | grep -q "$(pwd)/work"
+	fi
+'
+
 test_expect_success 'bad jobs and options: clear errors' '
 	printf "testcase: [a\n" >bad.yaml &&
 	test_must_fail 1 perfbot run bad.yaml 2>err &&
@@ -109,6 +124,9 @@ test_expect_success 'bad jobs and options: clear errors' '
 	grep -q "no benchmark command" err &&
 	test_must_fail 1 perfbot run -r res -M nosuch j.yaml -- true 2>err &&
 	grep -q "unknown monitor .nosuch." err &&
+	job j.yaml "fs: zfs" &&
+	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
+	grep -q "j.yaml:3:.*.fs. expected one of" err &&
 	job j.yaml "runtime: soon" &&
 	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
 	grep -q "j.yaml:3:.*expected a duration" err &&
