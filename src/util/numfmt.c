@@ -44,6 +44,52 @@ static int shortest_digits(double v, char *digits, size_t cap)
 	return atoi(s + 1) + 1;
 }
 
+/*
+ * Fast path for the common short decimals (12.34, 0.5, 3000000.0): the
+ * smallest d such that v is exactly the double nearest to k / 10^d gives
+ * the shortest fixed-notation digits without printf.  (double)k / 10^d is
+ * one correctly rounded division of exact operands, i.e. what strtod makes
+ * of the decimal "k e-d", so equality proves the round trip.  Returns
+ * false when v needs more than 7 decimals or is out of the fixed range.
+ */
+static bool fmt_short_decimal(struct strbuf *sb, double v)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
+	double a = fabs(v);
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return false;
+	for (int d = 0; d < 8; d++) {
+		double scaled = a * p10[d];
+		if (scaled >= 9007199254740992.0)   /* 2^53: k must be exact */
+			return false;
+		long long k = llround(scaled);
+		if ((double)k / p10[d] != a)
+			continue;
+		long long ip = k, frac = 0, pow = 1;
+		for (int i = 0; i < d; i++)
+			pow *= 10;
+		ip = k / pow;
+		frac = k % pow;
+		strbuf_addf(sb, "%s%lld.", v < 0 ? "-" : "", ip);
+		if (!d || !frac) {
+			strbuf_addch(sb, '0');
+			return true;
+		}
+		char digits[8];
+		for (int i = d - 1; i >= 0; i--) {
+			digits[i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		int n = d;
+		while (n > 1 && digits[n - 1] == '0')
+			n--;
+		strbuf_add(sb, digits, (size_t)n);
+		return true;
+	}
+	return false;
+}
+
 void fmt_ruby_float(struct strbuf *sb, double v)
 {
 	char digits[40];
@@ -61,6 +107,8 @@ void fmt_ruby_float(struct strbuf *sb, double v)
 		strbuf_addstr(sb, signbit(v) ? "-0.0" : "0.0");
 		return;
 	}
+	if (fmt_short_decimal(sb, v))
+		return;
 	if (v < 0) {
 		strbuf_addch(sb, '-');
 		v = -v;

@@ -14,6 +14,7 @@ struct strmap {
 	size_t nr;
 	const char **keys;
 	int *vals;
+	unsigned *hashes;  /* each key's hash: most probes end without strcmp */
 };
 
 void strmap_init(struct strmap *m);
