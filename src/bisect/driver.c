@@ -5,8 +5,7 @@
 #include "bisect/driver.h"
 #include "bisect/decide.h"
 #include "job/job.h"
-#include "report/compare.h"
-#include "report/plot.h"
+#include "report/report.h"
 #include "result/matrix.h"
 #include "run/run.h"
 #include "stats/summary.h"
@@ -679,59 +678,21 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 	strbuf_release(&rr);
 }
 
-static void print_plot(struct bisect *b)
+/* The first bad commit line, then the report of bisect.json (report.h):
+ * the same text `perfbot report --bisect STATE` prints. */
+static void print_report(struct bisect *b)
 {
-	struct plot p;
-	struct strbuf out = STRBUF_INIT;
-	double x = 0;
-
-	plot_init(&p, b->o->metric);
-	struct plot_series *good = plot_add_series(&p, "good", PLOT_GOOD, false);
-	struct plot_series *bad = plot_add_series(&p, "bad", PLOT_BAD, false);
-	for (const char *l = b->order.buf; *l;) {
-		struct step_line st;
-		char *copy;
-		l = next_step(l, &st, &copy);
-		bool is_bad = !strncmp(st.what, "bad", 3);
-		struct sample_set s = step_samples(b, &st);
-		for (int k = 0; k < s.nr && strcmp(st.what, "skip"); k++)
-			plot_series_add(is_bad ? bad : good, x++, s.v[k]);
-		free(copy);
-	}
-	plot_ascii(&p, &out);
-	printf("The bisect looks stable, each point below represents a sample run:\n%s\n", out.buf);
-	plot_release(&p);
-	strbuf_release(&out);
-}
-
-static void print_report(struct bisect *b, const char *parent)
-{
-	struct strbuf subject = STRBUF_INIT, rr0 = STRBUF_INIT, rr1 = STRBUF_INIT, out = STRBUF_INIT;
-	struct commit_samples *g = samples_of(b, b->o->good, false), *bd = samples_of(b, b->o->bad, false);
-	double gm = mean(g->s.v, g->s.nr), bm = mean(bd->s.v, bd->s.nr);
+	struct strbuf subject = STRBUF_INIT, out = STRBUF_INIT;
+	struct report r;
+	struct report_options ro;
 
 	subject_of(b, b->result, &subject);
 	printf("first bad commit: %s (\"%s\")\n\n", b->result, subject.buf);
-	printf("%s: %g (good %.12s, %d runs) -> %g (bad %.12s, %d runs): %+.1f%%\n\n", b->o->metric,
-	       gm, b->o->good, g->s.nr, bm, b->o->bad, bd->s.nr, gm ? 100 * (bm - gm) / fabs(gm) : 0);
-	if (parent) {
-		struct compare cmp;
-		job_result_root(b->job, b->o->result_base, parent, &rr0);
-		job_result_root(b->job, b->o->result_base, b->result, &rr1);
-		char *paths[] = { rr0.buf, rr1.buf };
-		if (compare_load(&cmp, paths, 2) == 0) {
-			cmp.opt.more = true;
-			if (compare_build(&cmp) == 0) {
-				compare_print_table(&cmp, &out, false);
-				printf("Comparison of the first bad commit with its parent:\n\n%s", out.buf);
-			}
-		}
-		compare_release(&cmp);
-	}
-	print_plot(b);
+	report_options_init(&ro);
+	if (report_load_bisect(&r, b->o->state_path, &ro) == 0 && report_text(&r, &out) == 0)
+		fwrite(out.buf, 1, out.len, stdout);
+	report_release(&r);
 	strbuf_release(&subject);
-	strbuf_release(&rr0);
-	strbuf_release(&rr1);
 	strbuf_release(&out);
 }
 
@@ -1054,7 +1015,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	if (parent && !samples_of(&b, parent, false)->s.nr)
 		measure(&b, WT_STEP, parent, b.p.min_runs > 3 ? b.p.min_runs : 3);
 	write_bisect_json(&b, parent);
-	print_report(&b, parent);
+	print_report(&b);
 	printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path, o->state_path);
 	free_words(par, np);
 	ret = 0;
