@@ -90,6 +90,10 @@ struct monitor {
 	const char *files;      /* what it reads, for people:
 				   "/sys/devices/system/node/node*\/numastat" */
 	unsigned flags;         /* enum monitor_flags */
+	/* Sample on every n-th tick only (0 or 1: every tick), for sources
+	 * the kernel makes expensive to read.  The first and last samples of
+	 * a run are always taken. */
+	unsigned every;
 	/*
 	 * Returns true when the monitor can work under root; otherwise false
 	 * with the reason appended to why ("cannot read '/proc/slabinfo':

@@ -774,6 +774,7 @@ struct sampler {
 	pthread_t thread;
 	atomic_int cmd;
 	bool active;
+	unsigned long tick;       /* samples taken, for monitor->every */
 	struct timespec last;     /* CLOCK_MONOTONIC of the last sample */
 	int write_errno;          /* first raw write failure */
 	const char *write_path;
@@ -862,15 +863,26 @@ static void note_read_failure(struct sampled *sm, const struct monitor_source *s
 	}
 }
 
-static void take_sample(struct sampler *s)
+/* Which monitors a sample covers: those due on this tick; all (the first
+ * and last samples, which event counters' last - first needs); or only
+ * the sparse ones (every > 1), whose last sample must close the run even
+ * when the others sampled a moment ago. */
+enum sample_set { SAMPLE_DUE, SAMPLE_ALL, SAMPLE_SPARSE };
+
+static void take_sample(struct sampler *s, enum sample_set which)
 {
 	struct timespec now;
+	unsigned long tick = s->tick++;
+	bool all = which == SAMPLE_ALL;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
 	for (int i = 0; i < s->nr; i++) {
 		struct sampled *sm = &s->mon[i];
 
+		if (which == SAMPLE_SPARSE ? sm->m->every <= 1 :
+		    !all && sm->m->every > 1 && tick % sm->m->every)
+			continue;
 		if (sm->m->sample) {
 			if (sm->m->sample(sm->state, &sm->src, &s->buf, &now, &sm->out) < 0)
 				note_read_failure(sm, &sm->src.v[0]);
@@ -937,19 +949,21 @@ static void *sampler_main(void *arg)
 			cmd = atomic_load(&s->cmd);
 			if ((cmd & CMD_ACTIVATE) && !s->active) {
 				s->active = true;
-				take_sample(s);
+				take_sample(s, SAMPLE_ALL);
 				arm_timer(s);
 			}
 			if (cmd & CMD_STOP) {
 				if (s->active && since_last(s) >= s->interval / 2)
-					take_sample(s);
+					take_sample(s, SAMPLE_ALL);
+				else if (s->active)
+					take_sample(s, SAMPLE_SPARSE);
 				break;
 			}
 		}
 		if (pfd[0].revents & POLLIN) {
 			/* n > 1 when we were late: one sample all the same */
 			if (read(s->timer_fd, &n, sizeof(n)) > 0 && s->active)
-				take_sample(s);
+				take_sample(s, SAMPLE_DUE);
 		}
 	}
 	return NULL;
