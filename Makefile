@@ -88,3 +88,21 @@ $(BUILD)/bench/bisect-sim: bench/bisect-sim.c $(BUILD)/libperfbot.a
 $(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
+# Built-in benchmarks (benchmarks/<name>/, standalone C programs) and
+# bench-harness, which runs Debian's benchmarks for src/bench/ (it links
+# libperfbot.a for the runners' output adapters).  They go to
+# $(BUILD)/bin, where src/bench/runner.c looks for them; the tests run
+# them, hence the extra prerequisites of the check targets.
+BENCH_BINS = $(BUILD)/bin/vm-scalability $(BUILD)/bin/will-it-scale $(BUILD)/bin/bench-harness
+all: $(BENCH_BINS)
+check-unit check-e2e check-asan: $(BENCH_BINS)
+$(BUILD)/bin/vm-scalability: benchmarks/vm-scalability/vm-scalability.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
+$(BUILD)/bin/will-it-scale: benchmarks/will-it-scale/will-it-scale.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
+$(BUILD)/bin/bench-harness: benchmarks/harness/bench-harness.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)

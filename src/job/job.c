@@ -14,6 +14,7 @@
  * a saved job is byte-compatible with the atomic jobs lkp writes.
  */
 #include "job/job.h"
+#include "bench/runner.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -726,7 +727,7 @@ bool job_key_known(const char *key, const char *const *include_dirs)
 	bool ok;
 
 	if (known_key_find(key) || job_monitor_find(key) || parser_find(key) ||
-	    is_code_key(key) || key[0] == '#')
+	    runner_find(key) || is_code_key(key) || key[0] == '#')
 		return true;
 	ok = job_program_dir(key, include_dirs, &dir);
 	strbuf_release(&dir);

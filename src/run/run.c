@@ -2,6 +2,7 @@
  * run.c: running an atomic job N times with monitors (see run.h).
  */
 #include "run/run.h"
+#include "bench/runner.h"
 #include "monitor/monitor.h"
 #include "monitor/reduce.h"
 #include "monitor/sampler.h"
@@ -274,10 +275,18 @@ static int next_run_index(const char *dir)
 	return max + 1;
 }
 
-/* The benchmark to run: argv, or a shell command from the job. */
-static int benchmark_command(const struct run_opts *opts, struct child_process *cp)
+/*
+ * The benchmark to run: argv after --, a shell command from the job's
+ * mytest, or the runner of a benchmark the job names (bench/runner.h),
+ * whose argv is kept in *argv (released by the caller).
+ */
+static int benchmark_command(const struct run_opts *opts, struct child_process *cp,
+			     struct argv_list *argv)
 {
+	struct runner_ctx ctx;
+	struct strbuf why = STRBUF_INIT;
 	const char *cmd;
+	int r;
 
 	if (opts->command) {
 		cp->argv = opts->command;
@@ -288,8 +297,21 @@ static int benchmark_command(const struct run_opts *opts, struct child_process *
 		cp->shell_cmd = cmd;
 		return 0;
 	}
-	return error("%s: the job names no benchmark command: add `mytest: {command: ...}` "
-		     "or give one after --", opts->job->path ? opts->job->path : "<job>");
+	runner_ctx_init(&ctx);
+	r = runner_build_argv(opts->job, &ctx, argv, &why);
+	runner_ctx_release(&ctx);
+	if (r == 0) {
+		cp->argv = argv->v;
+	} else if (r < 0) {
+		error("%s", why.buf);
+	} else {
+		error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
+		      "`mytest: {command: ...}`, or give a command after --",
+		      opts->job->path ? opts->job->path : "<job>");
+		r = -1;
+	}
+	strbuf_release(&why);
+	return r;
 }
 
 /* Parse the benchmark's stdout into <dir>/<testcase>.json. */
@@ -406,6 +428,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct perf_proc pstat = { 0 }, prec = { 0 };
 	struct outcome o = { 0 };
 	struct run_setup setup = RUN_SETUP_INIT;
+	struct argv_list bench_argv = ARGV_LIST_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
 	double prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
 	double prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
@@ -441,7 +464,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
 
 	child_process_init(&cp);
-	if (benchmark_command(opts, &cp) < 0)
+	if (benchmark_command(opts, &cp, &bench_argv) < 0)
 		goto out;
 	strbuf_reset(&path);
 	path_join(&path, tmp.buf, rc->testcase);
@@ -543,7 +566,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct time_result tr = { 0 };
 	tr.ru = cp.ru;
 	tr.status = cp.status;
-	tr.command = opts->command ? opts->command[0] : cp.shell_cmd;
+	tr.command = cp.argv ? cp.argv[0] : cp.shell_cmd;
 	to_timespec(cp.start, &tr.start);
 	to_timespec(cp.end > 0 ? cp.end : now_seconds(), &tr.end);
 	if (time_write(tmp.buf, &tr) < 0)
@@ -582,6 +605,7 @@ out:
 		perf_record_finish(&prec, tmp.buf);
 	/* last: nothing may keep the test filesystem busy any more */
 	run_setup_undo(&setup, &rc->log);
+	argv_list_release(&bench_argv);
 	strbuf_release(&tmp);
 	strbuf_release(&path);
 	strbuf_release(&dst);
@@ -600,8 +624,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	rc.opts = opts;
 	strbuf_init(&rc.log, 0);
 	rc.testcase = job_get(opts->job, "testcase");
-	if (!rc.testcase)
-		rc.testcase = opts->command || job_lookup(opts->job, "mytest") ? "mytest" : NULL;
+	if (!rc.testcase) {
+		const struct runner *r = runner_for_job(opts->job);
+		rc.testcase = r ? r->name : opts->command || job_lookup(opts->job, "mytest") ? "mytest" : NULL;
+	}
 	if (!rc.testcase) {
 		error("%s: the job has no 'testcase'", opts->job->path ? opts->job->path : "<job>");
 		goto out;

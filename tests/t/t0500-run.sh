@@ -121,7 +121,7 @@ test_expect_success 'bad jobs and options: clear errors' '
 	grep -q "bad.yaml:" err &&
 	job j.yaml &&
 	test_must_fail 1 perfbot run -r res j.yaml 2>err &&
-	grep -q "no benchmark command" err &&
+	grep -q "the job names no benchmark" err &&
 	test_must_fail 1 perfbot run -r res -M nosuch j.yaml -- true 2>err &&
 	grep -q "unknown monitor .nosuch." err &&
 	job j.yaml "fs: zfs" &&

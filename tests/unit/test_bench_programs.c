@@ -1,0 +1,285 @@
+/*
+ * test_bench_programs.c: perfbot's built-in benchmarks (benchmarks/), run
+ * briefly, their output fed to lkp's parsers through the parser API: every
+ * vm-scalability case gives throughput, stddev, median and workload, every
+ * will-it-scale test per_process_ops and per_thread_ops.  Also: their case
+ * lists match what the runners accept, and bad usage exits 2.
+ *
+ * The programs are found in the bench dir of this build, "<dir of this
+ * test binary>/../bin" (make builds them before the tests).
+ */
+#include "test_helpers.h"
+
+#include "bench/runner.h"
+#include "parse/parser.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <limits.h>
+#include <stdbool.h>
+
+static void bin_path(struct strbuf *sb, const char *prog)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	strbuf_addf(sb, "%s/../bin/%s", exe, prog);
+	if (access(sb->buf, X_OK))
+		fail_msg("%s not built (make builds $(BUILD)/bin before the tests)", sb->buf);
+}
+
+/* Run prog with args; its stdout in out; returns the exit code. */
+static int run(const char *prog, const char *const *args, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	const char *argv[16];
+	int n = 0, r;
+
+	bin_path(&path, prog);
+	argv[n++] = path.buf;
+	for (; *args; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	r = capture_command((char *const *)argv, NULL, out);
+	strbuf_release(&path);
+	return r;
+}
+
+static void parse_as(const char *parser, const struct strbuf *raw, struct strbuf *stats)
+{
+	struct parse_input in = { raw->buf, raw->len, parser, NULL };
+
+	if (parser_find(parser)->parse(&in, stats) < 0)
+		fail_msg("%s parser rejected:\n%s", parser, raw->buf);
+}
+
+/* The value of "key: value" in stats, as a double; fails when absent. */
+static double stat(const struct strbuf *stats, const char *key)
+{
+	struct strbuf k = STRBUF_INIT, all = STRBUF_INIT;
+	const char *p;
+	double v;
+
+	strbuf_addf(&k, "\n%s: ", key);
+	strbuf_addf(&all, "\n%s", stats->buf);
+	p = strstr(all.buf, k.buf);
+	if (!p)
+		fail_msg("no '%s' in:\n%s", key, stats->buf);
+	v = strtod(p + k.len, NULL);
+	strbuf_release(&k);
+	strbuf_release(&all);
+	return v;
+}
+
+/* The names in the first column of `prog --list`, space-joined. */
+static void list_of(const char *prog, struct strbuf *names)
+{
+	static const char *const args[] = { "--list", NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	assert_int_equal(run(prog, args, &out), 0);
+	for (const char *l = out.buf; *l;) {
+		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+		strbuf_add(names, l, (size_t)(sp - l));
+		strbuf_addch(names, ' ');
+		l = nl + 1;
+	}
+	strbuf_release(&out);
+}
+
+/* Does the runner accept this test name (as its option 'test')? */
+static bool runner_accepts(const char *runner, const char *test)
+{
+	struct strbuf yaml = STRBUF_INIT, why = STRBUF_INIT;
+	struct job *job;
+	struct runner_ctx ctx = { "/B", 2, STRBUF_INIT };
+	struct argv_list argv = ARGV_LIST_INIT;
+	bool ok;
+
+	strbuf_addf(&yaml, "testcase: %s\n%s:\n  test: %s\n", runner, runner, test);
+	assert_int_equal(job_load_string(yaml.buf, yaml.len, "t.yaml", NULL, &job), 0);
+	ok = runner_command(runner_find(runner), job, &ctx, &argv, &why) == 0;
+	job_free(job);
+	argv_list_release(&argv);
+	strbuf_release(&yaml);
+	strbuf_release(&why);
+	return ok;
+}
+
+static void check_list_matches_runner(const char *prog, int expect)
+{
+	struct strbuf names = STRBUF_INIT;
+	int n = 0;
+
+	list_of(prog, &names);
+	for (char *p = names.buf, *sp; (sp = strchr(p, ' ')); p = sp + 1, n++) {
+		*sp = '\0';
+		if (!runner_accepts(prog, p))
+			fail_msg("runner %s does not accept %s's case '%s'", prog, prog, p);
+	}
+	assert_int_equal(n, expect);
+	assert_false(runner_accepts(prog, "no-such-case"));
+	strbuf_release(&names);
+}
+
+static void test_vm_scalability_list(void **state)
+{
+	(void)state;
+	check_list_matches_runner("vm-scalability", 10);
+}
+
+static void test_will_it_scale_list(void **state)
+{
+	(void)state;
+	check_list_matches_runner("will-it-scale", 6);
+}
+
+static void test_vm_scalability_cases(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/perfbot-vms-XXXXXX";
+	struct strbuf names = STRBUF_INIT, dir_opt = STRBUF_INIT, shm_opt = STRBUF_INIT;
+
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&dir_opt, "--dir=%s", dir);
+	strbuf_addf(&shm_opt, "--shm-dir=%s", dir);
+	list_of("vm-scalability", &names);
+	for (char *p = names.buf, *sp; (sp = strchr(p, ' ')); p = sp + 1) {
+		const char *args[] = { "--runtime=0.2", "--size=32m", "--nr-task=2", dir_opt.buf,
+				       shm_opt.buf, p, NULL };
+		struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
+		bool dd;
+
+		*sp = '\0';
+		assert_int_equal(run("vm-scalability", args, &out), 0);
+		/* the case line, then one line per worker (two readers per file
+		 * for readtwice), dd's style for the read cases */
+		assert_non_null(strstr(out.buf, "  ./case-"));
+		assert_non_null(strstr(out.buf, p));
+		dd = !strcmp(p, "lru-file-readonce") || !strcmp(p, "lru-file-readtwice");
+		assert_non_null(strstr(out.buf, dd ? " copied, " : " usecs = "));
+		parse_as("vm-scalability", &out, &stats);
+		if (stat(&stats, "throughput") <= 0)
+			fail_msg("%s: no throughput:\n%s", p, out.buf);
+		stat(&stats, "stddev%");
+		assert_true(stat(&stats, "median") > 0);
+		assert_true(stat(&stats, "workload") > 0);
+		/* the files are gone: they were unlinked once open */
+		strbuf_release(&out);
+		strbuf_release(&stats);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	strbuf_release(&names);
+	strbuf_release(&dir_opt);
+	strbuf_release(&shm_opt);
+}
+
+/* readtwice: two readers per file, so twice the workers of readonce. */
+static void test_vm_scalability_readtwice_workers(void **state)
+{
+	(void)state;
+	static const char *const args[] = { "--runtime=0.2", "--size=8m", "--nr-task=3", "--dir=/tmp",
+					    "lru-file-readtwice", NULL };
+	struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
+	int n = 0;
+
+	assert_int_equal(run("vm-scalability", args, &out), 0);
+	for (const char *p = out.buf; (p = strstr(p, " copied, ")); p++)
+		n++;
+	assert_int_equal(n, 6);
+	parse_as("vm-scalability", &out, &stats);
+	assert_non_null(strstr(stats.buf, "# 6 "));
+	/* each reader read its whole file: 8 MB / 3 files, whole pages */
+	assert_non_null(strstr(out.buf, "2793472 bytes (2.8 MB, 2.7 MiB) copied, "));
+	strbuf_release(&out);
+	strbuf_release(&stats);
+}
+
+static void test_will_it_scale_tests(void **state)
+{
+	(void)state;
+	struct strbuf names = STRBUF_INIT;
+
+	list_of("will-it-scale", &names);
+	for (char *p = names.buf, *sp; (sp = strchr(p, ' ')); p = sp + 1) {
+		const char *args[] = { "--duration=0.08", "--warmup=0.02", "--mode=both",
+				       "--tasks=1,2", p, NULL };
+		struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
+
+		*sp = '\0';
+		assert_int_equal(run("will-it-scale", args, &out), 0);
+		assert_non_null(strstr(out.buf, "tasks,processes,processes_idle,threads,threads_idle,linear\n"
+					     "0,0,100,0,100,0\n1,"));
+		parse_as("will-it-scale", &out, &stats);
+		if (stat(&stats, "per_process_ops") <= 0 || stat(&stats, "per_thread_ops") <= 0)
+			fail_msg("%s: no ops:\n%s", p, out.buf);
+		assert_true(stat(&stats, "2.processes") > 0);
+		assert_true(stat(&stats, "scalability") > 0);
+		assert_true(stat(&stats, "workload") > 0);
+		strbuf_release(&out);
+		strbuf_release(&stats);
+	}
+	strbuf_release(&names);
+}
+
+/* One mode: the other's columns are 0, and linear is 0 without 1 task. */
+static void test_will_it_scale_one_mode(void **state)
+{
+	(void)state;
+	static const char *const args[] = { "--duration=0.1", "--warmup=0", "--mode=process",
+					    "--tasks=2", "--no-affinity", "getppid1", NULL };
+	struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
+	long long ops;
+	double idle;
+
+	assert_int_equal(run("will-it-scale", args, &out), 0);
+	assert_int_equal(sscanf(strstr(out.buf, "\n2,") + 3, "%lld,%lf,0,0.00,0\n", &ops, &idle), 2);
+	assert_true(ops > 0);
+	parse_as("will-it-scale", &out, &stats);
+	assert_int_equal((long long)stat(&stats, "per_thread_ops"), 0);
+	assert_null(strstr(stats.buf, "scalability"));
+	strbuf_release(&out);
+	strbuf_release(&stats);
+}
+
+static void test_bad_usage(void **state)
+{
+	(void)state;
+	static const char *const bad[][4] = {
+		{ "vm-scalability", "no-such-case", NULL },
+		{ "vm-scalability", "--size=12x", "anon-w-seq" },
+		{ "vm-scalability", "--runtime=0", "anon-w-seq" },
+		{ "will-it-scale", "no_such_test", NULL },
+		{ "will-it-scale", "--mode=sideways", "lock1" },
+		{ "will-it-scale", "--tasks=1,,2", "lock1" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct strbuf out = STRBUF_INIT;
+		assert_int_equal(run(bad[i][0], bad[i] + 1, &out), 2);
+		assert_string_equal(out.buf, "");
+		strbuf_release(&out);
+	}
+	/* a dir it cannot write: exit 1 with a message, no result line */
+	static const char *const ro[] = { "--dir=/proc", "--size=1m", "lru-file-readonce", NULL };
+	struct strbuf out = STRBUF_INIT;
+	assert_int_equal(run("vm-scalability", ro, &out), 1);
+	assert_null(strstr(out.buf, "copied"));
+	strbuf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vm_scalability_list),
+		cmocka_unit_test(test_will_it_scale_list),
+		cmocka_unit_test(test_vm_scalability_cases),
+		cmocka_unit_test(test_vm_scalability_readtwice_workers),
+		cmocka_unit_test(test_will_it_scale_tests),
+		cmocka_unit_test(test_will_it_scale_one_mode),
+		cmocka_unit_test(test_bad_usage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
