@@ -42,7 +42,7 @@ $(BUILD)/libperfbot.a: $(OBJS)
 $(PERFBOT): $(BUILD)/src/perfbot.o $(BUILD)/libperfbot.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a tests/unit/test_helpers.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libperfbot.a $(LIBS) $(shell pkg-config --libs cmocka) $(TEST_LIBS_$*)
 
