@@ -260,7 +260,9 @@ static int git(struct bisect *b, const char *dir, struct strbuf *out, ...)
 		n++;
 	va_end(ap);
 	argv[n] = NULL;
-	rc = capture_command(argv, NULL, out ? out : &tmp);
+	/* git's progress chatter ("HEAD is now at ...") would interleave with
+	 * the report; errors are what matters and come back in out/exit code */
+	rc = capture_command_err(argv, NULL, out ? out : &tmp, b->o->verbose > 1 ? NULL : "/dev/null");
 	if (b->o->verbose > 1)
 		fprintf(stderr, "perfbot: git %s %s %s -> %d\n", argv[3], n > 4 ? argv[4] : "", n > 5 ? argv[5] : "", rc);
 	strbuf_release(&tmp);

@@ -354,6 +354,59 @@ struct outcome {
 	const char *why;
 };
 
+/*
+ * The machine the run happened on, as lkp's hosts/ files describe one
+ * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
+ * later still says what ran the test.
+ */
+static int write_machine(const char *dir)
+{
+	struct strbuf cpuinfo = STRBUF_INIT, meminfo = STRBUF_INIT, s = STRBUF_INIT, path = STRBUF_INIT;
+	const char *model = NULL;
+	unsigned long long mem_kb = 0;
+	int nodes = 0, ret;
+
+	if (read_file(&cpuinfo, "/proc/cpuinfo") == 0) {
+		char *p = strstr(cpuinfo.buf, "model name");
+		if (p && (p = strchr(p, ':'))) {
+			char *nl = strchr(p, '\n');
+			if (nl)
+				*nl = '\0';
+			model = p + 1 + strspn(p + 1, " \t");
+		}
+	}
+	if (read_file(&meminfo, "/proc/meminfo") == 0) {
+		const char *p = strstr(meminfo.buf, "MemTotal:");
+		if (p)
+			mem_kb = strtoull(p + 9, NULL, 10);
+	}
+	while (1) {
+		struct strbuf n = STRBUF_INIT;
+		strbuf_addf(&n, "/sys/devices/system/node/node%d", nodes);
+		bool there = is_dir(n.buf);
+		strbuf_release(&n);
+		if (!there)
+			break;
+		nodes++;
+	}
+	strbuf_addstr(&s, "# written by perfbot run, as lkp-tests hosts/ files say it\n");
+	if (model)
+		strbuf_addf(&s, "model: %s\n", model);
+	strbuf_addf(&s, "nr_node: %d\n", nodes ? nodes : 1);
+	strbuf_addf(&s, "nr_cpu: %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	if (mem_kb) {
+		unsigned long long gb = (mem_kb + 524288) / 1048576;  /* nearest GiB */
+		strbuf_addf(&s, "memory: %lluG\n", gb ? gb : 1);
+	}
+	path_join(&path, dir, "machine");
+	ret = write_file_atomic(path.buf, s.buf, s.len);
+	strbuf_release(&cpuinfo);
+	strbuf_release(&meminfo);
+	strbuf_release(&s);
+	strbuf_release(&path);
+	return ret;
+}
+
 static int write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o)
 {
 	struct strbuf s = STRBUF_INIT, path = STRBUF_INIT;
@@ -573,7 +626,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		goto out;
 	if (parse_benchmark(rc, tmp.buf) < 0)
 		o.incomplete = true;
-	if (write_last_state(rc, tmp.buf, &o) < 0 || write_stats(rc, tmp.buf, &o) < 0)
+	if (write_last_state(rc, tmp.buf, &o) < 0 || write_stats(rc, tmp.buf, &o) < 0 ||
+	    write_machine(tmp.buf) < 0)
 		goto out;
 	phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
 	strbuf_reset(&path);

@@ -208,6 +208,12 @@ int finish_command(struct child_process *cp, double timeout_s, volatile sig_atom
 
 int capture_command(char *const *argv, const char *dir, struct strbuf *out)
 {
+	return capture_command_err(argv, dir, out, NULL);
+}
+
+int capture_command_err(char *const *argv, const char *dir, struct strbuf *out,
+			const char *err_path)
+{
 	struct child_process cp;
 	int fds[2];
 
@@ -217,6 +223,7 @@ int capture_command(char *const *argv, const char *dir, struct strbuf *out)
 	cp.argv = argv;
 	cp.dir = dir;
 	cp.out_fd = fds[1];
+	cp.err_path = err_path;
 	cp.no_stdin = true;
 	if (start_command(&cp) < 0) {
 		close(fds[0]);

@@ -64,6 +64,10 @@ void kill_command(struct child_process *cp, double grace_s);
 /* Run argv to completion capturing stdout into out (appended); stderr is
  * passed through.  Returns the exit code (0..255), or -1 with a message. */
 int capture_command(char *const *argv, const char *dir, struct strbuf *out);
+/* The same with stderr sent to err_path ("/dev/null" to silence chatty
+ * tools such as git's "HEAD is now at ..."), or passed through when NULL. */
+int capture_command_err(char *const *argv, const char *dir, struct strbuf *out,
+			const char *err_path);
 
 double now_seconds(void);
 

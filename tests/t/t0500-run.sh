@@ -34,6 +34,8 @@ test_expect_success 'two runs: lkp layout, stats and matrix' '
 	grep -q "\"proc-vmstat.nr_free_pages\"" "$rr/0/stats.json" &&
 	grep -q "\"meminfo.Memused\"" "$rr/0/stats.json" &&
 	grep -q "is_incomplete_run: 0" "$rr/0/last_state" &&
+	grep -q "^nr_cpu: $(nproc)$" "$rr/0/machine" &&
+	grep -q "^memory: [0-9]*G$" "$rr/0/machine" &&
 	head -1 "$rr/0/proc-vmstat" | grep -q "^time: [0-9]" &&
 	grep -q "\"stats_source\"" "$rr/matrix.json" &&
 	test -z "$(ls -A "$rr" | grep "^\.run-")"
