@@ -18,21 +18,6 @@ static const char *const keys[] = {
 };
 #define NKEYS (int)(sizeof(keys) / sizeof(keys[0]))
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/diskstats", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/diskstats");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
@@ -56,7 +41,5 @@ const struct monitor monitor_diskstats = {
 	.name = "diskstats",
 	.files = "/proc/diskstats",
 	.flags = MONITOR_DEFAULT,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 };

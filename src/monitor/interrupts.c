@@ -18,21 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/interrupts", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/interrupts");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 /* A header: only "CPU<n>" fields. */
 static bool cpu_header(const struct fields *v)
 {
@@ -109,7 +94,5 @@ const struct monitor monitor_interrupts = {
 	.name = "interrupts",
 	.files = "/proc/interrupts",
 	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 };

@@ -25,21 +25,6 @@ static const char *const clobbered[] = {
 	"UDPLITE:", "RAW:", "FRAG:", NULL
 };
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/meminfo", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/meminfo");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 static bool is_clobbered(const char *line, size_t len)
 {
 	for (int i = 0; clobbered[i]; i++) {
@@ -95,8 +80,6 @@ const struct monitor monitor_meminfo = {
 	.name = "meminfo",
 	.files = "/proc/meminfo",
 	.flags = MONITOR_DEFAULT,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 	.parse_state_size = sizeof(struct meminfo_state),
 };

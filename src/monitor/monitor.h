@@ -95,6 +95,10 @@ struct monitor {
 	 * a run are always taken. */
 	unsigned every;
 	/*
+	 * A monitor that samples one file verbatim (most /proc monitors)
+	 * leaves available and list_sources NULL: `files` is then that file's
+	 * path, checked for reading and sampled as SRC_TEXT.
+	 *
 	 * Returns true when the monitor can work under root; otherwise false
 	 * with the reason appended to why ("cannot read '/proc/slabinfo':
 	 * Permission denied").

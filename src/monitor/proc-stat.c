@@ -21,21 +21,6 @@ static const char *const cpu_fields[] = {
 	"steal", "guest", "guest_nice", NULL
 };
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/stat", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/stat");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
@@ -63,7 +48,5 @@ const struct monitor monitor_proc_stat = {
 	.name = "proc-stat",
 	.files = "/proc/stat",
 	.flags = MONITOR_DEFAULT,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 };

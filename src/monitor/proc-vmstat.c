@@ -7,21 +7,6 @@
  */
 #include "monitor/monitor.h"
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/vmstat", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/vmstat");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
@@ -51,7 +36,5 @@ const struct monitor monitor_proc_vmstat = {
 	.name = "proc-vmstat",
 	.files = "/proc/vmstat",
 	.flags = MONITOR_DEFAULT,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 };

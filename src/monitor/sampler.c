@@ -71,6 +71,8 @@ bool monitor_available(const struct monitor *m, const char *root, struct strbuf 
 {
 	if (m->flags & MONITOR_NOT_SAMPLED)
 		return true;
+	if (!m->available)
+		return root_readable(root, m->files, why);
 	return m->available(root, why);
 }
 
@@ -998,8 +1000,15 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 {
 	struct strbuf p = STRBUF_INIT;
 
-	if (sm->m->list_sources(root, &sm->src) < 0)
+	if (!sm->m->list_sources) {
+		/* a one-file monitor: `files` is its path (see monitor.h) */
+		struct strbuf file = STRBUF_INIT;
+		root_path(&file, root, sm->m->files);
+		monitor_sources_add(&sm->src, SRC_TEXT, file.buf, NULL);
+		strbuf_release(&file);
+	} else if (sm->m->list_sources(root, &sm->src) < 0) {
 		return -1;
+	}
 	for (int j = 0; j < sm->src.nr; j++) {
 		struct monitor_source *src = &sm->src.v[j];
 
@@ -1042,7 +1051,7 @@ struct sampler *sampler_start_root(const struct monitor *const *monitors,
 		struct sampled *sm;
 
 		strbuf_reset(&why);
-		if ((m->flags & MONITOR_NOT_SAMPLED) || !m->available(root, &why))
+		if ((m->flags & MONITOR_NOT_SAMPLED) || !monitor_available(m, root, &why))
 			continue;
 		sm = &s->mon[s->nr++];
 		sm->m = m;

@@ -14,21 +14,6 @@ static const char *const wanted[] = {
 	"<active_objs>", "<num_objs>", "<active_slabs>", "<num_slabs>", NULL
 };
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/slabinfo", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/slabinfo");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 static bool is_wanted(const char *f, size_t len)
 {
 	for (int i = 0; wanted[i]; i++)
@@ -110,7 +95,5 @@ const struct monitor monitor_slabinfo = {
 	/* a read walks every slab cache: 0.1-0.8 ms here, 10x the rest of a
 	 * sample together; a gauge loses little at a 10 s grain */
 	.every = 10,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 };

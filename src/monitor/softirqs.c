@@ -9,21 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool available(const char *root, struct strbuf *why)
-{
-	return root_readable(root, "/proc/softirqs", why);
-}
-
-static int list_sources(const char *root, struct monitor_sources *out)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	root_path(&p, root, "/proc/softirqs");
-	monitor_sources_add(out, SRC_TEXT, p.buf, NULL);
-	strbuf_release(&p);
-	return 0;
-}
-
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
@@ -57,7 +42,5 @@ const struct monitor monitor_softirqs = {
 	.name = "softirqs",
 	.files = "/proc/softirqs",
 	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
-	.available = available,
-	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,
 };
