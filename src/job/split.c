@@ -553,23 +553,35 @@ static struct rv parse_compare(struct lexer *lx)
 	return a;
 }
 
+/*
+ * The right operand of a short-circuit operator: evaluated (skip off) only
+ * when the left one does not decide, and then it is the result, as Ruby's
+ * && / || / and / or return an operand, not a boolean.
+ */
+static struct rv short_circuit(struct lexer *lx, struct rv a, bool is_and,
+			       struct rv (*operand)(struct lexer *))
+{
+	bool outer = lx->skip;
+	struct rv b;
+
+	lx->skip = outer || (is_and ? !truthy(&a) : truthy(&a));
+	b = operand(lx);
+	if (!lx->skip) {
+		rv_free(&a);
+		a = b;
+	} else {
+		rv_free(&b);
+	}
+	lx->skip = outer;
+	return a;
+}
+
 static struct rv parse_and(struct lexer *lx)
 {
 	struct rv a = parse_compare(lx);
 
-	while (!lx->e->err && (eat_op(lx, "&&"))) {
-		bool outer = lx->skip;
-		struct rv b;
-		lx->skip = outer || !truthy(&a);
-		b = parse_compare(lx);
-		if (!lx->skip) {
-			rv_free(&a);
-			a = b;
-		} else {
-			rv_free(&b);
-		}
-		lx->skip = outer;
-	}
+	while (!lx->e->err && eat_op(lx, "&&"))
+		a = short_circuit(lx, a, true, parse_compare);
 	return a;
 }
 
@@ -577,19 +589,8 @@ static struct rv parse_or(struct lexer *lx)
 {
 	struct rv a = parse_and(lx);
 
-	while (!lx->e->err && (eat_op(lx, "||"))) {
-		bool outer = lx->skip;
-		struct rv b;
-		lx->skip = outer || truthy(&a);
-		b = parse_and(lx);
-		if (!lx->skip) {
-			rv_free(&a);
-			a = b;
-		} else {
-			rv_free(&b);
-		}
-		lx->skip = outer;
-	}
+	while (!lx->e->err && eat_op(lx, "||"))
+		a = short_circuit(lx, a, false, parse_and);
 	return a;
 }
 
@@ -600,21 +601,11 @@ static struct rv parse_expr(struct lexer *lx)
 
 	while (!lx->e->err) {
 		bool is_and = peek_kw(lx, "and");
-		bool outer = lx->skip;
-		struct rv b;
 
 		if (!is_and && !peek_kw(lx, "or"))
 			break;
 		lx->p += is_and ? 3 : 2;
-		lx->skip = outer || (is_and ? !truthy(&a) : truthy(&a));
-		b = parse_or(lx);
-		if (!lx->skip) {
-			rv_free(&a);
-			a = b;
-		} else {
-			rv_free(&b);
-		}
-		lx->skip = outer;
+		a = short_circuit(lx, a, is_and, parse_or);
 	}
 	return a;
 }

@@ -290,6 +290,9 @@ static void test_erb(void **state)
 	erb("% case job['k']\n% when 'a', 'b'\nab\n% when /c/\nc\n% else\nelse\n% end\n",
 	    "k: c\n", NULL, "c\n");
 	erb("<%= (1 < 2) && !false %> <%= k %>\n", "k: hashugar\n", NULL, "true hashugar\n");
+	/* || returns the deciding operand, and never evaluates the other */
+	erb("<%= job['z'] || 'd' %>-<%= job['n'] || job['z']['q'] %>-<%= job['z'] or 'e' %>\n",
+	    "n: 5\n", NULL, "d-5-e\n");
 
 	erb_fails("% if job['a']\nx\n", "tmpl:3: expected 'end'");
 	erb_fails("% end\n", "tmpl:1: 'end' without");
