@@ -64,8 +64,17 @@ void jw_array_end(struct json_writer *jw) { close_container(jw, ']'); }
 void json_quote(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		/* copy the run that needs no escape in one go: metric names
+		 * are long and almost never hold one */
+		size_t n = 0;
+		while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+			n++;
+		strbuf_add(sb, s, n);
+		s += n;
+		if (!*s)
+			break;
+		unsigned char c = (unsigned char)*s++;
 		switch (c) {
 		case '"': strbuf_addstr(sb, "\\\""); break;
 		case '\\': strbuf_addstr(sb, "\\\\"); break;
@@ -74,11 +83,7 @@ void json_quote(struct strbuf *sb, const char *s)
 		case '\t': strbuf_addstr(sb, "\\t"); break;
 		case '\b': strbuf_addstr(sb, "\\b"); break;
 		case '\f': strbuf_addstr(sb, "\\f"); break;
-		default:
-			if (c < 0x20)
-				strbuf_addf(sb, "\\u%04x", c);
-			else
-				strbuf_addch(sb, (char)c);
+		default: strbuf_addf(sb, "\\u%04x", c);
 		}
 	}
 	strbuf_addch(sb, '"');

@@ -113,6 +113,10 @@ static void test_json_writer_layout(void **state)
 		"  \"empty\": [],\n"
 		"  \"s\": \"q\\\"\\\\\\n\"\n"
 		"}\n");
+	/* control characters as \\u escapes, the rest copied in runs */
+	strbuf_reset(&sb);
+	json_quote(&sb, "a\x01" "b\tc\"d");
+	assert_string_equal(sb.buf, "\"a\\u0001b\\tc\\\"d\"");
 	strbuf_release(&sb);
 }
 
