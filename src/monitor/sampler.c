@@ -112,8 +112,8 @@ int monitor_source_read(const struct monitor_source *src, struct strbuf *buf)
 		/* keep a page of room: seq_file hands out whole records */
 		if (buf->alloc - buf->len < 4097)
 			strbuf_grow(buf, buf->alloc ? buf->alloc : 16384);
-		n = pread(src->fd, buf->buf + buf->len, buf->alloc - buf->len - 1,
-			  (off_t)buf->len);
+		size_t room = buf->alloc - buf->len - 1;
+		n = pread(src->fd, buf->buf + buf->len, room, (off_t)buf->len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -123,6 +123,16 @@ int monitor_source_read(const struct monitor_source *src, struct strbuf *buf)
 		if (n == 0)
 			break;
 		buf->len += (size_t)n;
+		/*
+		 * A /proc or sysfs read stops short only at the end or when the
+		 * next record does not fit; with more than a page still free,
+		 * no record (a line of these files) can have failed to fit, so
+		 * this was the end.  Skipping the read that would return 0
+		 * halves the cost: each read at an offset makes the kernel
+		 * generate the file again from the start.
+		 */
+		if (room - (size_t)n > 4096)
+			break;
 	}
 	buf->buf[buf->len] = '\0';
 	return 0;
