@@ -45,4 +45,42 @@ static inline void read_conformance(struct strbuf *sb, const char *rel)
 	strbuf_release(&path);
 }
 
+/*
+ * Capture what error()/warning() print on stderr between start and end:
+ *
+ *     struct stderr_capture cap;
+ *     capture_start(&cap);
+ *     ...code under test...
+ *     char *msg = capture_end(&cap);   // you now own msg (free() it)
+ */
+struct stderr_capture {
+	int saved_fd;
+	FILE *file;
+};
+
+static inline void capture_start(struct stderr_capture *c)
+{
+	fflush(stderr);
+	c->file = tmpfile();
+	assert_non_null(c->file);
+	c->saved_fd = dup(2);
+	dup2(fileno(c->file), 2);
+}
+
+static inline char *capture_end(struct stderr_capture *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[512];
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved_fd, 2);
+	close(c->saved_fd);
+	rewind(c->file);
+	while ((n = fread(buf, 1, sizeof(buf), c->file)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(c->file);
+	return strbuf_detach(&sb, NULL);
+}
+
 #endif

@@ -54,35 +54,6 @@ static char *path_of(const char *rel)
 	return strbuf_detach(&p, NULL);
 }
 
-/* Capture what fn's error() calls print on stderr. */
-static int saved_fd = -1;
-static FILE *capture;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	capture = tmpfile();
-	assert_non_null(capture);
-	saved_fd = dup(2);
-	dup2(fileno(capture), 2);
-}
-
-static char *capture_end(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[512];
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_fd, 2);
-	close(saved_fd);
-	rewind(capture);
-	while ((n = fread(buf, 1, sizeof(buf), capture)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(capture);
-	return strbuf_detach(&sb, NULL);
-}
-
 static struct job *load_str(const char *text)
 {
 	struct job *j;
@@ -107,9 +78,10 @@ static void expect_load_error(const char *text, const struct job_load_opts *o,
 	char *msg;
 	int ret;
 
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	ret = job_load_string(text, strlen(text), "t.yaml", o, &j);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_int_equal(ret, -1);
 	assert_null(j);
 	if (!strstr(msg, want))
@@ -167,10 +139,11 @@ static void test_get_int_error(void **state)
 	char *msg;
 
 	(void)state;
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	assert_int_equal(job_get_int(j, "runtime", &n), -1);
 	assert_int_equal(job_get_int(j, "nr_threads", &n), -1);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "t.yaml:2:10: 'runtime' expected an integer, got '300s'"));
 	assert_non_null(strstr(msg, "t.yaml:3:13: 'nr_threads' expected an integer, got a list"));
 	free(msg);
@@ -424,9 +397,10 @@ static void test_include_errors(void **state)
 	put("bad-inc.yaml", "suite: x\n<<: broken.yaml\n");
 	put("broken.yaml", "runtime: 1\nvmstat: [a\n");
 	p = path_of("loop.yaml");
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	ret = job_load_opts(p, &o, &j);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_int_equal(ret, -1);
 	assert_non_null(strstr(msg, "loop.yaml:2:1: includes nested deeper than 16"));
 	free(msg);
@@ -434,9 +408,9 @@ static void test_include_errors(void **state)
 
 	/* an error inside an included file names that file and line */
 	p = path_of("bad-inc.yaml");
-	capture_start();
+	capture_start(&cap);
 	ret = job_load_opts(p, &o, &j);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_int_equal(ret, -1);
 	assert_non_null(strstr(msg, "broken.yaml:"));
 	assert_non_null(strstr(msg, "invalid YAML"));
@@ -542,9 +516,10 @@ static void test_percentages(void **state)
 	job_free(j);
 
 	j = load_str("suite: x\nnr_threads: ab%\n");
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	assert_int_equal(job_expand_percentages(j, 8), -1);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "t.yaml:2:13: 'nr_threads' expected N or N% (a share of the CPUs), got 'ab%'"));
 	free(msg);
 	job_free(j);
@@ -660,9 +635,10 @@ static void test_result_root(void **state)
 
 	j = load_str("runtime: 1\n");
 	strbuf_reset(&sb);
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	assert_int_equal(job_result_root(j, "/r", NULL, &sb), -1);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "t.yaml: expected a 'testcase'"));
 	free(msg);
 	strbuf_release(&sb);

@@ -36,34 +36,6 @@ static int teardown_tmp(void **state)
 	return 0;
 }
 
-static int saved_fd = -1;
-static FILE *capture;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	capture = tmpfile();
-	assert_non_null(capture);
-	saved_fd = dup(2);
-	dup2(fileno(capture), 2);
-}
-
-static char *capture_end(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[512];
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_fd, 2);
-	close(saved_fd);
-	rewind(capture);
-	while ((n = fread(buf, 1, sizeof(buf), capture)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(capture);
-	return strbuf_detach(&sb, NULL);
-}
-
 /* The atoms of a split: names and texts, in order. */
 struct atoms {
 	char *names[64];
@@ -258,9 +230,10 @@ static void erb_fails(const char *tmpl, const char *want)
 	char *msg;
 	int ret;
 
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	ret = erb_expand(tmpl, "tmpl", j->root, NULL, no_dirs, &out);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_int_equal(ret, -1);
 	if (!strstr(msg, want))
 		fail_msg("expected '%s' in '%s'", want, msg);
@@ -330,9 +303,10 @@ static void test_template_error_in_split(void **state)
 					 &(struct job_load_opts){ dirs, false }, &j), 0);
 	a.prefix = "j";
 	a.dirs = dirs;
-	capture_start();
+	struct stderr_capture cap;
+	capture_start(&cap);
 	ret = job_split(j, "j.yaml", &o, collect, &a);
-	msg = capture_end();
+	msg = capture_end(&cap);
 	assert_int_equal(ret, -1);
 	assert_non_null(strstr(msg, "broken/include/OTHERS:1: expected ']'"));
 	free(msg);
