@@ -64,22 +64,31 @@ static inline void capture_start(struct stderr_capture *c)
 	c->file = tmpfile();
 	assert_non_null(c->file);
 	c->saved_fd = dup(2);
-	dup2(fileno(c->file), 2);
+	assert_true(c->saved_fd >= 0);
+	assert_true(dup2(fileno(c->file), 2) >= 0);
+}
+
+/* End the capture, replacing sb's content with what was printed. */
+static inline void capture_end_sb(struct stderr_capture *c, struct strbuf *sb)
+{
+	char buf[4096];
+	size_t n;
+
+	fflush(stderr);
+	assert_true(dup2(c->saved_fd, 2) >= 0);
+	close(c->saved_fd);
+	rewind(c->file);
+	strbuf_reset(sb);
+	while ((n = fread(buf, 1, sizeof(buf), c->file)) > 0)
+		strbuf_add(sb, buf, n);
+	fclose(c->file);
 }
 
 static inline char *capture_end(struct stderr_capture *c)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char buf[512];
-	size_t n;
 
-	fflush(stderr);
-	dup2(c->saved_fd, 2);
-	close(c->saved_fd);
-	rewind(c->file);
-	while ((n = fread(buf, 1, sizeof(buf), c->file)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(c->file);
+	capture_end_sb(c, &sb);
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -34,26 +34,13 @@ static int run_capture(const char *name, const char *input, const char *result_r
 		       struct strbuf *out, struct strbuf *err)
 {
 	struct parse_input in = { input, strlen(input), "<test>", result_root };
-	FILE *tmp = tmpfile();
-	char buf[4096];
-	int saved, ret;
-	size_t n;
+	struct stderr_capture cap;
+	int ret;
 
-	assert_non_null(tmp);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), 2) >= 0);
 	strbuf_reset(out);
+	capture_start(&cap);
 	ret = must_find(name)->parse(&in, out);
-	fflush(stderr);
-	assert_true(dup2(saved, 2) >= 0);
-	close(saved);
-	rewind(tmp);
-	strbuf_reset(err);
-	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
-		strbuf_add(err, buf, n);
-	fclose(tmp);
+	capture_end_sb(&cap, err);
 	return ret;
 }
 

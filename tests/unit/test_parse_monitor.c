@@ -30,25 +30,12 @@ static int run(const struct parser *p, const char *input, struct strbuf *out)
 static int run_capture(const struct parser *p, const char *input, struct strbuf *out,
 		       struct strbuf *err)
 {
-	FILE *tmp = tmpfile();
-	int saved, ret;
-	char buf[4096];
-	size_t n;
+	struct stderr_capture cap;
+	int ret;
 
-	assert_non_null(tmp);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), 2) >= 0);
+	capture_start(&cap);
 	ret = run(p, input, out);
-	fflush(stderr);
-	assert_true(dup2(saved, 2) >= 0);
-	close(saved);
-	rewind(tmp);
-	strbuf_reset(err);
-	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
-		strbuf_add(err, buf, n);
-	fclose(tmp);
+	capture_end_sb(&cap, err);
 	return ret;
 }
 

@@ -65,19 +65,10 @@ static void assert_lacks(const char *hay, const char *needle)
 
 /* Run the statement with stderr going to a file; its text ends in sb. */
 #define CAPTURE_STDERR(sb, stmt) do { \
-	char tmpl_[] = "/tmp/perfbot-report-err.XXXXXX"; \
-	int fd_ = mkstemp(tmpl_), saved_ = dup(2); \
-	assert_true(fd_ >= 0 && saved_ >= 0); \
-	fflush(stderr); \
-	dup2(fd_, 2); \
+	struct stderr_capture cap_; \
+	capture_start(&cap_); \
 	stmt; \
-	fflush(stderr); \
-	dup2(saved_, 2); \
-	close(saved_); \
-	close(fd_); \
-	strbuf_reset(sb); \
-	assert_int_equal(read_file((sb), tmpl_), 0); \
-	unlink(tmpl_); \
+	capture_end_sb(&cap_, (sb)); \
 } while (0)
 
 /* --- the first paragraph ------------------------------------------ */

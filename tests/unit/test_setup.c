@@ -38,34 +38,6 @@ static struct job *load(const char *text)
 	return job;
 }
 
-/* stderr into a file while a call runs, so messages can be checked */
-struct err_capture {
-	int saved;
-	char path[64];
-};
-
-static void err_begin(struct err_capture *c)
-{
-	int fd;
-
-	fflush(stderr);
-	strcpy(c->path, "/tmp/perfbot-setup-err-XXXXXX");
-	fd = mkstemp(c->path);
-	assert_true(fd >= 0);
-	c->saved = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-static void err_end(struct err_capture *c, struct strbuf *out)
-{
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	assert_int_equal(read_file(out, c->path), 0);
-	unlink(c->path);
-}
-
 static char *make_tmpdir(void)
 {
 	char tmpl[] = "/tmp/perfbot-setup-XXXXXX";
@@ -258,15 +230,15 @@ static void test_plan_errors(void **state)
 	};
 	struct run_setup_plan p;
 	struct strbuf why = STRBUF_INIT, err = STRBUF_INIT;
-	struct err_capture c;
+	struct stderr_capture c;
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct job *job = load(cases[i].yaml);
 		strbuf_reset(&err);
-		err_begin(&c);
+		capture_start(&c);
 		int r = run_setup_plan(job, &p, &why);
-		err_end(&c, &err);
+		capture_end_sb(&c, &err);
 		if (r != -1 || !strstr(err.buf, cases[i].msg))
 			fail_msg("case %zu: r=%d, stderr '%s', expected '%s'", i, r, err.buf,
 				 cases[i].msg);
@@ -276,9 +248,9 @@ static void test_plan_errors(void **state)
 	struct job *job = job_new();
 	job_set_value(job, "fs", job_value_new(JOB_MAP));
 	strbuf_reset(&err);
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_plan(job, &p, &why), -1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "<job>: 'fs' expected a scalar"));
 	job_free(job);
 	strbuf_release(&why);
@@ -318,16 +290,16 @@ static void test_apply_cannot_changes_nothing(void **state)
 {
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
-	struct err_capture c;
+	struct stderr_capture c;
 	char *base = make_tmpdir();
 	struct strbuf wb = STRBUF_INIT;
 	struct job *job = load("testcase: t\nfs: nfsv4\n");
 	(void)state;
 
 	path_join(&wb, base, "work");
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_apply(job, wb.buf, &s, &log), 1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "perfbot: fs 'nfsv4' is an NFS export"));
 	assert_non_null(strstr(log.buf, "setup: cannot work here: fs 'nfsv4'"));
 	assert_false(is_dir(wb.buf));
@@ -375,7 +347,7 @@ static void test_missing_tools(void **state)
 	struct strbuf link = STRBUF_INIT, log = STRBUF_INIT, err = STRBUF_INIT, wb = STRBUF_INIT;
 	char *old_path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	char *empty = make_tmpdir();
-	struct err_capture c;
+	struct stderr_capture c;
 	(void)state;
 
 	/* a PATH with only a fake losetup in it */
@@ -389,9 +361,9 @@ static void test_missing_tools(void **state)
 		setenv("PATH", cases[i].with_losetup ? bin : empty, 1);
 		strbuf_reset(&err);
 		strbuf_reset(&log);
-		err_begin(&c);
+		capture_start(&c);
 		int r = run_setup_apply(job, wb.buf, &s, &log);
-		err_end(&c, &err);
+		capture_end_sb(&c, &err);
 		setenv("PATH", old_path, 1);
 		if (r != 1 || !strstr(err.buf, cases[i].msg) || !strstr(log.buf, cases[i].msg))
 			fail_msg("case %zu: r=%d, stderr '%s'", i, r, err.buf);
@@ -450,7 +422,7 @@ static void test_governor_apply_undo(void **state)
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
 	struct job *job = load("testcase: t\ncpufreq_governor: performance\n");
-	struct err_capture c;
+	struct stderr_capture c;
 	(void)state;
 
 	s.cpu_sysfs = root;
@@ -460,9 +432,9 @@ static void test_governor_apply_undo(void **state)
 	assert_null(s.mnt);
 	assert_int_equal(setup_entries(base), 1);     /* the journal */
 	/* applying again without undo is refused */
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_apply(job, base, &s, &log), -1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "already applied"));
 	assert_int_equal(run_setup_undo(&s, &log), 0);
 	assert_governors(root, "powersave", "powersave", "powersave");
@@ -474,9 +446,9 @@ static void test_governor_apply_undo(void **state)
 	/* a governor the CPUs do not offer: 1, nothing changed */
 	job = load("testcase: t\ncpufreq_governor: ondemand\n");
 	strbuf_reset(&err);
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "cpufreq governor 'ondemand' is not available here"));
 	assert_governors(root, "powersave", "powersave", "powersave");
 	assert_int_equal(setup_entries(base), 0);
@@ -557,11 +529,11 @@ static void test_governor_crash_cleanup(void **state)
 
 	/* a journal of an unknown version is refused and kept */
 	struct strbuf err = STRBUF_INIT;
-	struct err_capture c;
+	struct stderr_capture c;
 	write_text(base, "setup-999999999-1.state", "perfbot-setup 9\nowner 999999999 1\n");
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_cleanup_stale(base, &log), -1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "journal version 9, this perfbot reads 1"));
 	assert_int_equal(setup_entries(base), 1);
 	/* a missing work dir has nothing to clean */
@@ -734,7 +706,7 @@ static void test_too_large(void **state)
 	char *base = make_tmpdir();
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
-	struct err_capture c;
+	struct stderr_capture c;
 	struct job *job;
 	(void)state;
 
@@ -744,9 +716,9 @@ static void test_too_large(void **state)
 		skip();
 	}
 	job = load("testcase: t\nfs: ext4\ndisk: loop_100P\n");
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "disk 'loop_100P' needs 100 PiB but only "));
 	assert_non_null(strstr(err.buf, "is free under"));
 	assert_int_equal(setup_entries(base), 0);
@@ -756,9 +728,9 @@ static void test_too_large(void **state)
 	job = load("testcase: t\nfs: ext4\ndisk: 1BRD_100T\n");
 	s.brd_fallback = true;
 	strbuf_reset(&err);
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "disk '1BRD_100T' needs 100 TiB of RAM but only"));
 	assert_clean(base);
 	job_free(job);
@@ -774,7 +746,7 @@ static void test_busy_unmount(void **state)
 	char *base;
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, path = STRBUF_INIT, err = STRBUF_INIT;
-	struct err_capture c;
+	struct stderr_capture c;
 	struct job *job;
 	int fd;
 	(void)state;
@@ -787,9 +759,9 @@ static void test_busy_unmount(void **state)
 	path_join(&path, s.mnt, "busy");
 	fd = open(path.buf, O_WRONLY | O_CREAT, 0644);
 	assert_true(fd >= 0);
-	err_begin(&c);
+	capture_start(&c);
 	assert_int_equal(run_setup_undo(&s, &log), 0);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	assert_non_null(strstr(log.buf, "lazily (busy)"));
 	assert_non_null(strstr(err.buf, "unmounted lazily"));
 	close(fd);
@@ -871,7 +843,7 @@ static void test_brd_or_fallback(void **state)
 	char *base;
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
-	struct err_capture c;
+	struct stderr_capture c;
 	struct job *job;
 	int r;
 	(void)state;
@@ -884,9 +856,9 @@ static void test_brd_or_fallback(void **state)
 	}
 	base = make_tmpdir();
 	job = load("testcase: t\nfs: ext4\ndisk: 1BRD_64M\n");
-	err_begin(&c);
+	capture_start(&c);
 	r = run_setup_apply(job, base, &s, &log);
-	err_end(&c, &err);
+	capture_end_sb(&c, &err);
 	if (r == 0) {
 		print_message("brd works here\n");
 		assert_string_equal(s.devs[0].dev, "/dev/ram0");
