@@ -98,6 +98,23 @@ void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
+void strbuf_addu(struct strbuf *sb, unsigned long long v, int width)
+{
+	char digits[20];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (width > n)
+		strbuf_addchars(sb, ' ', (size_t)(width - n));
+	strbuf_grow(sb, (size_t)n);
+	while (n)
+		sb->buf[sb->len++] = digits[--n];
+	sb->buf[sb->len] = '\0';
+}
+
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -34,6 +34,12 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+/*
+ * Append v in decimal, right-aligned in width columns (as "%*llu").  For
+ * hot paths such as the sampler's: printf's machinery is a lot of code to
+ * bring back into a cold cache once a second.
+ */
+void strbuf_addu(struct strbuf *sb, unsigned long long v, int width);
 __attribute__((format(printf, 2, 3)))
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
