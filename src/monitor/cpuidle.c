@@ -28,12 +28,12 @@ static bool available(const char *root, struct strbuf *why)
 /* The state's name, read once when the sources are listed. */
 static void state_name(const char *path, struct strbuf *name)
 {
-	struct monitor_source src = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct strbuf buf = STRBUF_INIT;
 	const char *s;
 	size_t len;
 
-	if (src.fd >= 0 && monitor_source_read(&src, &buf) == 0) {
+	if (fd >= 0 && proc_read_fd(fd, &buf) == 0) {
 		s = buf.buf;
 		len = buf.len;
 		while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
@@ -41,8 +41,8 @@ static void state_name(const char *path, struct strbuf *name)
 		for (size_t i = 0; i < len; i++)
 			strbuf_addch(name, s[i] == ' ' ? '-' : s[i]);
 	}
-	if (src.fd >= 0)
-		close(src.fd);
+	if (fd >= 0)
+		close(fd);
 	strbuf_release(&buf);
 }
 
@@ -131,7 +131,9 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 const struct monitor monitor_cpuidle = {
 	.name = "cpuidle",
 	.files = CPU_DIR "/cpu*/cpuidle/state*/{name,time,usage}",
-	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	/* lkp's cpuidle script: one snapshot at the start, one at the end,
+	 * unless the job gives an interval */
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS | MONITOR_START_END,
 	.available = available,
 	.list_sources = list_sources,
 	.parse_snapshot = parse_snapshot,

@@ -93,6 +93,8 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 const struct monitor monitor_interrupts = {
 	.name = "interrupts",
 	.files = "/proc/interrupts",
-	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	/* lkp's interrupts script: one snapshot at the start, one at the end,
+	 * unless the job gives an interval */
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS | MONITOR_START_END,
 	.parse_snapshot = parse_snapshot,
 };

@@ -48,7 +48,6 @@ struct monitor_source {
 	char *path;              /* full path, root prefix included */
 	char *label;             /* may be NULL for SRC_TEXT */
 	enum source_kind kind;
-	int fd;                  /* opened once by the sampler; -1 when closed */
 };
 
 /* A growable list of sources; a monitor's list_sources() fills it. */
@@ -61,16 +60,17 @@ struct monitor_sources {
 /* Append a source (path and label are copied; label may be NULL). */
 void monitor_sources_add(struct monitor_sources *s, enum source_kind kind,
 			 const char *path, const char *label);
-/* Close the fds and free the list. */
+/* Free the list. */
 void monitor_sources_release(struct monitor_sources *s);
 /*
- * Read the whole file behind src->fd from offset 0 into buf (reset first),
- * with pread: a /proc or sysfs file regenerates its content on each read at
- * offset 0, so the fd stays open across samples.  buf keeps its storage
- * between calls: after the first samples no allocation happens.
- * Returns 0 or -1 with errno set (no message: the sampler counts failures).
+ * Read the whole file behind fd from offset 0 into buf (reset first), with
+ * pread: a /proc or sysfs file regenerates its content on each read at
+ * offset 0, so the sampler keeps its fds open across samples.  buf keeps
+ * its storage between calls: after the first samples no allocation
+ * happens.  Returns 0 or -1 with errno set (no message: the sampler counts
+ * failures).
  */
-int monitor_source_read(const struct monitor_source *src, struct strbuf *buf);
+int proc_read_fd(int fd, struct strbuf *buf);
 
 /* Called with each chunk of stats lines ("key: value\n", "time: T\n")
  * a parser produces; returns 0 or -1 to stop. */
@@ -82,6 +82,9 @@ enum monitor_flags {
 	MONITOR_TIME_NS = 1 << 1,     /* raw "time:" has nanoseconds
 					 (`date +%s.%N`), else seconds */
 	MONITOR_NOT_SAMPLED = 1 << 2, /* written once after the run (time) */
+	MONITOR_START_END = 1 << 3,   /* sampled at the start and the end only,
+					 unless the job gives it an interval
+					 (lkp's interrupts, softirqs, cpuidle) */
 };
 
 struct monitor {
@@ -90,10 +93,16 @@ struct monitor {
 	const char *files;      /* what it reads, for people:
 				   "/sys/devices/system/node/node*\/numastat" */
 	unsigned flags;         /* enum monitor_flags */
-	/* Sample on every n-th tick only (0 or 1: every tick), for sources
-	 * the kernel makes expensive to read.  The first and last samples of
-	 * a run are always taken. */
-	unsigned every;
+	/*
+	 * Seconds between samples when the job does not say
+	 * (`<name>: {interval: N}`); 0: the run's interval (1 s unless the
+	 * job or -i says).  lkp's own defaults: 10 for proc-stat; slabinfo
+	 * takes 10 here (lkp: 1) because the kernel walks every slab cache on
+	 * each read.  See MONITOR_START_END for the monitors lkp samples at
+	 * the start and end only.  Every monitor samples at activation and at
+	 * the end, which event counters (last - first) need.
+	 */
+	double interval;
 	/*
 	 * A monitor that samples one file verbatim (most /proc monitors)
 	 * leaves available and list_sources NULL: `files` is then that file's
@@ -110,13 +119,14 @@ struct monitor {
 	/*
 	 * Computed monitors only (vmstat); NULL means the generic sampler:
 	 * "time: T" and each source as its kind says.  Append one sample's raw
-	 * text to raw, reading the sources into buf (a reused scratch
-	 * buffer).  state is sample_state_size zeroed bytes kept for the
-	 * whole run.  0 or -1 with errno set.
+	 * text to raw from text[j], the content of source j read for this
+	 * sample (NULL when that read failed); the sampler reads a file once
+	 * per sample however many monitors name it.  state is
+	 * sample_state_size zeroed bytes kept for the whole run.  0, or -1
+	 * with errno set when the sample cannot be made.
 	 */
-	int (*sample)(void *state, const struct monitor_sources *src,
-		      struct strbuf *buf, const struct timespec *now,
-		      struct strbuf *raw);
+	int (*sample)(void *state, const struct strbuf *const *text, int nr,
+		      const struct timespec *now, struct strbuf *raw);
 	size_t sample_state_size;
 	/*
 	 * Parse one snapshot (the text following a "time:" line of the raw

@@ -48,5 +48,6 @@ const struct monitor monitor_proc_stat = {
 	.name = "proc-stat",
 	.files = "/proc/stat",
 	.flags = MONITOR_DEFAULT,
+	.interval = 10,   /* lkp's proc-vmstat loop: 10 s for /proc/stat */
 	.parse_snapshot = parse_snapshot,
 };

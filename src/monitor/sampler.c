@@ -19,14 +19,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -88,14 +86,11 @@ void monitor_sources_add(struct monitor_sources *s, enum source_kind kind,
 	src->path = xstrdup(path);
 	src->label = label ? xstrdup(label) : NULL;
 	src->kind = kind;
-	src->fd = -1;
 }
 
 void monitor_sources_release(struct monitor_sources *s)
 {
 	for (int i = 0; i < s->nr; i++) {
-		if (s->v[i].fd >= 0)
-			close(s->v[i].fd);
 		free(s->v[i].path);
 		free(s->v[i].label);
 	}
@@ -103,7 +98,7 @@ void monitor_sources_release(struct monitor_sources *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int monitor_source_read(const struct monitor_source *src, struct strbuf *buf)
+int proc_read_fd(int fd, struct strbuf *buf)
 {
 	strbuf_reset(buf);
 	for (;;) {
@@ -113,7 +108,7 @@ int monitor_source_read(const struct monitor_source *src, struct strbuf *buf)
 		if (buf->alloc - buf->len < 4097)
 			strbuf_grow(buf, buf->alloc ? buf->alloc : 16384);
 		size_t room = buf->alloc - buf->len - 1;
-		n = pread(src->fd, buf->buf + buf->len, room, (off_t)buf->len);
+		n = pread(fd, buf->buf + buf->len, room, (off_t)buf->len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -757,13 +752,40 @@ out:
 
 /* ---- the sampling thread ---- */
 
+/*
+ * What one sample costs is mostly the kernel generating the files, and on
+ * an idle machine it pays for cold caches too: a first read of /proc/vmstat
+ * after a second of idleness costs ten times a warm one.  So the thread
+ * does as little as it can per tick: one blocking read of a timerfd (no
+ * poll: commands arrive through the same timer, see poke()), one pread per
+ * distinct file (vmstat shares /proc/stat, /proc/vmstat and /proc/meminfo
+ * with proc-stat, proc-vmstat and meminfo), no allocation, and raw text is
+ * written out in 64 KiB pieces.
+ */
+
 #define RAW_FLUSH_SIZE 65536
 
 enum { CMD_ACTIVATE = 1, CMD_STOP = 2 };
 
+/* One distinct path, read at most once a tick for all the sources naming
+ * it. */
+struct sampled_file {
+	char *path;
+	int fd;                   /* -1 when it could not be opened */
+	int open_errno;
+	struct strbuf text;       /* content of the last read */
+	unsigned long read_tick;  /* tick + 1 of that read; 0: never */
+	int read_errno;           /* its errno, 0 when it succeeded */
+};
+
 struct sampled {
 	const struct monitor *m;
 	struct monitor_sources src;
+	int *file;                /* per source: index into sampler.files */
+	const struct strbuf **text; /* per source, for m->sample */
+	unsigned every;           /* ticks between samples; 0: first and
+				     last only */
+	unsigned long last_tick;  /* tick + 1 of the last sample; 0: none */
 	void *state;              /* m->sample_state_size bytes */
 	char *tmp_path;           /* raw file while sampling */
 	char *raw_path;
@@ -778,26 +800,35 @@ struct sampled {
 struct sampler {
 	struct sampled *mon;
 	int nr;
+	struct sampled_file *files;
+	int nr_files;
+	size_t alloc_files;
 	char *dir;
 	double interval;
-	struct strbuf buf;        /* read buffer, shared by all sources */
 	int timer_fd;
-	int event_fd;
 	pthread_t thread;
 	atomic_int cmd;
 	bool active;
-	unsigned long tick;       /* samples taken, for monitor->every */
-	struct timespec last;     /* CLOCK_MONOTONIC of the last sample */
+	unsigned long tick;       /* ticks so far, for sampled.every */
+	struct timespec last;     /* CLOCK_MONOTONIC of the last tick */
 	int write_errno;          /* first raw write failure */
 	const char *write_path;
 };
 
+/* "time: <epoch>[.<ns>]" without printf (strbuf_addu) */
 static void add_time_line(struct strbuf *out, const struct timespec *now, bool ns)
 {
-	if (ns)
-		strbuf_addf(out, "time: %lld.%09ld\n", (long long)now->tv_sec, now->tv_nsec);
-	else
-		strbuf_addf(out, "time: %lld\n", (long long)now->tv_sec);
+	strbuf_add(out, "time: ", 6);
+	strbuf_addu(out, (unsigned long long)now->tv_sec, 0);
+	if (ns) {
+		unsigned long long frac = (unsigned long long)now->tv_nsec;
+
+		strbuf_addch(out, '.');
+		for (unsigned long long d = 100000000; d > frac && d > 1; d /= 10)
+			strbuf_addch(out, '0');
+		strbuf_addu(out, frac, 0);
+	}
+	strbuf_addch(out, '\n');
 }
 
 static void trim(const char **s, size_t *len)
@@ -867,66 +898,93 @@ static void write_out(struct sampler *s, struct sampled *sm)
 	strbuf_reset(&sm->out);
 }
 
-static void note_read_failure(struct sampled *sm, const struct monitor_source *src)
+/* The content of file i for this tick: read now unless already read. */
+static const struct strbuf *file_text(struct sampler *s, int i)
+{
+	struct sampled_file *f = &s->files[i];
+
+	if (f->fd < 0) {
+		errno = f->open_errno;
+		return NULL;
+	}
+	if (f->read_tick != s->tick + 1) {
+		f->read_tick = s->tick + 1;
+		f->read_errno = proc_read_fd(f->fd, &f->text) < 0 ? errno : 0;
+	}
+	if (f->read_errno) {
+		errno = f->read_errno;
+		return NULL;
+	}
+	return &f->text;
+}
+
+static void note_read_failure(struct sampled *sm, const char *path)
 {
 	if (!sm->read_failures++) {
 		sm->read_errno = errno;
-		sm->read_path = src->path;
+		sm->read_path = path;
 	}
 }
 
-/* Which monitors a sample covers: those due on this tick; all (the first
- * and last samples, which event counters' last - first needs); or only
- * the sparse ones (every > 1), whose last sample must close the run even
- * when the others sampled a moment ago. */
-enum sample_set { SAMPLE_DUE, SAMPLE_ALL, SAMPLE_SPARSE };
+static void sample_monitor(struct sampler *s, struct sampled *sm, const struct timespec *now)
+{
+	const struct monitor *m = sm->m;
+
+	if (m->sample) {
+		for (int j = 0; j < sm->src.nr; j++)
+			if (!(sm->text[j] = file_text(s, sm->file[j])))
+				note_read_failure(sm, sm->src.v[j].path);
+		if (m->sample(sm->state, sm->text, sm->src.nr, now, &sm->out) < 0)
+			return;
+	} else {
+		add_time_line(&sm->out, now, m->flags & MONITOR_TIME_NS);
+		for (int j = 0; j < sm->src.nr; j++) {
+			const struct strbuf *text = file_text(s, sm->file[j]);
+
+			/* a file that vanished (a CPU gone offline) only
+			 * loses its lines */
+			if (!text) {
+				note_read_failure(sm, sm->src.v[j].path);
+				continue;
+			}
+			render_source(&sm->src.v[j], text, &sm->out);
+		}
+	}
+	sm->last_tick = s->tick + 1;
+	atomic_fetch_add(&sm->nr_samples, 1);
+	if (sm->out.len >= RAW_FLUSH_SIZE)
+		write_out(s, sm);
+}
+
+/*
+ * Which monitors a tick samples: those due (every-th tick); all (the
+ * first sample, and the last when a good part of an interval has passed
+ * since the last tick); or, for a last sample a moment after a tick, those
+ * that tick did not sample: the first and last samples must cover every
+ * monitor, which event counters' last - first needs.
+ */
+enum sample_set { SAMPLE_DUE, SAMPLE_ALL, SAMPLE_NOT_LAST };
 
 static void take_sample(struct sampler *s, enum sample_set which)
 {
 	struct timespec now;
-	unsigned long tick = s->tick++;
-	bool all = which == SAMPLE_ALL;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	clock_gettime(CLOCK_MONOTONIC, &s->last);
 	for (int i = 0; i < s->nr; i++) {
 		struct sampled *sm = &s->mon[i];
+		bool due;
 
-		if (which == SAMPLE_SPARSE ? sm->m->every <= 1 :
-		    !all && sm->m->every > 1 && tick % sm->m->every)
-			continue;
-		if (sm->m->sample) {
-			if (sm->m->sample(sm->state, &sm->src, &s->buf, &now, &sm->out) < 0)
-				note_read_failure(sm, &sm->src.v[0]);
-		} else {
-			add_time_line(&sm->out, &now, sm->m->flags & MONITOR_TIME_NS);
-			for (int j = 0; j < sm->src.nr; j++) {
-				struct monitor_source *src = &sm->src.v[j];
-
-				if (src->fd < 0)
-					continue;
-				if (monitor_source_read(src, &s->buf) < 0) {
-					note_read_failure(sm, src);
-					continue;
-				}
-				render_source(src, &s->buf, &sm->out);
-			}
-		}
-		atomic_fetch_add(&sm->nr_samples, 1);
-		if (sm->out.len >= RAW_FLUSH_SIZE)
-			write_out(s, sm);
+		if (which == SAMPLE_ALL)
+			due = true;
+		else if (which == SAMPLE_NOT_LAST)
+			due = sm->last_tick != s->tick;
+		else
+			due = sm->every && s->tick % sm->every == 0;
+		if (due)
+			sample_monitor(s, sm, &now);
 	}
-}
-
-static void arm_timer(struct sampler *s)
-{
-	struct itimerspec its;
-	double sec = floor(s->interval);
-
-	its.it_interval.tv_sec = (time_t)sec;
-	its.it_interval.tv_nsec = (long)((s->interval - sec) * 1e9);
-	its.it_value = its.it_interval;
-	timerfd_settime(s->timer_fd, 0, &its, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &s->last);
+	s->tick++;
 }
 
 static double since_last(const struct sampler *s)
@@ -940,43 +998,32 @@ static double since_last(const struct sampler *s)
 static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
-	struct pollfd pfd[2] = {
-		{ .fd = s->timer_fd, .events = POLLIN },
-		{ .fd = s->event_fd, .events = POLLIN },
-	};
 
 	for (;;) {
 		uint64_t n;
+		int cmd;
 
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
+		/* n > 1 when we were late: one sample all the same */
+		if (read(s->timer_fd, &n, sizeof(n)) < 0) {
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			break;
 		}
-		if (pfd[1].revents & POLLIN) {
-			int cmd;
-
-			if (read(s->event_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-				break;
-			cmd = atomic_load(&s->cmd);
-			if ((cmd & CMD_ACTIVATE) && !s->active) {
-				s->active = true;
-				take_sample(s, SAMPLE_ALL);
-				arm_timer(s);
-			}
-			if (cmd & CMD_STOP) {
-				if (s->active && since_last(s) >= s->interval / 2)
-					take_sample(s, SAMPLE_ALL);
-				else if (s->active)
-					take_sample(s, SAMPLE_SPARSE);
-				break;
-			}
+		cmd = atomic_load(&s->cmd);
+		if (!s->active && (cmd & CMD_ACTIVATE)) {
+			s->active = true;
+			take_sample(s, SAMPLE_ALL);
+			if (!(cmd & CMD_STOP))
+				continue;
 		}
-		if (pfd[0].revents & POLLIN) {
-			/* n > 1 when we were late: one sample all the same */
-			if (read(s->timer_fd, &n, sizeof(n)) > 0 && s->active)
-				take_sample(s, SAMPLE_DUE);
+		if (cmd & CMD_STOP) {
+			if (s->active)
+				take_sample(s, since_last(s) >= s->interval / 2 ?
+					    SAMPLE_ALL : SAMPLE_NOT_LAST);
+			break;
 		}
+		if (s->active)
+			take_sample(s, SAMPLE_DUE);
 	}
 	return NULL;
 }
@@ -986,6 +1033,8 @@ static void sampled_release(struct sampled *sm)
 	monitor_sources_release(&sm->src);
 	if (sm->raw_fd >= 0)
 		close(sm->raw_fd);
+	free(sm->file);
+	free(sm->text);
 	free(sm->state);
 	free(sm->tmp_path);
 	free(sm->raw_path);
@@ -997,13 +1046,50 @@ static void sampler_free(struct sampler *s)
 	for (int i = 0; i < s->nr; i++)
 		sampled_release(&s->mon[i]);
 	free(s->mon);
+	for (int i = 0; i < s->nr_files; i++) {
+		if (s->files[i].fd >= 0)
+			close(s->files[i].fd);
+		free(s->files[i].path);
+		strbuf_release(&s->files[i].text);
+	}
+	free(s->files);
 	if (s->timer_fd >= 0)
 		close(s->timer_fd);
-	if (s->event_fd >= 0)
-		close(s->event_fd);
-	strbuf_release(&s->buf);
 	free(s->dir);
 	free(s);
+}
+
+/* Index of path in the file table, opening it when new. */
+static int file_index(struct sampler *s, const char *path)
+{
+	struct sampled_file *f;
+
+	for (int i = 0; i < s->nr_files; i++)
+		if (!strcmp(s->files[i].path, path))
+			return i;
+	ALLOC_GROW(s->files, (size_t)s->nr_files + 1, s->alloc_files);
+	f = &s->files[s->nr_files];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(path);
+	strbuf_init(&f->text, 0);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->open_errno = f->fd < 0 ? errno : 0;
+	return s->nr_files++;
+}
+
+/* Ticks between samples of m: the job's interval for it, else its own
+ * default, in whole ticks (at least one); 0 for start and end only. */
+static unsigned ticks_between(const struct monitor *m, double job_interval, double tick)
+{
+	double iv = job_interval > 0 ? job_interval : m->interval;
+	long n;
+
+	if (job_interval <= 0 && (m->flags & MONITOR_START_END))
+		return 0;
+	if (iv <= 0)
+		return 1;
+	n = lround(iv / tick);
+	return n < 1 ? 1 : (unsigned)n;
 }
 
 static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
@@ -1019,17 +1105,10 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	} else if (sm->m->list_sources(root, &sm->src) < 0) {
 		return -1;
 	}
-	for (int j = 0; j < sm->src.nr; j++) {
-		struct monitor_source *src = &sm->src.v[j];
-
-		src->fd = open(src->path, O_RDONLY | O_CLOEXEC);
-		/* a file that vanished since available() (a CPU going
-		 * offline) only loses its lines */
-		if (src->fd < 0 && !sm->read_failures++) {
-			sm->read_errno = errno;
-			sm->read_path = src->path;
-		}
-	}
+	sm->file = xcalloc(sm->src.nr ? sm->src.nr : 1, sizeof(*sm->file));
+	sm->text = xcalloc(sm->src.nr ? sm->src.nr : 1, sizeof(*sm->text));
+	for (int j = 0; j < sm->src.nr; j++)
+		sm->file[j] = file_index(s, sm->src.v[j].path);
 	sm->state = xcalloc(1, sm->m->sample_state_size ? sm->m->sample_state_size : 1);
 	path_join(&p, s->dir, sm->m->name);
 	sm->raw_path = xstrdup(p.buf);
@@ -1038,21 +1117,27 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	sm->raw_fd = open(sm->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (sm->raw_fd < 0)
 		return error("cannot create '%s': %s", sm->tmp_path, strerror(errno));
+	/*
+	 * Touch the whole buffer now: filled a few KiB a tick, it would
+	 * otherwise take page faults for a minute, each one dear on a cold
+	 * machine.
+	 */
 	strbuf_grow(&sm->out, RAW_FLUSH_SIZE + 16384);
+	memset(sm->out.buf, 0, sm->out.alloc);
 	return 0;
 }
 
-struct sampler *sampler_start_root(const struct monitor *const *monitors,
-				   double interval, const char *dir, const char *root)
+struct sampler *sampler_start_opts(const struct monitor *const *monitors, const char *dir,
+				   const struct sampler_opts *o)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
 	struct strbuf why = STRBUF_INIT;
+	const char *root = o && o->root ? o->root : "";
 	size_t n = 0;
 
-	s->timer_fd = s->event_fd = -1;
-	s->interval = interval > 0 ? interval : 1.0;
+	s->timer_fd = -1;
+	s->interval = o && o->interval > 0 ? o->interval : 1.0;
 	s->dir = xstrdup(dir);
-	strbuf_init(&s->buf, 65536);
 	while (monitors[n])
 		n++;
 	s->mon = xcalloc(n ? n : 1, sizeof(*s->mon));
@@ -1066,14 +1151,15 @@ struct sampler *sampler_start_root(const struct monitor *const *monitors,
 		sm = &s->mon[s->nr++];
 		sm->m = m;
 		sm->raw_fd = -1;
+		sm->every = o && o->every_tick ? 1 :
+			ticks_between(m, o && o->intervals ? o->intervals[i] : 0, s->interval);
 		atomic_init(&sm->nr_samples, 0);
 		if (open_monitor(s, sm, root) < 0)
 			goto fail;
 	}
 	strbuf_release(&why);
 	s->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	s->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (s->timer_fd < 0 || s->event_fd < 0) {
+	if (s->timer_fd < 0) {
 		error("cannot create the sampler's timer: %s", strerror(errno));
 		goto fail;
 	}
@@ -1095,21 +1181,37 @@ fail:
 struct sampler *sampler_start(const struct monitor *const *monitors,
 			      double interval, const char *dir)
 {
-	return sampler_start_root(monitors, interval, dir, "");
+	struct sampler_opts o = { .interval = interval };
+
+	return sampler_start_opts(monitors, dir, &o);
 }
 
-static void poke(struct sampler *s, int cmd)
+/*
+ * Wake the thread with cmd: the timer expires at once (1 ns from now),
+ * then every interval when periodic, so that activation is also the
+ * timer's phase.  One fd for ticks and commands keeps a tick to a single
+ * blocking read.
+ */
+static void poke(struct sampler *s, int cmd, bool periodic)
 {
-	uint64_t one = 1;
+	struct itimerspec its;
+	double sec = floor(s->interval);
 
+	memset(&its, 0, sizeof(its));
+	if (periodic) {
+		its.it_interval.tv_sec = (time_t)sec;
+		its.it_interval.tv_nsec = (long)((s->interval - sec) * 1e9);
+	}
+	its.it_value.tv_nsec = 1;
 	atomic_fetch_or(&s->cmd, cmd);
-	if (write(s->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+	if (timerfd_settime(s->timer_fd, 0, &its, NULL) < 0)
 		warning("cannot signal the sampler: %s", strerror(errno));
 }
 
 void sampler_activate(struct sampler *s)
 {
-	poke(s, CMD_ACTIVATE);
+	if (!(atomic_load(&s->cmd) & CMD_ACTIVATE))
+		poke(s, CMD_ACTIVATE, true);
 }
 
 int sampler_samples(struct sampler *s, const char *name)
@@ -1118,6 +1220,21 @@ int sampler_samples(struct sampler *s, const char *name)
 		if (!strcmp(s->mon[i].m->name, name))
 			return atomic_load(&s->mon[i].nr_samples);
 	return -1;
+}
+
+double sampler_cpu_seconds(struct sampler *s)
+{
+	clockid_t clock;
+	struct timespec ts;
+
+	if (pthread_getcpuclockid(s->thread, &clock) || clock_gettime(clock, &ts) < 0)
+		return -1;
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int sampler_files(struct sampler *s)
+{
+	return s->nr_files;
 }
 
 /* Flush, fsync and rename one raw file into place; 0 or -1. */
@@ -1149,7 +1266,7 @@ int sampler_stop(struct sampler *s)
 {
 	int ret = 0;
 
-	poke(s, CMD_STOP);
+	poke(s, CMD_STOP, false);
 	pthread_join(s->thread, NULL);
 	for (int i = 0; i < s->nr; i++) {
 		struct sampled *sm = &s->mon[i];

@@ -5,10 +5,10 @@
  *
  * lkp-tests runs one shell loop per monitor (`cat /proc/vmstat; sleep 1`),
  * a fork and exec of cat, date and sleep per monitor and second.  Here one
- * thread wakes on a timerfd, preads each monitor's already-open files into
- * one reused buffer and appends the text to that monitor's raw-file buffer,
- * which is written out when it is 64 KiB full.  In the steady state a
- * sample makes no allocation and no fork.
+ * thread wakes on a timerfd, preads each distinct file once (the files stay
+ * open) and appends the text to each monitor's raw-file buffer, which is
+ * written out when it is 64 KiB full.  In the steady state a sample makes
+ * no allocation and no fork.
  *
  * Lifecycle, for the caller (`perfbot run`):
  *
@@ -21,9 +21,14 @@
  *                                                 // files, write <name>.json
  *
  * Samples are taken only between activate and stop, as lkp's monitors wait
- * for the benchmark's start.  stop takes one more sample when at least half
- * an interval has passed since the last one, so that event counters
- * (last - first) cover the benchmark's end, as lkp's start/end monitors do.
+ * for the benchmark's start.  Each monitor samples at its own pace, as
+ * lkp's do: every tick (the run's interval) for most; every 10 s for
+ * proc-stat and slabinfo; at the start and the end only for interrupts,
+ * softirqs and cpuidle (monitor.h), unless the job names an interval for
+ * it.  Every monitor samples at activation and at stop: stop takes one
+ * more sample of all of them when at least half an interval has passed
+ * since the last tick, else of those that tick did not sample, so that
+ * event counters (last - first) cover the benchmark's end.
  *
  * Raw files are lkp's: for each sample "time: <epoch>" then the file's
  * text (see monitor.h); vmstat writes `vmstat --timestamp -n` output.
@@ -42,10 +47,21 @@ struct sampler;
  */
 struct sampler *sampler_start(const struct monitor *const *monitors,
 			      double interval, const char *dir);
-/* The same with every /proc and /sys path under root ("" = live system). */
-struct sampler *sampler_start_root(const struct monitor *const *monitors,
-				   double interval, const char *dir,
-				   const char *root);
+
+struct sampler_opts {
+	double interval;          /* the tick, seconds (<= 0: 1) */
+	/* NULL, or one per monitor of the list: seconds between its
+	 * samples as the job gives them (`interrupts: {interval: 5}`),
+	 * rounded to whole ticks; 0 for the monitor's default */
+	const double *intervals;
+	const char *root;         /* prefix of /proc and /sys paths (tests);
+				     NULL or "" for the live system */
+	bool every_tick;          /* sample every monitor at each tick,
+				     ignoring their defaults */
+};
+/* sampler_start with options (o may be NULL). */
+struct sampler *sampler_start_opts(const struct monitor *const *monitors,
+				   const char *dir, const struct sampler_opts *o);
 /* Take the first sample now and one per interval from now on.  Calling it
  * again has no effect. */
 void sampler_activate(struct sampler *s);
@@ -63,6 +79,11 @@ int sampler_stop(struct sampler *s);
 /* Number of samples taken so far by the monitor called name (-1: not in
  * this sampler).  For tests and progress output. */
 int sampler_samples(struct sampler *s, const char *name);
+/* CPU time the sampling thread has used so far, in seconds (-1 if the
+ * system cannot tell): what the monitors cost, start-up excluded. */
+double sampler_cpu_seconds(struct sampler *s);
+/* Number of distinct files the sampler reads (shared ones count once). */
+int sampler_files(struct sampler *s);
 
 /* NULL-terminated list of the registered monitors flagged MONITOR_DEFAULT;
  * the caller frees the array (not the monitors). */

@@ -41,6 +41,8 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 const struct monitor monitor_softirqs = {
 	.name = "softirqs",
 	.files = "/proc/softirqs",
-	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS,
+	/* lkp's softirqs (a link to its interrupts script): one snapshot
+	 * at the start, one at the end, unless the job gives an interval */
+	.flags = MONITOR_DEFAULT | MONITOR_TIME_NS | MONITOR_START_END,
 	.parse_snapshot = parse_snapshot,
 };

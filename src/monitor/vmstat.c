@@ -25,6 +25,7 @@
 #include "monitor/monitor.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,26 +120,30 @@ static void read_stat(const char *buf, size_t len, struct vm_snap *s)
 	s->blocked = value_of(buf, len, "procs_blocked");
 }
 
-static int read_snap(const struct monitor_sources *src, struct strbuf *buf, struct vm_snap *s)
+/* text[]: /proc/stat, /proc/vmstat, /proc/meminfo as read for this sample */
+static int read_snap(const struct strbuf *const *text, int nr, struct vm_snap *s)
 {
+	const struct strbuf *stat, *vm, *mem;
+
+	if (nr != 3 || !text[0] || !text[1] || !text[2]) {
+		errno = nr != 3 ? EINVAL : EIO;
+		return -1;
+	}
+	stat = text[0];
+	vm = text[1];
+	mem = text[2];
 	memset(s, 0, sizeof(*s));
-	if (monitor_source_read(&src->v[0], buf) < 0)
-		return -1;
-	read_stat(buf->buf, buf->len, s);
-	if (monitor_source_read(&src->v[1], buf) < 0)
-		return -1;
-	s->pgpgin = value_of(buf->buf, buf->len, "pgpgin");
-	s->pgpgout = value_of(buf->buf, buf->len, "pgpgout");
-	s->pswpin = value_of(buf->buf, buf->len, "pswpin");
-	s->pswpout = value_of(buf->buf, buf->len, "pswpout");
-	if (monitor_source_read(&src->v[2], buf) < 0)
-		return -1;
-	s->memfree = value_of(buf->buf, buf->len, "MemFree");
-	s->buffers = value_of(buf->buf, buf->len, "Buffers");
-	s->cached = value_of(buf->buf, buf->len, "Cached");
-	s->sreclaimable = value_of(buf->buf, buf->len, "SReclaimable");
-	s->swaptotal = value_of(buf->buf, buf->len, "SwapTotal");
-	s->swapfree = value_of(buf->buf, buf->len, "SwapFree");
+	read_stat(stat->buf, stat->len, s);
+	s->pgpgin = value_of(vm->buf, vm->len, "pgpgin");
+	s->pgpgout = value_of(vm->buf, vm->len, "pgpgout");
+	s->pswpin = value_of(vm->buf, vm->len, "pswpin");
+	s->pswpout = value_of(vm->buf, vm->len, "pswpout");
+	s->memfree = value_of(mem->buf, mem->len, "MemFree");
+	s->buffers = value_of(mem->buf, mem->len, "Buffers");
+	s->cached = value_of(mem->buf, mem->len, "Cached");
+	s->sreclaimable = value_of(mem->buf, mem->len, "SReclaimable");
+	s->swaptotal = value_of(mem->buf, mem->len, "SwapTotal");
+	s->swapfree = value_of(mem->buf, mem->len, "SwapFree");
 	return 0;
 }
 
@@ -148,7 +153,16 @@ static unsigned long long delta(unsigned long long now, unsigned long long then)
 	return now > then ? now - then : 0;
 }
 
-static int sample(void *state, const struct monitor_sources *src, struct strbuf *buf,
+/* n as two digits, then sep unless it is '\0' */
+static void add_2digits(struct strbuf *sb, int n, char sep)
+{
+	strbuf_addch(sb, (char)('0' + n / 10 % 10));
+	strbuf_addch(sb, (char)('0' + n % 10));
+	if (sep)
+		strbuf_addch(sb, sep);
+}
+
+static int sample(void *state, const struct strbuf *const *text, int nr,
 		  const struct timespec *now, struct strbuf *raw)
 {
 	struct vmstat_state *st = state;
@@ -157,10 +171,9 @@ static int sample(void *state, const struct monitor_sources *src, struct strbuf 
 	unsigned long long use, sys, div, half;
 	double per_sec;       /* multiply a count delta by this for a rate */
 	double kb_page = (double)sysconf(_SC_PAGESIZE) / 1024;
-	char stamp[32];
 	struct tm tm;
 
-	if (src->nr != 3 || read_snap(src, buf, &cur) < 0)
+	if (read_snap(text, nr, &cur) < 0)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	d = cur;
@@ -194,21 +207,38 @@ static int sample(void *state, const struct monitor_sources *src, struct strbuf 
 		strbuf_addstr(raw, header);
 		st->header_done = true;
 	}
-	gmtime_r(&now->tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
 #define RATE(x) ((unsigned long long)floor((double)(x) * per_sec + 0.5))
-	strbuf_addf(raw, "%2llu %2llu %6llu %6llu %6llu %6llu %4llu %4llu %5llu %5llu "
-		    "%4llu %4llu %2llu %2llu %2llu %2llu %2llu %s\n",
-		    cur.running, cur.blocked,
-		    delta(cur.swaptotal, cur.swapfree), cur.memfree, cur.buffers,
-		    cur.cached + cur.sreclaimable,
-		    RATE(d.pswpin * kb_page), RATE(d.pswpout * kb_page),
-		    RATE(d.pgpgin), RATE(d.pgpgout), RATE(d.intr), RATE(d.ctxt),
-		    (100 * use + half) / div, (100 * sys + half) / div,
-		    (100 * d.cpu[CPU_IDLE] + half) / div,
-		    (100 * d.cpu[CPU_IOWAIT] + half) / div,
-		    (100 * d.cpu[CPU_STEAL] + half) / div, stamp);
+	{
+		/* "%2llu %2llu %6llu ... %2llu " as vmstat prints, without
+		 * printf: this runs every second on a cold cache */
+		const unsigned long long v[] = {
+			cur.running, cur.blocked,
+			delta(cur.swaptotal, cur.swapfree), cur.memfree, cur.buffers,
+			cur.cached + cur.sreclaimable,
+			RATE(d.pswpin * kb_page), RATE(d.pswpout * kb_page),
+			RATE(d.pgpgin), RATE(d.pgpgout), RATE(d.intr), RATE(d.ctxt),
+			(100 * use + half) / div, (100 * sys + half) / div,
+			(100 * d.cpu[CPU_IDLE] + half) / div,
+			(100 * d.cpu[CPU_IOWAIT] + half) / div,
+			(100 * d.cpu[CPU_STEAL] + half) / div,
+		};
+		static const int width[] = { 2, 2, 6, 6, 6, 6, 4, 4, 5, 5, 4, 4, 2, 2, 2, 2, 2 };
+
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			strbuf_addu(raw, v[i], width[i]);
+			strbuf_addch(raw, ' ');
+		}
+	}
 #undef RATE
+	/* the timestamp, "%Y-%m-%d %H:%M:%S" in UTC */
+	gmtime_r(&now->tv_sec, &tm);
+	add_2digits(raw, (tm.tm_year + 1900) / 100, '\0');
+	add_2digits(raw, (tm.tm_year + 1900) % 100, '-');
+	add_2digits(raw, tm.tm_mon + 1, '-');
+	add_2digits(raw, tm.tm_mday, ' ');
+	add_2digits(raw, tm.tm_hour, ':');
+	add_2digits(raw, tm.tm_min, ':');
+	add_2digits(raw, tm.tm_sec, '\n');
 	st->prev = cur;
 	st->prev_mono = mono;
 	st->have_prev = true;

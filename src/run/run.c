@@ -89,17 +89,33 @@ static double job_duration(const struct job *job, const char *key, double def)
 	return v;
 }
 
+/* An option of a program key holding a duration (`perf-profile: {delay:
+ * 5}`); def when absent; -2 after an error naming the line. */
 static double program_duration(const struct job *job, const char *program, const char *opt, double def)
 {
 	const char *s = job_program_option(job, program, opt);
-	double v = s ? parse_duration(s) : def;
-	return v < 0 ? def : v;
+	double v;
+
+	if (!s)
+		return def;
+	v = parse_duration(s);
+	if (v < 0) {
+		struct strbuf where = STRBUF_INIT;
+		job_source_line(job_map_get(job_lookup(job, program), opt), &where);
+		error("%s: '%s.%s' expected a duration (10, 10s, 1m), got '%s'",
+		      where.buf, program, opt, s);
+		strbuf_release(&where);
+		return -2;
+	}
+	return v;
 }
 
 /* ---- which monitors ------------------------------------------------ */
 
 struct monitor_plan {
 	const struct monitor **sampled;  /* NULL-terminated */
+	double *intervals;               /* per sampled monitor: the job's
+					    `<name>: {interval: N}`, 0 if none */
 	int nr;
 	bool perf_stat, perf_profile;
 	struct strbuf skipped;           /* "name: reason\n" lines */
@@ -202,9 +218,23 @@ static void plan_check(struct monitor_plan *mp, const struct perf_caps *caps)
 		strbuf_addf(&mp->skipped, "perf-stat events: not supported here: %s\n", caps->unsupported.buf);
 }
 
+/* Each sampled monitor's own interval from the job; -1 after an error. */
+static int plan_intervals(struct monitor_plan *mp, const struct job *job)
+{
+	mp->intervals = xcalloc((size_t)mp->nr + 1, sizeof(*mp->intervals));
+	for (int i = 0; i < mp->nr; i++) {
+		double v = program_duration(job, mp->sampled[i]->name, "interval", 0);
+		if (v < 0)
+			return -1;
+		mp->intervals[i] = v;
+	}
+	return 0;
+}
+
 static void plan_release(struct monitor_plan *mp)
 {
 	free(mp->sampled);
+	free(mp->intervals);
 	strbuf_release(&mp->skipped);
 }
 
@@ -220,6 +250,7 @@ struct run_ctx {
 	double timeout;          /* kill the benchmark after this, 0: never */
 	double monitor_delay;
 	double interval;
+	double prof_delay, prof_duration;  /* perf-profile's delay, duration */
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
 	const char *work_base;   /* where disks and mounts are made (setup.h) */
@@ -483,8 +514,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct run_setup setup = RUN_SETUP_INIT;
 	struct argv_list bench_argv = ARGV_LIST_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
-	double prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
-	double prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
+	double prof_delay = rc->prof_delay;
+	double prof_duration = rc->prof_duration;
 	int k = next_run_index(rc->result_root), ret = -1;
 
 	strbuf_reset(&rc->log);
@@ -506,7 +537,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		phase(rc, "setup: %s mounted on %s", job_get(opts->job, "fs") ? job_get(opts->job, "fs") : "fs",
 		      setup.mnt);
 
-	sampler = sampler_start(rc->plan.sampled, rc->interval, tmp.buf);
+	struct sampler_opts so = { .interval = rc->interval, .intervals = rc->plan.intervals };
+	sampler = sampler_start_opts(rc->plan.sampled, tmp.buf, &so);
 	if (!sampler)
 		goto out;
 	if (rc->plan.perf_stat) {
@@ -753,6 +785,12 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		goto out_plan;
 	perf_probe(&rc.caps);
 	plan_check(&rc.plan, &rc.caps);
+	rc.prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
+	rc.prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
+	if (plan_intervals(&rc.plan, opts->job) < 0 || rc.prof_delay < 0 || rc.prof_duration < 0) {
+		ret = -1;
+		goto out_plan;
+	}
 	if (rc.plan.skipped.len)
 		for (const char *l = rc.plan.skipped.buf; *l;) {
 			const char *nl = strchr(l, '\n');

@@ -102,6 +102,23 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	fi
 '
 
+test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an interval' '
+	job j.yaml "proc-vmstat:" "softirqs:" "interrupts:" "  interval: 0.2" &&
+	perfbot run -r res -c iv1 -i 0.2 j.yaml -- sh -c "sleep 1.1; echo a: 1" >out &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	test $(grep -c "^time:" "$rr/0/softirqs") -eq 2 &&
+	test $(grep -c "^time:" "$rr/0/interrupts") -ge 5 &&
+	test $(grep -c "^time:" "$rr/0/proc-vmstat") -ge 5 &&
+	grep -q "\"softirqs.RCU\"" "$rr/0/stats.json" &&
+	job j.yaml "interrupts:" "  interval: often" &&
+	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
+	grep -q "j.yaml:4:.*.interrupts.interval. expected a duration" err &&
+	job j.yaml "proc-vmstat:" "  interval: 1" &&
+	perfbot run -r res -c iv2 -i 0.2 j.yaml -- sh -c "sleep 1.1; echo a: 1" >out &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	test $(grep -c "^time:" "$rr/0/proc-vmstat") -le 3
+'
+
 test_expect_success 'fs: ext4 on a loop image: the benchmark runs in it, nothing is left behind' '
 	if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null; then
 		echo "# skipped: needs root and mkfs.ext4"

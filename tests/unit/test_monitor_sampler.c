@@ -97,11 +97,11 @@ static int check_series(const char *dir, const char *name, int n, bool has_time)
 	return metrics;
 }
 
-/* Run the default monitors for ~250 ms at 100 ms; returns the dir. */
-static char *run(const char *root, const struct monitor **mons)
+/* Run monitors for ~250 ms at 100 ms; returns the dir. */
+static char *run_opts(const struct monitor **mons, const struct sampler_opts *o)
 {
 	char *dir = tmpdir();
-	struct sampler *s = sampler_start_root(mons, 0.1, dir, root);
+	struct sampler *s = sampler_start_opts(mons, dir, o);
 
 	assert_non_null(s);
 	sleep_ms(50);
@@ -110,8 +110,28 @@ static char *run(const char *root, const struct monitor **mons)
 	sleep_ms(250);
 	assert_true(sampler_samples(s, "proc-vmstat") >= 1);
 	assert_int_equal(sampler_samples(s, "no-such-monitor"), -1);
+	assert_true(sampler_cpu_seconds(s) >= 0);
 	assert_int_equal(sampler_stop(s), 0);
 	return dir;
+}
+
+static char *run(const char *root, const struct monitor **mons)
+{
+	struct sampler_opts o = { .interval = 0.1, .root = root };
+
+	return run_opts(mons, &o);
+}
+
+/* Samples in raw file <dir>/<name> of lkp's layout. */
+static int samples_in(const char *dir, const char *name)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int n;
+
+	read_in(&raw, dir, name);
+	n = count_prefix(raw.buf, "time: ");
+	strbuf_release(&raw);
+	return n;
 }
 
 static void test_live_run(void **state)
@@ -147,9 +167,9 @@ static void test_live_run(void **state)
 			samples = count_prefix(raw.buf, "time: ");
 		}
 		/* at 0, 100, 200 ms and at stop (250 ms), give or take a busy
-		 * machine; a monitor sampled every n-th tick (slabinfo) only
-		 * at the first and the last */
-		if (m->every > 1) {
+		 * machine; a monitor sampled every 10 s (slabinfo) or at the
+		 * start and end only (interrupts) at the first and the last */
+		if (m->interval > 0 || (m->flags & MONITOR_START_END)) {
 			assert_int_equal(samples, 2);
 		} else {
 			assert_in_range(samples, 2, 6);
@@ -199,7 +219,7 @@ static void test_canned_run(void **state)
 	read_in(&raw, dir, "numa-meminfo");
 	assert_non_null(strstr(raw.buf, "\nnode: 0\nNode 0 MemTotal: "));
 	check_series(dir, "cpufreq", n, true);
-	check_series(dir, "interrupts", n, true);
+	check_series(dir, "interrupts", 2, true);    /* start and end only */
 	check_series(dir, "numa-numastat", n, true);
 	check_series(dir, "diskstats", n, true);
 	check_series(dir, "vmstat", n, true);
@@ -224,6 +244,70 @@ static void test_canned_run(void **state)
 	matrix_release(&stats);
 	strbuf_release(&raw);
 	strbuf_release(&out);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* The job's intervals override the monitors' own; -a's every_tick all. */
+static void test_intervals(void **state)
+{
+	const struct monitor *mons[] = {
+		monitor_find("proc-vmstat"), monitor_find("interrupts"),
+		monitor_find("slabinfo"), monitor_find("softirqs"), NULL
+	};
+	/* every tick for interrupts, every 3 for proc-vmstat, defaults for
+	 * the others (slabinfo: 10 s, softirqs: start and end) */
+	double intervals[] = { 0.3, 0.1, 0, 0 };
+	struct sampler_opts o = { .interval = 0.1, .root = ROOT, .intervals = intervals };
+	char *dir = run_opts((const struct monitor **)mons, &o);
+	int n = samples_in(dir, "interrupts");
+
+	assert_in_range(n, 3, 6);
+	/* ticks 0 and 3 at 0 and 300 ms... the stop at ~250 ms adds the last */
+	assert_in_range(samples_in(dir, "proc-vmstat"), 2, 3);
+	assert_true(samples_in(dir, "proc-vmstat") < n);
+	assert_int_equal(samples_in(dir, "slabinfo"), 2);
+	assert_int_equal(samples_in(dir, "softirqs"), 2);
+	rm_rf(dir);
+	free(dir);
+
+	o.intervals = NULL;
+	o.every_tick = true;
+	dir = run_opts((const struct monitor **)mons, &o);
+	n = samples_in(dir, "proc-vmstat");
+	assert_in_range(n, 3, 6);
+	assert_int_equal(samples_in(dir, "interrupts"), n);
+	assert_int_equal(samples_in(dir, "slabinfo"), n);
+	assert_int_equal(samples_in(dir, "softirqs"), n);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* A file several monitors name is opened, and read, once. */
+static void test_shared_files(void **state)
+{
+	const struct monitor *mons[] = {
+		monitor_find("proc-vmstat"), monitor_find("meminfo"),
+		monitor_find("proc-stat"), monitor_find("vmstat"), NULL
+	};
+	struct sampler_opts o = { .interval = 0.1, .root = ROOT };
+	char *dir = tmpdir();
+	struct sampler *s = sampler_start_opts(mons, dir, &o);
+	struct strbuf raw = STRBUF_INIT;
+
+	assert_non_null(s);
+	assert_int_equal(sampler_files(s), 3);
+	assert_int_equal(sampler_stop(s), 0);
+	/* activated and stopped at once: one sample of each, none twice */
+	s = sampler_start_opts(mons, dir, &o);
+	sampler_activate(s);
+	sampler_activate(s);
+	assert_int_equal(sampler_stop(s), 0);
+	assert_int_equal(samples_in(dir, "proc-vmstat"), 1);
+	assert_int_equal(samples_in(dir, "proc-stat"), 1);
+	read_in(&raw, dir, "vmstat");
+	assert_non_null(strstr(raw.buf, " r  b   swpd"));
+	strbuf_release(&raw);
 	rm_rf(dir);
 	free(dir);
 }
@@ -329,6 +413,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_run),
 		cmocka_unit_test(test_canned_run),
+		cmocka_unit_test(test_intervals),
+		cmocka_unit_test(test_shared_files),
 		cmocka_unit_test(test_never_activated),
 		cmocka_unit_test(test_bad_dir),
 		cmocka_unit_test(test_time_write),
