@@ -1,30 +1,46 @@
 /*
- * monitor-sampler: a developer's entry point to the sampler until
- * `perfbot run` exists.  Runs the monitors for SECONDS into DIR (raw files
- * and <name>.json), activated at once, then prints the CPU time it used:
- * "sampling_cpu_seconds: X" up to sampler_stop (sampling only), and
- * "cpu_seconds: Y" in all (with the raw -> JSON stage at stop).
+ * monitor-sampler: the sampler alone, for bench/monitors.sh.  Runs the
+ * monitors for SECONDS into DIR (raw files and <name>.json), activated at
+ * once, then prints the CPU time used, in seconds:
  *
- *   monitor-sampler [-i INTERVAL] [-r ROOT] [-m NAME,NAME...] DIR SECONDS
+ *   thread_cpu_seconds     the sampling thread (what a run pays for its
+ *                          monitors)
+ *   sampling_cpu_seconds   the whole process up to sampler_stop (start-up
+ *                          included)
+ *   cpu_seconds            the whole process (with raw -> JSON at stop)
+ *   floor_cpu_seconds      with -w: a second thread that only wakes on its
+ *                          own timerfd at the same interval, half an
+ *                          interval apart; what any sampler waking that
+ *                          often pays on this machine before reading a
+ *                          single file
+ *   files, ticks           distinct files read, samples of the first
+ *                          monitor
+ *
+ *   monitor-sampler [-a] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS
  *
  * Without -m it samples lkp's default monitors (all perfbot has; none is a
- * perf-* one).  Unavailable monitors are listed on stderr with the reason.
+ * perf-* one), each at its own default pace; -a samples all of them at
+ * every tick.  Unavailable monitors are listed on stderr with the reason.
  * Exit 0, or 1 when the sampler failed, 2 on a bad command line.
  */
 #include "monitor/monitor.h"
 #include "monitor/sampler.h"
 #include "util/xalloc.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: monitor-sampler [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS\n");
+	fprintf(stderr, "usage: monitor-sampler [-a] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS\n");
 	exit(EXIT_USAGE);
 }
 
@@ -36,6 +52,66 @@ static double cpu_seconds(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The floor: wake every interval and do nothing else. */
+struct floor {
+	double interval;
+	int timer_fd;
+	atomic_int stop;
+	double cpu;
+	pthread_t thread;
+};
+
+static void *floor_main(void *arg)
+{
+	struct floor *f = arg;
+	uint64_t n;
+
+	while (!atomic_load(&f->stop))
+		if (read(f->timer_fd, &n, sizeof(n)) < 0)
+			break;
+	f->cpu = thread_cpu();
+	return NULL;
+}
+
+static void floor_start(struct floor *f, double interval)
+{
+	double sec = (double)(time_t)interval;
+	struct itimerspec its = {
+		.it_interval = { (time_t)sec, (long)((interval - sec) * 1e9) },
+	};
+	double half = interval / 2;
+
+	its.it_value.tv_sec = (time_t)half;
+	its.it_value.tv_nsec = (long)((half - (double)(time_t)half) * 1e9) + 1;
+	f->interval = interval;
+	f->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	atomic_init(&f->stop, 0);
+	if (f->timer_fd < 0 || timerfd_settime(f->timer_fd, 0, &its, NULL) < 0 ||
+	    pthread_create(&f->thread, NULL, floor_main, f)) {
+		perror("monitor-sampler: floor thread");
+		exit(EXIT_ERROR);
+	}
+}
+
+static double floor_stop(struct floor *f)
+{
+	struct itimerspec now = { .it_value = { 0, 1 } };
+
+	atomic_store(&f->stop, 1);
+	timerfd_settime(f->timer_fd, 0, &now, NULL);
+	pthread_join(f->thread, NULL);
+	close(f->timer_fd);
+	return f->cpu;
 }
 
 static const struct monitor **named(char *list)
@@ -54,8 +130,11 @@ static const struct monitor **named(char *list)
 
 int main(int argc, char **argv)
 {
-	double interval = 1, seconds;
-	const char *root = "";
+	double interval = 1, seconds, thread, floor_cpu = -1;
+	struct sampler_opts o = { 0 };
+	struct floor fl;
+	bool with_floor = false;
+	int files, ticks;
 	const struct monitor **mons = NULL;
 	struct strbuf why = STRBUF_INIT;
 	struct sampler *s;
@@ -63,13 +142,19 @@ int main(int argc, char **argv)
 	double before;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "i:r:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "awi:r:m:")) != -1) {
 		switch (opt) {
+		case 'a':
+			o.every_tick = true;
+			break;
+		case 'w':
+			with_floor = true;
+			break;
 		case 'i':
 			interval = atof(optarg);
 			break;
 		case 'r':
-			root = optarg;
+			o.root = optarg;
 			break;
 		case 'm':
 			mons = named(optarg);
@@ -84,21 +169,33 @@ int main(int argc, char **argv)
 		mons = monitor_default_list();
 	for (int i = 0; mons[i]; i++) {
 		strbuf_reset(&why);
-		if (!monitor_available(mons[i], root, &why))
+		if (!monitor_available(mons[i], o.root ? o.root : "", &why))
 			fprintf(stderr, "monitor-sampler: %s unavailable: %s\n", mons[i]->name, why.buf);
 	}
-	s = sampler_start_root(mons, interval, argv[optind], root);
+	o.interval = interval;
+	s = sampler_start_opts(mons, argv[optind], &o);
 	if (!s)
 		return EXIT_ERROR;
+	if (with_floor)
+		floor_start(&fl, interval);
 	sampler_activate(s);
 	ts.tv_sec = (time_t)seconds;
 	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) < 0)
 		;
+	if (with_floor)
+		floor_cpu = floor_stop(&fl);
+	thread = sampler_cpu_seconds(s);
+	files = sampler_files(s);
+	ticks = mons[0] ? sampler_samples(s, mons[0]->name) : 0;
 	before = cpu_seconds();
 	ret = sampler_stop(s);
+	printf("thread_cpu_seconds: %.6f\n", thread);
 	printf("sampling_cpu_seconds: %.6f\n", before);
 	printf("cpu_seconds: %.6f\n", cpu_seconds());
+	if (with_floor)
+		printf("floor_cpu_seconds: %.6f\n", floor_cpu);
+	printf("files: %d\nticks: %d\n", files, ticks);
 	free(mons);
 	strbuf_release(&why);
 	return ret < 0 ? EXIT_ERROR : 0;
