@@ -16,11 +16,12 @@
  *   files, ticks           distinct files read, samples of the first
  *                          monitor
  *
- *   monitor-sampler [-a] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS
+ *   monitor-sampler [-a] [-b] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS
  *
  * Without -m it samples lkp's default monitors (all perfbot has; none is a
  * perf-* one), each at its own default pace; -a samples all of them at
- * every tick.  Unavailable monitors are listed on stderr with the reason.
+ * every tick.  -b only reads the files, at the same pace, and writes
+ * nothing: the least any sampler of these files can cost here.  Unavailable monitors are listed on stderr with the reason.
  * Exit 0, or 1 when the sampler failed, 2 on a bad command line.
  */
 #include "monitor/monitor.h"
@@ -40,7 +41,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: monitor-sampler [-a] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS\n");
+	fprintf(stderr, "usage: monitor-sampler [-a] [-b] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS\n");
 	exit(EXIT_USAGE);
 }
 
@@ -142,13 +143,16 @@ int main(int argc, char **argv)
 	double before;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "awi:r:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "abwi:r:m:")) != -1) {
 		switch (opt) {
 		case 'a':
 			o.every_tick = true;
 			break;
 		case 'w':
 			with_floor = true;
+			break;
+		case 'b':
+			o.reads_only = true;
 			break;
 		case 'i':
 			interval = atof(optarg);

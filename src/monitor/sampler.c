@@ -7,6 +7,7 @@
  * fds); the caller only sets command bits and pokes an eventfd, and reads
  * the sample counters, which are atomic.
  */
+#include "util/compiler.h"
 #include "monitor/sampler.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
@@ -98,9 +99,11 @@ void monitor_sources_release(struct monitor_sources *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int proc_read_fd(int fd, struct strbuf *buf)
+/* proc_read_fd without the reset: the content goes after buf's. */
+HOT_PATH static int proc_read_append(int fd, struct strbuf *buf)
 {
-	strbuf_reset(buf);
+	size_t start = buf->len;
+
 	for (;;) {
 		ssize_t n;
 
@@ -108,11 +111,11 @@ int proc_read_fd(int fd, struct strbuf *buf)
 		if (buf->alloc - buf->len < 4097)
 			strbuf_grow(buf, buf->alloc ? buf->alloc : 16384);
 		size_t room = buf->alloc - buf->len - 1;
-		n = pread(fd, buf->buf + buf->len, room, (off_t)buf->len);
+		n = pread(fd, buf->buf + buf->len, room, (off_t)(buf->len - start));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			buf->buf[buf->len] = '\0';
+			strbuf_setlen(buf, start);
 			return -1;
 		}
 		if (n == 0)
@@ -131,6 +134,12 @@ int proc_read_fd(int fd, struct strbuf *buf)
 	}
 	buf->buf[buf->len] = '\0';
 	return 0;
+}
+
+int proc_read_fd(int fd, struct strbuf *buf)
+{
+	strbuf_reset(buf);
+	return proc_read_append(fd, buf);
 }
 
 /* ---- helpers for parsers ---- */
@@ -753,14 +762,19 @@ out:
 /* ---- the sampling thread ---- */
 
 /*
- * What one sample costs is mostly the kernel generating the files, and on
- * an idle machine it pays for cold caches too: a first read of /proc/vmstat
- * after a second of idleness costs ten times a warm one.  So the thread
- * does as little as it can per tick: one blocking read of a timerfd (no
- * poll: commands arrive through the same timer, see poke()), one pread per
- * distinct file (vmstat shares /proc/stat, /proc/vmstat and /proc/meminfo
- * with proc-stat, proc-vmstat and meminfo), no allocation, and raw text is
- * written out in 64 KiB pieces.
+ * What a tick costs is mostly the kernel generating the files, and on an
+ * idle machine the cost of coming back to cold memory: on the VM this was
+ * written on, the first touch of a 4 KiB page after a second of idleness
+ * costs 7-30 us, however little is done in it, so a tick's price is about
+ * the number of distinct pages it touches, code and data, user and
+ * kernel.  So the thread does as little as it can, in as few pages:
+ *   - one blocking read of a timerfd (no poll: commands arrive through
+ *     the same timer, see poke());
+ *   - one pread per distinct file (vmstat shares /proc/stat, /proc/vmstat
+ *     and /proc/meminfo with proc-stat, proc-vmstat and meminfo), straight
+ *     into the raw-file buffer of the monitor that prints it verbatim, or
+ *     into one arena for the others: no copy, no buffer per file;
+ *   - no allocation, no printf; raw text goes out in 64 KiB writes.
  */
 
 #define RAW_FLUSH_SIZE 65536
@@ -773,8 +787,11 @@ struct sampled_file {
 	char *path;
 	int fd;                   /* -1 when it could not be opened */
 	int open_errno;
-	struct strbuf text;       /* content of the last read */
-	unsigned long read_tick;  /* tick + 1 of that read; 0: never */
+	/* this tick's content: home->buf + off, len bytes, home being the
+	 * buffer it was read into (an offset, not a pointer: home may grow) */
+	const struct strbuf *home;
+	size_t off, len;
+	unsigned long read_tick;  /* tick + 1 of the last read; 0: never */
 	int read_errno;           /* its errno, 0 when it succeeded */
 };
 
@@ -782,7 +799,9 @@ struct sampled {
 	const struct monitor *m;
 	struct monitor_sources src;
 	int *file;                /* per source: index into sampler.files */
-	const struct strbuf **text; /* per source, for m->sample */
+	struct strbuf *view;      /* per source, for m->sample: read-only
+				     views (alloc 0) of the files' content */
+	const struct strbuf **text; /* per source: &view[j], or NULL */
 	unsigned every;           /* ticks between samples; 0: first and
 				     last only */
 	unsigned long last_tick;  /* tick + 1 of the last sample; 0: none */
@@ -803,12 +822,15 @@ struct sampler {
 	struct sampled_file *files;
 	int nr_files;
 	size_t alloc_files;
+	struct strbuf arena;      /* this tick's files that no monitor prints
+				     verbatim, one after the other */
 	char *dir;
 	double interval;
 	int timer_fd;
 	pthread_t thread;
 	atomic_int cmd;
 	bool active;
+	bool reads_only;          /* sampler_opts.reads_only */
 	unsigned long tick;       /* ticks so far, for sampled.every */
 	struct timespec last;     /* CLOCK_MONOTONIC of the last tick */
 	int write_errno;          /* first raw write failure */
@@ -816,7 +838,7 @@ struct sampler {
 };
 
 /* "time: <epoch>[.<ns>]" without printf (strbuf_addu) */
-static void add_time_line(struct strbuf *out, const struct timespec *now, bool ns)
+HOT_PATH static void add_time_line(struct strbuf *out, const struct timespec *now, bool ns)
 {
 	strbuf_add(out, "time: ", 6);
 	strbuf_addu(out, (unsigned long long)now->tv_sec, 0);
@@ -878,7 +900,7 @@ static void render_source(const struct monitor_source *src, const struct strbuf 
 	}
 }
 
-static void write_out(struct sampler *s, struct sampled *sm)
+HOT_PATH static void write_out(struct sampler *s, struct sampled *sm)
 {
 	size_t done = 0;
 
@@ -898,24 +920,43 @@ static void write_out(struct sampler *s, struct sampled *sm)
 	strbuf_reset(&sm->out);
 }
 
-/* The content of file i for this tick: read now unless already read. */
-static const struct strbuf *file_text(struct sampler *s, int i)
+/*
+ * Make sure file i was read this tick: into dest (the out buffer of a
+ * monitor printing it verbatim, at its end) or, dest being NULL, into the
+ * arena.  0, or -1 with errno set.
+ */
+HOT_PATH static int file_read(struct sampler *s, int i, struct strbuf *dest)
 {
 	struct sampled_file *f = &s->files[i];
 
 	if (f->fd < 0) {
 		errno = f->open_errno;
-		return NULL;
+		return -1;
 	}
 	if (f->read_tick != s->tick + 1) {
+		struct strbuf *home = dest ? dest : &s->arena;
+
 		f->read_tick = s->tick + 1;
-		f->read_errno = proc_read_fd(f->fd, &f->text) < 0 ? errno : 0;
+		f->home = home;
+		f->off = home->len;
+		f->read_errno = proc_read_append(f->fd, home) < 0 ? errno : 0;
+		f->len = home->len - f->off;
 	}
 	if (f->read_errno) {
 		errno = f->read_errno;
-		return NULL;
+		return -1;
 	}
-	return &f->text;
+	return 0;
+}
+
+/* File i's content this tick as a read-only strbuf (alloc 0). */
+HOT_PATH static void file_view(const struct sampler *s, int i, struct strbuf *view)
+{
+	const struct sampled_file *f = &s->files[i];
+
+	view->alloc = 0;
+	view->buf = f->home->buf + f->off;
+	view->len = f->len;
 }
 
 static void note_read_failure(struct sampled *sm, const char *path)
@@ -926,34 +967,54 @@ static void note_read_failure(struct sampled *sm, const char *path)
 	}
 }
 
-static void sample_monitor(struct sampler *s, struct sampled *sm, const struct timespec *now)
+HOT_PATH static void sample_monitor(struct sampler *s, struct sampled *sm, const struct timespec *now)
 {
 	const struct monitor *m = sm->m;
 
 	if (m->sample) {
+		/* read all first: a read may grow the arena the views point in */
 		for (int j = 0; j < sm->src.nr; j++)
-			if (!(sm->text[j] = file_text(s, sm->file[j])))
+			if (file_read(s, sm->file[j], NULL) < 0)
 				note_read_failure(sm, sm->src.v[j].path);
+		for (int j = 0; j < sm->src.nr; j++) {
+			const struct sampled_file *f = &s->files[sm->file[j]];
+			bool ok = f->fd >= 0 && !f->read_errno;
+
+			if (ok)
+				file_view(s, sm->file[j], &sm->view[j]);
+			sm->text[j] = ok ? &sm->view[j] : NULL;
+		}
 		if (m->sample(sm->state, sm->text, sm->src.nr, now, &sm->out) < 0)
 			return;
 	} else {
 		add_time_line(&sm->out, now, m->flags & MONITOR_TIME_NS);
 		for (int j = 0; j < sm->src.nr; j++) {
-			const struct strbuf *text = file_text(s, sm->file[j]);
+			const struct monitor_source *src = &sm->src.v[j];
+			size_t mark = sm->out.len;
+			struct strbuf view;
 
+			if (src->kind == SRC_TEXT && src->label) {
+				strbuf_addstr(&sm->out, src->label);
+				strbuf_addch(&sm->out, '\n');
+			}
 			/* a file that vanished (a CPU gone offline) only
 			 * loses its lines */
-			if (!text) {
-				note_read_failure(sm, sm->src.v[j].path);
+			if (file_read(s, sm->file[j], src->kind == SRC_TEXT ? &sm->out : NULL) < 0) {
+				note_read_failure(sm, src->path);
+				strbuf_setlen(&sm->out, mark);
 				continue;
 			}
-			render_source(&sm->src.v[j], text, &sm->out);
+			file_view(s, sm->file[j], &view);
+			if (src->kind != SRC_TEXT)
+				render_source(src, &view, &sm->out);
+			else if (s->files[sm->file[j]].home != &sm->out)
+				strbuf_add(&sm->out, view.buf, view.len);  /* read by another */
+			if (view.len && view.buf[view.len - 1] != '\n' && src->kind == SRC_TEXT)
+				strbuf_addch(&sm->out, '\n');
 		}
 	}
 	sm->last_tick = s->tick + 1;
 	atomic_fetch_add(&sm->nr_samples, 1);
-	if (sm->out.len >= RAW_FLUSH_SIZE)
-		write_out(s, sm);
 }
 
 /*
@@ -965,11 +1026,12 @@ static void sample_monitor(struct sampler *s, struct sampled *sm, const struct t
  */
 enum sample_set { SAMPLE_DUE, SAMPLE_ALL, SAMPLE_NOT_LAST };
 
-static void take_sample(struct sampler *s, enum sample_set which)
+HOT_PATH static void take_sample(struct sampler *s, enum sample_set which)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
+	strbuf_reset(&s->arena);
 	for (int i = 0; i < s->nr; i++) {
 		struct sampled *sm = &s->mon[i];
 		bool due;
@@ -980,9 +1042,19 @@ static void take_sample(struct sampler *s, enum sample_set which)
 			due = sm->last_tick != s->tick;
 		else
 			due = sm->every && s->tick % sm->every == 0;
-		if (due)
+		if (due && s->reads_only) {
+			for (int j = 0; j < sm->src.nr; j++)
+				file_read(s, sm->file[j], NULL);
+			sm->last_tick = s->tick + 1;
+			atomic_fetch_add(&sm->nr_samples, 1);
+		} else if (due) {
 			sample_monitor(s, sm, &now);
+		}
 	}
+	/* only now: a later monitor may have used a file read into an out */
+	for (int i = 0; i < s->nr; i++)
+		if (s->mon[i].out.len >= RAW_FLUSH_SIZE)
+			write_out(s, &s->mon[i]);
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
 	s->tick++;
 }
@@ -995,7 +1067,7 @@ static double since_last(const struct sampler *s)
 	return (double)(now.tv_sec - s->last.tv_sec) + (now.tv_nsec - s->last.tv_nsec) / 1e9;
 }
 
-static void *sampler_main(void *arg)
+HOT_PATH static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
 
@@ -1034,6 +1106,7 @@ static void sampled_release(struct sampled *sm)
 	if (sm->raw_fd >= 0)
 		close(sm->raw_fd);
 	free(sm->file);
+	free(sm->view);
 	free(sm->text);
 	free(sm->state);
 	free(sm->tmp_path);
@@ -1050,9 +1123,9 @@ static void sampler_free(struct sampler *s)
 		if (s->files[i].fd >= 0)
 			close(s->files[i].fd);
 		free(s->files[i].path);
-		strbuf_release(&s->files[i].text);
 	}
 	free(s->files);
+	strbuf_release(&s->arena);
 	if (s->timer_fd >= 0)
 		close(s->timer_fd);
 	free(s->dir);
@@ -1071,7 +1144,6 @@ static int file_index(struct sampler *s, const char *path)
 	f = &s->files[s->nr_files];
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup(path);
-	strbuf_init(&f->text, 0);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	f->open_errno = f->fd < 0 ? errno : 0;
 	return s->nr_files++;
@@ -1106,10 +1178,13 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 		return -1;
 	}
 	sm->file = xcalloc(sm->src.nr ? sm->src.nr : 1, sizeof(*sm->file));
+	sm->view = xcalloc(sm->src.nr ? sm->src.nr : 1, sizeof(*sm->view));
 	sm->text = xcalloc(sm->src.nr ? sm->src.nr : 1, sizeof(*sm->text));
 	for (int j = 0; j < sm->src.nr; j++)
 		sm->file[j] = file_index(s, sm->src.v[j].path);
 	sm->state = xcalloc(1, sm->m->sample_state_size ? sm->m->sample_state_size : 1);
+	if (s->reads_only)
+		return 0;
 	path_join(&p, s->dir, sm->m->name);
 	sm->raw_path = xstrdup(p.buf);
 	strbuf_addf(&p, ".tmp.%ld", (long)getpid());
@@ -1137,7 +1212,9 @@ struct sampler *sampler_start_opts(const struct monitor *const *monitors, const 
 
 	s->timer_fd = -1;
 	s->interval = o && o->interval > 0 ? o->interval : 1.0;
+	s->reads_only = o && o->reads_only;
 	s->dir = xstrdup(dir);
+	strbuf_init(&s->arena, 65536);
 	while (monitors[n])
 		n++;
 	s->mon = xcalloc(n ? n : 1, sizeof(*s->mon));
@@ -1242,6 +1319,8 @@ static int finish_raw(struct sampler *s, struct sampled *sm)
 {
 	int ret = 0;
 
+	if (sm->raw_fd < 0)
+		return 0;  /* reads only */
 	write_out(s, sm);
 	if (s->write_errno)
 		return 0;  /* reported by the caller */
@@ -1284,7 +1363,7 @@ int sampler_stop(struct sampler *s)
 				unlink(s->mon[i].tmp_path);
 	} else {
 		for (int i = 0; i < s->nr && ret == 0; i++)
-			if (atomic_load(&s->mon[i].nr_samples) &&
+			if (!s->reads_only && atomic_load(&s->mon[i].nr_samples) &&
 			    monitor_raw_to_json(s->mon[i].m, s->dir) < 0)
 				ret = -1;
 	}

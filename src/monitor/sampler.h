@@ -58,6 +58,9 @@ struct sampler_opts {
 				     NULL or "" for the live system */
 	bool every_tick;          /* sample every monitor at each tick,
 				     ignoring their defaults */
+	bool reads_only;          /* benchmarks: read the files at the same
+				     pace, write nothing (no raw file, no
+				     JSON): what the reads alone cost */
 };
 /* sampler_start with options (o may be NULL). */
 struct sampler *sampler_start_opts(const struct monitor *const *monitors,

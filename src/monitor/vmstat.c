@@ -22,11 +22,11 @@
  * vmstat's first line: rates are count * HZ / (sum of all CPUs' jiffies).
  * Later rows divide by the time measured between samples.
  */
+#include "util/compiler.h"
 #include "monitor/monitor.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,6 +43,7 @@ struct vm_snap {
 };
 
 struct vmstat_state {
+	long page_size, clk_tck;  /* sysconf, once */
 	bool have_prev;
 	bool header_done;
 	struct vm_snap prev;
@@ -89,30 +90,55 @@ static int list_sources(const char *root, struct monitor_sources *out)
 	return 0;
 }
 
-/* The number after "key" (followed by a blank or ':') at a line start. */
-static unsigned long long value_of(const char *buf, size_t len, const char *key)
-{
-	size_t klen = strlen(key), pos = 0, llen;
-	const char *line;
+/*
+ * The parsing and formatting below run every second on a machine that has
+ * been idle since the last sample, where touching a page of code costs
+ * more than the work in it (see sampler.c): they use no strtoull, memcmp,
+ * gmtime or printf, only the few lines here.
+ */
 
-	while (next_line(buf, len, &pos, &line, &llen))
-		if (llen > klen && !memcmp(line, key, klen) &&
-		    (line[klen] == ' ' || line[klen] == ':'))
-			return strtoull(line + klen + 1, NULL, 10);
+/* The decimal number at *p after blanks; *p is left after it. */
+HOT_PATH static unsigned long long number_at(const char **p, const char *end)
+{
+	unsigned long long v = 0;
+	const char *s = *p;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	while (s < end && *s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned long long)(*s++ - '0');
+	*p = s;
+	return v;
+}
+
+/* The number after "key" (followed by a blank or ':') at a line start. */
+HOT_PATH static unsigned long long value_of(const char *buf, size_t len, const char *key)
+{
+	const char *end = buf + len;
+
+	for (const char *line = buf; line < end;) {
+		const char *k = key, *p = line;
+
+		while (*k && p < end && *p == *k)
+			p++, k++;
+		if (!*k && p < end && (*p == ' ' || *p == ':')) {
+			p++;
+			return number_at(&p, end);
+		}
+		while (line < end && *line++ != '\n')
+			;
+	}
 	return 0;
 }
 
-static void read_stat(const char *buf, size_t len, struct vm_snap *s)
+HOT_PATH static void read_stat(const char *buf, size_t len, struct vm_snap *s)
 {
-	size_t pos = 0, llen;
-	const char *line;
+	const char *end = buf + len;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		if (llen > 4 && !memcmp(line, "cpu ", 4)) {
-			char *p = (char *)line + 4;
-			for (int i = 0; i < NR_CPU; i++)
-				s->cpu[i] = strtoull(p, &p, 10);
-		}
+	if (len > 4 && buf[0] == 'c' && buf[1] == 'p' && buf[2] == 'u' && buf[3] == ' ') {
+		const char *p = buf + 4;
+		for (int i = 0; i < NR_CPU; i++)
+			s->cpu[i] = number_at(&p, end);
 	}
 	s->intr = value_of(buf, len, "intr");
 	s->ctxt = value_of(buf, len, "ctxt");
@@ -121,7 +147,7 @@ static void read_stat(const char *buf, size_t len, struct vm_snap *s)
 }
 
 /* text[]: /proc/stat, /proc/vmstat, /proc/meminfo as read for this sample */
-static int read_snap(const struct strbuf *const *text, int nr, struct vm_snap *s)
+HOT_PATH static int read_snap(const struct strbuf *const *text, int nr, struct vm_snap *s)
 {
 	const struct strbuf *stat, *vm, *mem;
 
@@ -148,13 +174,34 @@ static int read_snap(const struct strbuf *const *text, int nr, struct vm_snap *s
 }
 
 /* Counters can go back (iowait does): a negative delta counts as 0. */
-static unsigned long long delta(unsigned long long now, unsigned long long then)
+HOT_PATH static unsigned long long delta(unsigned long long now, unsigned long long then)
 {
 	return now > then ? now - then : 0;
 }
 
+/*
+ * Year, month (1-12) and day (1-31) of the proleptic Gregorian calendar
+ * from days since 1970-01-01: the era arithmetic of Howard Hinnant's
+ * "chrono-compatible low-level date algorithms" (400-year eras of 146097
+ * days, years starting in March so that leap days come last).
+ */
+HOT_PATH static void civil_from_days(long long z, int *year, int *month, int *day)
+{
+	long long era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*day = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*month = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*year = (int)(yoe + era * 400 + (*month <= 2));
+}
+
 /* n as two digits, then sep unless it is '\0' */
-static void add_2digits(struct strbuf *sb, int n, char sep)
+HOT_PATH static void add_2digits(struct strbuf *sb, int n, char sep)
 {
 	strbuf_addch(sb, (char)('0' + n / 10 % 10));
 	strbuf_addch(sb, (char)('0' + n % 10));
@@ -162,7 +209,7 @@ static void add_2digits(struct strbuf *sb, int n, char sep)
 		strbuf_addch(sb, sep);
 }
 
-static int sample(void *state, const struct strbuf *const *text, int nr,
+HOT_PATH static int sample(void *state, const struct strbuf *const *text, int nr,
 		  const struct timespec *now, struct strbuf *raw)
 {
 	struct vmstat_state *st = state;
@@ -170,11 +217,17 @@ static int sample(void *state, const struct strbuf *const *text, int nr,
 	struct timespec mono;
 	unsigned long long use, sys, div, half;
 	double per_sec;       /* multiply a count delta by this for a rate */
-	double kb_page = (double)sysconf(_SC_PAGESIZE) / 1024;
-	struct tm tm;
+	double kb_page;
+	int year, month, day;
+	long long secs;
 
 	if (read_snap(text, nr, &cur) < 0)
 		return -1;
+	if (!st->page_size) {
+		st->page_size = sysconf(_SC_PAGESIZE);
+		st->clk_tck = sysconf(_SC_CLK_TCK);
+	}
+	kb_page = (double)st->page_size / 1024;
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	d = cur;
 	if (st->have_prev) {
@@ -195,7 +248,7 @@ static int sample(void *state, const struct strbuf *const *text, int nr,
 			    (mono.tv_nsec - st->prev_mono.tv_nsec) / 1e9;
 		per_sec = dt > 0 ? 1 / dt : 0;
 	} else {
-		per_sec = div ? (double)sysconf(_SC_CLK_TCK) / (double)div : 0;
+		per_sec = div ? (double)st->clk_tck / (double)div : 0;
 	}
 	if (!div) {
 		div = 1;
@@ -207,7 +260,7 @@ static int sample(void *state, const struct strbuf *const *text, int nr,
 		strbuf_addstr(raw, header);
 		st->header_done = true;
 	}
-#define RATE(x) ((unsigned long long)floor((double)(x) * per_sec + 0.5))
+#define RATE(x) ((unsigned long long)((double)(x) * per_sec + 0.5))
 	{
 		/* "%2llu %2llu %6llu ... %2llu " as vmstat prints, without
 		 * printf: this runs every second on a cold cache */
@@ -231,14 +284,16 @@ static int sample(void *state, const struct strbuf *const *text, int nr,
 	}
 #undef RATE
 	/* the timestamp, "%Y-%m-%d %H:%M:%S" in UTC */
-	gmtime_r(&now->tv_sec, &tm);
-	add_2digits(raw, (tm.tm_year + 1900) / 100, '\0');
-	add_2digits(raw, (tm.tm_year + 1900) % 100, '-');
-	add_2digits(raw, tm.tm_mon + 1, '-');
-	add_2digits(raw, tm.tm_mday, ' ');
-	add_2digits(raw, tm.tm_hour, ':');
-	add_2digits(raw, tm.tm_min, ':');
-	add_2digits(raw, tm.tm_sec, '\n');
+	secs = (long long)now->tv_sec;
+	civil_from_days(secs >= 0 ? secs / 86400 : (secs - 86399) / 86400, &year, &month, &day);
+	secs -= (secs >= 0 ? secs / 86400 : (secs - 86399) / 86400) * 86400;
+	add_2digits(raw, year / 100, '\0');
+	add_2digits(raw, year % 100, '-');
+	add_2digits(raw, month, '-');
+	add_2digits(raw, day, ' ');
+	add_2digits(raw, (int)(secs / 3600), ':');
+	add_2digits(raw, (int)(secs / 60 % 60), ':');
+	add_2digits(raw, (int)(secs % 60), '\n');
 	st->prev = cur;
 	st->prev_mono = mono;
 	st->have_prev = true;

@@ -1,4 +1,5 @@
 /* strbuf.c: growable strings; see strbuf.h for the invariants. */
+#include "util/compiler.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -36,7 +37,7 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	return res;
 }
 
-void strbuf_grow(struct strbuf *sb, size_t extra)
+HOT_PATH void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t want = sb->len + extra + 1;
 
@@ -56,7 +57,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	sb->alloc = alloc;
 }
 
-void strbuf_setlen(struct strbuf *sb, size_t len)
+HOT_PATH void strbuf_setlen(struct strbuf *sb, size_t len)
 {
 	if (!sb->alloc) {
 		/* only an empty slopbuf can be "set" without storage */
@@ -70,7 +71,7 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+HOT_PATH void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
@@ -78,19 +79,19 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_addstr(struct strbuf *sb, const char *s)
+HOT_PATH void strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));
 }
 
-void strbuf_addch(struct strbuf *sb, int c)
+HOT_PATH void strbuf_addch(struct strbuf *sb, int c)
 {
 	strbuf_grow(sb, 1);
 	sb->buf[sb->len++] = (char)c;
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+HOT_PATH void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 {
 	strbuf_grow(sb, n);
 	memset(sb->buf + sb->len, c, n);
@@ -98,7 +99,7 @@ void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_addu(struct strbuf *sb, unsigned long long v, int width)
+HOT_PATH void strbuf_addu(struct strbuf *sb, unsigned long long v, int width)
 {
 	char digits[20];
 	int n = 0;

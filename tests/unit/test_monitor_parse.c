@@ -389,6 +389,57 @@ static void test_vmstat_utc(void **state)
 		  "cpu.wa: 0\ncpu.st: 0\n");
 }
 
+/*
+ * vmstat's sample() on the canned /proc files: the row's columns as
+ * procps prints them, and a timestamp equal to gmtime's for dates around
+ * leap days, century years and the epoch.
+ */
+static void test_vmstat_sample(void **state)
+{
+	const struct monitor *m = mon("vmstat");
+	struct strbuf stat = STRBUF_INIT, vm = STRBUF_INIT, mem = STRBUF_INIT, raw = STRBUF_INIT;
+	const struct strbuf *text[] = { &stat, &vm, &mem };
+	const long long when[] = {
+		0, 951782400, 951868799, 951868800, 1795994655, 4107542399LL,
+		4107542400LL, 4102444800LL, 68256000,
+	};
+	void *st = calloc(1, m->sample_state_size);
+
+	read_root(&stat, "/proc/stat");
+	read_root(&vm, "/proc/vmstat");
+	read_root(&mem, "/proc/meminfo");
+	for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++) {
+		struct timespec now = { (time_t)when[i], 0 };
+		time_t t = (time_t)when[i];
+		struct tm tm;
+		char expect[32];
+		const char *row;
+
+		strbuf_reset(&raw);
+		assert_int_equal(m->sample(st, text, 3, &now, &raw), 0);
+		gmtime_r(&t, &tm);
+		strftime(expect, sizeof(expect), "%Y-%m-%d %H:%M:%S\n", &tm);
+		row = strrchr(raw.buf, '\n');
+		while (row > raw.buf && row[-1] != '\n')
+			row--;
+		assert_string_equal(row + strlen(row) - strlen(expect), expect);
+		/* 17 columns, then the date and time */
+		int cols = 0;
+		for (const char *p = row; *p && *p != '\n'; p++)
+			cols += *p != ' ' && (p == row || p[-1] == ' ');
+		assert_int_equal(cols, 19);
+	}
+	/* a missing source, or the wrong number of them */
+	text[2] = NULL;
+	assert_int_equal(m->sample(st, text, 3, &(struct timespec){ 0, 0 }, &raw), -1);
+	assert_int_equal(m->sample(st, text, 2, &(struct timespec){ 0, 0 }, &raw), -1);
+	free(st);
+	strbuf_release(&stat);
+	strbuf_release(&vm);
+	strbuf_release(&mem);
+	strbuf_release(&raw);
+}
+
 static void test_vmstat_errors(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -589,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq),
 		cmocka_unit_test(test_vmstat_conformance),
 		cmocka_unit_test(test_vmstat_utc),
+		cmocka_unit_test(test_vmstat_sample),
 		cmocka_unit_test(test_vmstat_errors),
 		cmocka_unit_test(test_raw_needs_time),
 		cmocka_unit_test(test_time_format),

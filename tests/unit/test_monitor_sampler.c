@@ -271,6 +271,19 @@ static void test_intervals(void **state)
 	rm_rf(dir);
 	free(dir);
 
+	/* reads only: the same reads, nothing written */
+	o.reads_only = true;
+	dir = run_opts((const struct monitor **)mons, &o);
+	{
+		struct strbuf cmd = STRBUF_INIT;
+		strbuf_addf(&cmd, "test -z \"$(ls -A '%s')\"", dir);
+		assert_int_equal(system(cmd.buf), 0);
+		strbuf_release(&cmd);
+	}
+	rm_rf(dir);
+	free(dir);
+
+	o.reads_only = false;
 	o.intervals = NULL;
 	o.every_tick = true;
 	dir = run_opts((const struct monitor **)mons, &o);
