@@ -32,8 +32,8 @@
 
 /*
  * How the sampler turns one source file into raw text.  Declared per file
- * so that the sampler, not each monitor, does the reading: one pread into
- * a reused buffer per file and sample.
+ * so that the sampler, not each monitor, does the reading: one pread per
+ * distinct file and tick, however many monitors name it.
  */
 enum source_kind {
 	SRC_TEXT,    /* the content verbatim, after the line `label` if set

@@ -628,6 +628,11 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	phase(rc, "benchmark ended after %.2fs", duration);
 	status(rc, "stopping monitors", duration);
 
+	/* what the monitors cost the machine, for whoever doubts them */
+	double sampler_cpu = sampler_cpu_seconds(sampler);
+	if (sampler_cpu >= 0 && duration > 0)
+		phase(rc, "sampler thread used %.3fs of CPU, %.3f%% of a core",
+		      sampler_cpu, 100 * sampler_cpu / duration);
 	/* a benchmark shorter than perf-profile's delay gets no profile */
 	int mret = sampler_stop(sampler);
 	sampler = NULL;

@@ -110,6 +110,7 @@ test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an i
 	test $(grep -c "^time:" "$rr/0/interrupts") -ge 5 &&
 	test $(grep -c "^time:" "$rr/0/proc-vmstat") -ge 5 &&
 	grep -q "\"softirqs.RCU\"" "$rr/0/stats.json" &&
+	grep -q "sampler thread used [0-9.]*s of CPU, [0-9.]*% of a core" "$rr/0/perfbot.log" &&
 	job j.yaml "interrupts:" "  interval: often" &&
 	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
 	grep -q "j.yaml:4:.*.interrupts.interval. expected a duration" err &&
