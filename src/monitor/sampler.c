@@ -777,7 +777,13 @@ out:
  *   - no allocation, no printf; raw text goes out in 64 KiB writes.
  */
 
-#define RAW_FLUSH_SIZE 65536
+/*
+ * Raw text is written out when a monitor's buffer holds this much: a write
+ * brings the filesystem's write path back into memory, tens of pages, so
+ * rarely is better (256 KiB: 64 s of proc-vmstat) until the buffers weigh
+ * on the benchmark (12 monitors: 3 MiB).
+ */
+#define RAW_FLUSH_SIZE 262144
 
 enum { CMD_ACTIVATE = 1, CMD_STOP = 2 };
 
@@ -1195,10 +1201,12 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	/*
 	 * Touch the whole buffer now: filled a few KiB a tick, it would
 	 * otherwise take page faults for a minute, each one dear on a cold
-	 * machine.
+	 * machine.  Start-and-end monitors write two samples: no need.
 	 */
-	strbuf_grow(&sm->out, RAW_FLUSH_SIZE + 16384);
-	memset(sm->out.buf, 0, sm->out.alloc);
+	if (sm->every) {
+		strbuf_grow(&sm->out, RAW_FLUSH_SIZE + 16384);
+		memset(sm->out.buf, 0, sm->out.alloc);
+	}
 	return 0;
 }
 
