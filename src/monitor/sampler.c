@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* ---- registry ---- */
@@ -778,12 +780,15 @@ out:
  */
 
 /*
- * Raw text is written out when a monitor's buffer holds this much: a write
- * brings the filesystem's write path back into memory, tens of pages, so
- * rarely is better (256 KiB: 64 s of proc-vmstat) until the buffers weigh
- * on the benchmark (12 monitors: 3 MiB).
+ * The raw text of all monitors goes into one log, sample after sample, and
+ * is written out into each monitor's raw file (one writev per file) when
+ * the log holds RAW_FLUSH_SIZE bytes: a tick then touches the log's last
+ * page or two instead of a buffer per monitor, and a write, which brings
+ * the filesystem's write path back into memory (tens of pages), comes a
+ * few times a minute.
  */
 #define RAW_FLUSH_SIZE 262144
+#define MAX_SEGMENTS 8192         /* samples in the log before a flush */
 
 enum { CMD_ACTIVATE = 1, CMD_STOP = 2 };
 
@@ -815,7 +820,6 @@ struct sampled {
 	char *tmp_path;           /* raw file while sampling */
 	char *raw_path;
 	int raw_fd;
-	struct strbuf out;        /* raw text not yet written */
 	atomic_int nr_samples;
 	int read_failures;
 	int read_errno;
@@ -828,8 +832,16 @@ struct sampler {
 	struct sampled_file *files;
 	int nr_files;
 	size_t alloc_files;
-	struct strbuf arena;      /* this tick's files that no monitor prints
+	struct strbuf log;        /* raw text not yet written, all monitors */
+	struct segment {          /* one sample of one monitor in the log */
+		int mon;
+		size_t off, len;
+	} *seg;
+	int nr_seg;
+	struct iovec *iov;        /* for the writev of a flush */
+	struct strbuf scratch;    /* this tick's files that no monitor prints
 				     verbatim, one after the other */
+	struct strbuf row;        /* a computed monitor's sample */
 	char *dir;
 	double interval;
 	int timer_fd;
@@ -906,30 +918,60 @@ static void render_source(const struct monitor_source *src, const struct strbuf 
 	}
 }
 
-HOT_PATH static void write_out(struct sampler *s, struct sampled *sm)
+/* writev all of iov[0..n), however the kernel splits it; 0 or -1. */
+static int writev_all(int fd, struct iovec *iov, int n)
 {
-	size_t done = 0;
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n > IOV_MAX ? IOV_MAX : n);
 
-	while (done < sm->out.len) {
-		ssize_t n = write(sm->raw_fd, sm->out.buf + done, sm->out.len - done);
-		if (n < 0) {
+		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			if (!s->write_errno) {
-				s->write_errno = errno;
-				s->write_path = sm->tmp_path;
-			}
-			break;
+			return -1;
 		}
-		done += (size_t)n;
+		while (n > 0 && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
 	}
-	strbuf_reset(&sm->out);
+	return 0;
+}
+
+/* Write the log out, each monitor's samples into its raw file, and
+ * empty it. */
+HOT_PATH static void flush_log(struct sampler *s)
+{
+	for (int i = 0; i < s->nr; i++) {
+		struct sampled *sm = &s->mon[i];
+		int n = 0;
+
+		if (sm->raw_fd < 0)
+			continue;
+		for (int k = 0; k < s->nr_seg; k++) {
+			if (s->seg[k].mon != i)
+				continue;
+			s->iov[n].iov_base = s->log.buf + s->seg[k].off;
+			s->iov[n].iov_len = s->seg[k].len;
+			n++;
+		}
+		if (writev_all(sm->raw_fd, s->iov, n) < 0 && !s->write_errno) {
+			s->write_errno = errno;
+			s->write_path = sm->tmp_path;
+		}
+	}
+	s->nr_seg = 0;
+	strbuf_reset(&s->log);
 }
 
 /*
- * Make sure file i was read this tick: into dest (the out buffer of a
- * monitor printing it verbatim, at its end) or, dest being NULL, into the
- * arena.  0, or -1 with errno set.
+ * Make sure file i was read this tick: into dest (the log, when a monitor
+ * prints it verbatim there) or, dest being NULL, into the scratch buffer.
+ * 0, or -1 with errno set.
  */
 HOT_PATH static int file_read(struct sampler *s, int i, struct strbuf *dest)
 {
@@ -940,7 +982,7 @@ HOT_PATH static int file_read(struct sampler *s, int i, struct strbuf *dest)
 		return -1;
 	}
 	if (f->read_tick != s->tick + 1) {
-		struct strbuf *home = dest ? dest : &s->arena;
+		struct strbuf *home = dest ? dest : &s->scratch;
 
 		f->read_tick = s->tick + 1;
 		f->home = home;
@@ -973,12 +1015,15 @@ static void note_read_failure(struct sampled *sm, const char *path)
 	}
 }
 
-HOT_PATH static void sample_monitor(struct sampler *s, struct sampled *sm, const struct timespec *now)
+HOT_PATH static void sample_monitor(struct sampler *s, int i, const struct timespec *now)
 {
+	struct sampled *sm = &s->mon[i];
 	const struct monitor *m = sm->m;
+	struct strbuf *log = &s->log;
+	size_t start;
 
 	if (m->sample) {
-		/* read all first: a read may grow the arena the views point in */
+		/* read all first, then look: a read may move what it reads into */
 		for (int j = 0; j < sm->src.nr; j++)
 			if (file_read(s, sm->file[j], NULL) < 0)
 				note_read_failure(sm, sm->src.v[j].path);
@@ -990,35 +1035,52 @@ HOT_PATH static void sample_monitor(struct sampler *s, struct sampled *sm, const
 				file_view(s, sm->file[j], &sm->view[j]);
 			sm->text[j] = ok ? &sm->view[j] : NULL;
 		}
-		if (m->sample(sm->state, sm->text, sm->src.nr, now, &sm->out) < 0)
+		/* into row, not the log: the views may point into the log */
+		strbuf_reset(&s->row);
+		if (m->sample(sm->state, sm->text, sm->src.nr, now, &s->row) < 0)
 			return;
+		start = log->len;
+		strbuf_add(log, s->row.buf, s->row.len);
 	} else {
-		add_time_line(&sm->out, now, m->flags & MONITOR_TIME_NS);
+		start = log->len;
+		add_time_line(log, now, m->flags & MONITOR_TIME_NS);
 		for (int j = 0; j < sm->src.nr; j++) {
 			const struct monitor_source *src = &sm->src.v[j];
-			size_t mark = sm->out.len;
+			const struct sampled_file *f = &s->files[sm->file[j]];
+			size_t mark = log->len;
 			struct strbuf view;
 
 			if (src->kind == SRC_TEXT && src->label) {
-				strbuf_addstr(&sm->out, src->label);
-				strbuf_addch(&sm->out, '\n');
+				strbuf_addstr(log, src->label);
+				strbuf_addch(log, '\n');
 			}
 			/* a file that vanished (a CPU gone offline) only
 			 * loses its lines */
-			if (file_read(s, sm->file[j], src->kind == SRC_TEXT ? &sm->out : NULL) < 0) {
+			if (file_read(s, sm->file[j], src->kind == SRC_TEXT ? log : NULL) < 0) {
 				note_read_failure(sm, src->path);
-				strbuf_setlen(&sm->out, mark);
+				strbuf_setlen(log, mark);
 				continue;
 			}
-			file_view(s, sm->file[j], &view);
-			if (src->kind != SRC_TEXT)
-				render_source(src, &view, &sm->out);
-			else if (s->files[sm->file[j]].home != &sm->out)
-				strbuf_add(&sm->out, view.buf, view.len);  /* read by another */
-			if (view.len && view.buf[view.len - 1] != '\n' && src->kind == SRC_TEXT)
-				strbuf_addch(&sm->out, '\n');
+			if (src->kind != SRC_TEXT) {
+				file_view(s, sm->file[j], &view);
+				render_source(src, &view, log);
+				continue;
+			}
+			if (f->home != log || f->off < mark) {
+				/* read earlier this tick: copy it, growing the
+				 * log first, as it may be the source */
+				strbuf_grow(log, f->len);
+				file_view(s, sm->file[j], &view);
+				strbuf_add(log, view.buf, view.len);
+			}
+			if (f->len && log->buf[log->len - 1] != '\n')
+				strbuf_addch(log, '\n');
 		}
 	}
+	s->seg[s->nr_seg].mon = i;
+	s->seg[s->nr_seg].off = start;
+	s->seg[s->nr_seg].len = log->len - start;
+	s->nr_seg++;
 	sm->last_tick = s->tick + 1;
 	atomic_fetch_add(&sm->nr_samples, 1);
 }
@@ -1037,7 +1099,10 @@ HOT_PATH static void take_sample(struct sampler *s, enum sample_set which)
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	strbuf_reset(&s->arena);
+	strbuf_reset(&s->scratch);
+	/* room for this tick's segments */
+	if (s->nr_seg + s->nr > MAX_SEGMENTS)
+		flush_log(s);
 	for (int i = 0; i < s->nr; i++) {
 		struct sampled *sm = &s->mon[i];
 		bool due;
@@ -1054,13 +1119,11 @@ HOT_PATH static void take_sample(struct sampler *s, enum sample_set which)
 			sm->last_tick = s->tick + 1;
 			atomic_fetch_add(&sm->nr_samples, 1);
 		} else if (due) {
-			sample_monitor(s, sm, &now);
+			sample_monitor(s, i, &now);
 		}
 	}
-	/* only now: a later monitor may have used a file read into an out */
-	for (int i = 0; i < s->nr; i++)
-		if (s->mon[i].out.len >= RAW_FLUSH_SIZE)
-			write_out(s, &s->mon[i]);
+	if (s->log.len >= RAW_FLUSH_SIZE)
+		flush_log(s);
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
 	s->tick++;
 }
@@ -1117,7 +1180,6 @@ static void sampled_release(struct sampled *sm)
 	free(sm->state);
 	free(sm->tmp_path);
 	free(sm->raw_path);
-	strbuf_release(&sm->out);
 }
 
 static void sampler_free(struct sampler *s)
@@ -1131,7 +1193,11 @@ static void sampler_free(struct sampler *s)
 		free(s->files[i].path);
 	}
 	free(s->files);
-	strbuf_release(&s->arena);
+	strbuf_release(&s->log);
+	strbuf_release(&s->scratch);
+	strbuf_release(&s->row);
+	free(s->seg);
+	free(s->iov);
 	if (s->timer_fd >= 0)
 		close(s->timer_fd);
 	free(s->dir);
@@ -1198,15 +1264,6 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	sm->raw_fd = open(sm->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (sm->raw_fd < 0)
 		return error("cannot create '%s': %s", sm->tmp_path, strerror(errno));
-	/*
-	 * Touch the whole buffer now: filled a few KiB a tick, it would
-	 * otherwise take page faults for a minute, each one dear on a cold
-	 * machine.  Start-and-end monitors write two samples: no need.
-	 */
-	if (sm->every) {
-		strbuf_grow(&sm->out, RAW_FLUSH_SIZE + 16384);
-		memset(sm->out.buf, 0, sm->out.alloc);
-	}
 	return 0;
 }
 
@@ -1222,7 +1279,17 @@ struct sampler *sampler_start_opts(const struct monitor *const *monitors, const 
 	s->interval = o && o->interval > 0 ? o->interval : 1.0;
 	s->reads_only = o && o->reads_only;
 	s->dir = xstrdup(dir);
-	strbuf_init(&s->arena, 65536);
+	/*
+	 * Touch the whole log now: filled a few KiB a tick, it would
+	 * otherwise take page faults for a minute, each one dear on a cold
+	 * machine.
+	 */
+	strbuf_init(&s->log, RAW_FLUSH_SIZE + 65536);
+	memset(s->log.buf, 0, s->log.alloc);
+	strbuf_init(&s->scratch, 65536);
+	strbuf_init(&s->row, 1024);
+	s->seg = xcalloc(MAX_SEGMENTS, sizeof(*s->seg));
+	s->iov = xcalloc(MAX_SEGMENTS, sizeof(*s->iov));
 	while (monitors[n])
 		n++;
 	s->mon = xcalloc(n ? n : 1, sizeof(*s->mon));
@@ -1329,7 +1396,6 @@ static int finish_raw(struct sampler *s, struct sampled *sm)
 
 	if (sm->raw_fd < 0)
 		return 0;  /* reads only */
-	write_out(s, sm);
 	if (s->write_errno)
 		return 0;  /* reported by the caller */
 	if (!atomic_load(&sm->nr_samples)) {
@@ -1355,6 +1421,7 @@ int sampler_stop(struct sampler *s)
 
 	poke(s, CMD_STOP, false);
 	pthread_join(s->thread, NULL);
+	flush_log(s);
 	for (int i = 0; i < s->nr; i++) {
 		struct sampled *sm = &s->mon[i];
 

@@ -296,6 +296,54 @@ static void test_intervals(void **state)
 	free(dir);
 }
 
+/*
+ * Many samples: the log is written out several times over (at 256 KiB and
+ * at 8192 samples), and every raw file still holds each sample whole and
+ * in order.  The canned tree does not change, so every sample of a
+ * monitor must read the same.
+ */
+static void test_many_samples(void **state)
+{
+	const struct monitor *const *all = monitor_all();
+	struct sampler_opts o = { .interval = 0.0005, .root = ROOT, .every_tick = true };
+	char *dir = tmpdir();
+	struct sampler *s = sampler_start_opts(all, dir, &o);
+	struct strbuf raw = STRBUF_INIT;
+	const char *names[] = { "proc-vmstat", "interrupts", "numa-meminfo", "cpuidle" };
+	int n;
+
+	assert_non_null(s);
+	sampler_activate(s);
+	while ((n = sampler_samples(s, "proc-vmstat")) < 1200)
+		sleep_ms(20);
+	assert_int_equal(sampler_stop(s), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *first = NULL, *p;
+		size_t len = 0;
+		int samples = 0;
+
+		read_in(&raw, dir, names[i]);
+		for (p = raw.buf; *p; samples++) {
+			const char *body = strchr(p, '\n') + 1;
+			const char *next = strstr(body, "\ntime: ");
+			size_t blen = next ? (size_t)(next + 1 - body) : strlen(body);
+
+			assert_true(!strncmp(p, "time: ", 6));
+			if (!first) {
+				first = body;
+				len = blen;
+			} else if (blen != len || memcmp(body, first, len)) {
+				fail_msg("%s: sample %d differs from the first", names[i], samples);
+			}
+			p = body + blen;
+		}
+		assert_true(samples >= 1200);
+	}
+	strbuf_release(&raw);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* A file several monitors name is opened, and read, once. */
 static void test_shared_files(void **state)
 {
@@ -427,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_live_run),
 		cmocka_unit_test(test_canned_run),
 		cmocka_unit_test(test_intervals),
+		cmocka_unit_test(test_many_samples),
 		cmocka_unit_test(test_shared_files),
 		cmocka_unit_test(test_never_activated),
 		cmocka_unit_test(test_bad_dir),
