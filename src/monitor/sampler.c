@@ -4,11 +4,11 @@
  *
  * See monitor.h for the pipeline and sampler.h for the lifecycle.  The
  * thread owns everything it touches during a run (sources, buffers, raw
- * fds); the caller only sets command bits and pokes an eventfd, and reads
- * the sample counters, which are atomic.
+ * fds); the caller only sets command bits and fires the thread's timer,
+ * and reads the sample counters, which are atomic.
  */
-#include "util/compiler.h"
 #include "monitor/sampler.h"
+#include "util/compiler.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"

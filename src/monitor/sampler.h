@@ -6,9 +6,9 @@
  * lkp-tests runs one shell loop per monitor (`cat /proc/vmstat; sleep 1`),
  * a fork and exec of cat, date and sleep per monitor and second.  Here one
  * thread wakes on a timerfd, preads each distinct file once (the files stay
- * open) and appends the text to each monitor's raw-file buffer, which is
- * written out when it is 64 KiB full.  In the steady state a sample makes
- * no allocation and no fork.
+ * open) into one log of raw text, which is written out into the monitors'
+ * raw files every 256 KiB.  In the steady state a sample makes no
+ * allocation and no fork.
  *
  * Lifecycle, for the caller (`perfbot run`):
  *

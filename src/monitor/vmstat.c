@@ -22,8 +22,8 @@
  * vmstat's first line: rates are count * HZ / (sum of all CPUs' jiffies).
  * Later rows divide by the time measured between samples.
  */
-#include "util/compiler.h"
 #include "monitor/monitor.h"
+#include "util/compiler.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

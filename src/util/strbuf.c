@@ -1,6 +1,6 @@
 /* strbuf.c: growable strings; see strbuf.h for the invariants. */
-#include "util/compiler.h"
 #include "util/strbuf.h"
+#include "util/compiler.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
