@@ -774,18 +774,15 @@ out:
  *     the same timer, see poke());
  *   - one pread per distinct file (vmstat shares /proc/stat, /proc/vmstat
  *     and /proc/meminfo with proc-stat, proc-vmstat and meminfo), straight
- *     into the raw-file buffer of the monitor that prints it verbatim, or
- *     into one arena for the others: no copy, no buffer per file;
- *   - no allocation, no printf; raw text goes out in 64 KiB writes.
- */
-
-/*
- * The raw text of all monitors goes into one log, sample after sample, and
- * is written out into each monitor's raw file (one writev per file) when
- * the log holds RAW_FLUSH_SIZE bytes: a tick then touches the log's last
- * page or two instead of a buffer per monitor, and a write, which brings
- * the filesystem's write path back into memory (tens of pages), comes a
- * few times a minute.
+ *     into the log below when a monitor prints the file verbatim, else
+ *     into a scratch buffer: no copy, no buffer per file;
+ *   - the raw text of all monitors in one log, sample after sample, so
+ *     that a tick touches the log's last page or two, not a buffer per
+ *     monitor; the log goes out into each monitor's raw file (a writev
+ *     per file) when it holds RAW_FLUSH_SIZE bytes, since a write brings
+ *     the filesystem's write path back into memory, tens of pages;
+ *   - no allocation, no printf, and the tick's functions together
+ *     (HOT_PATH, util/compiler.h).
  */
 #define RAW_FLUSH_SIZE 262144
 #define MAX_SEGMENTS 8192         /* samples in the log before a flush */
@@ -1024,17 +1021,16 @@ HOT_PATH static void sample_monitor(struct sampler *s, int i, const struct times
 
 	if (m->sample) {
 		/* read all first, then look: a read may move what it reads into */
-		for (int j = 0; j < sm->src.nr; j++)
-			if (file_read(s, sm->file[j], NULL) < 0)
-				note_read_failure(sm, sm->src.v[j].path);
 		for (int j = 0; j < sm->src.nr; j++) {
-			const struct sampled_file *f = &s->files[sm->file[j]];
-			bool ok = f->fd >= 0 && !f->read_errno;
-
-			if (ok)
-				file_view(s, sm->file[j], &sm->view[j]);
-			sm->text[j] = ok ? &sm->view[j] : NULL;
+			sm->text[j] = &sm->view[j];
+			if (file_read(s, sm->file[j], NULL) < 0) {
+				note_read_failure(sm, sm->src.v[j].path);
+				sm->text[j] = NULL;
+			}
 		}
+		for (int j = 0; j < sm->src.nr; j++)
+			if (sm->text[j])
+				file_view(s, sm->file[j], &sm->view[j]);
 		/* into row, not the log: the views may point into the log */
 		strbuf_reset(&s->row);
 		if (m->sample(sm->state, sm->text, sm->src.nr, now, &s->row) < 0)
