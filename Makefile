@@ -84,6 +84,11 @@ $(BUILD)/bench/bisect-sim: bench/bisect-sim.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 
+# what touching memory costs after an idle second (bench/monitors.sh)
+$(BUILD)/bench/page-touch: bench/page-touch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
 # developer entry point to the monitor sampler (bench/monitors.sh)
 $(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
