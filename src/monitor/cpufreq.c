@@ -55,13 +55,14 @@ static int list_sources(const char *root, struct monitor_sources *out)
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	const char *line;
-	size_t pos = 0, llen;
+	struct line_iter it;
+	struct line l;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		if (!memmem(line, llen, ": ", 2))
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		if (!memmem(l.s, l.len, ": ", 2))
 			continue;
-		strbuf_add(out, line, llen);
+		strbuf_add(out, l.s, l.len);
 		strbuf_addch(out, '\n');
 	}
 	return 0;

@@ -95,23 +95,24 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 	struct keyset keys;
 	long long *sum = NULL;
 	size_t alloc = 0;
-	const char *line;
-	size_t pos = 0, llen;
+	struct line_iter it;
+	struct line l;
 
 	keyset_init(&keys);
-	while (next_line(buf, len, &pos, &line, &llen)) {
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
 		const char *dot, *sep;
 		size_t d;
 		bool added;
 		int k;
 
-		if (llen < 4 || memcmp(line, "cpu", 3))
+		if (l.len < 4 || memcmp(l.s, "cpu", 3))
 			continue;
-		d = 3 + strspn(line + 3, "0123456789");
-		if (d == 3 || d >= llen || line[d] != '.')
+		d = 3 + strspn(l.s + 3, "0123456789");
+		if (d == 3 || d >= l.len || l.s[d] != '.')
 			continue;
-		dot = line + d + 1;
-		sep = memmem(dot, llen - d - 1, ": ", 2);
+		dot = l.s + d + 1;
+		sep = memmem(dot, l.len - d - 1, ": ", 2);
 		if (!sep || sep == dot || memchr(dot, ':', (size_t)(sep - dot)))
 			continue;
 		k = keyset_add(&keys, dot, (size_t)(sep - dot), &added);

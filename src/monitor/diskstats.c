@@ -21,18 +21,20 @@ static const char *const keys[] = {
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	const char *line, *f[NKEYS + 4];
-	size_t pos = 0, llen, flen[NKEYS + 4];
+	struct line_iter it;
+	struct line l;
+	struct field f[NKEYS + 3];
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		int n = split_fields(line, llen, f, flen, NKEYS + 4);
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		size_t n = split_ws(l.s, l.len, f, NKEYS + 3);
 
 		/* major minor name, then 11, 15 or 17 fields */
 		if (n != 14 && n != 18 && n != 20)
 			continue;
-		for (int i = 3; i < n; i++)
-			strbuf_addf(out, "%s.%.*s: %.*s\n", keys[i - 3], (int)flen[2], f[2],
-				    (int)flen[i], f[i]);
+		for (size_t i = 3; i < n; i++)
+			strbuf_addf(out, "%s.%.*s: %.*s\n", keys[i - 3], (int)f[2].len, f[2].s,
+				    (int)f[i].len, f[i].s);
 	}
 	return 0;
 }

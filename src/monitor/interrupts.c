@@ -19,13 +19,13 @@
 #include <string.h>
 
 /* A header: only "CPU<n>" fields. */
-static bool cpu_header(const struct fields *v)
+static bool cpu_header(const struct field_list *row)
 {
-	for (int i = 0; i < v->nr; i++)
-		if (v->len[i] < 4 || memcmp(v->f[i], "CPU", 3) ||
-		    strspn(v->f[i] + 3, "0123456789") < v->len[i] - 3)
+	for (size_t i = 0; i < row->nr; i++)
+		if (row->v[i].len < 4 || memcmp(row->v[i].s, "CPU", 3) ||
+		    strspn(row->v[i].s + 3, "0123456789") < row->v[i].len - 3)
 			return false;
-	return v->nr > 0;
+	return row->nr > 0;
 }
 
 static bool numbered(const char *f, size_t len)
@@ -33,13 +33,13 @@ static bool numbered(const char *f, size_t len)
 	return len > 1 && f[len - 1] == ':' && strspn(f, "0123456789") == len - 1;
 }
 
-static void build_key(const struct fields *v, int ncpu, struct strbuf *key)
+static void build_key(const struct field_list *row, size_t ncpu, struct strbuf *key)
 {
-	bool num = numbered(v->f[0], v->len[0]);
+	bool num = numbered(row->v[0].s, row->v[0].len);
 
 	strbuf_reset(key);
-	strbuf_add(key, v->f[0], v->len[0]);
-	for (int i = ncpu + 1; i < v->nr; i++) {
+	strbuf_add(key, row->v[0].s, row->v[0].len);
+	for (size_t i = ncpu + 1; i < row->nr; i++) {
 		if (i > ncpu + 1) {
 			/* gsub(',.', ','): a '.' joined after a ',' goes */
 			if (!num)
@@ -47,45 +47,46 @@ static void build_key(const struct fields *v, int ncpu, struct strbuf *key)
 			else if (key->buf[key->len - 1] != ',')
 				strbuf_addch(key, '.');
 		}
-		strbuf_add(key, v->f[i], v->len[i]);
+		strbuf_add(key, row->v[i].s, row->v[i].len);
 	}
 }
 
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	struct fields cpus = FIELDS_INIT, v = FIELDS_INIT;
+	struct field_list cpus = FIELD_LIST_INIT, v = FIELD_LIST_INIT;
 	struct strbuf key = STRBUF_INIT;
-	const char *line;
-	size_t pos = 0, llen;
+	struct line_iter it;
+	struct line l;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
 		long long sum = 0;
 
-		if (!fields_split(&v, line, llen))
+		if (!split_ws_all(&v, l.s, l.len))
 			continue;
 		if (cpu_header(&v)) {
-			fields_split(&cpus, line, llen);
+			split_ws_all(&cpus, l.s, l.len);
 			continue;
 		}
-		if (!field_has_colon(v.f[0], v.len[0]))
+		if (!field_has_colon(v.v[0].s, v.v[0].len))
 			continue;
 		if (v.nr == 2) {
-			strbuf_addf(out, "%.*s %.*s\n", (int)v.len[0], v.f[0],
-				    (int)v.len[1], v.f[1]);
+			strbuf_addf(out, "%.*s %.*s\n", (int)v.v[0].len, v.v[0].s,
+				    (int)v.v[1].len, v.v[1].s);
 			continue;
 		}
 		build_key(&v, cpus.nr, &key);
-		for (int i = 0; i < cpus.nr && i + 1 < v.nr; i++) {
-			strbuf_add(out, cpus.f[i], cpus.len[i]);
+		for (size_t i = 0; i < cpus.nr && i + 1 < v.nr; i++) {
+			strbuf_add(out, cpus.v[i].s, cpus.v[i].len);
 			strbuf_addch(out, '.');
-			emit_kv(out, key.buf, key.len, v.f[i + 1], v.len[i + 1]);
-			sum += strtoll(v.f[i + 1], NULL, 10);
+			emit_kv(out, key.buf, key.len, v.v[i + 1].s, v.v[i + 1].len);
+			sum += strtoll(v.v[i + 1].s, NULL, 10);
 		}
 		strbuf_addf(out, "%s: %lld\n", key.buf, sum);
 	}
-	fields_release(&cpus);
-	fields_release(&v);
+	field_list_release(&cpus);
+	field_list_release(&v);
 	strbuf_release(&key);
 	return 0;
 }

@@ -39,34 +39,36 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
 	struct meminfo_state *st = state;
-	const char *line, *f[3];
-	size_t pos = 0, llen, flen[3];
+	struct line_iter it;
+	struct line l;
+	struct field f[3];
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		int n;
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		size_t n;
 		long long v;
 
-		if (is_clobbered(line, llen))
+		if (is_clobbered(l.s, l.len))
 			continue;
-		n = split_fields(line, llen, f, flen, 3);
+		n = split_ws(l.s, l.len, f, 3);
 		if (!n)
 			continue;
-		if (flen[0] && f[0][flen[0] - 1] == ':')
-			flen[0]--;
-		emit_kv(out, f[0], flen[0], n > 1 ? f[1] : "", n > 1 ? flen[1] : 0);
-		v = n > 1 ? strtoll(f[1], NULL, 10) : 0;
-		if (flen[0] == 8 && !memcmp(f[0], "MemTotal", 8) && !st->have_total) {
+		if (f[0].len && f[0].s[f[0].len - 1] == ':')
+			f[0].len--;
+		emit_kv(out, f[0].s, f[0].len, n > 1 ? f[1].s : "", n > 1 ? f[1].len : 0);
+		v = n > 1 ? strtoll(f[1].s, NULL, 10) : 0;
+		if (f[0].len == 8 && !memcmp(f[0].s, "MemTotal", 8) && !st->have_total) {
 			st->have_total = true;
 			st->total = v;
 		}
-		if (flen[0] == 7 && !memcmp(f[0], "MemFree", 7) && st->have_total) {
+		if (f[0].len == 7 && !memcmp(f[0].s, "MemFree", 7) && st->have_total) {
 			long long used = st->total - v;
 
 			if (!st->have_used || used > st->max_used)
 				st->max_used = used;
-			if (!st->have_used && n > 2 && flen[2] < sizeof(st->unit)) {
-				memcpy(st->unit, f[2], flen[2]);
-				st->unit[flen[2]] = '\0';
+			if (!st->have_used && n > 2 && f[2].len < sizeof(st->unit)) {
+				memcpy(st->unit, f[2].s, f[2].len);
+				st->unit[f[2].len] = '\0';
 			}
 			st->have_used = true;
 			strbuf_addf(out, "Memused: %lld\n", used);

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <sys/resource.h>
 #include <time.h>
+#include "parse/parse_util.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
 
@@ -191,25 +192,8 @@ int monitor_raw_to_json(const struct monitor *m, const char *dir);
 
 /* ---- helpers shared by the monitors' parsers ---- */
 
-/* Iterate lines: *line and *len get the next line without its '\n';
- * returns false at the end.  *pos starts at 0. */
-bool next_line(const char *buf, size_t size, size_t *pos,
-	       const char **line, size_t *len);
-/* Split line into whitespace-separated fields (at most max); returns the
- * number found.  Fields point into line; flen gets their lengths. */
-int split_fields(const char *line, size_t len, const char **f, size_t *flen, int max);
-/* All whitespace-separated fields of a line, for lines of any width
- * (one column per CPU).  Storage is kept across calls. */
-struct fields {
-	const char **f;
-	size_t *len;
-	int nr;
-	size_t alloc;
-};
-#define FIELDS_INIT { NULL, NULL, 0, 0 }
-/* Split line into fs; returns fs->nr. */
-int fields_split(struct fields *fs, const char *line, size_t len);
-void fields_release(struct fields *fs);
+/* Lines and fields: parse_util.h (line_iter, split_ws, split_ws_all), the
+ * toolkit of every parser, monitors' included. */
 /* lkp's /^\s*[^\s]+:/ on a line's first field: a ':' after its first
  * character ("CPU0" is a header, "RCU:" and "0:" are data). */
 bool field_has_colon(const char *f, size_t len);

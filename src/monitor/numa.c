@@ -56,36 +56,38 @@ static int node_sources(const char *root, const char *file, struct monitor_sourc
 static int parse_node_kv(const char *buf, size_t len, bool dedup, struct strbuf *out)
 {
 	struct keyset seen;
-	const char *line, *f[2];
-	size_t pos = 0, llen, flen[2];
+	struct line_iter it;
+	struct line l;
+	struct field f[2];
 	struct strbuf node = STRBUF_INIT;
 
 	keyset_init(&seen);
 	strbuf_addstr(&node, "0");
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		int n = split_fields(line, llen, f, flen, 2);
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		size_t n = split_ws(l.s, l.len, f, 2);
 
 		if (!n)
 			continue;
-		if (flen[0] == 5 && !memcmp(f[0], "node:", 5)) {
+		if (f[0].len == 5 && !memcmp(f[0].s, "node:", 5)) {
 			strbuf_reset(&node);
 			if (n > 1)
-				strbuf_add(&node, f[1], flen[1]);
+				strbuf_add(&node, f[1].s, f[1].len);
 			keyset_clear(&seen);
 			continue;
 		}
-		if (n == 1 && line[0] == ' ' && strspn(f[0], "0123456789") >= flen[0]) {
-			strbuf_addf(out, "node%s: %.*s\n", node.buf, (int)flen[0], f[0]);
+		if (n == 1 && l.s[0] == ' ' && strspn(f[0].s, "0123456789") >= f[0].len) {
+			strbuf_addf(out, "node%s: %.*s\n", node.buf, (int)f[0].len, f[0].s);
 			continue;
 		}
 		if (dedup) {
 			bool added;
-			keyset_add(&seen, f[0], flen[0], &added);
+			keyset_add(&seen, f[0].s, f[0].len, &added);
 			if (!added)
 				continue;
 		}
-		strbuf_addf(out, "node%s.%.*s: %.*s\n", node.buf, (int)flen[0], f[0],
-			    n > 1 ? (int)flen[1] : 0, n > 1 ? f[1] : "");
+		strbuf_addf(out, "node%s.%.*s: %.*s\n", node.buf, (int)f[0].len, f[0].s,
+			    n > 1 ? (int)f[1].len : 0, n > 1 ? f[1].s : "");
 	}
 	keyset_release(&seen);
 	strbuf_release(&node);
@@ -162,16 +164,18 @@ static int meminfo_sources(const char *root, struct monitor_sources *out)
 static int meminfo_parse(void *state, const char *buf, size_t len,
 			 const char *name, struct strbuf *out)
 {
-	const char *line, *f[4];
-	size_t pos = 0, llen, flen[4];
+	struct line_iter it;
+	struct line l;
+	struct field f[4];
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		if (split_fields(line, llen, f, flen, 4) < 4)
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		if (split_ws(l.s, l.len, f, 4) < 4)
 			continue;
-		for (size_t i = 0; i < flen[0]; i++)
-			strbuf_addch(out, tolower((unsigned char)f[0][i]));
-		strbuf_addf(out, "%.*s.%.*s %.*s\n", (int)flen[1], f[1],
-			    (int)flen[2], f[2], (int)flen[3], f[3]);
+		for (size_t i = 0; i < f[0].len; i++)
+			strbuf_addch(out, tolower((unsigned char)f[0].s[i]));
+		strbuf_addf(out, "%.*s.%.*s %.*s\n", (int)f[1].len, f[1].s,
+			    (int)f[2].len, f[2].s, (int)f[3].len, f[3].s);
 	}
 	return 0;
 }

@@ -24,22 +24,24 @@ static const char *const cpu_fields[] = {
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	const char *line, *f[12];
-	size_t pos = 0, llen, flen[12];
+	struct line_iter it;
+	struct line l;
+	struct field f[12];
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		int n = split_fields(line, llen, f, flen, 12);
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		size_t n = split_ws(l.s, l.len, f, 12);
 
 		if (n < 2)
 			continue;
-		if (flen[0] >= 3 && !memcmp(f[0], "cpu", 3) &&
-		    strspn(f[0] + 3, "0123456789") == flen[0] - 3) {
-			for (int i = 1; i < n && cpu_fields[i - 1]; i++)
-				strbuf_addf(out, "%.*s.%s: %.*s\n", (int)flen[0], f[0],
-					    cpu_fields[i - 1], (int)flen[i], f[i]);
+		if (f[0].len >= 3 && !memcmp(f[0].s, "cpu", 3) &&
+		    strspn(f[0].s + 3, "0123456789") == f[0].len - 3) {
+			for (size_t i = 1; i < n && i < 12 && cpu_fields[i - 1]; i++)
+				strbuf_addf(out, "%.*s.%s: %.*s\n", (int)f[0].len, f[0].s,
+					    cpu_fields[i - 1], (int)f[i].len, f[i].s);
 			continue;
 		}
-		emit_kv(out, f[0], flen[0], f[1], flen[1]);
+		emit_kv(out, f[0].s, f[0].len, f[1].s, f[1].len);
 	}
 	return 0;
 }

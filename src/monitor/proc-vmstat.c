@@ -11,22 +11,24 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
 	struct keyset seen;
-	const char *line, *f[2];
-	size_t pos = 0, llen, flen[2];
+	struct line_iter it;
+	struct line l;
+	struct field f[2];
 
 	keyset_init(&seen);
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		int n = split_fields(line, llen, f, flen, 2);
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		size_t n = split_ws(l.s, l.len, f, 2);
 		bool added;
 
 		if (!n)
 			continue;
-		keyset_add(&seen, f[0], flen[0], &added);
+		keyset_add(&seen, f[0].s, f[0].len, &added);
 		if (!added)
 			continue;
-		if (flen[0] && f[0][flen[0] - 1] == ':')   /* key.chomp(':') */
-			flen[0]--;
-		emit_kv(out, f[0], flen[0], n > 1 ? f[1] : "", n > 1 ? flen[1] : 0);
+		if (f[0].len && f[0].s[f[0].len - 1] == ':')   /* key.chomp(':') */
+			f[0].len--;
+		emit_kv(out, f[0].s, f[0].len, n > 1 ? f[1].s : "", n > 1 ? f[1].len : 0);
 	}
 	keyset_release(&seen);
 	return 0;

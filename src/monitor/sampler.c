@@ -151,70 +151,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-bool next_line(const char *buf, size_t size, size_t *pos, const char **line, size_t *len)
-{
-	const char *nl;
-
-	if (*pos >= size)
-		return false;
-	*line = buf + *pos;
-	nl = memchr(*line, '\n', size - *pos);
-	*len = nl ? (size_t)(nl - *line) : size - *pos;
-	*pos += *len + (nl ? 1 : 0);
-	return true;
-}
-
-int split_fields(const char *line, size_t len, const char **f, size_t *flen, int max)
-{
-	size_t i = 0;
-	int n = 0;
-
-	while (n < max) {
-		while (i < len && isspace((unsigned char)line[i]))
-			i++;
-		if (i >= len)
-			break;
-		f[n] = line + i;
-		while (i < len && !isspace((unsigned char)line[i]))
-			i++;
-		flen[n] = (size_t)(line + i - f[n]);
-		n++;
-	}
-	return n;
-}
-
-int fields_split(struct fields *fs, const char *line, size_t len)
-{
-	size_t i = 0;
-
-	fs->nr = 0;
-	for (;;) {
-		while (i < len && isspace((unsigned char)line[i]))
-			i++;
-		if (i >= len)
-			break;
-		if ((size_t)fs->nr + 1 > fs->alloc) {
-			size_t alloc = fs->alloc;
-			fs->f = xgrow(fs->f, sizeof(*fs->f), (size_t)fs->nr + 1, &alloc);
-			fs->len = xrealloc(fs->len, alloc * sizeof(*fs->len));
-			fs->alloc = alloc;
-		}
-		fs->f[fs->nr] = line + i;
-		while (i < len && !isspace((unsigned char)line[i]))
-			i++;
-		fs->len[fs->nr] = (size_t)(line + i - fs->f[fs->nr]);
-		fs->nr++;
-	}
-	return fs->nr;
-}
-
-void fields_release(struct fields *fs)
-{
-	free(fs->f);
-	free(fs->len);
-	memset(fs, 0, sizeof(*fs));
-}
-
 bool field_has_colon(const char *f, size_t len)
 {
 	return len > 1 && memchr(f + 1, ':', len - 1) != NULL;
@@ -346,23 +282,24 @@ int monitor_parse_records(const struct monitor *m, const char *buf, size_t len,
 {
 	struct strbuf out = STRBUF_INIT;
 	void *state = xcalloc(1, m->parse_state_size ? m->parse_state_size : 1);
-	size_t pos = 0, start = 0, lineno = 0;
-	const char *line, *time_line = NULL;
-	size_t llen, time_len = 0;
+	struct line_iter it;
+	struct line l;
+	const char *time_line = NULL;
+	size_t start = 0, time_len = 0;
 	int ret = 0;
 
 	/* Walk the lines; a "time:" line closes the previous snapshot. */
+	line_iter_init(&it, buf, len);
 	for (;;) {
-		size_t at = pos;
-		bool more = next_line(buf, len, &pos, &line, &llen);
+		bool more = line_next(&it, &l);
+		size_t at = more ? (size_t)(l.s - buf) : len;
 
 		if (more) {
-			lineno++;
-			if (!is_time_line(line, llen)) {
-				if (!time_line && llen &&
-				    strspn(line, " \t\r") < llen) {
+			if (!is_time_line(l.s, l.len)) {
+				if (!time_line && l.len &&
+				    strspn(l.s, " \t\r") < l.len) {
 					ret = error("%s:%zu: expected a 'time:' line before the samples",
-						    name, lineno);
+						    name, l.no);
 					break;
 				}
 				continue;
@@ -381,9 +318,9 @@ int monitor_parse_records(const struct monitor *m, const char *buf, size_t len,
 		}
 		if (!more)
 			break;
-		time_line = line;
-		time_len = llen;
-		start = pos;
+		time_line = l.s;
+		time_len = l.len;
+		start = (size_t)(l.s - buf) + l.len + l.nl;
 	}
 	free(state);
 	strbuf_release(&out);
@@ -590,11 +527,12 @@ static int series_line(struct series *s, const char *line, size_t len)
 static int series_feed(void *ctx, const char *lines, size_t len)
 {
 	struct series *s = ctx;
-	size_t pos = 0, llen;
-	const char *line;
+	struct line_iter it;
+	struct line l;
 
-	while (next_line(lines, len, &pos, &line, &llen))
-		if (series_line(s, line, llen) < 0)
+	line_iter_init(&it, lines, len);
+	while (line_next(&it, &l))
+		if (series_line(s, l.s, l.len) < 0)
 			return -1;
 	return 0;
 }
@@ -882,8 +820,10 @@ static void trim(const char **s, size_t *len)
 static void render_source(const struct monitor_source *src, const struct strbuf *buf,
 			  struct strbuf *out)
 {
-	const char *line, *f[2];
-	size_t pos = 0, llen, flen[2], len = buf->len;
+	struct line_iter it;
+	struct line l;
+	struct field f[2];
+	size_t len = buf->len;
 	const char *s = buf->buf;
 
 	switch (src->kind) {
@@ -904,12 +844,13 @@ static void render_source(const struct monitor_source *src, const struct strbuf 
 		strbuf_addch(out, '\n');
 		break;
 	case SRC_PAIRS:
-		while (next_line(s, len, &pos, &line, &llen)) {
-			if (split_fields(line, llen, f, flen, 2) != 2)
+		line_iter_init(&it, s, len);
+		while (line_next(&it, &l)) {
+			if (split_ws(l.s, l.len, f, 2) != 2)
 				continue;
 			strbuf_addstr(out, src->label);
 			strbuf_addch(out, '.');
-			emit_kv(out, f[0], flen[0], f[1], flen[1]);
+			emit_kv(out, f[0].s, f[0].len, f[1].s, f[1].len);
 		}
 		break;
 	}

@@ -31,16 +31,16 @@ struct slab_columns {
 };
 
 /* Which values of a cache line lkp prints, from the "# name" header. */
-static void read_header(const struct fields *head, struct slab_columns *c)
+static void read_header(const struct field_list *head, struct slab_columns *c)
 {
-	c->nr = head->nr - 2;
+	c->nr = (int)head->nr - 2;
 	c->nr_wanted = 0;
-	for (int i = 2; i < head->nr && c->nr_wanted < 4; i++) {
-		if (!is_wanted(head->f[i], head->len[i]))
+	for (size_t i = 2; i < head->nr && c->nr_wanted < 4; i++) {
+		if (!is_wanted(head->v[i].s, head->v[i].len))
 			continue;
-		c->at[c->nr_wanted] = i - 1;   /* values: [0] is the cache name */
-		c->name[c->nr_wanted] = head->f[i] + 1;
-		c->len[c->nr_wanted] = head->len[i] - 2;
+		c->at[c->nr_wanted] = (int)i - 1;   /* values: [0] is the cache name */
+		c->name[c->nr_wanted] = head->v[i].s + 1;
+		c->len[c->nr_wanted] = head->v[i].len - 2;
 		c->nr_wanted++;
 	}
 }
@@ -48,43 +48,44 @@ static void read_header(const struct fields *head, struct slab_columns *c)
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	struct fields head = FIELDS_INIT, v = FIELDS_INIT;
+	struct field_list head = FIELD_LIST_INIT, v = FIELD_LIST_INIT;
 	struct slab_columns c = { .nr = -1 };
-	const char *line;
-	size_t pos = 0, llen;
+	struct line_iter it;
+	struct line l;
 	int ret = 0;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		if (memmem(line, llen, "slabinfo - version:", 19)) {
-			if (!memmem(line, llen, "2.1", 3)) {
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		if (memmem(l.s, l.len, "slabinfo - version:", 19)) {
+			if (!memmem(l.s, l.len, "2.1", 3)) {
 				ret = error("%s: slabinfo version '%.*s', expected 2.1",
-					    name, (int)llen, line);
+					    name, (int)l.len, l.s);
 				break;
 			}
 			continue;
 		}
-		if (llen >= 6 && !memcmp(line, "# name", 6)) {
-			fields_split(&head, line, llen);
+		if (l.len >= 6 && !memcmp(l.s, "# name", 6)) {
+			split_ws_all(&head, l.s, l.len);
 			read_header(&head, &c);
 			continue;
 		}
-		if (!fields_split(&v, line, llen))
+		if (!split_ws_all(&v, l.s, l.len))
 			continue;
 		if (c.nr < 0) {
 			ret = error("%s: slabinfo data before its '# name' header", name);
 			break;
 		}
-		if (v.nr - 1 != c.nr)
+		if ((int)v.nr - 1 != c.nr)
 			continue;
 		for (int i = 0; i < c.nr_wanted; i++) {
 			/* <cache>.<column without <>>: value */
-			strbuf_add(out, v.f[0], v.len[0]);
+			strbuf_add(out, v.v[0].s, v.v[0].len);
 			strbuf_addch(out, '.');
-			emit_kv(out, c.name[i], c.len[i], v.f[c.at[i]], v.len[c.at[i]]);
+			emit_kv(out, c.name[i], c.len[i], v.v[c.at[i]].s, v.v[c.at[i]].len);
 		}
 	}
-	fields_release(&head);
-	fields_release(&v);
+	field_list_release(&head);
+	field_list_release(&v);
 	return ret;
 }
 

@@ -12,29 +12,30 @@
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	struct fields titles = FIELDS_INIT, v = FIELDS_INIT;
-	const char *line;
-	size_t pos = 0, llen;
+	struct field_list titles = FIELD_LIST_INIT, v = FIELD_LIST_INIT;
+	struct line_iter it;
+	struct line l;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
 		long long sum = 0;
 
-		if (!fields_split(&v, line, llen))
+		if (!split_ws_all(&v, l.s, l.len))
 			continue;
-		if (!field_has_colon(v.f[0], v.len[0])) {
-			fields_split(&titles, line, llen);
+		if (!field_has_colon(v.v[0].s, v.v[0].len)) {
+			split_ws_all(&titles, l.s, l.len);
 			continue;
 		}
-		/* v.f[0] keeps its ':' */
-		for (int i = 0; i < titles.nr && i + 1 < v.nr; i++) {
-			strbuf_addf(out, "%.*s.%.*s %.*s\n", (int)titles.len[i], titles.f[i],
-				    (int)v.len[0], v.f[0], (int)v.len[i + 1], v.f[i + 1]);
-			sum += strtoll(v.f[i + 1], NULL, 10);
+		/* v.v[0].s keeps its ':' */
+		for (size_t i = 0; i < titles.nr && i + 1 < v.nr; i++) {
+			strbuf_addf(out, "%.*s.%.*s %.*s\n", (int)titles.v[i].len, titles.v[i].s,
+				    (int)v.v[0].len, v.v[0].s, (int)v.v[i + 1].len, v.v[i + 1].s);
+			sum += strtoll(v.v[i + 1].s, NULL, 10);
 		}
-		strbuf_addf(out, "%.*s %lld\n", (int)v.len[0], v.f[0], sum);
+		strbuf_addf(out, "%.*s %lld\n", (int)v.v[0].len, v.v[0].s, sum);
 	}
-	fields_release(&titles);
-	fields_release(&v);
+	field_list_release(&titles);
+	field_list_release(&v);
 	return 0;
 }
 

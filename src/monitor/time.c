@@ -144,31 +144,32 @@ static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 		     const char *name, stats_sink_fn sink, void *ctx)
 {
 	struct strbuf out = STRBUF_INIT, key = STRBUF_INIT;
-	const char *line;
-	size_t pos = 0, llen;
+	struct line_iter it;
+	struct line l;
 	int ret;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
 		const char *sep, *val, *vend;
 
-		if (memmem(line, llen, "Command being timed: ", 21))
+		if (memmem(l.s, l.len, "Command being timed: ", 21))
 			continue;
-		sep = memmem(line, llen, ": ", 2);
+		sep = memmem(l.s, l.len, ": ", 2);
 		if (!sep)
 			continue;
 		val = sep + 2;
-		vend = memmem(val, (size_t)(line + llen - val), ": ", 2);
+		vend = memmem(val, (size_t)(l.s + l.len - val), ": ", 2);
 		if (!vend)
-			vend = line + llen;
+			vend = l.s + l.len;
 		if (val == vend)
 			continue;
 		strbuf_reset(&key);
-		time_key(line, (size_t)(sep - line), &key);
+		time_key(l.s, (size_t)(sep - l.s), &key);
 		strbuf_addf(&out, "%s: ", key.buf);
 		if (!strcmp(key.buf, "elapsed_time")) {
 			fmt_ruby_float(&out, elapsed_seconds(val, (size_t)(vend - val)));
 		} else if (!strcmp(key.buf, "percent_of_cpu_this_job_got") &&
-			   vend == line + llen && vend > val && vend[-1] == '%') {
+			   vend == l.s + l.len && vend > val && vend[-1] == '%') {
 			/* chomp("%\n"), and "?" (no elapsed time) as 0 */
 			if (vend - val == 2 && val[0] == '?')
 				strbuf_addch(&out, '0');

@@ -337,59 +337,60 @@ static long long parse_stamp(const char *date, size_t dlen, const char *tod, siz
 static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 		     const char *name, stats_sink_fn sink, void *ctx)
 {
-	struct fields head = FIELDS_INIT, v = FIELDS_INIT;
+	struct field_list head = FIELD_LIST_INIT, v = FIELD_LIST_INIT;
 	struct strbuf out = STRBUF_INIT;
-	const char *line;
-	size_t pos = 0, llen, lineno = 0;
-	int ncols = 0, ret = 0;
+	struct line_iter it;
+	struct line l;
+	size_t ncols = 0;
+	int ret = 0;
 	bool stamped = false, utc = false;
 
-	while (next_line(buf, len, &pos, &line, &llen)) {
-		lineno++;
-		if (!fields_split(&v, line, llen))
+	line_iter_init(&it, buf, len);
+	while (line_next(&it, &l)) {
+		if (!split_ws_all(&v, l.s, l.len))
 			continue;
-		if (v.len[0] == 5 && !memcmp(v.f[0], "procs", 5))
+		if (v.v[0].len == 5 && !memcmp(v.v[0].s, "procs", 5))
 			continue;
-		if (v.len[0] == 1 && v.f[0][0] == 'r') {
-			fields_split(&head, line, llen);
+		if (v.v[0].len == 1 && v.v[0].s[0] == 'r') {
+			split_ws_all(&head, l.s, l.len);
 			ncols = 0;
-			while (ncols < head.nr && group_of(head.f[ncols], head.len[ncols]))
+			while (ncols < head.nr && group_of(head.v[ncols].s, head.v[ncols].len))
 				ncols++;
 			stamped = ncols < head.nr;
-			utc = stamped && head.len[ncols] == 3 && !memcmp(head.f[ncols], "UTC", 3);
+			utc = stamped && head.v[ncols].len == 3 && !memcmp(head.v[ncols].s, "UTC", 3);
 			continue;
 		}
 		if (!ncols) {
 			ret = error("%s:%zu: expected vmstat's column header before its rows",
-				    name, lineno);
+				    name, l.no);
 			break;
 		}
 		if (v.nr != ncols + (stamped ? 2 : 0)) {
-			ret = error("%s:%zu: expected %d columns, found %d", name, lineno,
+			ret = error("%s:%zu: expected %zu columns, found %zu", name, l.no,
 				    ncols + (stamped ? 2 : 0), v.nr);
 			break;
 		}
 		strbuf_reset(&out);
 		if (stamped) {
-			long long t = parse_stamp(v.f[ncols], v.len[ncols],
-						  v.f[ncols + 1], v.len[ncols + 1], utc);
+			long long t = parse_stamp(v.v[ncols].s, v.v[ncols].len,
+						  v.v[ncols + 1].s, v.v[ncols + 1].len, utc);
 			if (t < 0) {
 				ret = error("%s:%zu: expected a 'YYYY-MM-DD HH:MM:SS' timestamp",
-					    name, lineno);
+					    name, l.no);
 				break;
 			}
 			strbuf_addf(&out, "time: %lld\n", t);
 		}
-		for (int i = 0; i < ncols; i++)
-			strbuf_addf(&out, "%s.%.*s: %.*s\n", group_of(head.f[i], head.len[i]),
-				    (int)head.len[i], head.f[i], (int)v.len[i], v.f[i]);
+		for (size_t i = 0; i < ncols; i++)
+			strbuf_addf(&out, "%s.%.*s: %.*s\n", group_of(head.v[i].s, head.v[i].len),
+				    (int)head.v[i].len, head.v[i].s, (int)v.v[i].len, v.v[i].s);
 		if (sink(ctx, out.buf, out.len) < 0) {
 			ret = -1;
 			break;
 		}
 	}
-	fields_release(&head);
-	fields_release(&v);
+	field_list_release(&head);
+	field_list_release(&v);
 	strbuf_release(&out);
 	return ret;
 }

@@ -91,6 +91,24 @@ size_t split_ws(const char *s, size_t len, struct field *out, size_t max)
 	}
 }
 
+size_t split_ws_all(struct field_list *fl, const char *s, size_t len)
+{
+	size_t n = split_ws(s, len, fl->v, fl->alloc);
+
+	if (n > fl->alloc) {
+		fl->v = xgrow(fl->v, sizeof(*fl->v), n, &fl->alloc);
+		split_ws(s, len, fl->v, fl->alloc);
+	}
+	fl->nr = n;
+	return n;
+}
+
+void field_list_release(struct field_list *fl)
+{
+	free(fl->v);
+	memset(fl, 0, sizeof(*fl));
+}
+
 size_t split_char(const char *s, size_t len, char sep, unsigned flags,
 		  struct field *out, size_t max)
 {

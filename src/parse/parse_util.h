@@ -88,6 +88,20 @@ struct field {
  */
 size_t split_ws(const char *s, size_t len, struct field *out, size_t max);
 
+/*
+ * All the fields of a line of any width (a column per CPU): split_ws into
+ * storage kept across calls, so that splitting line after line allocates
+ * only when a line is wider than any before.
+ */
+struct field_list {
+	struct field *v;
+	size_t nr, alloc;
+};
+#define FIELD_LIST_INIT { NULL, 0, 0 }
+/* Split s[0..len) into fl (its previous fields are dropped); returns fl->nr. */
+size_t split_ws_all(struct field_list *fl, const char *s, size_t len);
+void field_list_release(struct field_list *fl);
+
 /* Keep the empty fields at the end (Ruby's split(sep, -1)). */
 #define SPLIT_KEEP_TRAILING_EMPTY 1u
 /*

@@ -102,16 +102,18 @@ static void test_proc_vmstat_real(void **state)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, want = STRBUF_INIT;
 	const struct monitor *m = mon("proc-vmstat");
-	const char *line, *f[2];
-	size_t pos = 0, len, flen[2];
+	struct line_iter it;
+	struct line l;
+	struct field f[2];
 	int lines = 0;
 
 	read_root(&in, "/proc/vmstat");
 	assert_int_equal(m->parse_snapshot(NULL, in.buf, in.len, "vmstat", &out), 0);
-	while (next_line(in.buf, in.len, &pos, &line, &len)) {
-		assert_int_equal(split_fields(line, len, f, flen, 2), 2);
+	line_iter_init(&it, in.buf, in.len);
+	while (line_next(&it, &l)) {
+		assert_int_equal(split_ws(l.s, l.len, f, 2), 2);
 		strbuf_reset(&want);
-		strbuf_addf(&want, "%.*s: %.*s\n", (int)flen[0], f[0], (int)flen[1], f[1]);
+		strbuf_addf(&want, "%.*s: %.*s\n", (int)f[0].len, f[0].s, (int)f[1].len, f[1].s);
 		assert_non_null(strstr(out.buf, want.buf));
 		lines++;
 	}
@@ -230,17 +232,18 @@ static void test_interrupts_real(void **state)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	const struct monitor *m = mon("interrupts");
-	const char *line;
-	size_t pos = 0, len;
+	struct line_iter it;
+	struct line l;
 	int want = 0, got = 0;
-	struct fields f = FIELDS_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 
 	read_root(&in, "/proc/interrupts");
 	/* every data line gives one metric per CPU and its sum; two-field
 	 * lines one */
-	while (next_line(in.buf, in.len, &pos, &line, &len)) {
-		int n = fields_split(&f, line, len);
-		if (!n || !field_has_colon(f.f[0], f.len[0]))
+	line_iter_init(&it, in.buf, in.len);
+	while (line_next(&it, &l)) {
+		size_t n = split_ws_all(&f, l.s, l.len);
+		if (!n || !field_has_colon(f.v[0].s, f.v[0].len))
 			continue;
 		want += n == 2 ? 1 : 3;
 	}
@@ -250,7 +253,7 @@ static void test_interrupts_real(void **state)
 	assert_int_equal(got, want);
 	assert_non_null(strstr(out.buf, "\nCPU0.LOC:Local_timer_interrupts: "));
 	assert_non_null(strstr(out.buf, "\nCPU1.36:PCI-MSIX-0000:00:02.0.1-edge.virtio1-req.0: "));
-	fields_release(&f);
+	field_list_release(&f);
 	strbuf_release(&in);
 	strbuf_release(&out);
 }

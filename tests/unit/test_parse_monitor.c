@@ -170,6 +170,25 @@ static void test_split(void **state)
 	assert_int_equal(f[0].len, 31);
 	assert_true(field_is(&f[1], "X"));
 
+	/* split_ws_all: any width, storage kept and grown */
+	{
+		struct field_list fl = FIELD_LIST_INIT;
+		struct strbuf wide = STRBUF_INIT;
+
+		assert_int_equal(split_ws_all(&fl, " a b ", 5), 2);
+		assert_true(field_is(&fl.v[1], "b"));
+		for (int i = 0; i < 300; i++)
+			strbuf_addf(&wide, " %d", i);
+		assert_int_equal(split_ws_all(&fl, wide.buf, wide.len), 300);
+		assert_true(field_is(&fl.v[299], "299"));
+		assert_true(fl.alloc >= 300);
+		assert_int_equal(split_ws_all(&fl, "", 0), 0);
+		assert_int_equal(fl.nr, 0);
+		field_list_release(&fl);
+		assert_null(fl.v);
+		strbuf_release(&wide);
+	}
+
 	assert_int_equal(split_char("a,,b,,", 6, ',', 0, f, 3), 3);
 	assert_true(field_is(&f[1], ""));
 	assert_true(field_is(&f[2], "b"));
