@@ -778,7 +778,8 @@ struct sampler {
 				     verbatim, one after the other */
 	struct strbuf row;        /* a computed monitor's sample */
 	char *dir;
-	double interval;
+	double interval;          /* the tick: the run's interval, or less
+				     when the job asks a monitor for more */
 	int timer_fd;
 	pthread_t thread;
 	atomic_int cmd;
@@ -1159,16 +1160,17 @@ static int file_index(struct sampler *s, const char *path)
 }
 
 /* Ticks between samples of m: the job's interval for it, else its own
- * default, in whole ticks (at least one); 0 for start and end only. */
-static unsigned ticks_between(const struct monitor *m, double job_interval, double tick)
+ * default, else the run's, in whole ticks (at least one); 0 for start and
+ * end only. */
+static unsigned ticks_between(const struct monitor *m, double job_interval,
+			      double run_interval, double tick)
 {
-	double iv = job_interval > 0 ? job_interval : m->interval;
+	double iv = job_interval > 0 ? job_interval :
+		    m->interval > 0 ? m->interval : run_interval;
 	long n;
 
 	if (job_interval <= 0 && (m->flags & MONITOR_START_END))
 		return 0;
-	if (iv <= 0)
-		return 1;
 	n = lround(iv / tick);
 	return n < 1 ? 1 : (unsigned)n;
 }
@@ -1213,7 +1215,13 @@ struct sampler *sampler_start_opts(const struct monitor *const *monitors, const 
 	size_t n = 0;
 
 	s->timer_fd = -1;
-	s->interval = o && o->interval > 0 ? o->interval : 1.0;
+	double run_interval = o && o->interval > 0 ? o->interval : 1.0;
+
+	/* the tick: a monitor the job wants faster than the run sets it */
+	s->interval = run_interval;
+	for (size_t i = 0; o && o->intervals && monitors[i]; i++)
+		if (o->intervals[i] > 0 && o->intervals[i] < s->interval)
+			s->interval = o->intervals[i];
 	s->reads_only = o && o->reads_only;
 	s->dir = xstrdup(dir);
 	/*
@@ -1241,7 +1249,8 @@ struct sampler *sampler_start_opts(const struct monitor *const *monitors, const 
 		sm->m = m;
 		sm->raw_fd = -1;
 		sm->every = o && o->every_tick ? 1 :
-			ticks_between(m, o && o->intervals ? o->intervals[i] : 0, s->interval);
+			ticks_between(m, o && o->intervals ? o->intervals[i] : 0,
+				      run_interval, s->interval);
 		atomic_init(&sm->nr_samples, 0);
 		if (open_monitor(s, sm, root) < 0)
 			goto fail;

@@ -51,8 +51,9 @@ struct sampler *sampler_start(const struct monitor *const *monitors,
 struct sampler_opts {
 	double interval;          /* the tick, seconds (<= 0: 1) */
 	/* NULL, or one per monitor of the list: seconds between its
-	 * samples as the job gives them (`interrupts: {interval: 5}`),
-	 * rounded to whole ticks; 0 for the monitor's default */
+	 * samples as the job gives them (`interrupts: {interval: 5}`); 0 for
+	 * the monitor's default.  The thread ticks at the smallest of these
+	 * and interval; other paces are rounded to whole ticks. */
 	const double *intervals;
 	const char *root;         /* prefix of /proc and /sys paths (tests);
 				     NULL or "" for the live system */

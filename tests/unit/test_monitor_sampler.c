@@ -283,7 +283,22 @@ static void test_intervals(void **state)
 	rm_rf(dir);
 	free(dir);
 
+	/* a monitor asked for more than the run's interval sets the tick:
+	 * at 0.05 s, interrupts samples about three times as often as
+	 * proc-vmstat at the run's 0.15 s */
 	o.reads_only = false;
+	o.interval = 0.15;
+	intervals[0] = 0;
+	intervals[1] = 0.05;
+	dir = run_opts((const struct monitor **)mons, &o);
+	n = samples_in(dir, "interrupts");
+	assert_true(n >= 4);
+	assert_true(samples_in(dir, "proc-vmstat") < n);
+	assert_in_range(samples_in(dir, "proc-vmstat"), 2, 4);
+	rm_rf(dir);
+	free(dir);
+
+	o.interval = 0.1;
 	o.intervals = NULL;
 	o.every_tick = true;
 	dir = run_opts((const struct monitor **)mons, &o);
