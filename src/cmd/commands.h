@@ -52,7 +52,11 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"                        else ~/.local/share/perfbot/result)\n"
 	"  -c, --commit ID       the commit the runs belong to (default: uname -r)\n"
 	"  -M, --monitors LIST   comma-separated monitors instead of the job's\n"
-	"  -i, --interval SEC    monitor sampling interval (default 1)\n"
+	"  -i, --interval SEC    monitor sampling interval (default 1); monitors\n"
+	"                        keep lkp's pace otherwise: proc-stat, slabinfo\n"
+	"                        every 10 s, interrupts, softirqs, cpuidle at the\n"
+	"                        start and end; '<monitor>: {interval: N}' in the\n"
+	"                        job sets one monitor's\n"
 	"  -v, --verbose         log each phase on stderr\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
