@@ -21,7 +21,8 @@
  * Without -m it samples lkp's default monitors (all perfbot has; none is a
  * perf-* one), each at its own default pace; -a samples all of them at
  * every tick.  -b only reads the files, at the same pace, and writes
- * nothing: the least any sampler of these files can cost here.  Unavailable monitors are listed on stderr with the reason.
+ * nothing: the least any sampler of these files can cost here.
+ * Unavailable monitors are listed on stderr with the reason.
  * Exit 0, or 1 when the sampler failed, 2 on a bad command line.
  */
 #include "monitor/monitor.h"
@@ -41,7 +42,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: monitor-sampler [-a] [-b] [-w] [-i INTERVAL] [-r ROOT] [-m NAME,...] DIR SECONDS\n");
+	fprintf(stderr, "usage: monitor-sampler [-a] [-b] [-w] [-i INTERVAL] [-r ROOT]\n"
+			"                       [-m NAME,...] DIR SECONDS\n");
 	exit(EXIT_USAGE);
 }
 

@@ -357,7 +357,8 @@ static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 			while (ncols < head.nr && group_of(head.v[ncols].s, head.v[ncols].len))
 				ncols++;
 			stamped = ncols < head.nr;
-			utc = stamped && head.v[ncols].len == 3 && !memcmp(head.v[ncols].s, "UTC", 3);
+			utc = stamped && head.v[ncols].len == 3 &&
+			      !memcmp(head.v[ncols].s, "UTC", 3);
 			continue;
 		}
 		if (!ncols) {

@@ -91,7 +91,8 @@ static double job_duration(const struct job *job, const char *key, double def)
 
 /* An option of a program key holding a duration (`perf-profile: {delay:
  * 5}`); def when absent; -2 after an error naming the line. */
-static double program_duration(const struct job *job, const char *program, const char *opt, double def)
+static double program_duration(const struct job *job, const char *program,
+			       const char *opt, double def)
 {
 	const char *s = job_program_option(job, program, opt);
 	double v;
