@@ -70,45 +70,43 @@ static double parse_duration(const char *s)
 	}
 }
 
-/* A job key holding a duration; def when absent; -2 after an error. */
-static double job_duration(const struct job *job, const char *key, double def)
+/* The duration v holds, v being named what in messages: def when v is
+ * absent (NULL, or not a scalar); -2 after an error naming v's line. */
+static double duration_value(const struct job_value *v, const char *what, double def)
 {
-	const char *s = job_get(job, key);
-	double v;
+	const char *s = job_value_text(v);
+	double d;
 
 	if (!s)
 		return def;
-	v = parse_duration(s);
-	if (v < 0) {
+	d = parse_duration(s);
+	if (d < 0) {
 		struct strbuf where = STRBUF_INIT;
-		job_source_line(job_lookup(job, key), &where);
-		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, key, s);
+		job_source_line(v, &where);
+		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, what, s);
 		strbuf_release(&where);
 		return -2;
 	}
-	return v;
+	return d;
 }
 
-/* An option of a program key holding a duration (`perf-profile: {delay:
- * 5}`); def when absent; -2 after an error naming the line. */
+/* A top-level job key holding a duration (`runtime: 300s`). */
+static double job_duration(const struct job *job, const char *key, double def)
+{
+	return duration_value(job_lookup(job, key), key, def);
+}
+
+/* An option of a program key holding a duration (`perf-profile: {delay: 5}`). */
 static double program_duration(const struct job *job, const char *program,
 			       const char *opt, double def)
 {
-	const char *s = job_program_option(job, program, opt);
-	double v;
+	struct strbuf what = STRBUF_INIT;
+	double d;
 
-	if (!s)
-		return def;
-	v = parse_duration(s);
-	if (v < 0) {
-		struct strbuf where = STRBUF_INIT;
-		job_source_line(job_map_get(job_lookup(job, program), opt), &where);
-		error("%s: '%s.%s' expected a duration (10, 10s, 1m), got '%s'",
-		      where.buf, program, opt, s);
-		strbuf_release(&where);
-		return -2;
-	}
-	return v;
+	strbuf_addf(&what, "%s.%s", program, opt);
+	d = duration_value(job_map_get(job_lookup(job, program), opt), what.buf, def);
+	strbuf_release(&what);
+	return d;
 }
 
 /* ---- which monitors ------------------------------------------------ */
