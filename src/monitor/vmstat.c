@@ -111,65 +111,80 @@ HOT_PATH static unsigned long long number_at(const char **p, const char *end)
 	return v;
 }
 
-/* The number after "key" (followed by a blank or ':') at a line start. */
-HOT_PATH static unsigned long long value_of(const char *buf, size_t len, const char *key)
+/* A counter to take from a file: the number after key at a line start. */
+struct wanted {
+	const char *key;
+	unsigned long long *to;
+};
+
+/*
+ * One pass over buf for all of w[0..n): a line starting with a key
+ * followed by a blank or ':' gives its number (the first such line of a
+ * key wins); stops once all are found.  Keys not found leave *to alone.
+ */
+HOT_PATH static void read_values(const char *buf, size_t len, const struct wanted *w, int n)
 {
 	const char *end = buf + len;
+	unsigned found = 0, all = (1u << n) - 1;
 
-	for (const char *line = buf; line < end;) {
-		const char *k = key, *p = line;
+	for (const char *line = buf; line < end && found != all;) {
+		for (int i = 0; i < n; i++) {
+			const char *k = w[i].key, *p = line;
 
-		while (*k && p < end && *p == *k)
-			p++, k++;
-		if (!*k && p < end && (*p == ' ' || *p == ':')) {
-			p++;
-			return number_at(&p, end);
+			if ((found >> i) & 1)
+				continue;
+			while (*k && p < end && *p == *k)
+				p++, k++;
+			if (!*k && p < end && (*p == ' ' || *p == ':')) {
+				p++;
+				*w[i].to = number_at(&p, end);
+				found |= 1u << i;
+				break;
+			}
 		}
 		while (line < end && *line++ != '\n')
 			;
 	}
-	return 0;
 }
+
+#define NR_WANTED(w) (int)(sizeof(w) / sizeof(w[0]))
 
 HOT_PATH static void read_stat(const char *buf, size_t len, struct vm_snap *s)
 {
-	const char *end = buf + len;
+	const struct wanted w[] = {
+		{ "intr", &s->intr }, { "ctxt", &s->ctxt },
+		{ "procs_running", &s->running }, { "procs_blocked", &s->blocked },
+	};
 
 	if (len > 4 && buf[0] == 'c' && buf[1] == 'p' && buf[2] == 'u' && buf[3] == ' ') {
 		const char *p = buf + 4;
 		for (int i = 0; i < NR_CPU; i++)
-			s->cpu[i] = number_at(&p, end);
+			s->cpu[i] = number_at(&p, buf + len);
 	}
-	s->intr = value_of(buf, len, "intr");
-	s->ctxt = value_of(buf, len, "ctxt");
-	s->running = value_of(buf, len, "procs_running");
-	s->blocked = value_of(buf, len, "procs_blocked");
+	read_values(buf, len, w, NR_WANTED(w));
 }
 
 /* text[]: /proc/stat, /proc/vmstat, /proc/meminfo as read for this sample */
 HOT_PATH static int read_snap(const struct strbuf *const *text, int nr, struct vm_snap *s)
 {
-	const struct strbuf *stat, *vm, *mem;
+	const struct wanted vm[] = {
+		{ "pgpgin", &s->pgpgin }, { "pgpgout", &s->pgpgout },
+		{ "pswpin", &s->pswpin }, { "pswpout", &s->pswpout },
+	};
+	const struct wanted mem[] = {
+		{ "MemFree", &s->memfree }, { "Buffers", &s->buffers },
+		{ "Cached", &s->cached }, { "SReclaimable", &s->sreclaimable },
+		{ "SwapTotal", &s->swaptotal }, { "SwapFree", &s->swapfree },
+	};
 
 	if (nr != 3 || !text[0] || !text[1] || !text[2]) {
 		errno = nr != 3 ? EINVAL : EIO;
 		return -1;
 	}
-	stat = text[0];
-	vm = text[1];
-	mem = text[2];
 	memset(s, 0, sizeof(*s));
-	read_stat(stat->buf, stat->len, s);
-	s->pgpgin = value_of(vm->buf, vm->len, "pgpgin");
-	s->pgpgout = value_of(vm->buf, vm->len, "pgpgout");
-	s->pswpin = value_of(vm->buf, vm->len, "pswpin");
-	s->pswpout = value_of(vm->buf, vm->len, "pswpout");
-	s->memfree = value_of(mem->buf, mem->len, "MemFree");
-	s->buffers = value_of(mem->buf, mem->len, "Buffers");
-	s->cached = value_of(mem->buf, mem->len, "Cached");
-	s->sreclaimable = value_of(mem->buf, mem->len, "SReclaimable");
-	s->swaptotal = value_of(mem->buf, mem->len, "SwapTotal");
-	s->swapfree = value_of(mem->buf, mem->len, "SwapFree");
+	read_stat(text[0]->buf, text[0]->len, s);
+	read_values(text[1]->buf, text[1]->len, vm, NR_WANTED(vm));
+	read_values(text[2]->buf, text[2]->len, mem, NR_WANTED(mem));
 	return 0;
 }
 

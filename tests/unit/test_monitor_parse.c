@@ -425,6 +425,9 @@ static void test_vmstat_sample(void **state)
 		row = strrchr(raw.buf, '\n');
 		while (row > raw.buf && row[-1] != '\n')
 			row--;
+		/* procs_running, procs_blocked, swap, MemFree, Buffers,
+		 * Cached + SReclaimable of the canned files */
+		assert_true(!strncmp(row, " 4  0      0 24143276   2996 433184 ", 36));
 		assert_string_equal(row + strlen(row) - strlen(expect), expect);
 		/* 17 columns, then the date and time */
 		int cols = 0;
