@@ -1,15 +1,52 @@
 #!/bin/sh
-# Debian packages perfbot needs, in one place.
-#   deps.sh check    build/test packages present? install them when root,
-#                    else print the exact apt-get line and fail
-#   deps.sh install  same, plus what `make demo` runs (git, perf)
-# Packages are only installed when missing, so a second run is instant.
+# Debian packages perfbot needs: the one list, used by make and .ci/run.
+#
+#   deps.sh check    what `make check` needs: build + test packages
+#   deps.sh install  what `make demo` needs: build + demo packages
+#   deps.sh kernel   what `make demo-kernel` needs (kernel sources, QEMU)
+#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel)
+#
+# As root, missing packages are installed (so a second run is instant);
+# anyone else gets the exact apt-get line and exit 1.  A test whose
+# package is missing anyway skips with the reason.
 set -e
-BUILD_PKGS="gcc make pkg-config libfyaml-dev libjson-c-dev zlib1g-dev libsqlite3-dev libcmocka-dev libgsl-dev git"
+
+# Compile and link perfbot and its unit tests.
+BUILD_PKGS="gcc make pkg-config libfyaml-dev libjson-c-dev zlib1g-dev
+	libsqlite3-dev libcmocka-dev libgsl-dev git"
+# What the end-to-end tests exercise: the HTML report in a browser,
+# filesystems on loop devices, the Debian benchmarks, perf.
+TEST_PKGS="python3 chromium e2fsprogs xfsprogs btrfs-progs kmod mount
+	procps linux-perf ca-certificates rt-tests stress-ng fio"
+# make demo: bisect with monitors and perf-profile.
 DEMO_PKGS="linux-perf procps"
+# make demo-kernel: build and boot a kernel under test.
+KERNEL_PKGS="qemu-system-x86 busybox-static linux-source-6.1 build-essential
+	bc flex bison libelf-dev libssl-dev cpio xz-utils"
+
+pkgs() {
+	for g in "$@"; do
+		case $g in
+		build) echo $BUILD_PKGS ;;
+		test) echo $TEST_PKGS ;;
+		demo) echo $DEMO_PKGS ;;
+		kernel) echo $KERNEL_PKGS ;;
+		*) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
+		esac
+	done
+}
+
+case ${1:-} in
+check) want=$(pkgs build test) ;;
+install) want=$(pkgs build demo) ;;
+kernel) want=$(pkgs build demo kernel) ;;
+list) shift; pkgs "$@"; exit 0 ;;
+*) echo "usage: deps.sh check|install|kernel|list GROUP..." >&2; exit 2 ;;
+esac
 
 missing=""
-for p in $BUILD_PKGS $( [ "$1" = install ] && echo $DEMO_PKGS ); do
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
