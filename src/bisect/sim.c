@@ -11,85 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-void sim_rng_seed(struct sim_rng *r, uint64_t seed)
-{
-	/* splitmix64 never yields four zero words, which xoshiro must avoid */
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t sim_rng_next(struct sim_rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-double sim_rng_uniform(struct sim_rng *r)
-{
-	return (double)(sim_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-uint64_t sim_rng_below(struct sim_rng *r, uint64_t n)
-{
-	/* rejection keeps it exactly uniform when n does not divide 2^64 */
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
-
-	do
-		x = sim_rng_next(r);
-	while (x >= limit);
-	return x % n;
-}
-
-double sim_rng_normal(struct sim_rng *r)
-{
-	double u, v, s;
-
-	do {
-		u = 2 * sim_rng_uniform(r) - 1;
-		v = 2 * sim_rng_uniform(r) - 1;
-		s = u * u + v * v;
-	} while (s >= 1 || s == 0);
-	return u * sqrt(-2 * log(s) / s);
-}
-
 void sim_history_init(struct sim_history *h, int n, double shift,
-		      const struct sim_noise *noise, struct sim_rng *r)
+		      const struct sim_noise *noise, struct rng *r)
 {
 	h->nr_commits = n;
-	h->first_bad = 1 + (int)sim_rng_below(r, (uint64_t)(n - 1));
+	h->first_bad = 1 + (int)rng_below(r, (uint64_t)(n - 1));
 	h->base = 1000;
 	h->shift = shift;
 	h->noise = *noise;
 }
 
-double sim_measure(const struct sim_history *h, int c, struct sim_rng *r)
+double sim_measure(const struct sim_history *h, int c, struct rng *r)
 {
-	double z = sim_rng_normal(r);
+	double z = rng_normal(r);
 	double m = h->base * (c >= h->first_bad ? 1 + h->shift : 1);
 
 	if (h->noise.outlier_rate > 0 &&
-	    sim_rng_uniform(r) < h->noise.outlier_rate)
+	    rng_uniform(r) < h->noise.outlier_rate)
 		z *= h->noise.outlier_scale;
 	return m * (1 + h->noise.sigma * z);
 }
@@ -112,7 +50,7 @@ struct commit {
 struct search {
 	const struct sim_history *h;
 	const struct sim_strategy *st;
-	struct sim_rng *r;
+	struct rng *r;
 	struct commit *c;       /* one per commit; 0 and last are the endpoints */
 	struct sample_set good, bad;    /* the sides, as decide.h's step 2 */
 	int last;
@@ -245,7 +183,7 @@ static int confirm_pair(struct search *s, int lo, int hi,
 }
 
 bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
-		const struct bisect_params *p, struct sim_rng *r,
+		const struct bisect_params *p, struct rng *r,
 		struct sim_result *out)
 {
 	struct search s = { h, st, r, NULL, SAMPLE_SET_INIT, SAMPLE_SET_INIT,
@@ -313,27 +251,17 @@ done:
 	return out->found == h->first_bad;
 }
 
-/* Independent seeds for history i's layout and for its measurements. */
-static uint64_t derive_seed(uint64_t seed, int i, int stream)
-{
-	uint64_t x = seed, y;
-
-	y = splitmix64(&x) + (uint64_t)i;
-	y = splitmix64(&y) + (uint64_t)stream;
-	return splitmix64(&y);
-}
-
 void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 	     const struct bisect_params *p, struct sim_summary *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < sc->histories; i++) {
-		struct sim_rng layout, noise;
+		struct rng layout, noise;
 		struct sim_history h;
 		struct sim_result res;
 
-		sim_rng_seed(&layout, derive_seed(sc->seed, i, 0));
-		sim_rng_seed(&noise, derive_seed(sc->seed, i, 1));
+		rng_seed(&layout, rng_derive(sc->seed, (uint64_t)i, 0));
+		rng_seed(&noise, rng_derive(sc->seed, (uint64_t)i, 1));
 		sim_history_init(&h, sc->nr_commits, sc->shift, &sc->noise, &layout);
 		if (sim_bisect(&h, st, p, &noise, &res))
 			out->correct++;

@@ -8,27 +8,13 @@
  * the way the real runner drives git bisect, calling decide.h exactly as
  * the runner will, and counts every sample drawn.
  *
- * Everything random comes from a struct sim_rng passed in (xoshiro256**
- * seeded through splitmix64): the same seed gives the same table.
+ * Everything random comes from a struct rng passed in (util/rng.h): the
+ * same seed gives the same table.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include "bisect/decide.h"
-
-struct sim_rng {
-	uint64_t s[4];
-};
-
-/* Seed from one 64-bit value (any value, 0 included, is fine). */
-void sim_rng_seed(struct sim_rng *r, uint64_t seed);
-uint64_t sim_rng_next(struct sim_rng *r);
-/* Uniform in [0, 1), 53 random bits. */
-double sim_rng_uniform(struct sim_rng *r);
-/* Uniform integer in [0, n), n > 0. */
-uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
-/* Standard normal (Marsaglia's polar method; the spare value is dropped
- * so that the state stays four words). */
-double sim_rng_normal(struct sim_rng *r);
+#include "util/rng.h"
 
 /*
  * How one run's value is drawn: base * (1 + shift if bad) * (1 + sigma * Z),
@@ -52,9 +38,9 @@ struct sim_history {
 
 /* A history of n commits with the first bad one drawn uniformly. */
 void sim_history_init(struct sim_history *h, int n, double shift,
-		      const struct sim_noise *noise, struct sim_rng *r);
+		      const struct sim_noise *noise, struct rng *r);
 /* One run of commit c (0 <= c < nr_commits). */
-double sim_measure(const struct sim_history *h, int c, struct sim_rng *r);
+double sim_measure(const struct sim_history *h, int c, struct rng *r);
 
 /* How a strategy decides each step. */
 enum sim_decide {
@@ -107,7 +93,7 @@ struct sim_result {
  * Returns whether the true first bad commit was named.
  */
 bool sim_bisect(const struct sim_history *h, const struct sim_strategy *s,
-		const struct bisect_params *p, struct sim_rng *r,
+		const struct bisect_params *p, struct rng *r,
 		struct sim_result *out);
 
 /* A scenario to repeat: histories of nr_commits with the given noise. */

@@ -1,6 +1,6 @@
 /*
  * test_bisect_sim.c: the simulated histories and the search over them
- * (src/bisect/sim.c): the PRNG, the noise model, the search's paths
+ * (src/bisect/sim.c): the noise model, the search's paths
  * (found, skipped, ambiguous, nothing to bisect, corrected by
  * confirmation) and a small measurement of the strategies.
  */
@@ -19,52 +19,16 @@ static const struct sim_strategy *strategy(const char *name)
 	return NULL;
 }
 
-/* ---- PRNG and noise --------------------------------------------------- */
-
-static void test_rng(void **state)
-{
-	struct sim_rng a, b, c;
-	double sum = 0, sq = 0;
-	int n = 200000, below[7] = { 0 };
-	(void)state;
-
-	sim_rng_seed(&a, 42);
-	sim_rng_seed(&b, 42);
-	sim_rng_seed(&c, 43);
-	for (int i = 0; i < 100; i++) {
-		uint64_t x = sim_rng_next(&a);
-
-		assert_true(x == sim_rng_next(&b));
-		assert_true(x != sim_rng_next(&c));
-	}
-	/* seed 0 works too (splitmix64 fills the state) */
-	sim_rng_seed(&a, 0);
-	assert_true(sim_rng_next(&a) != 0 || sim_rng_next(&a) != 0);
-
-	for (int i = 0; i < n; i++) {
-		double u = sim_rng_uniform(&a), z = sim_rng_normal(&a);
-		uint64_t k = sim_rng_below(&a, 7);
-
-		assert_true(u >= 0 && u < 1);
-		assert_true(k < 7);
-		below[k]++;
-		sum += z;
-		sq += z * z;
-	}
-	assert_true(fabs(sum / n) < 0.01);
-	assert_true(fabs(sq / n - 1) < 0.02);
-	for (int k = 0; k < 7; k++)
-		assert_true(abs(below[k] - n / 7) < n / 70);
-}
+/* ---- noise ------------------------------------------------------------ */
 
 static void test_history(void **state)
 {
 	struct sim_noise noise = { 0.05, 0, 10 };
-	struct sim_rng r;
+	struct rng r;
 	int seen_low = 0, seen_high = 0;
 	(void)state;
 
-	sim_rng_seed(&r, 7);
+	rng_seed(&r, 7);
 	for (int i = 0; i < 2000; i++) {
 		struct sim_history h;
 
@@ -102,11 +66,11 @@ static void test_outliers(void **state)
 {
 	struct sim_noise noise = { 0.01, 0.1, 20 };
 	struct sim_history h;
-	struct sim_rng r;
+	struct rng r;
 	int far = 0, n = 20000;
 	(void)state;
 
-	sim_rng_seed(&r, 9);
+	rng_seed(&r, 9);
 	sim_history_init(&h, 16, 0.10, &noise, &r);
 	for (int i = 0; i < n; i++)
 		far += fabs(sim_measure(&h, 0, &r) / h.base - 1) > 0.05;
@@ -122,11 +86,11 @@ static void test_noiseless(void **state)
 {
 	struct sim_noise noise = { 0, 0, 10 };
 	struct bisect_params p;
-	struct sim_rng r;
+	struct rng r;
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	sim_rng_seed(&r, 3);
+	rng_seed(&r, 3);
 	for (int fb = 1; fb < 64; fb++) {
 		struct sim_history h;
 		struct sim_result res;
@@ -159,11 +123,11 @@ static void test_nothing_to_bisect(void **state)
 	struct bisect_params p;
 	struct sim_history h;
 	struct sim_result res;
-	struct sim_rng r;
+	struct rng r;
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	sim_rng_seed(&r, 5);
+	rng_seed(&r, 5);
 	sim_history_init(&h, 64, 0, &noise, &r);
 	assert_false(sim_bisect(&h, strategy("adaptive"), &p, &r, &res));
 	assert_int_equal(res.outcome, SIM_NOTHING);
@@ -182,13 +146,13 @@ static void test_all_skipped(void **state)
 	struct bisect_params p;
 	struct sim_history h;
 	struct sim_result res;
-	struct sim_rng r;
+	struct rng r;
 	(void)state;
 
 	bisect_params_init(&p, 16);
 	p.tests = BISECT_TEST_WELCH;
 	p.min_runs = p.max_runs = 1;
-	sim_rng_seed(&r, 11);
+	rng_seed(&r, 11);
 	sim_history_init(&h, 16, -0.50, &noise, &r);
 	assert_false(sim_bisect(&h, &(struct sim_strategy){ "never", 1,
 				SIM_DECIDE_TEST, false, false, false }, &p, &r, &res));
@@ -273,7 +237,6 @@ static void test_small_simulation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_noiseless),

@@ -3,6 +3,7 @@
 #include "test_helpers.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
+#include "util/rng.h"
 #include "util/strmap.h"
 
 #include <math.h>
@@ -172,6 +173,47 @@ static void test_write_file_atomic(void **state)
 	strbuf_release(&back);
 }
 
+static void test_rng_streams(void **state)
+{
+	struct rng a, b, c;
+	double sum = 0, sq = 0;
+	int n = 200000, below[7] = { 0 };
+	(void)state;
+
+	rng_seed(&a, 42);
+	rng_seed(&b, 42);
+	rng_seed(&c, 43);
+	for (int i = 0; i < 100; i++) {
+		uint64_t x = rng_next(&a);
+
+		assert_true(x == rng_next(&b));
+		assert_true(x != rng_next(&c));
+	}
+	/* seed 0 works too (splitmix64 fills the state) */
+	rng_seed(&a, 0);
+	assert_true(rng_next(&a) != 0 || rng_next(&a) != 0);
+	/* derived seeds: a function of all three inputs, order included */
+	assert_true(rng_derive(1, 2, 3) == rng_derive(1, 2, 3));
+	assert_true(rng_derive(1, 2, 3) != rng_derive(1, 3, 2));
+	assert_true(rng_derive(1, 2, 3) != rng_derive(2, 2, 3));
+	assert_true(rng_derive(1, 2, 3) != rng_derive(1, 2, 4));
+
+	for (int i = 0; i < n; i++) {
+		double u = rng_uniform(&a), z = rng_normal(&a);
+		uint64_t k = rng_below(&a, 7);
+
+		assert_true(u >= 0 && u < 1);
+		assert_true(k < 7);
+		below[k]++;
+		sum += z;
+		sq += z * z;
+	}
+	assert_true(fabs(sum / n) < 0.01);
+	assert_true(fabs(sq / n - 1) < 0.02);
+	for (int k = 0; k < 7; k++)
+		assert_true(abs(below[k] - n / 7) < n / 70);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_json_writer_layout),
 		cmocka_unit_test(test_strmap),
 		cmocka_unit_test(test_write_file_atomic),
+		cmocka_unit_test(test_rng_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
