@@ -269,7 +269,7 @@ int runner_bad_opt(const struct runner_job *rj, const char *key, const char *wha
 		   struct strbuf *why)
 {
 	const struct job_value *v = opt_value(rj, key);
-	const char *text = job_value_text(v);
+	const char *text = job_value_shown(v);
 
 	job_source_line(v, why);
 	strbuf_addf(why, ": %s: '%s' expected %s, got '%s'", rj->r->name, key, what,
@@ -433,7 +433,8 @@ static int check_options(const struct runner_job *rj, struct strbuf *why)
 			known = !strcmp(*o, e->key);
 		if (!known) {
 			job_entry_where(e, why);
-			strbuf_addf(why, ": %s has no option '%s' (expected one of:", rj->r->name, e->key);
+			strbuf_addf(why, ": %s has no option '%s' (expected one of:", rj->r->name,
+				    job_key_shown(e));
 			for (const char *const *o = rj->r->options; o && *o; o++)
 				strbuf_addf(why, " %s", *o);
 			strbuf_addch(why, ')');
@@ -442,7 +443,7 @@ static int check_options(const struct runner_job *rj, struct strbuf *why)
 		if (e->val->kind == JOB_SEQ || e->val->kind == JOB_MAP) {
 			job_entry_where(e, why);
 			strbuf_addf(why, ": %s: '%s' expected a scalar (split the job first: "
-				    "perfbot run does)", rj->r->name, e->key);
+				    "perfbot run does)", rj->r->name, job_key_shown(e));
 			return -1;
 		}
 	}

@@ -8,6 +8,7 @@
 #include "job/job.h"
 #include "job/split.h"
 #include "util/fileio.h"
+#include "util/pathsafe.h"
 #include "util/xalloc.h"
 
 #include <getopt.h>
@@ -25,10 +26,10 @@ static int save_atom(struct job *atom, void *data)
 {
 	struct out_ctx *c = data;
 	struct strbuf name = STRBUF_INIT;
-	int ret;
+	int ret = -1;
 
-	job_atom_name(atom, c->prefix, c->dirs, &name);
-	ret = job_save(atom, name.buf);
+	if (job_atom_name(atom, c->prefix, c->dirs, &name) == 0)
+		ret = job_save(atom, name.buf);
 	if (!ret)
 		printf("%s => %s\n", c->jobfile, name.buf);
 	strbuf_release(&name);
@@ -107,6 +108,19 @@ int cmd_split_job(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
+	/* both end up as folders of a result path, -k also in file names */
+	if ((opts.commit && check_path_component(opts.commit, "--kernel") < 0) ||
+	    (opts.kconfig && check_path_component(opts.kconfig, "--config") < 0)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* a mistyped root would silently drop every include and default */
+	for (int i = 0; i < nr_dirs; i++)
+		if (!is_dir(dirs[i])) {
+			error("--lkp-src: '%s' is not a directory", dirs[i]);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	opts.include_dirs = nr_dirs ? dirs : NULL;
 	opts.overrides = overrides;
 	for (int i = optind; i < argc; i++) {

@@ -36,6 +36,7 @@
 
 struct job_src {
 	int refs;
+	bool hidden;            /* an include not named .yaml: never quoted */
 	char name[];
 };
 
@@ -44,8 +45,28 @@ static struct job_src *src_new(const char *name)
 	size_t n = strlen(name);
 	struct job_src *s = xmalloc(sizeof(*s) + n + 1);
 	s->refs = 1;
+	s->hidden = false;
 	memcpy(s->name, name, n + 1);
 	return s;
+}
+
+#define HIDDEN_TEXT "<not shown: from an included file not named .yaml>"
+
+static bool src_hidden(const struct job_src *s)
+{
+	return s && s->hidden;
+}
+
+const char *job_value_shown(const struct job_value *v)
+{
+	if (!v || v->kind != JOB_SCALAR)
+		return NULL;
+	return src_hidden(v->src) ? HIDDEN_TEXT : v->text;
+}
+
+const char *job_key_shown(const struct job_entry *e)
+{
+	return src_hidden(e->src) ? HIDDEN_TEXT : e->key;
 }
 
 static struct job_src *src_get(struct job_src *s)
@@ -540,7 +561,8 @@ int job_get_int(const struct job *job, const char *key, long long *out)
 	job_source_line(v, &sb);
 	error("%s: '%s' expected an integer, got %s%s%s", sb.buf, key,
 	      v->kind == JOB_SCALAR ? "'" : "",
-	      v->kind == JOB_SCALAR ? v->text : v->kind == JOB_SEQ ? "a list" : "a mapping",
+	      v->kind == JOB_SCALAR ? job_value_shown(v) :
+	      v->kind == JOB_SEQ ? "a list" : "a mapping",
 	      v->kind == JOB_SCALAR ? "'" : "");
 	strbuf_release(&sb);
 	return -1;
@@ -1055,6 +1077,7 @@ static int do_include(struct expansion *x, const char *content, size_t clen,
 	if (opts)
 		apply_include_options(&text, opts->root);
 	isrc = src_new(path.buf);
+	isrc->hidden = !ends_with(path.buf, ".yaml") && !ends_with(path.buf, ".yml");
 	ret = expand_text(x, text.buf, text.len, isrc, indent, depth + 1, false);
 	src_put(isrc);
 out:
@@ -1161,6 +1184,10 @@ static int builder_error(const struct builder *b, const struct fy_mark *m,
 	int line, col;
 
 	map_pos(b, m, &src, &line, &col);
+	/* libfyaml's messages and ours may quote the text: not a file's
+	 * that is not YAML (`<< : /etc/shadow`) */
+	if (src_hidden(src))
+		msg = "invalid job YAML (" HIDDEN_TEXT ")";
 	return error("%s:%d:%d: %s", src ? src->name : b->name, line, col, msg);
 }
 
@@ -1247,7 +1274,8 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 		int ret;
 		struct job_src *s = f->ksrc;
 		strbuf_addf(&msg, "%s:%d:%d: duplicate key '%s'",
-			    s ? s->name : b->name, f->kline, f->kcol, f->key);
+			    s ? s->name : b->name, f->kline, f->kcol,
+			    src_hidden(s) ? HIDDEN_TEXT : f->key);
 		ret = error("%s", msg.buf);
 		strbuf_release(&msg);
 		job_value_free(v);
@@ -1406,11 +1434,20 @@ static int parse_text(const char *text, size_t len, const char *name,
 			ndocs++;
 			b.doc = NULL;
 			break;
-		case FYET_SCALAR:
+		case FYET_SCALAR: {
+			size_t l;
+			const char *t = fy_token_get_text(ev->scalar.value, &l);
+			/* "\0" in quotes: C strings would cut the value there,
+			 * so a path could lose its checked suffix */
+			if (t && memchr(t, '\0', l)) {
+				ret = builder_error(&b, m, "expected a value without NUL characters");
+				break;
+			}
 			v = value_from_event(&b, ev, m);
 			remember_anchor(&b, ev->scalar.anchor, v);
 			ret = attach(&b, v, m);
 			break;
+		}
 		case FYET_ALIAS: {
 			size_t l;
 			const char *t = fy_token_get_text(ev->alias.anchor, &l);
@@ -1481,7 +1518,8 @@ static int type_error(const struct job_value *v, const char *key, const char *ex
 	int ret;
 
 	job_source_line(v, &sb);
-	ret = error("%s: '%s' expected %s, got a %s", sb.buf, key, expected,
+	ret = error("%s: '%s' expected %s, got a %s", sb.buf,
+		    src_hidden(v->src) ? HIDDEN_TEXT : key, expected,
 		    v->kind == JOB_MAP ? "mapping" : v->kind == JOB_SEQ ? "list" : "scalar");
 	strbuf_release(&sb);
 	return ret;
@@ -1548,10 +1586,10 @@ static int check_doc(const struct job_value *doc, const char *const *dirs)
 			job_entry_where(e, &sb);
 			if (v->kind == JOB_MAP)
 				error("%s: unknown benchmark '%s' (expected a benchmark with a parser, a monitor, or programs/%s under an include dir)",
-				      sb.buf, e->key, e->key);
+				      sb.buf, job_key_shown(e), job_key_shown(e));
 			else
 				error("%s: unknown key '%s' (expected a job key, a monitor or a benchmark)",
-				      sb.buf, e->key);
+				      sb.buf, job_key_shown(e));
 			strbuf_release(&sb);
 			return -1;
 		}
@@ -1610,6 +1648,20 @@ static int reject_erb(const struct expansion *x)
 	return 0;
 }
 
+/* No key in any document: an empty file, or comments only. */
+static bool job_is_empty(const struct job *job)
+{
+	size_t pos = 0;
+
+	if (job_next(job, &pos))
+		return false;
+	for (size_t i = 0; i < job->nr_docs; i++)
+		for (size_t k = 0; k < job->docs[i]->nr; k++)
+			if (!job->docs[i]->ent[k].comment)
+				return false;
+	return true;
+}
+
 int job_load_string(const char *text, size_t len, const char *name,
 		    const struct job_load_opts *opts, struct job **out)
 {
@@ -1635,6 +1687,9 @@ int job_load_string(const char *text, size_t len, const char *name,
 	job->path = xstrdup(name);
 	if (!ret)
 		ret = parse_text(x.text.buf, x.text.len, name, &x, job, !opts->no_check);
+	if (!ret && !opts->no_check && job_is_empty(job))
+		ret = error("%s: the job is empty (expected keys such as 'testcase:' "
+			    "and a benchmark)", name);
 	exp_release(&x);
 	if (ret < 0) {
 		job_free(job);
@@ -2140,7 +2195,7 @@ static int expand_pct(struct job_value *v, const char *key, long nr_cpu)
 			struct strbuf sb = STRBUF_INIT;
 			job_source_line(v, &sb);
 			error("%s: '%s' expected N or N%% (a share of the CPUs), got '%s'",
-			      sb.buf, key, v->text);
+			      sb.buf, key, job_value_shown(v));
 			strbuf_release(&sb);
 			return -1;
 		}

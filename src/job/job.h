@@ -206,6 +206,15 @@ void job_scalar_to_s(const struct job_value *v, struct strbuf *sb);
  * (1.0e+3 equals 1000.0; quoting style does not matter), keys and their
  * order.  Positions and comment entries are ignored. */
 bool job_value_equal(const struct job_value *a, const struct job_value *b);
+/*
+ * The text of scalar v (NULL for other kinds), or of entry e's key, as an
+ * error message may quote it.  A value from an included file whose name
+ * does not end in .yaml or .yml gives a fixed "<not shown: ...>" instead:
+ * `<< : FILE` reads any file, as lkp's does, and an error must not print
+ * the content of /etc/shadow.  Messages use these, never v->text itself.
+ */
+const char *job_value_shown(const struct job_value *v);
+const char *job_key_shown(const struct job_entry *e);
 /* Append "FILE:LINE:COL" (or "FILE" or "<job>" when less is known). */
 void job_source_line(const struct job_value *v, struct strbuf *sb);
 /* Same for an entry's key position. */

@@ -18,6 +18,7 @@
 
 #include "parse/parser.h"
 #include "util/fileio.h"
+#include "util/pathsafe.h"
 #include "util/xalloc.h"
 
 /*
@@ -399,27 +400,45 @@ static void os_release_field(const char *field, struct strbuf *sb)
 	strbuf_release(&f);
 }
 
-static void add_dir(struct strbuf *sb, const char *part)
+/*
+ * Append part as the next folder of sb, after checking that it is one
+ * safe component (util/pathsafe.h); what names its origin in the message
+ * ("job.yaml:3:9: 'commit'", "--commit", "the host name").  0 or -1.
+ */
+static int add_dir(struct strbuf *sb, const char *part, const char *what)
 {
+	if (check_path_component(part, what) < 0)
+		return -1;
 	if (sb->len && sb->buf[sb->len - 1] != '/')
 		strbuf_addch(sb, '/');
 	strbuf_addstr(sb, part);
+	return 0;
+}
+
+/* "FILE:LINE:COL: 'key'" for messages about key's value. */
+static void key_where(const struct job *job, const char *key, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	job_source_line(job_lookup(job, key), sb);
+	strbuf_addf(sb, ": '%s'", key);
 }
 
 int job_result_root(const struct job *job, const char *base_dir,
 		    const char *commit, struct strbuf *sb)
 {
 	const char *testcase = job_get(job, "testcase");
+	const char *tc_key = "testcase";
 	const char *v;
-	struct strbuf part = STRBUF_INIT, host = STRBUF_INIT;
+	struct strbuf part = STRBUF_INIT, host = STRBUF_INIT, what = STRBUF_INIT;
 	struct utsname u;
 	bool have_uname = uname(&u) == 0;
 	const char *arch = job_get(job, "arch");
+	int ret = -1;
 
 	if (!arch)
 		arch = have_uname ? u.machine : "x86_64";
 	if (!testcase)
-		testcase = job_get(job, "suite");
+		testcase = job_get(job, tc_key = "suite");
 	if (!testcase) {
 		size_t pos = 0;
 		const struct job_entry *e;
@@ -434,16 +453,24 @@ int job_result_root(const struct job *job, const char *base_dir,
 			     job->path ? job->path : "<job>");
 	}
 	strbuf_addstr(sb, base_dir);
-	add_dir(sb, testcase);
+	key_where(job, tc_key, &what);
+	if (add_dir(sb, testcase, what.buf) < 0)
+		goto out;
 	job_path_params(job, NULL, &part);
-	add_dir(sb, part.buf);
+	strbuf_reset(&what);
+	strbuf_addf(&what, "%s: the parameters' part of the result path",
+		    job->path ? job->path : "<job>");
+	if (add_dir(sb, part.buf, what.buf) < 0)
+		goto out;
 
 	strbuf_reset(&part);
 	if ((v = job_get(job, "tbox_group"))) {
 		strbuf_addstr(&part, v);
+		key_where(job, "tbox_group", &what);
 	} else {
 		if ((v = job_get(job, "testbox"))) {
 			strbuf_addstr(&host, v);
+			key_where(job, "testbox", &what);
 		} else {
 			char name[256] = "localhost";
 			const char *env = getenv("HOSTNAME");
@@ -453,14 +480,18 @@ int job_result_root(const struct job *job, const char *base_dir,
 				strcpy(name, "localhost");
 			name[sizeof(name) - 1] = 0;
 			strbuf_addstr(&host, name);
+			strbuf_reset(&what);
+			strbuf_addstr(&what, "the host name");
 		}
 		job_tbox_group(host.buf, &part);
 	}
-	add_dir(sb, part.buf);
+	if (add_dir(sb, part.buf, what.buf) < 0)
+		goto out;
 
 	strbuf_reset(&part);
 	if ((v = job_get(job, "rootfs"))) {
 		rootfs_filename(v, &part);
+		key_where(job, "rootfs", &what);
 	} else {
 		struct strbuf id = STRBUF_INIT, ver = STRBUF_INIT;
 		os_release_field("ID", &id);
@@ -472,40 +503,77 @@ int job_result_root(const struct job *job, const char *base_dir,
 			strbuf_addstr(&part, "local");
 		strbuf_release(&id);
 		strbuf_release(&ver);
+		strbuf_reset(&what);
+		strbuf_addstr(&what, "/etc/os-release");
 	}
-	add_dir(sb, part.buf);
+	if (add_dir(sb, part.buf, what.buf) < 0)
+		goto out;
 
 	strbuf_reset(&part);
-	if ((v = job_get(job, "kconfig")))
+	if ((v = job_get(job, "kconfig"))) {
 		strbuf_addstr(&part, v);
-	else
+		key_where(job, "kconfig", &what);
+	} else {
 		strbuf_addf(&part, "%s-local", arch);
-	add_dir(sb, part.buf);
+		key_where(job, "arch", &what);
+	}
+	if (add_dir(sb, part.buf, what.buf) < 0)
+		goto out;
 
 	v = job_get(job, "compiler");
-	add_dir(sb, v ? v : "gcc");
+	key_where(job, "compiler", &what);
+	if (add_dir(sb, v ? v : "gcc", what.buf) < 0)
+		goto out;
 
-	if (!commit)
-		commit = job_get(job, "commit");
-	add_dir(sb, commit ? commit : have_uname ? u.release : "unknown");
+	if (commit) {
+		strbuf_reset(&what);
+		strbuf_addstr(&what, "--commit");
+	} else if ((commit = job_get(job, "commit"))) {
+		key_where(job, "commit", &what);
+	} else {
+		commit = have_uname ? u.release : "unknown";
+		strbuf_reset(&what);
+		strbuf_addstr(&what, "the kernel release (uname -r)");
+	}
+	if (add_dir(sb, commit, what.buf) < 0)
+		goto out;
+	ret = 0;
+out:
 	strbuf_release(&part);
 	strbuf_release(&host);
-	return 0;
+	strbuf_release(&what);
+	return ret;
 }
 
-void job_atom_name(const struct job *atom, const char *prefix,
-		   const char *const *include_dirs, struct strbuf *sb)
+int job_atom_name(const struct job *atom, const char *prefix,
+		  const char *const *include_dirs, struct strbuf *sb)
 {
+	struct strbuf what = STRBUF_INIT, part = STRBUF_INIT;
 	const char *v;
+	int ret = -1;
 
 	strbuf_addf(sb, "%s-", prefix);
 	job_path_params(atom, include_dirs, sb);
+	/* each value is checked alone: "-" joins them, so "a-.." is one
+	 * harmless name, but a '/' in any of them leaves the output folder */
 	for (const char *const *d = commit_dims; *d; d++)
-		if ((v = job_get(atom, *d)))
+		if ((v = job_get(atom, *d))) {
+			key_where(atom, *d, &what);
+			if (check_path_component(v, what.buf) < 0)
+				goto out;
 			strbuf_addf(sb, "-%s", v);
+		}
 	if ((v = job_get(atom, "rootfs"))) {
-		strbuf_addch(sb, '-');
-		rootfs_filename(v, sb);
+		rootfs_filename(v, &part);
+		key_where(atom, "rootfs", &what);
+		if (check_path_component(part.buf, what.buf) < 0)
+			goto out;
+		strbuf_addf(sb, "-%s", part.buf);
 	}
 	strbuf_addstr(sb, ".yaml");
+	ret = 0;
+out:
+	strbuf_release(&what);
+	strbuf_release(&part);
+	return ret;
 }

@@ -1210,6 +1210,8 @@ int job_split(const struct job *job, const char *origin,
 	int ret = 0;
 
 	s.dirs = job_default_include_dirs(opts->include_dirs, buf);
+	/* the atoms' messages name the file they came from */
+	base->path = xstrdup(job->path ? job->path : origin);
 	if (!job_lookup(job, "job_origin")) {
 		origin_label(origin, s.dirs, &sb);
 		job_map_add_comment(base->root, sb.buf);

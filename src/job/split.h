@@ -85,10 +85,12 @@ int job_apply_defaults(struct job *atom, const char *const *include_dirs);
 
 /*
  * The atomic job's file name as lkp's split-job names it, appended to sb:
- * "<prefix>-<path_params>[-<commit>...][-<rootfs file>].yaml".
+ * "<prefix>-<path_params>[-<commit>...][-<rootfs file>].yaml".  Returns
+ * 0, or -1 after an error naming the key whose value is not one safe path
+ * component (util/pathsafe.h): the name must stay in prefix's folder.
  */
-void job_atom_name(const struct job *atom, const char *prefix,
-		   const char *const *include_dirs, struct strbuf *sb);
+int job_atom_name(const struct job *atom, const char *prefix,
+		  const char *const *include_dirs, struct strbuf *sb);
 
 /*
  * lkp's split-job --compatible: a job lkp already expanded may carry

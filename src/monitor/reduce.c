@@ -294,12 +294,6 @@ static void put(struct matrix *stats, const char *name, struct reduced r)
 	m->is_int[0] = r.is_int;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
 /* Samples of one JSON array; -1 if one is not a number. */
 static int samples(json_object *arr, double **v, bool **is_int, size_t *alloc)
 {

@@ -83,7 +83,8 @@ static double duration_value(const struct job_value *v, const char *what, double
 	if (d < 0) {
 		struct strbuf where = STRBUF_INIT;
 		job_source_line(v, &where);
-		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, what, s);
+		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, what,
+		      job_value_shown(v));
 		strbuf_release(&where);
 		return -2;
 	}

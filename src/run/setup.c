@@ -321,7 +321,7 @@ const char *run_setup_fs_package(const struct run_fs_type *fs)
 static int bad_value(const struct job_value *v, const char *key, const char *expected)
 {
 	struct strbuf where = STRBUF_INIT;
-	const char *text = job_value_text(v);
+	const char *text = job_value_shown(v);
 
 	job_source_line(v, &where);
 	if (text)
@@ -1324,12 +1324,6 @@ static long name_pid(const char *name)
 		return -1;
 	pid = strtol(name + 6, &end, 10);
 	return *end == '-' ? pid : -1;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
 }
 
 /* Replay one stale journal; 1 cleaned, 0 left alone, -1 failed. */

@@ -12,12 +12,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
 static int read_gz(struct strbuf *sb, const char *path)
 {
 	gzFile gz = gzopen(path, "rb");

@@ -9,6 +9,7 @@
  * through xmalloc (see xalloc.h): a caller never sees a half-grown buffer.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct strbuf {
@@ -45,5 +46,8 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Remove trailing whitespace. */
 void strbuf_rtrim(struct strbuf *sb);
+
+/* Does s end with suffix?  (A C-string helper that every layer needs.) */
+bool ends_with(const char *s, const char *suffix);
 
 #endif

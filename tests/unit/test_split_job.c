@@ -51,7 +51,7 @@ static int collect(struct job *atom, void *ctx)
 	struct strbuf n = STRBUF_INIT, t = STRBUF_INIT;
 
 	assert_true(a->nr < 64);
-	job_atom_name(atom, a->prefix, a->dirs, &n);
+	assert_int_equal(job_atom_name(atom, a->prefix, a->dirs, &n), 0);
 	job_to_yaml(atom, &t);
 	a->names[a->nr] = strbuf_detach(&n, NULL);
 	a->texts[a->nr] = strbuf_detach(&t, NULL);

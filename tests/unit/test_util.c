@@ -4,6 +4,7 @@
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 #include "util/rng.h"
+#include "util/pathsafe.h"
 #include "util/strmap.h"
 
 #include <math.h>
@@ -214,6 +215,54 @@ static void test_rng_streams(void **state)
 		assert_true(abs(below[k] - n / 7) < n / 70);
 }
 
+/* The boundaries of one safe path component (util/pathsafe.h). */
+static void test_path_component(void **state)
+{
+	static const char *const ok[] = { "a", "abc123", "...", ".a", "a..b", "-x",
+		"6.1.0-rc1", "x86_64-rhel-8.3", "gcc-12", "v6.1 with space" };
+	static const struct { const char *name, *why; } bad[] = {
+		{ "", "it is empty" },
+		{ ".", "it is '.' or '..'" },
+		{ "..", "it is '.' or '..'" },
+		{ "a/b", "it contains '/'" },
+		{ "/", "it contains '/'" },
+		{ "../x", "it contains '/'" },
+		{ "a/", "it contains '/'" },
+		{ "a\nb", "it contains a control character" },
+		{ "a\x7f", "it contains a control character" },
+		{ "\x1f", "it contains a control character" },
+	};
+	char name[300];
+	struct stderr_capture cap;
+	struct strbuf msg = STRBUF_INIT;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		assert_null(path_component_problem(ok[i]));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *why = path_component_problem(bad[i].name);
+		assert_non_null(why);
+		assert_string_equal(why, bad[i].why);
+	}
+	assert_non_null(path_component_problem(NULL));
+	/* NAME_MAX: 255 bytes pass, 256 do not */
+	memset(name, 'x', 255);
+	name[255] = '\0';
+	assert_null(path_component_problem(name));
+	name[255] = 'x';
+	name[256] = '\0';
+	assert_string_equal(path_component_problem(name), "it is longer than 255 bytes");
+
+	assert_int_equal(check_path_component("abc", "--commit"), 0);
+	capture_start(&cap);
+	assert_int_equal(check_path_component("a\nb/..", "x.yaml:3:9: 'commit'"), -1);
+	capture_end_sb(&cap, &msg);
+	assert_string_equal(msg.buf, "perfbot: x.yaml:3:9: 'commit' expected one path component "
+			    "(not empty, not '.' or '..', no '/' or control character, at most "
+			    "255 bytes), got 'a?b/..': it contains a control character\n");
+	strbuf_release(&msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_strmap),
 		cmocka_unit_test(test_write_file_atomic),
 		cmocka_unit_test(test_rng_streams),
+		cmocka_unit_test(test_path_component),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,101 @@
+#!/bin/sh
+# t1000: what a hostile job file or option cannot make perfbot do: write
+# outside the result root or the output folder, print the content of a
+# file it was made to include; and the clear errors of empty jobs and
+# missing folders.
+. ./lib.sh
+
+job() { # job FILE [extra lines]
+	f=$1; shift
+	printf 'testcase: mytest\nmytest:\n  command: "echo score: 1"\n' >"$f"
+	for l in "$@"; do printf '%s\n' "$l" >>"$f"; done
+}
+
+# nothing may appear outside res/ (the escape targets are ./esc*)
+no_escape() { test -z "$(ls -d esc* 2>/dev/null)"; }
+
+test_expect_success 'run: commit, kconfig, compiler, testcase with ../ are refused with file:line' '
+	mkdir -p a/b/c/d/e/f/g/h &&
+	job j1.yaml "commit: ../../../../../../../../esc1" &&
+	test_must_fail 1 perfbot run -r res j1.yaml 2>err &&
+	grep -q "^perfbot: j1.yaml:4:9: .commit. expected one path component" err &&
+	job j2.yaml "kconfig: ../../../../../../../esc2" &&
+	test_must_fail 1 perfbot run -r res j2.yaml 2>err &&
+	grep -q "^perfbot: j2.yaml:4:10: .kconfig. expected one path component" err &&
+	job j3.yaml "compiler: .." &&
+	test_must_fail 1 perfbot run -r res j3.yaml 2>err &&
+	grep -q "^perfbot: j3.yaml:4:11: .compiler. expected one path component.*got .\.\.." err &&
+	printf "testcase: ../../esc3\nmytest:\n  command: \"echo score: 1\"\n" >j4.yaml &&
+	test_must_fail 1 perfbot run -r res j4.yaml 2>err &&
+	grep -q "^perfbot: j4.yaml:1:11: .testcase. expected one path component" err &&
+	no_escape && test -z "$(find res -name stats.json)"
+'
+
+test_expect_success 'run -c ../x is refused, naming --commit' '
+	job j.yaml &&
+	test_must_fail 1 perfbot run -r res -c ../../../../../../../../esc j.yaml 2>err &&
+	grep -q "^perfbot: --commit expected one path component" err &&
+	test_must_fail 1 perfbot run -r res -c "" j.yaml 2>err &&
+	grep -q "got .*: it is empty" err &&
+	no_escape
+'
+
+test_expect_success 'a NUL in a quoted value is refused, not cut' '
+	job j.yaml "commit: \"ok\\0/../../esc\"" &&
+	test_must_fail 1 perfbot run -r res j.yaml 2>err &&
+	grep -q "^perfbot: j.yaml:4:10: expected a value without NUL characters" err &&
+	test -z "$(find res -name stats.json)"
+'
+
+test_expect_success 'split-job: commit, *_commit and -k cannot name a file outside -o' '
+	mkdir out &&
+	job j.yaml "commit: ../esc1" &&
+	test_must_fail 1 perfbot split-job -o out j.yaml 2>err &&
+	grep -q "^perfbot: j.yaml:4:9: .commit. expected one path component" err &&
+	job k.yaml &&
+	test_must_fail 1 perfbot split-job -o out -s "linux_commit: ../esc2" k.yaml 2>err &&
+	grep -q "^perfbot: <-s>:1:15: .linux_commit. expected one path component" err &&
+	test_must_fail 2 perfbot split-job -o out -k ../esc3 k.yaml 2>err &&
+	grep -q "^perfbot: --kernel expected one path component" err &&
+	test_must_fail 2 perfbot split-job -o out -c ../esc4 k.yaml 2>err &&
+	grep -q "^perfbot: --config expected one path component" err &&
+	no_escape && test -z "$(ls out)"
+'
+
+test_expect_success 'an include that is not .yaml: its content is never printed' '
+	printf "root:SECRETHASH:20228:0:99999:7:::\ndaemon:*:1:0\n" >shadow &&
+	printf "testcase: mytest\n<< : $PWD/shadow\n" >j1.yaml &&
+	test_must_fail 1 perfbot run -r res j1.yaml 2>err &&
+	grep -q "^perfbot: $PWD/shadow:1:1: unknown key .<not shown" err &&
+	printf "a: b: c\n SECRETWORD [\n" >garbage &&
+	printf "testcase: mytest\n<< : garbage\n" >j2.yaml &&
+	test_must_fail 1 perfbot split-job -o . j2.yaml 2>err2 &&
+	grep -q "^perfbot: ./garbage:2:6: invalid job YAML (<not shown" err2 &&
+	printf "runtime: SECRETVALUE\n" >inc &&
+	job j3.yaml "<< : inc" &&
+	test_must_fail 1 perfbot run -r res j3.yaml 2>err3 &&
+	grep -q "inc:1:10: .runtime. expected a duration (300, 300s, 5m), got .<not shown" err3 &&
+	! grep -q SECRET err err2 err3 &&
+	cp inc inc.yaml && job j4.yaml "<< : inc.yaml" &&
+	test_must_fail 1 perfbot run -r res j4.yaml 2>err4 &&
+	grep -q "got .SECRETVALUE." err4
+'
+
+test_expect_success 'split-job --lkp-src of a missing folder is an error' '
+	job j.yaml &&
+	test_must_fail 2 perfbot split-job --lkp-src /nonexistent/lkp -o . j.yaml 2>err &&
+	test_cmp - err <<-\EOT
+	perfbot: --lkp-src: '"'"'/nonexistent/lkp'"'"' is not a directory
+	EOT
+'
+
+test_expect_success 'an empty job: run and split-job name the file' '
+	: >empty.yaml && printf "# just a comment\n" >comment.yaml &&
+	test_must_fail 1 perfbot run -r res empty.yaml 2>err &&
+	test_must_fail 1 perfbot split-job -o . comment.yaml 2>err2 &&
+	grep -q "^perfbot: empty.yaml: the job is empty" err &&
+	grep -q "^perfbot: comment.yaml: the job is empty" err2 &&
+	test -z "$(ls *-*.yaml 2>/dev/null)"
+'
+
+test_done
