@@ -111,3 +111,8 @@ $(BUILD)/bin/will-it-scale: benchmarks/will-it-scale/will-it-scale.c
 $(BUILD)/bin/bench-harness: benchmarks/harness/bench-harness.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
+# false alarms and power of the change rules on generated matrices (bench/aa.sh)
+$(BUILD)/bench/aa: bench/aa.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
