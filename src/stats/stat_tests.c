@@ -304,18 +304,84 @@ static int cmp_ranked(const void *x, const void *y)
 	return cmp_double(&((const struct ranked *)x)->v, &((const struct ranked *)y)->v);
 }
 
-double mann_whitney(const double *a, int na, const double *b, int nb, double *u)
+double mann_whitney_exact_tied_p(const int *group_sizes, int nr_groups, int na, double u)
+{
+	int n = 0, smax, pos = 0;
+	double *cnt, lower = 0, upper = 0, tot, s_obs;
+	size_t row;
+
+	for (int g = 0; g < nr_groups; g++) {
+		if (group_sizes[g] < 1)
+			return NAN;
+		n += group_sizes[g];
+	}
+	if (na < 1 || na >= n || !(u >= 0 && u <= (double)na * (n - na)) ||
+	    2 * u != floor(2 * u))
+		return NAN;
+	/*
+	 * cnt[k][s]: ways to choose k a-values among the groups seen so far
+	 * with doubled mid-rank sum s.  Rows over k are updated from the top
+	 * down, so that each group's choices read the counts before it.
+	 */
+	smax = n * (n + 1);
+	row = (size_t)smax + 1;
+	cnt = xcalloc((size_t)(na + 1) * row, sizeof(double));
+	cnt[0] = 1;
+	for (int g = 0; g < nr_groups; g++) {
+		int t = group_sizes[g], r2 = 2 * pos + t + 1;   /* doubled mid-rank */
+
+		for (int k = na; k >= 1; k--) {
+			double *dst = cnt + (size_t)k * row, ways = 1;
+
+			for (int j = 1; j <= t && j <= k; j++) {
+				const double *src = cnt + (size_t)(k - j) * row;
+				int add = j * r2;
+
+				ways = ways * (t - j + 1) / j;          /* C(t, j) */
+				for (int s = 0; s + add <= smax; s++)
+					if (src[s] != 0)
+						dst[s + add] += ways * src[s];
+			}
+		}
+		pos += t;
+	}
+	/* U = S/2 - na (na + 1) / 2, so U <= u is S <= 2u + na (na + 1) */
+	s_obs = 2 * u + (double)na * (na + 1);
+	for (int s = 0; s <= smax; s++) {
+		double c = cnt[(size_t)na * row + s];
+
+		if (s <= s_obs)
+			lower += c;
+		if (s >= s_obs)
+			upper += c;
+	}
+	free(cnt);
+	tot = choose(n, na);
+	return fmin(1, 2 * fmin(lower, upper) / tot);
+}
+
+struct tie_groups {
+	int *size;
+	int nr;
+};
+
+double mann_whitney_test(const double *a, int na, const double *b, int nb,
+			 struct mwu_result *res)
 {
 	int n = na + nb, i = 0;
 	struct ranked *r;
-	double rank_sum_a = 0, ties = 0, ua, mu, var, z;
+	struct tie_groups groups = { NULL, 0 };
+	double rank_sum_a = 0, ties = 0, ua, mu, var, z, p;
 
-	if (u)
-		*u = NAN;
+	if (res) {
+		res->u = NAN;
+		res->exact = false;
+	}
 	if (na < 1 || nb < 1 || !all_finite(a, na) || !all_finite(b, nb))
 		return NAN;
 
 	r = xmalloc(sizeof(*r) * (size_t)n);
+	groups.size = xmalloc(sizeof(int) * (size_t)n);
 	for (int k = 0; k < na; k++)
 		r[k] = (struct ranked){ a[k], 1 };
 	for (int k = 0; k < nb; k++)
@@ -335,22 +401,43 @@ double mann_whitney(const double *a, int na, const double *b, int nb, double *u)
 				rank_sum_a += mid;
 		t = j - i + 1;
 		ties += t * t * t - t;
+		groups.size[groups.nr++] = j - i + 1;
 		i = j + 1;
 	}
 	free(r);
 
 	ua = rank_sum_a - (double)na * (na + 1) / 2;
-	if (u)
-		*u = ua;
-	if (ties == 0 && na <= MWU_EXACT_MAX_N && nb <= MWU_EXACT_MAX_N)
-		return mann_whitney_exact_p(na, nb, ua);
+	if (res)
+		res->u = ua;
+	p = NAN;
+	if (groups.nr == 1) {
+		p = 1;          /* every value tied: exactly no evidence */
+	} else if (ties == 0 && na <= MWU_EXACT_MAX_N && nb <= MWU_EXACT_MAX_N) {
+		p = mann_whitney_exact_p(na, nb, ua);
+	} else if (ties != 0 && na <= MWU_EXACT_TIES_MAX_N && nb <= MWU_EXACT_TIES_MAX_N) {
+		p = mann_whitney_exact_tied_p(groups.size, groups.nr, na, ua);
+	}
+	free(groups.size);
+	if (!isnan(p)) {
+		if (res)
+			res->exact = true;
+		return p;
+	}
 
 	mu = (double)na * nb / 2;
 	var = (double)na * nb / 12 * ((n + 1) - ties / ((double)n * (n - 1)));
-	if (!(var > 0))
-		return 1;       /* every value tied */
 	z = fmax(0, fabs(ua - mu) - 0.5) / sqrt(var);
 	return fmin(1, erfc(z / M_SQRT2));
+}
+
+double mann_whitney(const double *a, int na, const double *b, int nb, double *u)
+{
+	struct mwu_result res;
+	double p = mann_whitney_test(a, na, b, nb, &res);
+
+	if (u)
+		*u = res.u;
+	return p;
 }
 
 double mann_whitney_min_p(int na, int nb)

@@ -14,6 +14,13 @@
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
 static void assert_rel(double got, double want, double tol, const char *what)
 {
 	double err = want == 0 ? fabs(got) : fabs(got - want) / fabs(want);
@@ -416,22 +423,156 @@ static double normal_approx_p(const double *a, int na, const double *b, int nb)
 	return fmin(1, 2 * gsl_cdf_ugaussian_Q(fmax(0, fabs(u - na * nb / 2.0) - 0.5) / sqrt(var)));
 }
 
-static void test_mwu_ties_normal(void **state)
+/*
+ * The exact permutation p of data with ties, by brute force: every way of
+ * choosing which na of the pooled values are a's, U counted by pairs.
+ */
+static double brute_tied_p(const double *a, int na, const double *b, int nb)
 {
-	static const double a[] = { 3, 4, 4, 5, 5, 5, 7, 8 }, b[] = { 1, 2, 2, 3, 4, 5, 6 };
-	static const double c[] = { 7, 7, 7, 7 }, d[] = { 7, 7, 7 };
-	double u, p = mann_whitney(a, 8, b, 7, &u);
+	double pooled[24], sub_a[24], sub_b[24], u = pair_u(a, na, b, nb), le = 0, ge = 0, tot = 0;
+	int n = na + nb;
 
-	assert_true(u == pair_u(a, 8, b, 7));
-	assert_rel(p, normal_approx_p(a, 8, b, 7), 1e-12, "ties");
-	/* all tied: no evidence either way */
-	assert_true(mann_whitney(c, 4, d, 3, &u) == 1);
-	assert_true(u == 6);
-	/* integer counters with ties but complete separation */
+	for (int i = 0; i < na; i++)
+		pooled[i] = a[i];
+	for (int i = 0; i < nb; i++)
+		pooled[na + i] = b[i];
+	for (unsigned mask = 0; mask < (1u << n); mask++) {
+		int ka = 0, kb = 0;
+		double uu;
+
+		if (__builtin_popcount(mask) != na)
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (mask & (1u << i))
+				sub_a[ka++] = pooled[i];
+			else
+				sub_b[kb++] = pooled[i];
+		}
+		uu = pair_u(sub_a, na, sub_b, nb);
+		le += uu <= u;
+		ge += uu >= u;
+		tot++;
+	}
+	return fmin(1, 2 * fmin(le, ge) / tot);
+}
+
+static void test_mwu_ties_exact(void **state)
+{
+	/* the example: the normal approximation said 0.0301 */
+	static const double a[] = { 5, 5, 7, 9, 9 }, b[] = { 3, 3, 4, 5, 5 };
+	static const double c[] = { 7, 7, 7, 7 }, d[] = { 7, 7, 7 };
 	static const double lo[] = { 1, 1, 2, 2, 2 }, hi[] = { 5, 5, 6, 6, 6 };
-	p = mann_whitney(lo, 5, hi, 5, NULL);
-	assert_rel(p, normal_approx_p(lo, 5, hi, 5), 1e-12, "ties separated");
-	assert_true(p < 0.05);
+	struct mwu_result res;
+	struct rng r = { 4242 };
+	double p, x[12], y[12];
+
+	p = mann_whitney_test(a, 5, b, 5, &res);
+	assert_rel(p, 2.0 / 42, 1e-13, "[5,5,7,9,9] vs [3,3,4,5,5]");
+	assert_true(fabs(p - 0.0476) < 5e-5);
+	assert_true(res.exact);
+	assert_true(res.u == pair_u(a, 5, b, 5));
+	assert_rel(p, brute_tied_p(a, 5, b, 5), 1e-13, "brute");
+	/* all tied: no evidence either way, and that is exact */
+	assert_true(mann_whitney_test(c, 4, d, 3, &res) == 1);
+	assert_true(res.exact && res.u == 6);
+	/* complete separation despite ties: the smallest p, 2 / C(10, 5) */
+	assert_rel(mann_whitney(lo, 5, hi, 5, NULL), 2.0 / 252, 1e-13, "ties separated");
+
+	/* integer data with many ties, every size to 8 + 8 and up to 12 + 4 */
+	for (int trial = 0; trial < 400; trial++) {
+		int na = 1 + trial % 8, nb = 1 + (trial / 8) % 8, levels = 2 + trial % 5;
+		char what[64];
+
+		if (trial >= 320) {
+			na = 9 + trial % 4;
+			nb = 4;
+		}
+		for (int i = 0; i < na; i++)
+			x[i] = floor(rng_uniform(&r) * levels) + (trial % 3 == 0);
+		for (int i = 0; i < nb; i++)
+			y[i] = floor(rng_uniform(&r) * levels);
+		p = mann_whitney_test(x, na, y, nb, &res);
+		snprintf(what, sizeof(what), "tied trial %d (%d vs %d)", trial, na, nb);
+		assert_rel(p, brute_tied_p(x, na, y, nb), 1e-12, what);
+		assert_true(res.exact);
+	}
+}
+
+static void test_mwu_ties_limit(void **state)
+{
+	/* ties up to MWU_EXACT_TIES_MAX_N a side are counted exactly; one
+	 * more on either side, the tie-corrected normal approximation */
+	enum { N = MWU_EXACT_TIES_MAX_N };
+	double a[N + 1], b[N + 1];
+	struct mwu_result res;
+	int groups[2 * N + 2], ng = 0;
+	double p;
+
+	for (int i = 0; i <= N; i++) {
+		a[i] = i / 3;           /* three of a kind */
+		b[i] = i / 3 + 1;
+	}
+	p = mann_whitney_test(a, N, b, N, &res);
+	assert_true(res.exact);
+	/* the same through the group sizes of the pooled sorted sample */
+	{
+		double pooled[2 * N];
+		for (int i = 0; i < N; i++) {
+			pooled[i] = a[i];
+			pooled[N + i] = b[i];
+		}
+		qsort(pooled, 2 * N, sizeof(double), cmp_dbl);
+		for (int i = 0; i < 2 * N; ng++) {
+			int j = i;
+			while (j < 2 * N && pooled[j] == pooled[i])
+				j++;
+			groups[ng] = j - i;
+			i = j;
+		}
+	}
+	assert_rel(p, mann_whitney_exact_tied_p(groups, ng, N, res.u), 1e-14, "at the limit");
+	assert_true(fabs(p - normal_approx_p(a, N, b, N)) > 1e-6);
+
+	p = mann_whitney_test(a, N + 1, b, N, &res);
+	assert_false(res.exact);
+	assert_rel(p, normal_approx_p(a, N + 1, b, N), 1e-12, "past the limit (a)");
+	p = mann_whitney_test(a, N, b, N + 1, &res);
+	assert_false(res.exact);
+	assert_rel(p, normal_approx_p(a, N, b, N + 1), 1e-12, "past the limit (b)");
+
+	/* without ties the exact limit is MWU_EXACT_MAX_N */
+	{
+		double c[MWU_EXACT_MAX_N + 1], d[MWU_EXACT_MAX_N + 1];
+		for (int i = 0; i <= MWU_EXACT_MAX_N; i++) {
+			c[i] = 2 * i;
+			d[i] = 2 * i + 1.5;
+		}
+		mann_whitney_test(c, MWU_EXACT_MAX_N, d, MWU_EXACT_MAX_N, &res);
+		assert_true(res.exact);
+		mann_whitney_test(c, MWU_EXACT_MAX_N + 1, d, MWU_EXACT_MAX_N, &res);
+		assert_false(res.exact);
+	}
+	assert_int_equal(MWU_EXACT_TIES_MAX_N, 20);
+	assert_int_equal(MWU_EXACT_MAX_N, 50);
+}
+
+static void test_mwu_tied_p_edges(void **state)
+{
+	static const int g[] = { 2, 1, 3 }, bad[] = { 2, 0, 3 };
+
+	assert_true(isnan(mann_whitney_exact_tied_p(bad, 3, 2, 1)));
+	assert_true(isnan(mann_whitney_exact_tied_p(g, 3, 0, 0)));
+	assert_true(isnan(mann_whitney_exact_tied_p(g, 3, 6, 0)));
+	assert_true(isnan(mann_whitney_exact_tied_p(g, 3, 2, 0.25)));
+	assert_true(isnan(mann_whitney_exact_tied_p(g, 3, 2, 8.5)));
+	assert_true(isnan(mann_whitney_exact_tied_p(g, 3, 2, -0.5)));
+	/* untied groups give the untied distribution */
+	{
+		static const int ones[] = { 1, 1, 1, 1, 1, 1, 1 };
+		for (int u = 0; u <= 12; u++)
+			assert_rel(mann_whitney_exact_tied_p(ones, 7, 3, u),
+				   mann_whitney_exact_p(3, 4, u), 1e-14, "no ties");
+	}
 }
 
 static void test_mwu_large_normal(void **state)
@@ -552,7 +693,9 @@ int main(void)
 		cmocka_unit_test(test_mwu_on_data),
 		cmocka_unit_test(test_mwu_textbook),
 		cmocka_unit_test(test_mwu_min_p),
-		cmocka_unit_test(test_mwu_ties_normal),
+		cmocka_unit_test(test_mwu_ties_exact),
+		cmocka_unit_test(test_mwu_ties_limit),
+		cmocka_unit_test(test_mwu_tied_p_edges),
 		cmocka_unit_test(test_mwu_large_normal),
 		cmocka_unit_test(test_mwu_edges),
 		cmocka_unit_test(test_bh_known),
