@@ -51,6 +51,7 @@ struct change_record *change_list_add(struct change_list *out)
 	memset(r, 0, sizeof(*r));
 	r->p_welch = NAN;
 	r->p_mwu = NAN;
+	r->q = NAN;
 	return r;
 }
 
@@ -186,6 +187,12 @@ static void emit_record(const struct change_record *r, const struct change_optio
 	if (opt->rule == RULE_STAT) {
 		k->number(k->ctx, "p_welch", r->p_welch, false);
 		k->number(k->ctx, "p_mwu", r->p_mwu, false);
+		if (!isnan(r->p_mwu))
+			k->string(k->ctx, "mwu_method", r->mwu_exact ? "exact" : "normal");
+		k->boolean(k->ctx, "key_metric", r->key);
+		if (!r->key)
+			k->number(k->ctx, "q_bh", r->q, false);
+		k->boolean(k->ctx, "too_few_samples", r->too_few_samples);
 	}
 	strbuf_release(&interval);
 }

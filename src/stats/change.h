@@ -11,8 +11,11 @@
  *              trimmed sorted samples, the median as "mean", the
  *              default/gap/distance/variance variants and its filters.
  *   RULE_STAT  a real test (stat_rule.c): Welch's t and exact
- *              Mann-Whitney U at opt->alpha, plus lkp's minimum-magnitude
- *              filters so that noise in huge counters does not flood.
+ *              Mann-Whitney U, plus lkp's minimum-magnitude filters so
+ *              that noise in huge counters does not flood.  Key metrics
+ *              are tested at change_key_alpha(opt->alpha) each; the others
+ *              are held to a false discovery rate of opt->alpha over the
+ *              comparison (Benjamini-Hochberg).
  */
 #include <stdbool.h>
 #include "result/matrix.h"
@@ -40,7 +43,9 @@ struct change_options {
 	                         * stats; off by default because lkp-tests
 	                         * switched it off (latency_stat? is false) */
 	bool whole;             /* lkp's 'whole': compare even with < 3 runs */
-	double alpha;           /* RULE_STAT significance level, default 0.05 */
+	double alpha;           /* RULE_STAT: the false discovery rate of the
+	                         * non-key rows, and change_key_alpha(alpha) is
+	                         * each key metric's level; default 0.05 */
 };
 
 void change_options_init(struct change_options *opt);
@@ -59,7 +64,12 @@ struct change_record {
 	bool gap_distance;      /* lkp made a ChangedStat: record has gap_distance: 2 */
 	bool has_boot_fix;      /* lkp's options had has_boot_fix set (regression-only) */
 	double p_welch, p_mwu;  /* RULE_STAT p-values; NaN when not computed */
-	bool too_few_samples;   /* RULE_STAT: the test could never reach alpha */
+	bool mwu_exact;         /* p_mwu is the exact permutation p */
+	bool key;               /* a key metric (change_key_metric) */
+	double q;               /* RULE_STAT, non-key: Benjamini-Hochberg adjusted
+	                         * p over the comparison; NaN for key metrics */
+	bool too_few_samples;   /* RULE_STAT: the rank test could never reach the
+	                         * metric's level, and Welch decided alone */
 };
 
 struct change_list {
@@ -80,6 +90,15 @@ int lkp_changed_stats(const struct matrix *a, const struct matrix *b,
 		      const struct change_options *opt, struct change_list *out);
 int stat_changed_stats(const struct matrix *a, const struct matrix *b,
 		       const struct change_options *opt, struct change_list *out);
+
+/*
+ * A key metric: what a benchmark reports as its result (lkp's KPIs with a
+ * known direction: throughput, ops, latency, time) and time.elapsed_time.
+ * These decide whether a commit regressed (--fail-on-regression).
+ */
+bool change_key_metric(const char *stat);
+/* The level each key metric is tested at under RULE_STAT: alpha / 10. */
+double change_key_alpha(double alpha);
 
 #define CHANGE_LIST_INIT { NULL, 0, 0, 0, false }
 void change_list_init(struct change_list *l);

@@ -17,10 +17,25 @@
  *   - --gap, --distance, --variance and lkp's 3-run minimum ("whole") do
  *     not apply: the test replaces them, and latency stats are tested like
  *     any other metric;
- *   - record.too_few_samples means the rank test could not reach alpha at
- *     these sizes and Welch decided alone; list.too_few_samples means some
- *     reportable-looking metric had fewer than 2 runs a side and could not
- *     be tested at all.
+ *   - record.too_few_samples means the rank test could not reach the
+ *     metric's level at these sizes and Welch decided alone;
+ *     list.too_few_samples means some reportable-looking metric had fewer
+ *     than 2 runs a side and could not be tested at all.
+ *
+ * Many metrics at once.  A comparison tests thousands of metrics, so a
+ * per-metric level of 0.05 would flag dozens of unchanged ones in every
+ * table (bench/aa.sh measured 2.4-3.0% of them on A/A comparisons).  So:
+ *   - key metrics (change_key_metric: a benchmark's throughput, ops,
+ *     latency, elapsed time), which decide whether a commit regressed,
+ *     are each tested alone at alpha / KEY_ALPHA_DIVISOR, whatever else
+ *     the comparison holds;
+ *   - every other metric takes part in one Benjamini-Hochberg adjustment
+ *     over all the non-key metrics the comparison tests, and changed when
+ *     its adjusted p (record.q) is below alpha: among the non-key rows of
+ *     a table, the expected share of false ones is at most alpha.
+ * BH counts every tested metric, before the magnitude filters: the filters
+ * favour large observed differences, and p-values chosen that way would
+ * no longer be uniform under no change.
  *
  * The rule is a pure function of the two matrices and the options.
  */
@@ -45,6 +60,13 @@
  * would print as 0.0 is not worth a line.
  */
 #define PERF_PROFILE_MIN_DELTA 0.1
+/*
+ * Key metrics are tested at alpha / 10 (0.005 at the default alpha): an
+ * A/A comparison flags a given key metric half as often as the 1 in 100
+ * that a maintainer can live with, so that the worst of the dozens of key
+ * metrics of a job stays within it too (bench/aa.sh, "key metrics only").
+ */
+#define KEY_ALPHA_DIVISOR 10
 
 struct prefix {
 	const char *s;
@@ -106,6 +128,10 @@ struct stat_ctx {
 	bool boot_fix;          /* regression_only: a dmesg.* failure went away */
 	int monitored[ARRAY_SIZE(zero_when_absent_families)];  /* monitored_by(); -1: unknown */
 	double *buf_a, *buf_b;  /* a metric's samples while it is compared */
+	/* BH-adjusted p of each non-key metric: a's metrics by position, then
+	 * b's (those only b has); NaN where not tested */
+	double *q;
+	int nr_tested;          /* the m of the adjustment */
 	struct change_list *out;
 };
 
@@ -226,8 +252,21 @@ static bool small_change(const struct change_record *r)
 	return !lkp_reasonable_perf_change(r->stat, r->delta, r->max);
 }
 
+bool change_key_metric(const char *stat)
+{
+	return (lkp_kpi_stat(stat) && lkp_kpi_direction(stat) != 0) ||
+		!strcmp(stat, "time.elapsed_time");
+}
+
+double change_key_alpha(double alpha)
+{
+	return alpha / KEY_ALPHA_DIVISOR;
+}
+
 /*
- * Is the difference significant at alpha?
+ * Is the difference significant?  q is the metric's BH-adjusted p (NaN
+ * when the first pass did not test it: it is then adjusted as if it had
+ * the smallest p of all, p * m).
  *
  * Welch's t-test gives the power: at lkp's usual 3 runs a side the exact
  * Mann-Whitney cannot go below p = 0.1, so a rank test alone would never
@@ -236,20 +275,35 @@ static bool small_change(const struct change_record *r)
  * Mann-Whitney guards Welch where its normal assumption fails: a minority
  * of outlying runs (a bimodal metric, a run on a throttled CPU) moves a
  * mean far enough for t to come out significant while most runs did not
- * move at all.  Requiring the rank test too means most runs of one side
- * must lie beyond most runs of the other.  Where the sizes make the rank
- * test unable to reach alpha (mann_whitney_min_p >= alpha), demanding it
- * would veto every change, so Welch decides alone and the record says so
+ * move at all.  Requiring the rank test too (at the metric's level:
+ * alpha for the others, whose BH threshold the discrete rank test could
+ * rarely reach) means most runs of one side must lie beyond most runs of
+ * the other.  Where the sizes make the rank test unable to reach the
+ * level (mann_whitney_min_p >= level), demanding it would veto every
+ * change, so Welch decides alone and the record says so
  * (too_few_samples).
  */
-static bool significant(struct change_record *r, double alpha)
+static bool significant(const struct stat_ctx *c, struct change_record *r, double q)
 {
-	double mwu_floor = mann_whitney_min_p(r->na, r->nb);
+	double alpha = c->opt->alpha, level, mwu_floor = mann_whitney_min_p(r->na, r->nb);
+	struct mwu_result mw;
+	bool pass;
 
 	r->p_welch = welch_test(r->a, r->na, r->b, r->nb, NULL, NULL);
-	r->p_mwu = mann_whitney(r->a, r->na, r->b, r->nb, NULL);
-	r->too_few_samples = mwu_floor >= alpha;
-	return r->p_welch < alpha && (r->p_mwu < alpha || mwu_floor >= alpha);
+	r->p_mwu = mann_whitney_test(r->a, r->na, r->b, r->nb, &mw);
+	r->mwu_exact = mw.exact;
+	r->key = change_key_metric(r->stat);
+	if (r->key) {
+		level = change_key_alpha(alpha);
+		r->q = NAN;
+		pass = r->p_welch < level;
+	} else {
+		level = alpha;
+		r->q = isnan(q) ? fmin(1, r->p_welch * (c->nr_tested > 0 ? c->nr_tested : 1)) : q;
+		pass = r->q < alpha;
+	}
+	r->too_few_samples = mwu_floor >= level;
+	return pass && (r->p_mwu < level || r->too_few_samples);
 }
 
 /* lkp's skip_critical_stat?: with --regression-only, a failure that went
@@ -275,7 +329,7 @@ static bool skip_fixed_failure(struct stat_ctx *c, const struct change_record *r
  * whatever the tests say, so they run only on what it lets through.
  */
 static bool compare_metric(struct stat_ctx *c, const char *name, bool function, int ia, int ib,
-			   const struct columns *ca, const struct columns *cb,
+			   const struct columns *ca, const struct columns *cb, double q,
 			   struct change_record *r)
 {
 	const struct change_options *opt = c->opt;
@@ -293,7 +347,7 @@ static bool compare_metric(struct stat_ctx *c, const char *name, bool function, 
 	r->nb = cb->nr;
 	r->nr_run = r->na;
 	r->is_function_stat = function;
-	r->p_welch = r->p_mwu = NAN;
+	r->p_welch = r->p_mwu = r->q = NAN;
 	describe(r);
 
 	/* -p N: lkp shows every perf-profile entry above N percent */
@@ -307,7 +361,7 @@ static bool compare_metric(struct stat_ctx *c, const char *name, bool function, 
 	} else if (perf_profile_threshold) {
 		changed = r->mean_a > opt->perf_profile || r->mean_b > opt->perf_profile;
 		if (changed && r->na >= 2 && r->nb >= 2)
-			significant(r, opt->alpha);     /* p-values, for the reader */
+			significant(c, r, q);           /* p-values, for the reader */
 	} else if (r->na < 2 || r->nb < 2) {
 		/*
 		 * No test is possible.  Say so, for the changes that would be
@@ -319,7 +373,7 @@ static bool compare_metric(struct stat_ctx *c, const char *name, bool function, 
 		}
 		changed = false;
 	} else {
-		changed = !small_change(r) && significant(r, opt->alpha);
+		changed = !small_change(r) && significant(c, r, q);
 	}
 
 	if (!changed) {
@@ -383,36 +437,90 @@ static bool monitored_by(struct stat_ctx *c, const char *name)
 	return c->monitored[f];
 }
 
-static void consider(struct stat_ctx *c, const char *name, int ia, int ib)
+/*
+ * Does the rule look at metric name at all (lkp's hidden families, the
+ * pass/fail stats the base cannot pair, metrics of a monitor the base did
+ * not run)?  Sets *function.
+ */
+static bool considered(struct stat_ctx *c, const char *name, int ib, bool *function)
 {
 	const struct change_options *opt = c->opt;
-	bool function, changed = false;
-	struct change_record r;
 
 	if (!opt->more && !lkp_bisectable_stat(name) && !lkp_report_allowlisted(name))
-		return;
-	function = lkp_function_stat(name);
-	if (function && unpaired_function_stat(c->b, name))
-		return;
-	if (ib < 0 && !function &&
+		return false;
+	*function = lkp_function_stat(name);
+	if (*function && unpaired_function_stat(c->b, name))
+		return false;
+	if (ib < 0 && !*function &&
 	    !(HAS_PREFIX(name, zero_when_absent_families) && monitored_by(c, name)))
-		return;
+		return false;
+	return true;
+}
 
-	if (!c->has_incomplete) {
-		changed = compare_metric(c, name, function, ia, ib, &c->all_a, &c->all_b, &r);
-	} else {
-		/*
-		 * lkp compares twice and lets the complete-runs verdict win:
-		 * first the whole-run families on every run, then everything
-		 * (but the incomplete-run flag itself) on complete runs only
-		 */
-		if (strcmp(name, INCOMPLETE_RUN))
-			changed = compare_metric(c, name, function, ia, ib,
-						 &c->complete_a, &c->complete_b, &r);
-		if (!changed && HAS_PREFIX(name, whole_run_families))
-			changed = compare_metric(c, name, function, ia, ib,
-						 &c->all_a, &c->all_b, &r);
+/* The columns a metric is judged on first: complete runs when some runs
+ * were incomplete (but for the incomplete-run flag itself). */
+static void primary_columns(const struct stat_ctx *c, const char *name,
+			    const struct columns **ca, const struct columns **cb)
+{
+	bool complete = c->has_incomplete && strcmp(name, INCOMPLETE_RUN);
+
+	*ca = complete ? &c->complete_a : &c->all_a;
+	*cb = complete ? &c->complete_b : &c->all_b;
+}
+
+/*
+ * First pass: Welch's p of every non-key metric that compare_metric would
+ * test, then their Benjamini-Hochberg adjustment into c->q.
+ */
+static void adjust_pvalues(struct stat_ctx *c)
+{
+	const struct matrix *a = c->a, *b = c->b;
+	int n = a->nr + b->nr;
+
+	c->q = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+	c->nr_tested = 0;
+	for (int slot = 0; slot < n; slot++) {
+		const char *name = slot < a->nr ? a->m[slot].name : b->m[slot - a->nr].name;
+		int ia = slot < a->nr ? slot : -1;
+		int ib = slot < a->nr ? matrix_find_hint(b, name, slot) : slot - a->nr;
+		const struct columns *ca, *cb;
+		bool function, ignored;
+
+		c->q[slot] = NAN;
+		if (slot >= a->nr && matrix_find_hint(a, name, ib) >= 0)
+			continue;       /* compared as one of a's */
+		if (!considered(c, name, ib, &function) || function || change_key_metric(name) ||
+		    (c->opt->has_perf_profile && HAS_PREFIX(name, perf_profile_family)))
+			continue;
+		primary_columns(c, name, &ca, &cb);
+		if (ca->nr < 2 || cb->nr < 2)
+			continue;
+		gather(a, ia, ca, c->buf_a, &ignored);
+		gather(b, ib, cb, c->buf_b, &ignored);
+		c->q[slot] = welch_test(c->buf_a, ca->nr, c->buf_b, cb->nr, NULL, NULL);
+		c->nr_tested += !isnan(c->q[slot]);
 	}
+	bh_adjust(c->q, n);
+}
+
+static void consider(struct stat_ctx *c, const char *name, int ia, int ib, double q)
+{
+	bool function, changed = false;
+	const struct columns *ca, *cb;
+	struct change_record r;
+
+	if (!considered(c, name, ib, &function))
+		return;
+	primary_columns(c, name, &ca, &cb);
+	/*
+	 * With incomplete runs, lkp compares twice and lets the complete-runs
+	 * verdict win: first on complete runs only (the incomplete-run flag
+	 * itself on every run), then the whole-run families on every run
+	 */
+	changed = compare_metric(c, name, function, ia, ib, ca, cb, q, &r);
+	if (!changed && ca != &c->all_a && HAS_PREFIX(name, whole_run_families))
+		changed = compare_metric(c, name, function, ia, ib,
+					 &c->all_a, &c->all_b, q, &r);
 	if (changed)
 		*change_list_add(c->out) = r;
 }
@@ -438,13 +546,15 @@ int stat_changed_stats(const struct matrix *a, const struct matrix *b,
 	c.buf_a = xmalloc(sizeof(double) * (size_t)(a->ncols ? a->ncols : 1));
 	c.buf_b = xmalloc(sizeof(double) * (size_t)(b->ncols ? b->ncols : 1));
 
+	adjust_pvalues(&c);
 	/* a's metrics in a's order, then those only b has (zeros in a) */
 	for (int i = 0; i < a->nr; i++)
-		consider(&c, a->m[i].name, i, matrix_find_hint(b, a->m[i].name, i));
+		consider(&c, a->m[i].name, i, matrix_find_hint(b, a->m[i].name, i), c.q[i]);
 	for (int i = 0; i < b->nr; i++)
 		if (matrix_find_hint(a, b->m[i].name, i) < 0)
-			consider(&c, b->m[i].name, -1, i);
+			consider(&c, b->m[i].name, -1, i, c.q[a->nr + i]);
 
+	free(c.q);
 	free(c.buf_a);
 	free(c.buf_b);
 	free(c.all_a.idx);

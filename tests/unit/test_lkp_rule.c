@@ -848,7 +848,8 @@ static void test_record_json(void **state)
 	change_record_to_json(&out.r[0], &opt, &jw);
 	assert_non_null(strstr(sb.buf, "\"ratio\":1.6,"));
 	assert_non_null(strstr(sb.buf, "\"nr_run\":3,\"gap\":0.01,\"more\":true,\"p_welch\""));
-	assert_non_null(strstr(sb.buf, "\"p_welch\":NaN,\"p_mwu\":NaN}"));
+	assert_non_null(strstr(sb.buf, "\"p_welch\":NaN,\"p_mwu\":NaN,\"key_metric\":false,"
+				"\"q_bh\":NaN,\"too_few_samples\":false}"));
 	release(&out);
 	strbuf_release(&sb);
 }
