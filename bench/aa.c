@@ -32,7 +32,16 @@
  *   bimodal    base * (1 + s Z / 2), and +2 s more in 30% of runs
  *   poisson    Poisson with mean 1 / s^2 (relative sd s), integers
  */
+#if __has_include("util/rng.h")
+#include "util/rng.h"
+#else
+/* revisions before util/rng.h (aa.sh --rev) kept the generator in sim.h */
 #include "bisect/sim.h"
+#define rng sim_rng
+#define rng_seed sim_rng_seed
+#define rng_uniform sim_rng_uniform
+#define rng_normal sim_rng_normal
+#endif
 #include "result/matrix.h"
 #include "stats/change.h"
 #include "stats/stat_tests.h"
@@ -68,7 +77,7 @@ static const char *const other_fmt[] = {
 };
 #define NR(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static double poisson(struct sim_rng *r, double lambda)
+static double poisson(struct rng *r, double lambda)
 {
 	/* Knuth's product of uniforms; lambda is at most a few hundred here */
 	double l = exp(-lambda), p = 1;
@@ -76,14 +85,14 @@ static double poisson(struct sim_rng *r, double lambda)
 
 	do {
 		k++;
-		p *= sim_rng_uniform(r);
+		p *= rng_uniform(r);
 	} while (p > l);
 	return k - 1;
 }
 
-static double draw(const struct cfg *c, struct sim_rng *r, double base)
+static double draw(const struct cfg *c, struct rng *r, double base)
 {
-	double s = c->sigma, z = sim_rng_normal(r), chi;
+	double s = c->sigma, z = rng_normal(r), chi;
 
 	switch (c->noise) {
 	case N_NORMAL:
@@ -93,12 +102,12 @@ static double draw(const struct cfg *c, struct sim_rng *r, double base)
 	case N_T3:
 		chi = 0;
 		for (int i = 0; i < 3; i++) {
-			double y = sim_rng_normal(r);
+			double y = rng_normal(r);
 			chi += y * y;
 		}
 		return base * (1 + s * z / sqrt(chi / 3));
 	case N_BIMODAL:
-		return base * (1 + s * z / 2 + (sim_rng_uniform(r) < 0.3 ? 2 * s : 0));
+		return base * (1 + s * z / 2 + (rng_uniform(r) < 0.3 ? 2 * s : 0));
 	case N_POISSON:
 	case NR_NOISE:
 		break;
@@ -127,7 +136,7 @@ static bool shifted(const struct cfg *c, int i)
 
 /* One side's matrix: n runs of every metric. */
 static void build(const struct cfg *c, struct matrix *mx, const double *base,
-		  bool new_side, struct sim_rng *r)
+		  bool new_side, struct rng *r)
 {
 	struct strbuf name = STRBUF_INIT;
 
@@ -198,15 +207,15 @@ static void run(const struct cfg *c)
 {
 	struct tally t[3];
 	double *base = xmalloc(sizeof(double) * (size_t)c->metrics);
-	struct sim_rng r;
+	struct rng r;
 
-	sim_rng_seed(&r, c->seed);
+	rng_seed(&r, c->seed);
 	for (int k = 0; k < 3; k++) {
 		memset(&t[k], 0, sizeof(t[k]));
 		t[k].per_key = xcalloc((size_t)(c->keys ? c->keys : 1), sizeof(int));
 	}
 	for (int i = 0; i < c->metrics; i++)
-		base[i] = 1e4 * (1 + 99 * sim_rng_uniform(&r));
+		base[i] = 1e4 * (1 + 99 * rng_uniform(&r));
 	for (int cmp = 0; cmp < c->comparisons; cmp++) {
 		struct matrix a, b;
 
