@@ -4,6 +4,8 @@
 #   make check      unit tests (cmocka) + end-to-end shell tests, then the
 #                   same suite again under ASan+UBSan
 #   make demo       install missing packages (as root), build, run the demo
+#   make coverage   line and branch coverage per folder (gcov + lcov)
+#   make mutate     the mutation test: tests/mutants.txt, score per layer
 #
 # Sources are found by wildcard: adding src/<layer>/foo.c or
 # tests/unit/test_foo.c needs no edit here.  BUILD selects the object
@@ -28,6 +30,7 @@ HDRS     = $(shell find src -name '*.h')
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
 .PHONY: all check check-unit check-e2e check-asan demo clean deps bench
+.PHONY: unit-tests coverage mutate
 
 all: $(PERFBOT)
 
@@ -48,6 +51,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a $(wildcard tests/unit/*.h
 
 # GSL is used only by tests, to check our own statistics.
 TEST_LIBS_test_stat_tests = $(shell pkg-config --libs gsl 2>/dev/null)
+
+unit-tests: $(TESTS)
 
 check-unit: $(TESTS) $(PERFBOT)
 	@sh tests/run-unit.sh $(TESTS)
@@ -71,11 +76,20 @@ demo:
 	$(MAKE) all
 	@sh scripts/demo.sh
 
+# Coverage and mutation testing (tests/README.md-style notes in README.md,
+# "Testing"): slow, not part of check; each builds in a directory of its own.
+coverage:
+	@sh scripts/deps.sh coverage
+	@sh scripts/coverage.sh
+
+mutate:
+	@sh scripts/mutate.sh
+
 bench: $(PERFBOT)
 	@sh bench/compare.sh
 
 clean:
-	rm -rf build build-asan perfbot tests/out
+	rm -rf build build-asan build-cov perfbot tests/out
 
 # The bisection strategies measured on simulated histories (bench/bisect-sim.sh).
 .PHONY: bisect-sim

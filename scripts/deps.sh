@@ -4,7 +4,8 @@
 #   deps.sh check    what `make check` needs: build + test packages
 #   deps.sh install  what `make demo` needs: build + demo packages
 #   deps.sh kernel   what `make demo-kernel` needs (kernel sources, QEMU)
-#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel)
+#   deps.sh coverage what `make coverage` needs (gcov comes with gcc)
+#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel coverage)
 #
 # As root, missing packages are installed (so a second run is instant);
 # anyone else gets the exact apt-get line and exit 1.  A test whose
@@ -24,6 +25,9 @@ DEMO_PKGS="linux-perf procps"
 KERNEL_PKGS="qemu-system-x86 busybox-static linux-source-6.1 build-essential
 	bc flex bison libelf-dev libssl-dev cpio xz-utils"
 
+# make coverage: lcov and genhtml over gcc's gcov counts.
+COVERAGE_PKGS="lcov"
+
 pkgs() {
 	for g in "$@"; do
 		case $g in
@@ -31,6 +35,7 @@ pkgs() {
 		test) echo $TEST_PKGS ;;
 		demo) echo $DEMO_PKGS ;;
 		kernel) echo $KERNEL_PKGS ;;
+		coverage) echo $COVERAGE_PKGS ;;
 		*) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
 		esac
 	done
@@ -40,8 +45,9 @@ case ${1:-} in
 check) want=$(pkgs build test) ;;
 install) want=$(pkgs build demo) ;;
 kernel) want=$(pkgs build demo kernel) ;;
+coverage) want=$(pkgs build test coverage) ;;
 list) shift; pkgs "$@"; exit 0 ;;
-*) echo "usage: deps.sh check|install|kernel|list GROUP..." >&2; exit 2 ;;
+*) echo "usage: deps.sh check|install|kernel|coverage|list GROUP..." >&2; exit 2 ;;
 esac
 
 missing=""
