@@ -193,13 +193,13 @@ static int plan_monitors(const struct run_opts *opts, struct monitor_plan *mp)
 }
 
 /* Drop monitors that cannot work here, noting why (once per run_job). */
-static void plan_check(struct monitor_plan *mp, const struct perf_caps *caps)
+static void plan_check(struct monitor_plan *mp, const struct perf_caps *caps, const char *root)
 {
 	int out = 0;
 
 	for (int i = 0; i < mp->nr; i++) {
 		struct strbuf why = STRBUF_INIT;
-		if (monitor_available(mp->sampled[i], "", &why))
+		if (monitor_available(mp->sampled[i], root, &why))
 			mp->sampled[out++] = mp->sampled[i];
 		else
 			strbuf_addf(&mp->skipped, "%s: %s\n", mp->sampled[i]->name, why.buf);
@@ -254,6 +254,8 @@ struct run_ctx {
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
 	const char *work_base;   /* where disks and mounts are made (setup.h) */
+	const char *monitor_root; /* prefix of the monitors' /proc and /sys
+				     paths: $PERFBOT_MONITOR_ROOT (tests), or "" */
 	int k, n;                /* run k (1-based) of n */
 	struct strbuf log;       /* this run's log, written to perfbot.log */
 };
@@ -537,7 +539,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		phase(rc, "setup: %s mounted on %s", job_get(opts->job, "fs") ? job_get(opts->job, "fs") : "fs",
 		      setup.mnt);
 
-	struct sampler_opts so = { .interval = rc->interval, .intervals = rc->plan.intervals };
+	struct sampler_opts so = { .interval = rc->interval, .intervals = rc->plan.intervals,
+				   .root = rc->monitor_root };
 	sampler = sampler_start_opts(rc->plan.sampled, tmp.buf, &so);
 	if (!sampler)
 		goto out;
@@ -789,7 +792,12 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	if (plan_monitors(opts, &rc.plan) < 0)
 		goto out_plan;
 	perf_probe(&rc.caps);
-	plan_check(&rc.plan, &rc.caps);
+	/* the tests point the monitors at a made-up /proc and /sys, so that
+	 * what they check does not depend on this machine's drivers */
+	rc.monitor_root = getenv("PERFBOT_MONITOR_ROOT");
+	if (!rc.monitor_root)
+		rc.monitor_root = "";
+	plan_check(&rc.plan, &rc.caps, rc.monitor_root);
 	rc.prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
 	rc.prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
 	if (plan_intervals(&rc.plan, opts->job) < 0 || rc.prof_delay < 0 || rc.prof_duration < 0) {

@@ -53,39 +53,71 @@ test_expect_success 'command after -- and a third run appended' '
 
 test_expect_success 'a timeout kills the benchmark group and marks the run incomplete' '
 	job j.yaml "timeout: 1" &&
-	test_must_fail 1 perfbot run -r res -c t1 -M vmstat j.yaml -- sh -c "sleep 30 & sleep 30" >out &&
+	tag=$(test_tag) &&
+	test_must_fail 1 env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c t1 -M vmstat j.yaml \
+		-- sh -c "sleep 30 & sleep 30" >out &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/t1) &&
 	grep -q "is_incomplete_run: 1" "$rr/0/last_state" &&
 	grep -q "timeout: true" "$rr/0/last_state" &&
 	grep -q "\"last_state.is_incomplete_run\": 1" "$rr/0/stats.json" &&
-	! pgrep -f "sleep 30" >/dev/null
+	test_no_leftovers $tag
 '
 
 test_expect_success 'non-zero exit marks the run incomplete' '
 	job j.yaml &&
 	test_must_fail 1 perfbot run -r res -c e1 -M vmstat j.yaml -- sh -c "echo x: 1; exit 3" &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/e1) &&
-	grep -q "exit_status: 3" "$rr/0/last_state" &&
-	grep -q "\"last_state.exit_fail\": 1" "$rr/0/stats.json"
+	printf "%s\n" "is_incomplete_run: 1" "exit_status: 3" "timeout: false" "interrupted: false" \
+		"reason: benchmark exited with non-zero status" >expect &&
+	test_cmp expect "$rr/0/last_state" &&
+	grep -q "\"last_state.is_incomplete_run\": 1" "$rr/0/stats.json" &&
+	grep -q "\"last_state.exit_fail\": 1" "$rr/0/stats.json" &&
+	grep -q "\"mytest.x\": 1" "$rr/0/stats.json" &&
+	perfbot run -r res -c e1 -M vmstat j.yaml -- sh -c "echo x: 2" &&
+	grep -q "\"last_state.is_incomplete_run\": 0" "$rr/1/stats.json" &&
+	! grep -q "exit_fail" "$rr/1/stats.json" &&
+	python3 -c "import json; m=json.load(open(\"$rr/matrix.json\")); assert m[\"last_state.is_incomplete_run\"]==[1,0], m"
+'
+
+test_expect_success 'a benchmark killed by a signal: exit_status 128+N, incomplete' '
+	job j.yaml &&
+	test_must_fail 1 perfbot run -r res -c sig1 -M vmstat j.yaml -- sh -c "echo x: 1; kill -TERM \$\$" &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/sig1) &&
+	grep -q "^is_incomplete_run: 1$" "$rr/0/last_state" &&
+	grep -q "^exit_status: 143$" "$rr/0/last_state"
+'
+
+test_expect_success 'exit 0 with nothing its parser can read: incomplete' '
+	printf "testcase: will-it-scale\ncategory: benchmark\n" >w.yaml &&
+	test_must_fail 1 perfbot run -r res -c p1 -M vmstat w.yaml -- sh -c "echo no table here" 2>err &&
+	rr=$(ls -d res/will-it-scale/*/*/*/*/*/p1) &&
+	grep -q "^is_incomplete_run: 1$" "$rr/0/last_state" &&
+	grep -q "^exit_status: 0$" "$rr/0/last_state" &&
+	grep -q "\"last_state.is_incomplete_run\": 1" "$rr/0/stats.json" &&
+	grep -q "no will-it-scale results found" err
 '
 
 test_expect_success 'SIGINT stops the run, keeps it marked incomplete, exits 130' '
 	job j.yaml &&
-	{ "$PERFBOT" run -r res -c s1 -M vmstat j.yaml -- sleep 30 >out 2>err & } &&
+	tag=$(test_tag) &&
+	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c s1 -M vmstat j.yaml -- sleep 30 >out 2>err & } &&
 	pid=$! &&
 	sleep 2 && kill -INT $pid &&
 	rc=0 && { wait $pid || rc=$?; } && test $rc -eq 130 &&
 	grep -q interrupted err &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/s1) &&
+	grep -q "is_incomplete_run: 1" "$rr/0/last_state" &&
 	grep -q "interrupted: true" "$rr/0/last_state" &&
-	test -f "$rr/matrix.json"
+	test -f "$rr/matrix.json" &&
+	test_no_leftovers $tag
 '
 
 test_expect_success 'kill -9 leaves no half-written result' '
 	job j.yaml &&
-	{ "$PERFBOT" run -r res -c k1 -M vmstat j.yaml -- sleep 31 >/dev/null 2>&1 & } &&
+	tag=$(test_tag) &&
+	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c k1 -M vmstat j.yaml -- sleep 31 >/dev/null 2>&1 & } &&
 	pid=$! && sleep 2 && kill -9 $pid && { wait $pid || true; } &&
-	pkill -f "^sleep 31" || true &&
+	{ kill $(test_leftovers $tag) 2>/dev/null || true; } &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/k1) &&
 	test -z "$(ls "$rr")" &&
 	ls -A "$rr" | grep -q "^\.run-0\." &&
@@ -93,18 +125,42 @@ test_expect_success 'kill -9 leaves no half-written result' '
 	! test -f "$rr/0/stats.json"
 '
 
+# PERFBOT_MONITOR_ROOT points the monitors at a made-up /proc and /sys:
+# here vmstat's files exist and cpufreq's do not, whatever this machine has.
 test_expect_success 'a missing monitor source is skipped, the run goes on' '
+	mkdir -p fake/proc &&
+	cp /proc/stat /proc/vmstat /proc/meminfo fake/proc/ &&
 	job j.yaml &&
-	perfbot run -r res -c m1 -M vmstat,slabinfo,cpufreq j.yaml -- echo a: 1 >out 2>err &&
+	PERFBOT_MONITOR_ROOT=$(pwd)/fake perfbot run -r res -c m1 -M vmstat,cpufreq j.yaml -- echo a: 1 >out 2>err &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
-	if grep -q "monitor skipped: cpufreq" err; then
-		grep -q "cpufreq:" "$rr/0/last_state"
-	fi
+	cpu0=$(pwd)/fake/sys/devices/system/cpu/cpu0/cpufreq/stats &&
+	why="cpufreq: cannot read '"'"'$cpu0/time_in_state'"'"': No such file or directory" &&
+	echo "perfbot: monitor skipped: $why" >expect &&
+	grep "monitor skipped" err >actual &&
+	test_cmp expect actual &&
+	sed -n "/^skipped_monitors:$/,\$p" "$rr/0/last_state" >actual &&
+	printf "skipped_monitors:\n  %s\n" "$why" >expect &&
+	test_cmp expect actual &&
+	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
+	test -s "$rr/0/vmstat" && ! test -e "$rr/0/cpufreq" &&
+	grep -q "\"vmstat.memory.free\"" "$rr/0/stats.json" &&
+	grep -q "\"mytest.a\": 1" "$rr/0/stats.json" &&
+	! grep -q "cpufreq" "$rr/0/stats.json" &&
+
+	mkdir -p "$cpu0" &&
+	printf "2000000 100\n1000000 50\n" >"$cpu0/time_in_state" && echo 7 >"$cpu0/total_trans" &&
+	PERFBOT_MONITOR_ROOT=$(pwd)/fake perfbot run -r res -c m2 -M vmstat,cpufreq j.yaml -- echo a: 1 >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	! grep -q "monitor skipped" err &&
+	! grep -q "skipped_monitors" "$rr/0/last_state" &&
+	grep -q "^cpu0.total_trans: 7$" "$rr/0/cpufreq" &&
+	grep -q "\"cpufreq.cpu0.time_in_state.2000000\": 100," "$rr/0/stats.json" &&
+	grep -q "\"cpufreq.cpu0.total_trans\": 7," "$rr/0/stats.json"
 '
 
 test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an interval' '
 	job j.yaml "proc-vmstat:" "softirqs:" "interrupts:" "  interval: 0.2" &&
-	perfbot run -r res -c iv1 -i 0.2 j.yaml -- sh -c "sleep 1.1; echo a: 1" >out &&
+	perfbot run -r res -c iv1 -i 0.2 j.yaml -- sh -c "sleep 3; echo a: 1" >out &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
 	test $(grep -c "^time:" "$rr/0/softirqs") -eq 2 &&
 	test $(grep -c "^time:" "$rr/0/interrupts") -ge 5 &&
