@@ -39,6 +39,27 @@ test_have_conformance() {
 	return 1
 }
 
+# test_have PROGRAM...: true when all are installed.  Otherwise the test
+# is skipped (the caller writes `test_have X || exit 0`, which passes with
+# the reason printed) -- unless $PERFBOT_REQUIRE names the program: `make
+# check` lists there what its packages (scripts/deps.sh test) install, so
+# that a test CI means to run never vanishes silently; it fails instead.
+test_required() {
+	case " ${PERFBOT_REQUIRE:-} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+test_have() {
+	for p in "$@"; do
+		command -v "$p" >/dev/null 2>&1 && continue
+		if test_required "$p"; then
+			echo "$p is not installed, but PERFBOT_REQUIRE wants it: failing, not skipping"
+			exit 1
+		fi
+		echo "# skipped: $p not installed"
+		return 1
+	done
+}
+
 # test_cmp expected actual: diff with a readable failure.
 test_cmp() { diff -u "$1" "$2"; }
 
@@ -48,6 +69,35 @@ test_must_fail() {
 	"$@" && { echo "expected exit $want, got 0"; return 1; }
 	rc=$?
 	[ "$rc" -eq "$want" ] || { echo "expected exit $want, got $rc"; return 1; }
+}
+
+# Processes a test left running, found by what the test gave them and never
+# by name (other tests on this machine run sleep, iperf3, redis-server too):
+# start the command under test as
+#     env PERFBOT_TEST_TAG=$(test_tag) perfbot run ...
+# (the tag is inherited by everything it starts), then
+#     test_no_leftovers "$tag"
+# fails, listing them, when a process started with that tag is still alive
+# after a grace of up to 5 s (a killed process takes a moment to go).
+test_tag() { echo "perfbot-t-$$-$test_count"; }
+test_leftovers() {
+	grep -lsxzF "PERFBOT_TEST_TAG=$1" /proc/[0-9]*/environ 2>/dev/null |
+		sed 's|^/proc/\([0-9]*\)/environ$|\1|'
+	return 0
+}
+test_no_leftovers() {
+	n=0
+	while [ -n "$(test_leftovers "$1")" ]; do
+		n=$((n + 1))
+		if [ $n -ge 50 ]; then
+			echo "left running:"
+			for p in $(test_leftovers "$1"); do
+				echo "  $p: $(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)"
+			done
+			return 1
+		fi
+		sleep 0.1
+	done
 }
 
 test_done() {

@@ -15,13 +15,17 @@ BIN=$(dirname "$PERFBOT")/bin
 [ -x "$BIN/bench-harness" ] || BIN=$(dirname "$PERFBOT")/build/bin
 HARNESS=$BIN/bench-harness
 
-# bench_run JOB: run the single-atom JOB's benchmark; sets $rr.
+# bench_run JOB: run the single-atom JOB's benchmark; sets $rr.  Whatever
+# the benchmark started (servers too) must be gone once perfbot returns.
 bench_run() {
 	bench_job=$1
 	bench_cmd=$(perfbot install --command "$bench_job") || return 1
 	echo "command: $bench_cmd"
 	eval "set -- $bench_cmd"
-	perfbot run -r res -c t -M vmstat "$bench_job" -- "$@" >out || { cat out; return 1; }
+	bench_tag=$(test_tag)
+	env PERFBOT_TEST_TAG=$bench_tag "$PERFBOT" run -r res -c t -M vmstat "$bench_job" -- "$@" >out ||
+		{ cat out; return 1; }
+	test_no_leftovers $bench_tag || return 1
 	rr=$(sed -n 's/: 1 run$//p' out)
 	test -d "$rr/0" &&
 	grep -q "is_incomplete_run: 0" "$rr/0/last_state" || {
@@ -42,12 +46,9 @@ has_stat() {
 		echo "no positive $1 in $rr/0/stats.json"; grep "\"${1%%.*}\." "$rr/0/stats.json"; false; }
 }
 
-# have PROGRAM...: skip (pass with a message) unless all are installed.
-have() {
-	for p in "$@"; do
-		command -v "$p" >/dev/null || { echo "# skipped: $p not installed (perfbot install)"; return 1; }
-	done
-}
+# have PROGRAM...: skip (pass with a message) unless all are installed,
+# or fail when $PERFBOT_REQUIRE wants them (lib.sh's test_have).
+have() { test_have "$@"; }
 
 test_expect_success 'every job and short job is a valid lkp job' '
 	mkdir out &&
@@ -152,10 +153,12 @@ test_expect_success 'harness: {run_dir}, iterations, exit codes' '
 '
 
 test_expect_success 'harness: a server that never listens is stopped, exit 125' '
-	test_must_fail 125 "$HARNESS" --port=auto --wait=0.5 --server sleep 30 -- -- echo no >out 2>err &&
+	tag=$(test_tag) &&
+	test_must_fail 125 env PERFBOT_TEST_TAG=$tag "$HARNESS" --port=auto --wait=0.5 --server sleep 30 \
+		-- -- echo no >out 2>err &&
 	grep -q "the server .sleep. is not listening on port" err &&
 	test ! -s out &&
-	! pgrep -f "^sleep 30$" >/dev/null
+	test_no_leftovers $tag
 '
 
 test_expect_success 'harness: a server that exits early, a taken port' '
@@ -252,28 +255,23 @@ test_expect_success 'fio: its JSON lands in the run dir' '
 test_expect_success 'iperf3 with its server on loopback' '
 	have iperf3 || exit 0
 	printf "testcase: iperf\nruntime: 1\niperf:\n  protocol: tcp\n" >j.yaml &&
-	before=$(pgrep -c -x iperf3 || true) &&
 	bench_run j.yaml &&
-	has_stat iperf.tcp.sender.bps &&
-	test "$(pgrep -c -x iperf3 || true)" = "$before"
+	has_stat iperf.tcp.sender.bps
 '
 
 test_expect_success 'tbench against tbench_srv' '
 	have tbench tbench_srv || exit 0
 	printf "testcase: tbench\nruntime: 3\nnr_threads: 2\ntbench:\n" >j.yaml &&
 	bench_run j.yaml &&
-	has_stat tbench.throughput_MB/s &&
-	! pgrep -x tbench_srv >/dev/null
+	has_stat tbench.throughput_MB/s
 '
 
 test_expect_success 'redis-benchmark against a private redis-server' '
 	have redis-benchmark redis-server || exit 0
-	before=$(pgrep -c redis-server || true) &&
 	bench_run "$JOBS/short/redis.yaml" &&
 	has_stat redis.set_avg_throughput_rps &&
 	has_stat redis.get_avg_throughput_rps &&
-	grep -q "\"redis.set_latency_[0-9]*ms%\"" "$rr/0/stats.json" &&
-	test "$(pgrep -c redis-server || true)" = "$before"
+	grep -q "\"redis.set_latency_[0-9]*ms%\"" "$rr/0/stats.json"
 '
 
 test_expect_success 'sysbench, adapted to the mytest convention' '
