@@ -39,10 +39,39 @@ test_expect_success 'perf-profile change is an absolute difference' '
 	grep -q "+25\\.9  " row
 '
 
-test_expect_success '--all prints every metric, --pvalue adds p=' '
-	perfbot compare --all --pvalue $BASE $NEW >out &&
-	grep -q "interrupts.CAL" out &&
-	grep -q "p=" out
+test_expect_success 'the whole table, as ncompare prints it' '
+	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
+	test_cmp "$DATA/compare/expect/table.txt" out
+'
+
+test_expect_success '--pvalue adds the p column, --all every metric' '
+	(cd "$DATA/compare" && perfbot compare --pvalue 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
+	test_cmp "$DATA/compare/expect/pvalue.txt" out &&
+	(cd "$DATA/compare" && perfbot compare --all --pvalue 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
+	test_cmp "$DATA/compare/expect/all-pvalue.txt" out
+'
+
+# Rows of the formats' edges: stddev% blank up to 2% exactly, changes
+# with one decimal below 100,000% and %.2g from there, averages with two
+# decimals below 1000, whole from 1000 to 1e8, %.4g above.
+test_expect_success 'number formats at their edges' '
+	mkdir -p b n &&
+	echo "{\"mytest.a\": [98, 102], \"mytest.b\": [97, 103], \"mytest.c\": [1, 1], \"mytest.d\": [1, 1], \"mytest.e\": [1000, 1000], \"mytest.f\": [100000000, 100000000], \"mytest.g\": [999.99, 999.99], \"mytest.h\": [100000001, 100000001], \"mytest.i\": [1, 1], \"mytest.z\": [0, 0]}" >b/matrix.json &&
+	echo "{\"mytest.a\": [98, 102], \"mytest.b\": [97, 103], \"mytest.c\": [101, 101], \"mytest.d\": [1001, 1001], \"mytest.e\": [1000, 1000], \"mytest.f\": [100000000, 100000000], \"mytest.g\": [999.99, 999.99], \"mytest.h\": [100000001, 100000001], \"mytest.i\": [1000.999, 1000.999], \"mytest.z\": [5, 5]}" >n/matrix.json &&
+	perfbot compare --all b n | grep "  mytest\." >rows &&
+	cat >expect <<-\EOF &&
+	    100.00            +0.0%     100.00        mytest.a
+	    100.00 ±  3%      +0.0%     100.00 ±  3%  mytest.b
+	      1.00        +10000.0%     101.00        mytest.c
+	      1.00          +1e+05%       1001        mytest.d
+	      1000            +0.0%       1000        mytest.e
+	 100000000            +0.0%  100000000        mytest.f
+	    999.99            +0.0%     999.99        mytest.g
+	     1e+08            +0.0%      1e+08        mytest.h
+	      1.00        +99999.9%       1000        mytest.i
+	      0.00         +5e+102%       5.00        mytest.z
+	EOF
+	test_cmp expect rows
 '
 
 test_expect_success '--legacy prints the ~ N% layout' '
@@ -52,9 +81,36 @@ test_expect_success '--legacy prints the ~ N% layout' '
 	grep -q " ~ [0-9]%  *-36\\.[0-9]%  *8380345 ~ 0%  vm-scalability.throughput$" out
 '
 
-test_expect_success '--json is valid JSON with the rows' '
-	perfbot compare --json $BASE $NEW >out.json &&
-	python3 -c "import json,sys; d=json.load(open(\"out.json\")); assert any(s[\"stat\"]==\"vm-scalability.throughput\" and s[\"regression\"] for s in d[\"stats\"])"
+# JSON: the same document as expect/json.json, numbers to 1e-9
+json_same() {
+	python3 -c "
+import json, math, sys
+def same(a, b, where):
+    if isinstance(a, float) or isinstance(b, float):
+        assert isinstance(a, (int, float)) and isinstance(b, (int, float)), where
+        assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300), (where, a, b)
+    elif isinstance(a, dict):
+        assert isinstance(b, dict) and list(a) == list(b), (where, list(a), b)
+        for k in a: same(a[k], b[k], where + \".\" + k)
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), (where, a, b)
+        for i, (x, y) in enumerate(zip(a, b)): same(x, y, where + \"[%d]\" % i)
+    else:
+        assert type(a) == type(b) and a == b, (where, a, b)
+same(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), \"\")
+" "$1" "$2"
+}
+
+test_expect_success '--json: rule, alpha, columns, every row and number' '
+	(cd "$DATA/compare" && perfbot compare --json 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out.json &&
+	json_same "$DATA/compare/expect/json.json" out.json &&
+	grep -q "^  \"alpha\": 0.05,$" out.json &&
+	(cd "$DATA/compare" && perfbot compare --json --alpha 0.01 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out.json &&
+	grep -q "^  \"alpha\": 0.01,$" out.json &&
+	(cd "$DATA/compare" && perfbot compare --json --rule lkp 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out.json &&
+	head -n 3 out.json >head &&
+	printf "{\n  \"rule\": \"lkp\",\n  \"columns\": [\n" >expect &&
+	test_cmp expect head
 '
 
 test_expect_success '--fail-on-regression exits 3 on a KPI regression, 0 otherwise' '
@@ -63,14 +119,25 @@ test_expect_success '--fail-on-regression exits 3 on a KPI regression, 0 otherwi
 	perfbot compare --fail-on-regression $NEW $BASE >/dev/null
 '
 
-test_expect_success 'lkp rule prints the same kind of table' '
-	perfbot compare --rule lkp $BASE $NEW >out &&
-	grep -q "vm-scalability.throughput$" out
+test_expect_success 'lkp rule: its decisions in the same table' '
+	(cd "$DATA/compare" && perfbot compare --rule lkp 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
+	test_cmp "$DATA/compare/expect/lkp.txt" out &&
+	mkdir -p b n &&
+	echo "{\"mytest.score\": [100, 101], \"mytest.ops\": [20, 22]}" >b/matrix.json &&
+	echo "{\"mytest.score\": [200, 202], \"mytest.ops\": [20, 21]}" >n/matrix.json &&
+	perfbot compare b n | grep "  mytest\." >rows &&
+	echo "    100.50          +100.0%     201.00        mytest.score" >expect &&
+	test_cmp expect rows &&
+	perfbot compare --rule lkp b n >out &&
+	! grep -q "mytest" out &&
+	tail -n 3 out >tail &&
+	printf "%s\n" "               b                           n " "---------------- --------------------------- " "" >expect &&
+	test_cmp expect tail
 '
 
 test_expect_success 'matrix.json file paths work as arguments' '
-	perfbot compare $BASE/matrix.json $NEW/matrix.json >out &&
-	grep -q "vm-scalability.throughput$" out
+	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2/matrix.json 9b17c62382dd2e7507984b989/matrix.json) >out &&
+	test_cmp "$DATA/compare/expect/table.txt" out
 '
 
 test_expect_success 'one run per side: footnote instead of a false claim' '
@@ -78,7 +145,33 @@ test_expect_success 'one run per side: footnote instead of a false claim' '
 	echo "{\"t.ops\": [100]}" >a/matrix.json &&
 	echo "{\"t.ops\": [50]}" >b/matrix.json &&
 	perfbot compare a b >out &&
-	grep -q "note: .*fewer than 2" out
+	tail -n 3 out >note &&
+	printf "%s\n" "note: some metrics have fewer than 2 complete runs on a side, so no test" \
+		"      can call them changed at alpha=0.05; run at least 4 per side" \
+		"      (Mann-Whitney needs 4 per side to reach alpha=0.05)." >expect &&
+	test_cmp expect note &&
+	perfbot compare --alpha 0.01 a b >out &&
+	grep -q "^      can call them changed at alpha=0.01; run at least 5 per side$" out &&
+	perfbot compare --alpha 0.1 a b >out &&
+	grep -q "^      can call them changed at alpha=0.1; run at least 4 per side$" out &&
+	perfbot compare --alpha 0.2 a b >out &&
+	grep -q "^      can call them changed at alpha=0.2; run at least 3 per side$" out &&
+	perfbot compare --json --all a b >out.json &&
+	python3 -c "import json; s=json.load(open(\"out.json\"))[\"stats\"][0]; assert s[\"avg\"]==[100, 50] and s[\"stddev\"]==[-1, -1], s"
+'
+
+test_expect_success 'incomplete runs are left out of the averages and the test' '
+	mkdir -p i1 i2 &&
+	echo "{\"mytest.ops\": [100, 102, 900], \"last_state.is_incomplete_run\": [0, 0, 1]}" >i1/matrix.json &&
+	echo "{\"mytest.ops\": [200, 202, 204], \"last_state.is_incomplete_run\": [0, 0, 0]}" >i2/matrix.json &&
+	perfbot compare i1 i2 | grep "  [a-z][a-z_-]*\.[a-z]" >rows &&
+	cat >expect <<-\EOF &&
+	          1:3          -33%            :3     last_state.is_incomplete_run
+	    101.00          +100.0%     202.00        mytest.ops
+	EOF
+	test_cmp expect rows &&
+	perfbot compare --json i1 i2 >out.json &&
+	python3 -c "import json; c=json.load(open(\"out.json\"))[\"columns\"]; assert [(x[\"runs\"], x[\"complete_runs\"]) for x in c]==[(3, 2), (3, 3)], c"
 '
 
 test_expect_success 'bad input gives a clear error' '
@@ -93,7 +186,10 @@ test_expect_success 'bad input gives a clear error' '
 	grep -q "cannot read" err &&
 	test_must_fail 2 perfbot compare $BASE &&
 	test_must_fail 2 perfbot compare --rule nope $BASE $NEW &&
-	test_must_fail 2 perfbot compare --alpha 2 $BASE $NEW
+	test_must_fail 2 perfbot compare --alpha 2 $BASE $NEW &&
+	test_must_fail 2 perfbot compare --alpha 1 $BASE $NEW &&
+	test_must_fail 2 perfbot compare --alpha 0 $BASE $NEW &&
+	perfbot compare --alpha 0.999 $BASE $NEW >/dev/null
 '
 
 test_done
