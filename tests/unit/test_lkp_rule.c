@@ -25,6 +25,7 @@
 
 #include "result/matrix.h"
 #include "stats/change.h"
+#include "stats/lkp_tables.h"
 #include "util/json_writer.h"
 #include "util/strbuf.h"
 
@@ -869,6 +870,119 @@ static void test_interval(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Each cut-off of the rule, on both sides of its edge: the value at the
+ * edge itself and the smallest step past it (tests/mutants.txt shifts
+ * every one of them).
+ */
+static void expect_changed(const char *a, const char *b, const struct change_options *opt,
+			   int want)
+{
+	struct change_list out;
+
+	run(a, b, opt, &out);
+	if (out.nr != want)
+		fail_msg("%s vs %s: %d records, want %d", a, b, out.nr, want);
+	release(&out);
+}
+
+static void test_cutoff_edges(void **state)
+{
+	struct change_options opt;
+
+	lkp_opts(&opt);
+	opt.more = true;
+	/* a perf metric: ratio must exceed 1.01 (1010 / 1000 is 1.01 exactly) */
+	assert_true(lkp_perf_metric("foo.score"));
+	expect_changed("{\"foo.score\": [1010, 1010, 1010]}", "{\"foo.score\": [1000, 1000, 1000]}", &opt, 0);
+	expect_changed("{\"foo.score\": [1011, 1011, 1011]}", "{\"foo.score\": [1000, 1000, 1000]}", &opt, 1);
+	expect_changed("{\"foo.score\": [1000, 1000, 1000]}", "{\"foo.score\": [1011, 1011, 1011]}", &opt, 1);
+	/* any other metric: beyond 1.05 */
+	assert_false(lkp_perf_metric("uptime.idle"));
+	expect_changed("{\"uptime.idle\": [1050, 1050, 1050]}", "{\"uptime.idle\": [1000, 1000, 1000]}", &opt, 0);
+	expect_changed("{\"uptime.idle\": [1051, 1051, 1051]}", "{\"uptime.idle\": [1000, 1000, 1000]}", &opt, 1);
+	/* proc-vmstat.* and *meminfo*: max above 1000 */
+	expect_changed("{\"proc-vmstat.pgfault\": [1000, 1000, 1000]}",
+		       "{\"proc-vmstat.pgfault\": [900, 900, 900]}", &opt, 0);
+	expect_changed("{\"proc-vmstat.pgfault\": [1001, 1001, 1001]}",
+		       "{\"proc-vmstat.pgfault\": [900, 900, 900]}", &opt, 1);
+	/* slabinfo.*: delta above 100 */
+	expect_changed("{\"slabinfo.dentry.active_objs\": [1100, 1100, 1100]}",
+		       "{\"slabinfo.dentry.active_objs\": [1000, 1000, 1000]}", &opt, 0);
+	expect_changed("{\"slabinfo.dentry.active_objs\": [1101, 1101, 1101]}",
+		       "{\"slabinfo.dentry.active_objs\": [1000, 1000, 1000]}", &opt, 1);
+	/* softirqs.* as interrupts.*: max above 10000 */
+	expect_changed("{\"softirqs.RCU\": [10000, 10000, 10000]}",
+		       "{\"softirqs.RCU\": [5000, 5000, 5000]}", &opt, 0);
+	expect_changed("{\"softirqs.RCU\": [10001, 10001, 10001]}",
+		       "{\"softirqs.RCU\": [5000, 5000, 5000]}", &opt, 1);
+	/* an integer threshold of the table (interrupts.* 100) also wants a
+	 * delta of floor(100 / 2) = 50 */
+	expect_changed("{\"interrupts.x\": [149, 149, 149]}", "{\"interrupts.x\": [100, 100, 100]}", &opt, 0);
+	expect_changed("{\"interrupts.x\": [150, 150, 150]}", "{\"interrupts.x\": [100, 100, 100]}", &opt, 1);
+}
+
+/* skip_regular_stat?: compared once either side has 3 runs */
+static void test_three_runs_either_side(void **state)
+{
+	struct change_options opt;
+
+	lkp_opts(&opt);
+	expect_changed("{\"foo.score\": [10, 10, 10]}", "{\"foo.score\": [20, 20]}", &opt, 1);
+	expect_changed("{\"foo.score\": [10, 10]}", "{\"foo.score\": [20, 20, 20]}", &opt, 1);
+	expect_changed("{\"foo.score\": [10, 10]}", "{\"foo.score\": [20, 20]}", &opt, 0);
+}
+
+/* calc_stats_metrics: x is a's range, but z's when a has <= 2 runs and a
+ * narrower range */
+static void test_x_of_a_short_side(void **state)
+{
+	struct change_options opt;
+	struct change_list out;
+	const struct change_record *r;
+
+	lkp_opts(&opt);
+	run("{\"foo.score\": [1100, 1101]}", "{\"foo.score\": [1000, 1010, 1020]}", &opt, &out);
+	r = find(&out, "foo.score");
+	assert_non_null(r);
+	assert_true(r->x == 20 && r->z == 20);
+	release(&out);
+	run("{\"foo.score\": [1100]}", "{\"foo.score\": [1000, 1010, 1020]}", &opt, &out);
+	r = find(&out, "foo.score");
+	assert_non_null(r);
+	assert_true(r->x == 20 && r->z == 20);
+	release(&out);
+	/* 3 runs: a's own range */
+	run("{\"foo.score\": [1100, 1101, 1102]}", "{\"foo.score\": [1000, 1010, 1020]}", &opt, &out);
+	r = find(&out, "foo.score");
+	assert_non_null(r);
+	assert_true(r->x == 2 && r->z == 20);
+	release(&out);
+	/* 2 runs but the wider range: its own */
+	run("{\"foo.score\": [1100, 1150]}", "{\"foo.score\": [1000, 1010, 1020]}", &opt, &out);
+	r = find(&out, "foo.score");
+	assert_non_null(r);
+	assert_true(r->x == 50 && r->z == 20);
+	release(&out);
+}
+
+/* the distance variant: Integers exactly 1 apart, either way round, are
+ * no change; 2 apart are */
+static void test_distance_by_one(void **state)
+{
+	struct change_options opt;
+
+	lkp_opts(&opt);
+	opt.has_distance = true;
+	opt.distance = 1;
+	expect_changed("{\"foo.score\": [11, 11, 11]}", "{\"foo.score\": [10, 10, 10]}", &opt, 0);
+	expect_changed("{\"foo.score\": [10, 10, 10]}", "{\"foo.score\": [11, 11, 11]}", &opt, 0);
+	expect_changed("{\"foo.score\": [12, 12, 12]}", "{\"foo.score\": [10, 10, 10]}", &opt, 1);
+	expect_changed("{\"foo.score\": [10, 10, 10]}", "{\"foo.score\": [12, 12, 12]}", &opt, 1);
+	/* Floats 1 apart are not exempt */
+	expect_changed("{\"foo.score\": [11.0, 11.0, 11.0]}", "{\"foo.score\": [10, 10, 10]}", &opt, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -891,6 +1005,10 @@ int main(void)
 		cmocka_unit_test(test_gap_distance_state),
 		cmocka_unit_test(test_record_json),
 		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_cutoff_edges),
+		cmocka_unit_test(test_three_runs_either_side),
+		cmocka_unit_test(test_x_of_a_short_side),
+		cmocka_unit_test(test_distance_by_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

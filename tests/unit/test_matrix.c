@@ -530,6 +530,47 @@ static void test_unite_many_roots(void **state)
 	strbuf_release(&b);
 }
 
+/* Without stats_source a value that is no array is one sample, and a
+ * run united into an lkp matrix that lists no sources gets null sources
+ * for the columns before it: one entry per column. */
+static void test_columns_without_sources(void **state)
+{
+	struct matrix mx;
+	struct strbuf msgs = STRBUF_INIT, text = STRBUF_INIT, d = STRBUF_INIT, want = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse_log(&mx, "{\"a\": 5}", &msgs), 0);
+	assert_string_equal(msgs.buf, "");
+	assert_int_equal(mx.ncols, 1);
+	assert_true(mx.m[0].v[0] == 5);
+	matrix_release(&mx);
+	assert_int_equal(parse_log(&mx, "{\"a\": 5, \"b\": [1, 2, 3]}", &msgs), 0);
+	assert_int_equal(mx.ncols, 3);
+	assert_true(mx.m[0].v[0] == 5 && mx.m[0].v[1] == 0 && mx.m[0].v[2] == 0);
+	matrix_release(&mx);
+
+	write_text("rs/c/matrix.json", "{\"t.ops\": [1, 2]}");
+	write_text("rs/c/7/stats.json", "{\"t.ops\": 3}");
+	strbuf_addf(&d, "%s/rs/c/7", tmpdir);
+	char *dirs[] = { d.buf };
+	assert_int_equal(unite_run_dirs(dirs, 1), 0);
+	read_rel(&text, "rs/c/matrix.json");
+	strbuf_addf(&want, "{\n  \"t.ops\": [\n    1,\n    2,\n    3\n  ],\n"
+		    "  \"stats_source\": [\n    null,\n    null,\n    \"%s/rs/c/7/stats.json\"\n  ]\n}\n",
+		    tmpdir);
+	assert_string_equal(text.buf, want.buf);
+	matrix_init(&mx);
+	strbuf_reset(&d);
+	strbuf_addf(&d, "%s/rs/c", tmpdir);
+	assert_int_equal(matrix_load(&mx, d.buf), 0);
+	assert_int_equal(mx.ncols, 3);
+	matrix_release(&mx);
+	strbuf_release(&msgs);
+	strbuf_release(&text);
+	strbuf_release(&d);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_find_hint_and_drop),
 		cmocka_unit_test(test_unite_grouped),
 		cmocka_unit_test(test_unite_many_roots),
+		cmocka_unit_test(test_columns_without_sources),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

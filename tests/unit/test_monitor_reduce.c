@@ -272,6 +272,62 @@ static void test_to_stats_errors(void **state)
 	free(dir);
 }
 
+/*
+ * The window is on times relative to the first sample, unless they are
+ * relative already: lkp shifts only a series whose first time is past
+ * 2 s.  A series of at most 2 samples is never cut.
+ */
+static void test_to_stats_part_edges(void **state)
+{
+	static const struct {
+		const char *times;
+		double begin, end, want;        /* gauge mean over the window */
+	} cases[] = {
+		/* 1.5 s is below the 2 s mark: taken as relative already, so
+		 * [2, 4) holds the samples at 2.5 and 3.5 */
+		{ "[1.5, 2.5, 3.5, 4.5, 5.5]", 2, 4, (20 + 30) / 2.0 },
+		/* exactly 2: still relative */
+		{ "[2, 3, 4, 5, 6]", 2, 4, (10 + 20) / 2.0 },
+		/* past 2: shifted to start at 0, so [2, 4) is 4.5 and 5.5 */
+		{ "[2.5, 3.5, 4.5, 5.5, 6.5]", 2, 4, (30 + 40) / 2.0 },
+		/* begin only: from 3 s to the end, over the remaining samples */
+		{ "[1000, 1001, 1002, 1003, 1004]", 3, 0, (40 + 50) / 2.0 },
+		/* end only */
+		{ "[1000, 1001, 1002, 1003, 1004]", 0, 2, (10 + 20) / 2.0 },
+	};
+	char *dir = tmpdir();
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf json = STRBUF_INIT;
+		struct matrix stats;
+		int pos;
+
+		strbuf_addf(&json, "{\"meminfo.time\": %s, \"meminfo.Active\": [10, 20, 30, 40, 50]}",
+			    cases[i].times);
+		put_file(dir, "meminfo.json", json.buf);
+		matrix_init(&stats);
+		assert_int_equal(monitors_to_stats_part(dir, cases[i].begin, cases[i].end, &stats), 0);
+		pos = matrix_find(&stats, "meminfo.Active");
+		assert_true(pos >= 0);
+		if (stats.m[pos].v[0] != cases[i].want)
+			fail_msg("times %s, window %g..%g: %g, want %g", cases[i].times,
+				 cases[i].begin, cases[i].end, stats.m[pos].v[0], cases[i].want);
+		matrix_release(&stats);
+		strbuf_release(&json);
+	}
+
+	/* 2 samples: no window, whatever begin and end say */
+	put_file(dir, "meminfo.json", "{\"meminfo.time\": [1000, 1005], \"meminfo.Active\": [10, 20]}");
+	struct matrix stats;
+	matrix_init(&stats);
+	assert_int_equal(monitors_to_stats_part(dir, 3, 4, &stats), 0);
+	assert_true(matrix_find(&stats, "meminfo.Active") >= 0);
+	assert_true(stats.m[matrix_find(&stats, "meminfo.Active")].v[0] == 15);
+	matrix_release(&stats);
+	rm_rf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_dump_stat_error),
 		cmocka_unit_test(test_to_stats),
 		cmocka_unit_test(test_to_stats_part),
+		cmocka_unit_test(test_to_stats_part_edges),
 		cmocka_unit_test(test_to_stats_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -339,6 +339,22 @@ static void test_rules(void **state)
 		      "Assertion_ret_==_1_failed: 1\n"
 		      "scalability: 0.950000\nper_process_ops: 97\nper_thread_ops: 0\n"
 		      "workload: 290\n");
+	/* tasks=1 alone gives no scalability; the 0-task idle row is skipped
+	 * whatever it holds; a row with threads but no processes is kept */
+	expect_output("will-it-scale",
+		      "tasks,processes,processes_idle,threads,threads_idle,linear\n"
+		      "0,5,100,5,100,0\n"
+		      "1,100,0.5,90,0.5,100\n",
+		      "1.processes: 100\n1.processes_idle: 0.5\n1.threads: 90\n"
+		      "1.threads_idle: 0.5\n1.linear: 100\n"
+		      "per_process_ops: 100\nper_thread_ops: 90\nworkload: 190\n");
+	expect_output("will-it-scale",
+		      "tasks,processes,processes_idle,threads,threads_idle,linear\n"
+		      "2,0,0,180,0.1,200\n",
+		      "2.processes: 0\n2.processes_idle: 0\n2.threads: 180\n"
+		      "2.threads_idle: 0.1\n2.linear: 200\n"
+		      "scalability: 0.000000\nper_process_ops: 0\nper_thread_ops: 90\n"
+		      "workload: 180\n");
 	expect_output("stress-ng",
 		      "stress-ng: metrc: [1] stressor bogo ops real time usr time\n"
 		      "stress-ng: metrc: [1]  (secs)  (secs)  (secs)\n"

@@ -44,6 +44,17 @@ static void test_env_and_redirect(void **state)
 	assert_int_equal(read_file(&got, path), 0);
 	assert_string_equal(got.buf, "42\nerr\n");
 	assert_true(cp.end >= cp.start);
+
+	/* a variable given to the child replaces the one it would inherit */
+	char *home[] = { "HOME=/perfbot-test-home", NULL };
+	child_process_init(&cp);
+	cp.shell_cmd = "echo $HOME; env | grep -c ^HOME=";
+	cp.env = home;
+	cp.out_path = path;
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 10, NULL), FINISH_EXITED);
+	assert_int_equal(read_file(&got, path), 0);
+	assert_string_equal(got.buf, "42\nerr\n/perfbot-test-home\n1\n");
 	unlink(path);
 	strbuf_release(&got);
 }

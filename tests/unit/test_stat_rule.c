@@ -679,6 +679,114 @@ static void test_bad_alpha(void **state)
 	matrix_release(&b);
 }
 
+/* The records of a run of the rule: how many, and whether name is one. */
+static int changed_count(const char *a, const char *b, const struct change_options *opt,
+			 const char *name, bool *found)
+{
+	struct change_list l;
+	int n;
+
+	run(a, b, opt, &l);
+	n = l.nr;
+	*found = find(&l, name) != NULL;
+	release(&l);
+	return n;
+}
+
+static bool is_changed(const char *a, const char *b, const struct change_options *opt,
+		       const char *name)
+{
+	bool found;
+
+	changed_count(a, b, opt, name, &found);
+	return found;
+}
+
+/* The default level is 0.05: a Welch p of 0.054 is no change, until
+ * --alpha 0.06.  (3 v 3: the rank test cannot reach either level, so
+ * Welch decides alone.) */
+static void test_default_alpha_decides(void **state)
+{
+	static const double a[] = { 102.2, 103.2, 104.2 }, b[] = { 100, 101, 102 };
+	const char *ja = "{ \"synthetic.x\": [102.2, 103.2, 104.2] }";
+	const char *jb = "{ \"synthetic.x\": [100, 101, 102] }";
+	struct change_options opt;
+	double p = welch_test(a, 3, b, 3, NULL, NULL);
+
+	assert_true(p > 0.05 && p < 0.06);
+	change_options_init(&opt);
+	assert_true(opt.rule == RULE_STAT);
+	assert_true(opt.alpha == 0.05);
+	assert_false(is_changed(ja, jb, &opt, "synthetic.x"));
+	opt.alpha = 0.06;
+	assert_true(is_changed(ja, jb, &opt, "synthetic.x"));
+}
+
+/* lkp's magnitude floors, at their edges, on clearly significant shifts:
+ * a performance metric needs a ratio above 1.01, any other above 1.05;
+ * a perf-profile entry 0.1 percentage points */
+static void test_magnitude_edges(void **state)
+{
+	struct change_options opt;
+
+	stat_opts(&opt);
+	opt.more = true;
+	assert_false(is_changed("{ \"synthetic.x\": [1009, 1010, 1011, 1010, 1010] }",
+				"{ \"synthetic.x\": [999, 1000, 1001, 1000, 1000] }", &opt, "synthetic.x"));
+	assert_true(is_changed("{ \"synthetic.x\": [1010, 1011, 1012, 1011, 1011] }",
+			       "{ \"synthetic.x\": [999, 1000, 1001, 1000, 1000] }", &opt, "synthetic.x"));
+	assert_true(is_changed("{ \"synthetic.x\": [999, 1000, 1001, 1000, 1000] }",
+			       "{ \"synthetic.x\": [1010, 1011, 1012, 1011, 1011] }", &opt, "synthetic.x"));
+	assert_false(is_changed("{ \"uptime.idle\": [1049, 1050, 1051, 1050, 1050] }",
+				"{ \"uptime.idle\": [999, 1000, 1001, 1000, 1000] }", &opt, "uptime.idle"));
+	assert_true(is_changed("{ \"uptime.idle\": [1050, 1051, 1052, 1051, 1051] }",
+			       "{ \"uptime.idle\": [999, 1000, 1001, 1000, 1000] }", &opt, "uptime.idle"));
+	assert_true(is_changed("{ \"perf-profile.self.cycles-pp.f\": [2.14, 2.15, 2.16, 2.15, 2.15] }",
+			       "{ \"perf-profile.self.cycles-pp.f\": [1.99, 2.0, 2.01, 2.0, 2.0] }",
+			       &opt, "perf-profile.self.cycles-pp.f"));
+	assert_false(is_changed("{ \"perf-profile.self.cycles-pp.f\": [2.08, 2.09, 2.1, 2.09, 2.09] }",
+				"{ \"perf-profile.self.cycles-pp.f\": [1.99, 2.0, 2.01, 2.0, 2.0] }",
+				&opt, "perf-profile.self.cycles-pp.f"));
+}
+
+/* 3 + 3 runs at --alpha 0.1: the exact rank test's floor is 2 / C(6, 3),
+ * exactly 0.1, so it cannot reach alpha: Welch decides alone and the
+ * record says too_few_samples.  4 + 4 can (2 / 70 < 0.1). */
+static void test_too_few_at_exactly_alpha(void **state)
+{
+	struct change_options opt;
+	struct change_list l;
+	const struct change_record *r;
+
+	stat_opts(&opt);
+	opt.alpha = 0.1;
+	assert_true(mann_whitney_min_p(3, 3) == 0.1);
+	run("{ \"synthetic.x\": [110, 111, 112] }", "{ \"synthetic.x\": [100, 101, 102] }", &opt, &l);
+	r = find(&l, "synthetic.x");
+	assert_non_null(r);
+	assert_true(r->too_few_samples);
+	assert_true(fabs(r->p_mwu - 0.1) < 1e-12);
+	assert_true(r->p_welch < 0.01);
+	assert_false(l.too_few_samples);
+	release(&l);
+
+	run("{ \"synthetic.x\": [110, 111, 112, 113] }", "{ \"synthetic.x\": [100, 101, 102, 103] }",
+	    &opt, &l);
+	r = find(&l, "synthetic.x");
+	assert_non_null(r);
+	assert_false(r->too_few_samples);
+	release(&l);
+
+	/* at 0.11 the floor is below alpha: the rank test is required, and
+	 * its 0.1 passes */
+	opt.alpha = 0.11;
+	run("{ \"synthetic.x\": [110, 111, 112] }", "{ \"synthetic.x\": [100, 101, 102] }", &opt, &l);
+	r = find(&l, "synthetic.x");
+	assert_non_null(r);
+	assert_false(r->too_few_samples);
+	release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +809,9 @@ int main(void)
 		cmocka_unit_test(test_too_few_samples_at_level),
 		cmocka_unit_test(test_default_alpha),
 		cmocka_unit_test(test_record_json_fields),
+		cmocka_unit_test(test_default_alpha_decides),
+		cmocka_unit_test(test_magnitude_edges),
+		cmocka_unit_test(test_too_few_at_exactly_alpha),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

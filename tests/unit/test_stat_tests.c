@@ -677,6 +677,47 @@ static void test_bh_definition(void **state)
 	}
 }
 
+/* The normal approximation with continuity correction, written out from
+ * its textbook definition (no ties: the variance is na nb (n + 1) / 12). */
+static double mwu_normal_p(int na, int nb, double u)
+{
+	double mu = na * nb / 2.0, sd = sqrt(na * nb * (na + nb + 1) / 12.0);
+	double z = fmax(0, fabs(u - mu) - 0.5) / sd;
+
+	return fmin(1, erfc(z / M_SQRT2));
+}
+
+/* Exact up to MWU_EXACT_MAX_N values a side, inclusive; the normal
+ * approximation one past it, on either side. */
+static void test_mwu_exact_size_limit(void **state)
+{
+	static const int sizes[][2] = {
+		{ MWU_EXACT_MAX_N, MWU_EXACT_MAX_N }, { MWU_EXACT_MAX_N, 3 }, { 3, MWU_EXACT_MAX_N },
+		{ MWU_EXACT_MAX_N + 1, MWU_EXACT_MAX_N }, { MWU_EXACT_MAX_N, MWU_EXACT_MAX_N + 1 },
+	};
+	double a[MWU_EXACT_MAX_N + 1], b[MWU_EXACT_MAX_N + 1], u;
+
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		int na = sizes[k][0], nb = sizes[k][1];
+		bool exact = na <= MWU_EXACT_MAX_N && nb <= MWU_EXACT_MAX_N;
+		char what[64];
+
+		/* distinct values, a shifted up a little: a p far from 0 and 1 */
+		for (int i = 0; i < na; i++)
+			a[i] = 2 * i + 0.7 * nb / na;
+		for (int i = 0; i < nb; i++)
+			b[i] = 2.0 * i * na / nb + 1;
+		double p = mann_whitney(a, na, b, nb, &u);
+		assert_true(u == pair_u(a, na, b, nb));
+		assert_true(p > 1e-6 && p < 1);
+		snprintf(what, sizeof(what), "mwu %dv%d (%s)", na, nb, exact ? "exact" : "normal");
+		assert_rel(p, exact ? mann_whitney_exact_p(na, nb, u) : mwu_normal_p(na, nb, u),
+			   1e-12, what);
+		/* the two differ here, so the test tells them apart */
+		assert_true(fabs(mann_whitney_exact_p(na, nb, u) - mwu_normal_p(na, nb, u)) > 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_edges),
 		cmocka_unit_test(test_bh_known),
 		cmocka_unit_test(test_bh_definition),
+		cmocka_unit_test(test_mwu_exact_size_limit),
 	};
 
 	/* GSL's default handler aborts on underflow; we read the status */

@@ -263,6 +263,176 @@ static void test_path_component(void **state)
 	strbuf_release(&msg);
 }
 
+/* ---- the edges of src/util (tests/mutants.txt shifts each) ---- */
+
+static void test_strbuf_edges(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, " \t\n ");
+	strbuf_rtrim(&sb);
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(sb.buf, "");
+	strbuf_rtrim(&sb);                      /* and on an empty one */
+	assert_int_equal(sb.len, 0);
+	/* strbuf_addu as "%*llu" */
+	strbuf_addu(&sb, 42, 5);
+	strbuf_addch(&sb, '|');
+	strbuf_addu(&sb, 12345, 5);
+	strbuf_addch(&sb, '|');
+	strbuf_addu(&sb, 123456, 5);
+	strbuf_addch(&sb, '|');
+	strbuf_addu(&sb, 0, 0);
+	strbuf_addch(&sb, '|');
+	strbuf_addu(&sb, 18446744073709551615ULL, 1);
+	assert_string_equal(sb.buf, "   42|12345|123456|0|18446744073709551615");
+	strbuf_release(&sb);
+}
+
+static void test_path_join(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	path_join(&sb, "a", "b");
+	assert_string_equal(sb.buf, "a/b");
+	strbuf_reset(&sb);
+	path_join(&sb, "a/", "b");
+	assert_string_equal(sb.buf, "a/b");
+	strbuf_reset(&sb);
+	path_join(&sb, "/", "b");
+	assert_string_equal(sb.buf, "/b");
+	strbuf_reset(&sb);
+	path_join(&sb, "", "b");
+	assert_string_equal(sb.buf, "b");
+	strbuf_release(&sb);
+}
+
+static void test_json_quote_controls(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* every byte below 0x20 is escaped, 0x20 and above are copied */
+	json_quote(&sb, "\x01\x0f\x10\x1f x\x7f");
+	assert_string_equal(sb.buf, "\"\\u0001\\u000f\\u0010\\u001f x\x7f\"");
+	strbuf_reset(&sb);
+	json_quote(&sb, "\b\f\r");
+	assert_string_equal(sb.buf, "\"\\b\\f\\r\"");
+	strbuf_release(&sb);
+}
+
+static void test_number_edges(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double v;
+	bool is_int;
+
+	/* integers print whole up to the range of long long */
+	fmt_number(&sb, 1e16, true);
+	strbuf_addch(&sb, ' ');
+	fmt_number(&sb, -9e18, true);
+	strbuf_addch(&sb, ' ');
+	fmt_number(&sb, 1e19, true);
+	assert_string_equal(sb.buf, "10000000000000000 -9000000000000000000 1.0e+19");
+	strbuf_release(&sb);
+	/* a float in lkp's files: a dot, an exponent, NaN or Infinity */
+	assert_int_equal(parse_number("1e3", &v, &is_int), 0);
+	assert_false(is_int);
+	assert_true(v == 1000);
+	assert_int_equal(parse_number("2E2", &v, &is_int), 0);
+	assert_false(is_int);
+	assert_int_equal(parse_number("NaN", &v, &is_int), 0);
+	assert_false(is_int);
+	assert_int_equal(parse_number("-Infinity", &v, &is_int), 0);
+	assert_false(is_int);
+	assert_int_equal(parse_number("-12", &v, &is_int), 0);
+	assert_true(is_int);
+	/* Ruby's notation edges: fixed from 0.0001 to below 1e16 */
+	check_ruby(1.5e15, "1500000000000000.0");
+	check_ruby(1234567890123456.0, "1234567890123456.0");
+	check_ruby(0.00012345678901234, "0.00012345678901234");
+	check_ruby(0.000012345678901234, "1.2345678901234e-05");
+	check_ruby(1.2e-100, "1.2e-100");
+	check_ruby(-1.5e300, "-1.5e+300");
+}
+
+/* Significant digits of a decimal number: no sign, exponent, dot, leading
+ * or trailing zeros ("100.0" has 1, "0.0012" has 2). */
+static int sig_digits(const char *s, char *digits)
+{
+	int n = 0;
+
+	for (; *s && *s != 'e'; s++)
+		if (*s >= '0' && *s <= '9' && (n || *s != '0'))
+			digits[n++] = *s;
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	return n;
+}
+
+/* The shortest digits that read back as v, by an independent search: the
+ * first precision %.*g of which strtod gives v again. */
+static int shortest_by_search(double v, char *digits)
+{
+	char buf[64];
+
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*e", p - 1, v);
+		if (strtod(buf, NULL) == v)
+			return sig_digits(buf, digits);
+	}
+	fail_msg("%.17g: no precision up to 17 reads back", v);
+	return 0;
+}
+
+static void check_shortest(double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char want[32], got[32];
+
+	fmt_ruby_float(&sb, v);
+	if (strtod(sb.buf, NULL) != v)
+		fail_msg("%.17g printed as %s, which reads back as %.17g", v, sb.buf,
+			 strtod(sb.buf, NULL));
+	shortest_by_search(v, want);
+	sig_digits(sb.buf, got);
+	if (strcmp(want, got))
+		fail_msg("%.17g printed as %s: digits %s, the shortest are %s", v, sb.buf, got, want);
+	strbuf_release(&sb);
+}
+
+/*
+ * Random doubles through fmt_ruby_float against the search above: decimals
+ * of 15 significant digits (the fast path's own range: it must keep all
+ * 15 and not take a 16-digit form), of 16 and 17, and random bit patterns.
+ */
+static void test_ruby_float_shortest_random(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char buf[64];
+
+	for (int i = 0; i < 20000; i++) {
+		/* xorshift64 */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int digits = 15 + i % 3, exp10 = (int)((x >> 40) % 41) - 20;
+		unsigned long long m = x % 900000000000000000ULL + 100000000000000000ULL;
+		for (int d = 18; d > digits; d--)
+			m /= 10;
+		snprintf(buf, sizeof(buf), "%llue%d", m, exp10 - digits + 1);
+		double v = strtod(buf, NULL);
+		check_shortest(v);
+		check_shortest(-v);
+		/* any finite double, subnormals included */
+		double r;
+		uint64_t bits = x * 0x2545f4914f6cdd1dULL;
+		memcpy(&r, &bits, sizeof(r));
+		if (isfinite(r) && r != 0)
+			check_shortest(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +444,11 @@ int main(void)
 		cmocka_unit_test(test_write_file_atomic),
 		cmocka_unit_test(test_rng_streams),
 		cmocka_unit_test(test_path_component),
+		cmocka_unit_test(test_strbuf_edges),
+		cmocka_unit_test(test_path_join),
+		cmocka_unit_test(test_json_quote_controls),
+		cmocka_unit_test(test_number_edges),
+		cmocka_unit_test(test_ruby_float_shortest_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

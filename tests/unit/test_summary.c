@@ -1,0 +1,67 @@
+/*
+ * test_summary.c: src/stats/summary.c against values worked out by hand
+ * and GSL's descriptive statistics.
+ */
+#include "test_helpers.h"
+#include "stats/summary.h"
+
+#include <math.h>
+#include <gsl/gsl_statistics_double.h>
+
+static void test_mean(void **state)
+{
+	static const double v[] = { 1, 2, 3, 4 };
+	/* 1e16 + 1 + 1 - 1e16: a plain sum loses both ones */
+	static const double big[] = { 1e16, 1, 1, -1e16 };
+
+	assert_true(mean(v, 4) == 2.5);
+	assert_true(mean(v, 1) == 1);
+	assert_true(mean(v, 0) == 0);
+	assert_true(mean(big, 4) == 0.5);
+}
+
+static void test_stddev(void **state)
+{
+	static const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+
+	/* the textbook example: population stddev 2, sample sqrt(32 / 7) */
+	assert_true(stddev_pop(v, 8) == 2);
+	assert_true(fabs(stddev_sample(v, 8) - sqrt(32.0 / 7)) < 1e-15);
+	assert_true(fabs(stddev_sample(v, 8) - gsl_stats_sd(v, 1, 8)) < 1e-14);
+	assert_true(fabs(stddev_pop(v, 5) - sqrt(gsl_stats_variance_with_fixed_mean(v, 1, 5, 3.8)))
+		    < 1e-14);
+	assert_true(stddev_pop(v, 1) == 0);
+	assert_true(stddev_sample(v, 1) == 0);
+	assert_true(stddev_pop(v, 0) == 0);
+}
+
+static void test_min_max_median(void **state)
+{
+	static const double v[] = { 3, -1, 7, 2 };
+	double *s;
+
+	assert_true(vmin(v, 4) == -1);
+	assert_true(vmax(v, 4) == 7);
+	assert_true(vmin(v + 2, 1) == 7 && vmax(v + 2, 1) == 7);
+	assert_true(median(v, 4) == 2.5);      /* the middle two, 2 and 3 */
+	assert_true(median(v, 3) == 3);
+	assert_true(median(v, 1) == 3);
+	s = sorted_copy(v, 4);
+	assert_true(s[0] == -1 && s[1] == 2 && s[2] == 3 && s[3] == 7);
+	assert_true(v[0] == 3);                 /* the input is left alone */
+	free(s);
+	assert_int_equal(cmp_double(&v[0], &v[1]), 1);
+	assert_int_equal(cmp_double(&v[1], &v[0]), -1);
+	assert_int_equal(cmp_double(&v[0], &v[0]), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mean),
+		cmocka_unit_test(test_stddev),
+		cmocka_unit_test(test_min_max_median),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
