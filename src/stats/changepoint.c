@@ -1,0 +1,675 @@
+/*
+ * changepoint.c: E-Divisive change points with a fast energy profile,
+ * seeded permutation tests and a local confirmation; the method and its
+ * reasons are at the top of changepoint.h.
+ */
+#include "stats/changepoint.h"
+#include "stats/stat_tests.h"
+#include "stats/summary.h"
+#include "util/rng.h"
+#include "util/xalloc.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cp_options_init(struct cp_options *opt)
+{
+	opt->pvalue = CP_DEFAULT_PVALUE;
+	opt->min_change = CP_DEFAULT_MIN_CHANGE;
+	opt->min_size = 3;
+	opt->window = CP_DEFAULT_WINDOW;
+	opt->max_permutations = 0;
+	opt->seed = CP_DEFAULT_SEED;
+}
+
+void cp_result_init(struct cp_result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void cp_result_release(struct cp_result *r)
+{
+	free(r->change);
+	cp_result_init(r);
+}
+
+/* ---- the energy profile ------------------------------------------------ */
+
+/* A Fenwick tree node: the weight and weight * value of the ranks below it. */
+struct fen {
+	double w, wx;
+};
+
+/*
+ * A point of the segment being tested: its value (centred on the segment's
+ * mean, so that the sums keep their low digits), weight, rank among the
+ * segment's values, and d = sum over the segment of w_j |x - x_j|.  The
+ * permutations shuffle these whole: rank and d do not depend on the order.
+ */
+struct spt {
+	double x, w, d;
+	int rank;
+};
+
+struct ranked {
+	double x;
+	int i;
+};
+
+/* Scratch for segments of up to cap points, allocated once per detection. */
+struct work {
+	int cap;
+	struct spt *pt, *perm;     /* the segment; a copy the permutations shuffle */
+	struct fen *fen;
+	double *q;
+	struct ranked *sorted;
+};
+
+static void work_init(struct work *wk, int cap)
+{
+	wk->cap = cap;
+	wk->pt = xcalloc((size_t)cap, sizeof(*wk->pt));
+	wk->perm = xcalloc((size_t)cap, sizeof(*wk->perm));
+	wk->fen = xcalloc((size_t)cap + 1, sizeof(*wk->fen));
+	wk->q = xcalloc((size_t)cap + 1, sizeof(double));
+	wk->sorted = xcalloc((size_t)cap, sizeof(*wk->sorted));
+}
+
+static void work_release(struct work *wk)
+{
+	free(wk->pt);
+	free(wk->perm);
+	free(wk->fen);
+	free(wk->q);
+	free(wk->sorted);
+}
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *p = a, *q = b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->i - q->i;
+}
+
+/*
+ * Load x and w (NULL: all 1) as the segment: centre, rank (equal values
+ * share a rank) and sum each point's distances from the sorted order.
+ * Returns the number of ranks.
+ */
+static int load(struct work *wk, const double *x, const double *w, int n)
+{
+	struct spt *pt = wk->pt;
+	struct ranked *so = wk->sorted;
+	double c = 0, tw = 0, twx = 0, lw = 0, lwx = 0;
+	int nr = 0;
+
+	for (int i = 0; i < n; i++)
+		c += x[i];
+	c /= n;
+	for (int i = 0; i < n; i++) {
+		pt[i].x = x[i] - c;
+		pt[i].w = w ? w[i] : 1;
+		tw += pt[i].w;
+		twx += pt[i].w * pt[i].x;
+		so[i].x = pt[i].x;
+		so[i].i = i;
+	}
+	qsort(so, (size_t)n, sizeof(*so), cmp_ranked);
+	for (int k = 0, g; k < n; k = g) {
+		/* a group of equal values: weights at or below them, then d */
+		nr++;
+		for (g = k; g < n && so[g].x == so[k].x; g++) {
+			lw += pt[so[g].i].w;
+			lwx += pt[so[g].i].w * so[g].x;
+		}
+		for (int j = k; j < g; j++) {
+			struct spt *p = &pt[so[j].i];
+
+			p->rank = nr;
+			p->d = p->x * lw - lwx + (twx - lwx) - p->x * (tw - lw);
+		}
+	}
+	return nr;
+}
+
+/*
+ * q[t] for t in 1..n-1, in one pass.  Adding point t to the left side
+ * costs one Fenwick query and one update: the points already there split
+ * into those at or below x (weight lw, weighted sum lwx) and those above,
+ * so its distances to them sum to x*lw - lwx + (twx - lwx) - x*(tw - lw)
+ * (ties add 0 either way).  That gives the left side's within sum; with
+ * the d of the points, sum over the left of w d = 2 within + between,
+ * and the right side's within sum is what remains of the total.
+ */
+static void profile(struct work *wk, const struct spt *pt, int n, int nr, double *q)
+{
+	struct fen *f = wk->fen;
+	double total = 0, wt = 0, sqt = 0, tw = 0, twx = 0, sq = 0, in = 0, wd = 0;
+
+	for (int i = 0; i < n; i++) {
+		total += pt[i].w * pt[i].d;
+		wt += pt[i].w;
+		sqt += pt[i].w * pt[i].w;
+	}
+	total /= 2;
+	memset(f, 0, ((size_t)nr + 1) * sizeof(*f));
+	q[0] = 0;
+	for (int t = 0; t + 1 < n; t++) {
+		double lw = 0, lwx = 0, x = pt[t].x, w = pt[t].w;
+		double wb, sqb, between, in_b, pa, pb, daa, dbb;
+
+		for (int j = pt[t].rank; j > 0; j -= j & -j) {
+			lw += f[j].w;
+			lwx += f[j].wx;
+		}
+		in += w * (x * lw - lwx + (twx - lwx) - x * (tw - lw));
+		tw += w;
+		twx += w * x;
+		sq += w * w;
+		wd += w * pt[t].d;
+		for (int j = pt[t].rank; j <= nr; j += j & -j) {
+			f[j].w += w;
+			f[j].wx += w * x;
+		}
+		between = wd - 2 * in;
+		in_b = total - in - between;
+		wb = wt - tw;
+		sqb = sqt - sq;
+		/* weight of the distinct pairs within a side: 0 for one point */
+		pa = (tw * tw - sq) / 2;
+		pb = (wb * wb - sqb) / 2;
+		daa = pa > 1e-12 * tw * tw ? in / pa : 0;
+		dbb = pb > 1e-12 * wb * wb ? in_b / pb : 0;
+		q[t + 1] = tw * wb / (tw + wb) * (2 * between / (tw * wb) - daa - dbb);
+	}
+}
+
+int cp_energy_profile(const double *x, const double *w, int n, double *q)
+{
+	struct work wk;
+	int nr;
+
+	if (n < 2)
+		return -1;
+	work_init(&wk, n);
+	nr = load(&wk, x, w, n);
+	profile(&wk, wk.pt, n, nr, q);
+	work_release(&wk);
+	return 0;
+}
+
+/* ---- weights and the side test ------------------------------------------ */
+
+static bool has_runs_sd(const struct cp_point *p)
+{
+	return p->n >= 2 && isfinite(p->stddev) && p->stddev >= 0;
+}
+
+void cp_weights(const struct cp_point *pts, int n, double *w)
+{
+	double num = 0, den = 0, s2, inv_n = 0, tau2 = 0, sum = 0;
+	bool same_n = true;
+
+	for (int i = 0; i < n; i++) {
+		w[i] = 1;
+		same_n = same_n && pts[i].n == pts[0].n;
+		if (has_runs_sd(&pts[i])) {
+			num += (pts[i].n - 1) * pts[i].stddev * pts[i].stddev;
+			den += pts[i].n - 1;
+		}
+	}
+	/* equal runs everywhere: equal weights, exactly */
+	if (same_n || den == 0 || num == 0 || n < 2)
+		return;
+	s2 = num / den;
+	if (n >= 3) {
+		/* a point's total variance from successive differences, robust
+		 * to the few steps the series may hold: MAD * 1.4826 estimates
+		 * the sd of a difference, which has twice a point's variance */
+		double *d = xmalloc((size_t)(n - 1) * sizeof(double)), med, mad, v;
+
+		for (int i = 0; i + 1 < n; i++)
+			d[i] = pts[i + 1].mean - pts[i].mean;
+		med = median(d, n - 1);
+		for (int i = 0; i + 1 < n; i++)
+			d[i] = fabs(d[i] - med);
+		mad = median(d, n - 1);
+		free(d);
+		v = (1.4826 * mad) * (1.4826 * mad) / 2;
+		for (int i = 0; i < n; i++)
+			inv_n += 1.0 / pts[i].n;
+		tau2 = fmax(0, v - s2 * inv_n / n);
+	}
+	for (int i = 0; i < n; i++) {
+		w[i] = 1 / (tau2 + s2 / pts[i].n);
+		sum += w[i];
+	}
+	for (int i = 0; i < n; i++)
+		w[i] *= n / sum;
+}
+
+/* One side of the side test: weighted mean, variance of that mean, its
+ * degrees of freedom (NaN variance: nothing to estimate it from). */
+struct side {
+	double mean, var, df;
+	double point_var;       /* the variance of one point of weight 1 */
+	double sumsq_w;         /* sum of w^2 / W^2 */
+};
+
+static void side_stats(const struct cp_point *pts, const double *w, int lo, int hi,
+		       struct side *s)
+{
+	double W = 0, wx = 0, ss = 0, sq = 0, v_in = 0, df_in = 0;
+	int p = hi - lo;
+	bool in_known = false;
+
+	for (int i = lo; i < hi; i++) {
+		W += w[i];
+		wx += w[i] * pts[i].mean;
+	}
+	s->mean = wx / W;
+	for (int i = lo; i < hi; i++) {
+		double d = pts[i].mean - s->mean;
+
+		ss += w[i] * w[i] * d * d;
+		sq += w[i] * w[i];
+		if (has_runs_sd(&pts[i])) {
+			v_in += w[i] * w[i] * pts[i].stddev * pts[i].stddev / pts[i].n;
+			df_in += pts[i].n - 1;
+			in_known = true;
+		}
+	}
+	s->sumsq_w = sq / (W * W);
+	v_in /= W * W;
+	s->var = NAN;
+	s->df = NAN;
+	if (p >= 2) {
+		/* the spread of the points, as the variance of a weighted mean */
+		s->var = ss / (W * W) * p / (p - 1);
+		s->df = p - 1;
+	}
+	/* never below what the runs inside the points show */
+	if (in_known && !(s->var >= v_in)) {
+		s->var = v_in;
+		s->df = df_in;
+	}
+	s->point_var = s->var / s->sumsq_w;
+}
+
+static double rel_change(double before, double after)
+{
+	if (before == 0)
+		return after == 0 ? 0 : copysign(INFINITY, after);
+	return (after - before) / fabs(before);
+}
+
+double cp_side_test(const struct cp_point *pts, const double *w, int lo, int mid,
+		    int hi, double *before, double *after)
+{
+	struct side a, b;
+	double v, t, df;
+
+	side_stats(pts, w, lo, mid, &a);
+	side_stats(pts, w, mid, hi, &b);
+	if (before)
+		*before = a.mean;
+	if (after)
+		*after = b.mean;
+	/* a side with no estimate borrows the other's per-point variance */
+	if (isnan(a.var) && !isnan(b.var) && hi - mid >= 2) {
+		a.var = b.point_var * a.sumsq_w;
+		a.df = b.df;
+	} else if (isnan(b.var) && !isnan(a.var) && mid - lo >= 2) {
+		b.var = a.point_var * b.sumsq_w;
+		b.df = a.df;
+	}
+	if (isnan(a.var) || isnan(b.var))
+		return 1;
+	v = a.var + b.var;
+	if (v == 0)
+		return a.mean == b.mean ? 1 : 0;
+	t = (b.mean - a.mean) / sqrt(v);
+	/* Satterthwaite; a side with zero variance adds no uncertainty */
+	df = v * v / ((a.var > 0 ? a.var * a.var / a.df : 0) +
+		      (b.var > 0 ? b.var * b.var / b.df : 0));
+	return t_pvalue(t, df);
+}
+
+/* ---- splits, permutations, recursion -------------------------------------- */
+
+static double max_in(const double *q, int from, int to, int *at)
+{
+	double best = -INFINITY;
+
+	for (int t = from; t <= to; t++)
+		if (q[t] > best) {
+			best = q[t];
+			if (at)
+				*at = t;
+		}
+	return best;
+}
+
+/* The permutations a segment may take: enough for p_perm to reach pvalue / 2
+ * with up to 4 exceedances (Monte Carlo error then costs little power). */
+static long permutation_bound(const struct cp_options *opt)
+{
+	if (opt->max_permutations > 0)
+		return opt->max_permutations;
+	return (long)ceil(10 / opt->pvalue) - 1;
+}
+
+/*
+ * p of the segment's max Q under random orders: (e + 1) / (r + 1) with e
+ * of r permutations at or above q_obs.  Stops as soon as e exceeds what
+ * p <= alpha / 2 allows.  Shuffling the previous order again gives a
+ * uniformly random order each time.
+ */
+static double permutation_p(struct work *wk, int n, int nr, int m, double q_obs,
+			    const struct cp_options *opt, uint64_t seed, long *done)
+{
+	long bound = permutation_bound(opt), e = 0, r;
+	double allowed = opt->pvalue / 2 * (double)(bound + 1) - 1;
+	double tol = 1e-9 * fabs(q_obs);
+	struct spt *pp = wk->perm;
+	struct rng rng;
+
+	if (allowed < 0)
+		return 1;
+	rng_seed(&rng, seed);
+	memcpy(pp, wk->pt, (size_t)n * sizeof(*pp));
+	for (r = 1; r <= bound; r++) {
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)rng_below(&rng, (uint64_t)i + 1);
+			struct spt t = pp[i];
+
+			pp[i] = pp[j];
+			pp[j] = t;
+		}
+		profile(wk, pp, n, nr, wk->q);
+		/* near-ties count: a reordering of equal values is the same split */
+		if (max_in(wk->q, m, n - m, NULL) >= q_obs - tol)
+			e++;
+		(*done)++;
+		if (e > allowed)
+			return (double)(e + 1) / (double)(r + 1);
+	}
+	return (double)(e + 1) / (double)(bound + 1);
+}
+
+struct candidate {
+	int index;
+	double p_split;
+	int lo, hi;             /* the window p_local was computed on */
+	double p_local;
+};
+
+/*
+ * The significance of the best split of [s, e) into *p, its place into
+ * *tau; true when *p <= pvalue.  *tau is -1 and *p 1 when nothing divides
+ * the segment (all values equal).
+ */
+static bool split_segment(struct work *wk, const struct cp_point *pts, const double *w,
+			  int s, int e, const struct cp_options *opt,
+			  struct cp_result *stats, int *tau, double *p)
+{
+	int n = e - s, m = opt->min_size, best = m, nr;
+	double q_obs, p_bonf, p_perm;
+
+	*tau = -1;
+	*p = 1;
+	/* q holds the means until the profile overwrites it */
+	for (int i = 0; i < n; i++)
+		wk->q[i] = pts[s + i].mean;
+	nr = load(wk, wk->q, w + s, n);
+	profile(wk, wk->pt, n, nr, wk->q);
+	q_obs = max_in(wk->q, m, n - m, &best);
+	if (!(q_obs > 0))
+		return false;
+	stats->splits_tested++;
+	*tau = s + best;
+	p_bonf = fmin(1, cp_side_test(pts, w, s, s + best, e, NULL, NULL) * (n - 2 * m + 1));
+	if (2 * p_bonf <= opt->pvalue) {
+		*p = 2 * p_bonf;
+		return true;
+	}
+	p_perm = permutation_p(wk, n, nr, m, q_obs, opt,
+			       rng_derive(opt->seed, (uint64_t)s, (uint64_t)e),
+			       &stats->permutations);
+	*p = fmin(1, 2 * fmin(p_bonf, p_perm));
+	return *p <= opt->pvalue;
+}
+
+/* Segments shorter than this are not cut when their best split fails,
+ * nor cut more than DESCEND_MAX times. */
+#define DESCEND_MIN 16
+#define DESCEND_MAX 3
+
+/* Candidates found so far, and the segments searched at the full level. */
+struct search {
+	struct candidate *c;
+	int nr;
+	struct span {
+		int s, e;
+	} *seen;
+	int nr_seen;
+	size_t alloc_seen;
+};
+
+static bool searched(const struct search *sr, int s, int e)
+{
+	for (int i = 0; i < sr->nr_seen; i++)
+		if (sr->seen[i].s == s && sr->seen[i].e == e)
+			return true;
+	return false;
+}
+
+/*
+ * Candidate splits of [s, e), appended to sr.  A significant split is a
+ * candidate and both sides are searched again.  A segment whose best split
+ * is not significant is cut there anyway (down to DESCEND_MIN points) and
+ * the parts searched at half the level: changes that cancel out (down,
+ * then up again) leave one split of the whole segment weak, and show in a
+ * part.  The best split, even a weak one, is at one of them, so the cut
+ * does not fall inside a level as a midpoint would.  The levels of the
+ * d-th cut add up to pvalue / 2^d over the series, so the false alarms of
+ * all cuts stay a few times pvalue in total; the candidate's p_split is
+ * scaled back by 2^d, comparable with pvalue.  An explicit stack: a
+ * staircase history may split thousands of times.
+ */
+static void search(struct work *wk, const struct cp_point *pts, const double *w,
+		   int s0, int e0, const struct cp_options *opt, struct cp_result *stats,
+		   struct search *sr)
+{
+	struct seg {
+		int s, e, depth;
+	} *stack = xmalloc(sizeof(*stack) * (size_t)(e0 - s0));
+	int top = 0;
+
+	stack[top++] = (struct seg){ s0, e0, 0 };
+	while (top > 0) {
+		struct seg g = stack[--top];
+		struct cp_options lvl = *opt;
+		int tau;
+		double p;
+
+		if (g.e - g.s < 2 * opt->min_size)
+			continue;
+		if (g.depth == 0) {
+			ALLOC_GROW(sr->seen, (size_t)sr->nr_seen + 1, sr->alloc_seen);
+			sr->seen[sr->nr_seen++] = (struct span){ g.s, g.e };
+		}
+		lvl.pvalue = ldexp(opt->pvalue, -g.depth);
+		if (!split_segment(wk, pts, w, g.s, g.e, &lvl, stats, &tau, &p)) {
+			if (tau > 0 && g.e - g.s >= DESCEND_MIN && g.depth < DESCEND_MAX) {
+				stack[top++] = (struct seg){ g.s, tau, g.depth + 1 };
+				stack[top++] = (struct seg){ tau, g.e, g.depth + 1 };
+			}
+			continue;
+		}
+		sr->c[sr->nr].index = tau;
+		sr->c[sr->nr].lo = sr->c[sr->nr].hi = -1;
+		sr->c[sr->nr++].p_split = fmin(1, ldexp(p, g.depth));
+		stack[top++] = (struct seg){ g.s, tau, g.depth };
+		stack[top++] = (struct seg){ tau, g.e, g.depth };
+	}
+	free(stack);
+}
+
+static int cmp_candidate(const void *a, const void *b)
+{
+	return ((const struct candidate *)a)->index - ((const struct candidate *)b)->index;
+}
+
+/*
+ * Every candidate of the series: the search of the whole, then of each gap
+ * between neighbouring candidates that no search has covered as a whole,
+ * until none is left.  A cut that was not significant bounds segments that
+ * hide a change of their own (1000 | 890 | 1010: found 1000 | 890 at the
+ * cut's left, the 890 | 1010 is inside no searched segment until the gap
+ * between the candidates is searched).
+ */
+static int find_candidates(struct work *wk, const struct cp_point *pts, const double *w,
+			   int n, const struct cp_options *opt, struct cp_result *stats,
+			   struct candidate *c)
+{
+	struct search sr = { c, 0, NULL, 0, 0 };
+	int before;
+
+	search(wk, pts, w, 0, n, opt, stats, &sr);
+	do {
+		before = sr.nr;
+		qsort(c, (size_t)sr.nr, sizeof(*c), cmp_candidate);
+		for (int k = 0; k <= before; k++) {
+			int s = k > 0 ? c[k - 1].index : 0, e = k < before ? c[k].index : n;
+
+			if (e - s >= 2 * opt->min_size && !searched(&sr, s, e))
+				search(wk, pts, w, s, e, opt, stats, &sr);
+		}
+	} while (sr.nr > before);
+	free(sr.seen);
+	return sr.nr;
+}
+
+/*
+ * The local test of candidate k between its neighbours: the split test
+ * again, on at most `window` points each side.  Being a permutation test
+ * of the best split in the window, it knows that the candidate was picked
+ * as a maximum, which a plain two-sample test at the candidate would not
+ * (it would confirm the largest wiggle of a drift).  Cached in c[k] while
+ * the window stays the same.
+ */
+static void confirm(struct work *wk, const struct cp_point *pts, const double *w, int n,
+		    struct candidate *c, int nr, int k, const struct cp_options *opt,
+		    struct cp_result *stats, struct cp_change *out)
+{
+	int idx = c[k].index, tau;
+	int left = k > 0 ? c[k - 1].index : 0, right = k + 1 < nr ? c[k + 1].index : n;
+
+	out->index = idx;
+	out->lo = idx - opt->window > left ? idx - opt->window : left;
+	out->hi = idx + opt->window < right ? idx + opt->window : right;
+	if (c[k].lo != out->lo || c[k].hi != out->hi) {
+		split_segment(wk, pts, w, out->lo, out->hi, opt, stats, &tau, &c[k].p_local);
+		c[k].lo = out->lo;
+		c[k].hi = out->hi;
+	}
+	out->p_split = c[k].p_split;
+	out->p_local = c[k].p_local;
+	cp_side_test(pts, w, out->lo, idx, out->hi, &out->before, &out->after);
+	out->change = rel_change(out->before, out->after);
+	out->p = fmax(out->p_split, out->p_local);
+}
+
+static bool passes(const struct cp_change *ch, const struct cp_options *opt)
+{
+	return ch->p <= opt->pvalue && fabs(ch->change) >= opt->min_change;
+}
+
+/* Is a weaker than b: larger p, then smaller |change|, then later. */
+static bool weaker(const struct cp_change *a, const struct cp_change *b)
+{
+	if (a->p != b->p)
+		return a->p > b->p;
+	if (fabs(a->change) != fabs(b->change))
+		return fabs(a->change) < fabs(b->change);
+	return a->index > b->index;
+}
+
+/* Drop the weakest failing candidate until all pass; the survivors go to out. */
+static void prune(struct work *wk, const struct cp_point *pts, const double *w, int n,
+		  struct candidate *c, int nr, const struct cp_options *opt,
+		  struct cp_result *out)
+{
+	struct cp_change *ch = xcalloc((size_t)nr + 1, sizeof(*ch));
+
+	qsort(c, (size_t)nr, sizeof(*c), cmp_candidate);
+	for (;;) {
+		int worst = -1;
+
+		for (int k = 0; k < nr; k++) {
+			confirm(wk, pts, w, n, c, nr, k, opt, out, &ch[k]);
+			if (!passes(&ch[k], opt) && (worst < 0 || weaker(&ch[k], &ch[worst])))
+				worst = k;
+		}
+		if (worst < 0)
+			break;
+		memmove(c + worst, c + worst + 1, sizeof(*c) * (size_t)(nr - worst - 1));
+		nr--;
+	}
+	out->change = ch;
+	out->nr = nr;
+}
+
+static int check_options(const struct cp_options *opt)
+{
+	if (!(opt->pvalue > 0 && opt->pvalue < 1))
+		return error("change points: p-value threshold %g is not in (0, 1)", opt->pvalue);
+	if (!(opt->min_change >= 0) || !isfinite(opt->min_change))
+		return error("change points: minimum change %g is not a finite number >= 0",
+			     opt->min_change);
+	if (opt->min_size < 1)
+		return error("change points: minimum segment size %d is below 1", opt->min_size);
+	if (opt->window < opt->min_size)
+		return error("change points: window %d is below the minimum segment size %d",
+			     opt->window, opt->min_size);
+	if (opt->max_permutations < 0)
+		return error("change points: negative permutation bound %d",
+			     opt->max_permutations);
+	return 0;
+}
+
+int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
+	      struct cp_result *out)
+{
+	struct candidate *c;
+	struct work wk;
+	double *w;
+	int nr;
+
+	cp_result_release(out);
+	if (check_options(opt) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(pts[i].mean))
+			return error("change points: point %d has a non-finite value", i);
+		if (pts[i].n < 1)
+			return error("change points: point %d has %d runs", i, pts[i].n);
+	}
+	if (n < 2 * opt->min_size)
+		return 0;
+	w = xmalloc(sizeof(*w) * (size_t)n);
+	c = xmalloc(sizeof(*c) * (size_t)n);
+	work_init(&wk, n);
+	cp_weights(pts, n, w);
+	nr = find_candidates(&wk, pts, w, n, opt, out, c);
+	prune(&wk, pts, w, n, c, nr, opt, out);
+	work_release(&wk);
+	free(c);
+	free(w);
+	return 0;
+}

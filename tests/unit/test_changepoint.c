@@ -1,0 +1,553 @@
+/*
+ * test_changepoint.c: change-point detection (src/stats/changepoint.c):
+ * the fast energy profile against its O(n^3) definition, the weights and
+ * the side test against their formulas, exact splits of constructed
+ * series, determinism under a seed, the boundaries of pvalue, min_change,
+ * min_size and window, bad input; and the simulation helpers
+ * (changepoint_sim.c): scoring and the sliding-window baseline.
+ */
+#include "test_helpers.h"
+#include "stats/changepoint.h"
+#include "stats/changepoint_sim.h"
+#include "stats/stat_tests.h"
+
+#include <math.h>
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* Q(t) straight from the definition in changepoint.h. */
+static double brute_q(const double *x, const double *w, int n, int t)
+{
+	double wa = 0, wb = 0, between = 0, in_a = 0, in_b = 0, pa = 0, pb = 0;
+
+	for (int i = 0; i < t; i++)
+		wa += w[i];
+	for (int j = t; j < n; j++)
+		wb += w[j];
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			double d = w[i] * w[j] * fabs(x[i] - x[j]);
+
+			if (i < t && j >= t) {
+				between += d;
+			} else if (j < t) {
+				in_a += d;
+				pa += w[i] * w[j];
+			} else {
+				in_b += d;
+				pb += w[i] * w[j];
+			}
+		}
+	return wa * wb / (wa + wb) *
+		(2 * between / (wa * wb) - (pa > 0 ? in_a / pa : 0) - (pb > 0 ? in_b / pb : 0));
+}
+
+static void test_energy_profile_matches_definition(void **state)
+{
+	struct rng r;
+	(void)state;
+
+	rng_seed(&r, 5);
+	for (int round = 0; round < 40; round++) {
+		int n = 2 + (int)rng_below(&r, 60);
+		double x[64], w[64], q[65];
+
+		for (int i = 0; i < n; i++) {
+			/* ties on purpose: values from a small set half of the time */
+			x[i] = round % 2 ? (double)rng_below(&r, 4) : 1e6 + 100 * rng_normal(&r);
+			w[i] = round % 3 ? 0.2 + rng_uniform(&r) : 1;
+		}
+		assert_int_equal(cp_energy_profile(x, round % 3 ? w : NULL, n, q), 0);
+		assert_true(q[0] == 0);
+		for (int t = 1; t < n; t++) {
+			double want = brute_q(x, w, n, t);
+
+			if (!(fabs(q[t] - want) <= 1e-7 * (1 + fabs(want))))
+				fail_msg("round %d n %d t %d: %.17g, want %.17g", round, n, t, q[t], want);
+		}
+	}
+	assert_int_equal(cp_energy_profile((double[]){ 1 }, NULL, 1, (double[2]){ 0 }), -1);
+}
+
+static void test_weights(void **state)
+{
+	struct cp_point same[4] = { { 10, 1, 3 }, { 11, 2, 3 }, { 9, 1, 3 }, { 10, 3, 3 } };
+	/* equal means (no spread between commits): weights go with the runs */
+	struct cp_point runs[3] = { { 10, 1, 1 }, { 10, 1, 2 }, { 10, 1, 5 } };
+	/* commits differ by far more than their runs: all nearly alike */
+	struct cp_point between[6] = { { 0, 0.01, 1 }, { 100, 0.01, 8 }, { -50, 0.01, 1 },
+				       { 70, 0.01, 8 }, { -20, 0.01, 1 }, { 40, 0.01, 8 } };
+	double w[7];
+	(void)state;
+
+	cp_weights(same, 4, w);
+	for (int i = 0; i < 4; i++)
+		assert_true(w[i] == 1);
+	cp_weights(runs, 3, w);
+	/* w = 1 / (s^2 / n) with s^2 pooled = 1 (n=1 has no stddev): n / mean(n) */
+	assert_true(fabs(w[0] - 3.0 / 8) < 1e-12);
+	assert_true(fabs(w[1] - 6.0 / 8) < 1e-12);
+	assert_true(fabs(w[2] - 15.0 / 8) < 1e-12);
+	cp_weights(between, 6, w);
+	for (int i = 0; i < 6; i++)
+		assert_true(fabs(w[i] - 1) < 1e-4);
+	{
+		/* both: successive differences of +-2 give MAD 2, a point's
+		 * variance (1.4826 * 2)^2 / 2; the runs' (s = 1) part of it
+		 * is the mean of 1/n; tau^2 is the rest */
+		struct cp_point mix[7];
+		static const int nr[7] = { 1, 2, 4, 1, 2, 4, 1 };
+		double tau2 = pow(1.4826 * 2, 2) / 2 - 4.5 / 7, sum = 0, want[7];
+
+		for (int i = 0; i < 7; i++) {
+			mix[i] = (struct cp_point){ i % 2 ? 2 : 0, 1, nr[i] };
+			want[i] = 1 / (tau2 + 1.0 / nr[i]);
+			sum += want[i];
+		}
+		cp_weights(mix, 7, w);
+		for (int i = 0; i < 7; i++)
+			assert_true(fabs(w[i] - want[i] * 7 / sum) < 1e-12);
+	}
+	/* no stddev anywhere: equal weights */
+	runs[1].n = 1;
+	runs[2].n = 1;
+	runs[0].n = 2;
+	runs[0].stddev = NAN;
+	cp_weights(runs, 3, w);
+	for (int i = 0; i < 3; i++)
+		assert_true(w[i] == 1);
+}
+
+static void test_side_test(void **state)
+{
+	/* one run a point: exactly Welch's t on the means */
+	double a[] = { 10, 12, 11, 13, 9 }, b[] = { 15, 14, 17, 16 }, w[9], before, after;
+	struct cp_point pts[9];
+	double want, got;
+	(void)state;
+
+	for (int i = 0; i < 9; i++) {
+		pts[i] = (struct cp_point){ i < 5 ? a[i] : b[i - 5], NAN, 1 };
+		w[i] = 1;
+	}
+	want = welch_test(b, 4, a, 5, NULL, NULL);
+	got = cp_side_test(pts, w, 0, 5, 9, &before, &after);
+	assert_true(fabs(got - want) < 1e-12 * want);
+	assert_true(fabs(before - 11) < 1e-12 && fabs(after - 15.5) < 1e-12);
+
+	/* the runs' own noise is a floor: points that agree by luck do not
+	 * make a side exact */
+	for (int i = 0; i < 9; i++)
+		pts[i] = (struct cp_point){ i < 5 ? 10 : 11, 4, 4 };
+	got = cp_side_test(pts, w, 0, 5, 9, NULL, NULL);
+	/* each side's mean has variance (16 / 4) / points: t = 1 / sqrt(4/5 + 4/4) */
+	want = t_pvalue(1 / sqrt(4.0 / 5 + 4.0 / 4),
+			pow(4.0 / 5 + 1, 2) / (pow(4.0 / 5, 2) / 15 + pow(1.0, 2) / 12));
+	assert_true(fabs(got - want) < 1e-12);
+
+	/* constant sides: 0 when they differ, 1 when equal */
+	for (int i = 0; i < 9; i++)
+		pts[i] = (struct cp_point){ i < 5 ? 10 : 11, 0, 3 };
+	assert_true(cp_side_test(pts, w, 0, 5, 9, NULL, NULL) == 0);
+	assert_true(cp_side_test(pts, w, 0, 2, 5, NULL, NULL) == 1);
+	/* one point of one run on each side: nothing to estimate a variance */
+	pts[0] = (struct cp_point){ 1, NAN, 1 };
+	pts[1] = (struct cp_point){ 2, NAN, 1 };
+	assert_true(cp_side_test(pts, w, 0, 1, 2, NULL, NULL) == 1);
+}
+
+/* Points of level lv[k] over len[k] points each, noise from seed (sd
+ * `noise` per point, 3 runs behind each). */
+static int build(struct cp_point *pts, const double *lv, const int *len, int nlv,
+		 double noise, uint64_t seed)
+{
+	struct rng r;
+	int n = 0;
+
+	rng_seed(&r, seed);
+	for (int k = 0; k < nlv; k++)
+		for (int i = 0; i < len[k]; i++, n++)
+			pts[n] = (struct cp_point){ lv[k] + noise * rng_normal(&r),
+						    noise * sqrt(3), 3 };
+	return n;
+}
+
+static void expect_changes(const struct cp_point *pts, int n, const struct cp_options *opt,
+			   const int *want, int nwant)
+{
+	struct cp_result res;
+
+	cp_result_init(&res);
+	assert_int_equal(cp_detect(pts, n, opt, &res), 0);
+	if (res.nr != nwant) {
+		for (int k = 0; k < res.nr; k++)
+			print_message("found %d p %g change %g\n", res.change[k].index,
+				      res.change[k].p, res.change[k].change);
+		fail_msg("%d changes, want %d", res.nr, nwant);
+	}
+	for (int k = 0; k < nwant; k++)
+		assert_int_equal(res.change[k].index, want[k]);
+	cp_result_release(&res);
+}
+
+static void test_exact_splits(void **state)
+{
+	struct cp_point pts[400];
+	struct cp_options opt;
+	int n;
+	(void)state;
+
+	cp_options_init(&opt);
+	/* one step */
+	n = build(pts, (double[]){ 100, 120 }, (int[]){ 20, 20 }, 2, 1, 1);
+	expect_changes(pts, n, &opt, (int[]){ 20 }, 1);
+	/* a bump that comes back: both ends */
+	n = build(pts, (double[]){ 100, 130, 100 }, (int[]){ 15, 15, 15 }, 3, 1, 2);
+	expect_changes(pts, n, &opt, (int[]){ 15, 30 }, 2);
+	/* a staircase, up and down */
+	n = build(pts, (double[]){ 100, 110, 95, 105, 90 }, (int[]){ 30, 25, 40, 35, 30 }, 5, 1, 3);
+	expect_changes(pts, n, &opt, (int[]){ 30, 55, 95, 130 }, 4);
+	/* flat: nothing, whatever the length */
+	n = build(pts, (double[]){ 100 }, (int[]){ 400 }, 1, 1, 4);
+	expect_changes(pts, n, &opt, NULL, 0);
+	/* changes that cancel out inside a segment: found through its halves
+	 * (one split of [0, 28) is not significant, see find_candidates) */
+	n = build(pts, (double[]){ 1000, 890, 1010, 930, 1100, 1290 },
+		  (int[]){ 8, 5, 8, 7, 10, 12 }, 6, 6, 5);
+	expect_changes(pts, n, &opt, (int[]){ 8, 13, 21, 28, 38 }, 5);
+}
+
+static void test_change_fields(void **state)
+{
+	struct cp_point pts[100];
+	struct cp_options opt;
+	struct cp_result res;
+	const struct cp_change *c;
+	(void)state;
+
+	/* constant sides: 100 then 110, exactly */
+	for (int i = 0; i < 100; i++)
+		pts[i] = (struct cp_point){ i < 50 ? 100 : 110, 0, 3 };
+	cp_options_init(&opt);
+	cp_result_init(&res);
+	assert_int_equal(cp_detect(pts, 100, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	c = &res.change[0];
+	assert_int_equal(c->index, 50);
+	assert_int_equal(c->lo, 50 - CP_DEFAULT_WINDOW);
+	assert_int_equal(c->hi, 50 + CP_DEFAULT_WINDOW);
+	assert_true(c->before == 100 && c->after == 110);
+	assert_true(c->change == 0.1);
+	assert_true(c->p == 0 && c->p_split == 0 && c->p_local == 0);
+
+	/* a clear step decides on Welch alone: p_split = 2 * (places for a
+	 * split) * p of the side test, 3 points a side at least */
+	{
+		struct cp_point st[40];
+		double w1[40];
+		int n = build(st, (double[]){ 100, 105 }, (int[]){ 20, 20 }, 2, 1, 21);
+
+		for (int i = 0; i < n; i++)
+			w1[i] = 1;
+		assert_int_equal(cp_detect(st, n, &opt, &res), 0);
+		assert_int_equal(res.nr, 1);
+		assert_int_equal(res.change[0].index, 20);
+		assert_true(res.change[0].p_split ==
+			    2 * (40 - 6 + 1) * cp_side_test(st, w1, 0, 20, 40, NULL, NULL));
+	}
+
+	/* min_change is inclusive: exactly 10% is kept, a hair more is not */
+	opt.min_change = 0.1;
+	assert_int_equal(cp_detect(pts, 100, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	opt.min_change = nextafter(0.1, 1);
+	assert_int_equal(cp_detect(pts, 100, &opt, &res), 0);
+	assert_int_equal(res.nr, 0);
+
+	/* the window bounds the local test: smaller window, smaller [lo, hi) */
+	cp_options_init(&opt);
+	opt.window = 7;
+	assert_int_equal(cp_detect(pts, 100, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.change[0].lo, 43);
+	assert_int_equal(res.change[0].hi, 57);
+
+	/* from zero: an infinite relative change, still reported */
+	for (int i = 0; i < 100; i++)
+		pts[i].mean = i < 50 ? 0 : -5;
+	cp_options_init(&opt);
+	assert_int_equal(cp_detect(pts, 100, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_true(isinf(res.change[0].change) && res.change[0].change < 0);
+	cp_result_release(&res);
+}
+
+static void test_pvalue_boundary(void **state)
+{
+	struct cp_point pts[60];
+	struct cp_options opt;
+	struct cp_result res;
+	double p;
+	int n;
+	(void)state;
+
+	/* a middling step: p is well inside (0, pvalue) */
+	n = build(pts, (double[]){ 100, 101.4 }, (int[]){ 30, 30 }, 2, 2, 9);
+	cp_options_init(&opt);
+	opt.max_permutations = 999;     /* the bound must not move with pvalue */
+	cp_result_init(&res);
+	assert_int_equal(cp_detect(pts, n, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	p = res.change[0].p;
+	print_message("p = %.17g\n", p);
+	assert_true(p > 1e-6 && p < opt.pvalue);
+	/* inclusive: p itself passes, the next double below does not */
+	opt.pvalue = p;
+	assert_int_equal(cp_detect(pts, n, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_true(res.change[0].p == p);
+	opt.pvalue = nextafter(p, 0);
+	assert_int_equal(cp_detect(pts, n, &opt, &res), 0);
+	assert_int_equal(res.nr, 0);
+	cp_result_release(&res);
+}
+
+/*
+ * A split Welch hardly sees (an outlier inflates the right side's
+ * variance: p_bonf is between pvalue / 2 and pvalue, checked below) but
+ * the order does: every value right is above every value left.  With 9
+ * permutations and pvalue 0.2, p_perm can only reach 1 / (9 + 1), with no
+ * permutation as good, which is the only way to pass 0.2 / 2: p = 2 * 0.1
+ * exactly.  With the automatic bound, 10 / 0.2 - 1 = 49: p = 2 / 50.
+ */
+static void test_permutation_bound(void **state)
+{
+	static const double v[12] = { 10, 11, 9, 10, 11, 9, 13, 14, 12, 13, 14, 22 };
+	double w[12], p_bonf;
+	struct cp_point pts[12];
+	struct cp_options opt;
+	struct cp_result res;
+	(void)state;
+
+	for (int i = 0; i < 12; i++) {
+		pts[i] = (struct cp_point){ v[i], NAN, 1 };
+		w[i] = 1;
+	}
+	/* 7 places for a split of 12 points with 3 a side */
+	p_bonf = 7 * cp_side_test(pts, w, 0, 6, 12, NULL, NULL);
+	assert_true(p_bonf > 0.1 && p_bonf <= 0.2);
+	cp_options_init(&opt);
+	opt.pvalue = 0.2;
+	opt.max_permutations = 9;
+	cp_result_init(&res);
+	assert_int_equal(cp_detect(pts, 12, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.change[0].index, 6);
+	assert_true(res.change[0].p_split == 0.2);
+	assert_true(res.change[0].p == 0.2);
+	assert_true(res.permutations >= 9);
+	/* 8 permutations can never reach 0.1: nothing is significant */
+	opt.max_permutations = 8;
+	assert_int_equal(cp_detect(pts, 12, &opt, &res), 0);
+	assert_int_equal(res.nr, 0);
+	opt.max_permutations = 0;
+	assert_int_equal(cp_detect(pts, 12, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_true(res.change[0].p_split == 2.0 / 50);
+	cp_result_release(&res);
+}
+
+static void test_min_size(void **state)
+{
+	struct cp_point pts[8];
+	struct cp_options opt;
+	(void)state;
+
+	cp_options_init(&opt);
+	for (int i = 0; i < 8; i++)
+		pts[i] = (struct cp_point){ i < 2 ? 100 : 200, 0, 3 };
+	/* by default, 3 points a side: 2 at the start are too few */
+	expect_changes(pts, 8, &opt, NULL, 0);
+	pts[2].mean = 100;
+	expect_changes(pts, 8, &opt, (int[]){ 3 }, 1);
+	pts[2].mean = 200;
+	opt.min_size = 2;
+	/* 4 points, 2 a side: the split at 2 is possible */
+	expect_changes(pts, 4, &opt, (int[]){ 2 }, 1);
+	/* 3 points cannot hold two sides of 2 */
+	expect_changes(pts, 3, &opt, NULL, 0);
+	expect_changes(pts, 0, &opt, NULL, 0);
+}
+
+static void test_deterministic(void **state)
+{
+	struct cp_point pts[300];
+	struct cp_options opt;
+	struct cp_result a, b, c;
+	bool differs = false;
+	int n;
+	(void)state;
+
+	/* small steps, so that permutations decide some splits */
+	n = build(pts, (double[]){ 100, 102, 99, 101 }, (int[]){ 80, 70, 90, 60 }, 4, 2, 11);
+	cp_options_init(&opt);
+	cp_result_init(&a);
+	cp_result_init(&b);
+	cp_result_init(&c);
+	assert_int_equal(cp_detect(pts, n, &opt, &a), 0);
+	assert_int_equal(cp_detect(pts, n, &opt, &b), 0);
+	assert_true(a.permutations > 0);
+	assert_int_equal(a.nr, b.nr);
+	assert_true(a.permutations == b.permutations);
+	assert_memory_equal(a.change, b.change, sizeof(*a.change) * (size_t)a.nr);
+	/* another seed draws other permutations */
+	opt.seed = 7;
+	assert_int_equal(cp_detect(pts, n, &opt, &c), 0);
+	differs = c.permutations != a.permutations || c.nr != a.nr;
+	for (int k = 0; !differs && k < a.nr; k++)
+		differs = c.change[k].p_split != a.change[k].p_split ||
+			c.change[k].p_local != a.change[k].p_local;
+	assert_true(differs);
+	cp_result_release(&a);
+	cp_result_release(&b);
+	cp_result_release(&c);
+}
+
+static void test_bad_input(void **state)
+{
+	struct cp_point pts[4] = { { 1, 0, 1 }, { 1, 0, 1 }, { 1, 0, 1 }, { 1, 0, 1 } };
+	struct cp_options opt;
+	struct cp_result res;
+	struct stderr_capture cap;
+	char *msg;
+	(void)state;
+
+	cp_result_init(&res);
+	cp_options_init(&opt);
+	pts[2].mean = NAN;
+	capture_start(&cap);
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "perfbot: change points: point 2 has a non-finite value\n");
+	free(msg);
+	pts[2].mean = 1;
+	pts[3].n = 0;
+	capture_start(&cap);
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "perfbot: change points: point 3 has 0 runs\n");
+	free(msg);
+	pts[3].n = 1;
+
+	opt.pvalue = 1;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	opt.pvalue = 0;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	cp_options_init(&opt);
+	opt.min_change = -0.01;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	opt.min_change = INFINITY;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	cp_options_init(&opt);
+	opt.min_size = 0;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	cp_options_init(&opt);
+	opt.window = 1;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	cp_options_init(&opt);
+	opt.max_permutations = -1;
+	assert_int_equal(cp_detect(pts, 4, &opt, &res), -1);
+	assert_int_equal(res.nr, 0);
+	assert_null(res.change);
+}
+
+/* ---- the simulation helpers --------------------------------------------- */
+
+static void test_score(void **state)
+{
+	struct cps_score s = { 0, 0, 0 };
+	(void)state;
+
+	/* 10 matched within 2, 50 missed, 31 false; 90 matched exactly */
+	cps_score_add((int[]){ 10, 50, 90 }, 3, (int[]){ 12, 31, 90 }, 3, 2, &s);
+	assert_true(s.tp == 2 && s.fp == 1 && s.fn == 1);
+	/* tolerance is inclusive, and one detection serves one truth */
+	s = (struct cps_score){ 0, 0, 0 };
+	cps_score_add((int[]){ 10, 13 }, 2, (int[]){ 12 }, 1, 2, &s);
+	assert_true(s.tp == 1 && s.fp == 0 && s.fn == 1);
+	s = (struct cps_score){ 0, 0, 0 };
+	cps_score_add((int[]){ 10 }, 1, (int[]){ 13 }, 1, 2, &s);
+	assert_true(s.tp == 0 && s.fp == 1 && s.fn == 1);
+	s = (struct cps_score){ 0, 0, 0 };
+	cps_score_add(NULL, 0, (int[]){ 1, 2 }, 2, 2, &s);
+	assert_true(s.tp == 0 && s.fp == 2 && s.fn == 0);
+}
+
+static void test_generate(void **state)
+{
+	struct cps_scenario sc = { 500, 0.05, 0.10, 0.20, 5, 5, 0, 0, 0, 4 };
+	struct cps_series s;
+	struct rng r;
+	(void)state;
+
+	rng_seed(&r, 3);
+	cps_generate(&sc, &r, &s);
+	assert_int_equal(s.n, 500);
+	assert_int_equal(s.nr_truth, 5);
+	/* spaced at least 500 / 24 = 20 points, and from the ends */
+	assert_true(s.truth[0] >= 20 && s.truth[4] <= 480);
+	for (int k = 1; k < 5; k++)
+		assert_true(s.truth[k] - s.truth[k - 1] >= 20);
+	for (int i = 0; i < s.n; i++)
+		assert_int_equal(s.pt[i].n, 4);
+	/* each true change moves the level by 10-20% (noise 5% / sqrt(4)) */
+	for (int k = 0; k < 5; k++) {
+		double a = 0, b = 0, ch;
+
+		for (int i = 0; i < 10; i++) {
+			a += s.pt[s.truth[k] - 1 - i].mean / 10;
+			b += s.pt[s.truth[k] + i].mean / 10;
+		}
+		ch = fabs(b - a) / a;
+		assert_true(ch > 0.06 && ch < 0.25);
+	}
+	cps_series_release(&s);
+}
+
+static void test_sliding_welch(void **state)
+{
+	struct cp_point pts[60];
+	int *found, nf;
+	(void)state;
+
+	for (int i = 0; i < 60; i++)
+		pts[i] = (struct cp_point){ (i < 30 ? 100 : 120) + (i % 3) * 0.5, 0, 1 };
+	nf = cps_sliding_welch(pts, 60, 10, 0.01, 0.01, &found);
+	assert_int_equal(nf, 1);
+	assert_int_equal(found[0], 30);
+	free(found);
+	/* a change below min_change is not flagged */
+	nf = cps_sliding_welch(pts, 60, 10, 0.01, 0.25, &found);
+	assert_int_equal(nf, 0);
+	free(found);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_energy_profile_matches_definition),
+		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_side_test),
+		cmocka_unit_test(test_exact_splits),
+		cmocka_unit_test(test_change_fields),
+		cmocka_unit_test(test_pvalue_boundary),
+		cmocka_unit_test(test_permutation_bound),
+		cmocka_unit_test(test_min_size),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_score),
+		cmocka_unit_test(test_generate),
+		cmocka_unit_test(test_sliding_welch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
