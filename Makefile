@@ -137,3 +137,8 @@ $(BUILD)/bin/bench-harness: benchmarks/harness/bench-harness.c $(BUILD)/libperfb
 $(BUILD)/bench/aa: bench/aa.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
+# Change-point detection measured on synthetic histories (bench/detect-sim.sh).
+$(BUILD)/bench/detect-sim: bench/detect-sim.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
