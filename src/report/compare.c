@@ -71,15 +71,6 @@ int compare_load(struct compare *cmp, char *const *paths, int n)
 	return 0;
 }
 
-static void free_axes(struct axis *a, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(a[i].key);
-		free(a[i].value);
-	}
-	free(a);
-}
-
 void compare_release(struct compare *cmp)
 {
 	for (int i = 0; i < cmp->ncols; i++) {
@@ -88,7 +79,7 @@ void compare_release(struct compare *cmp)
 		free(c->label);
 		matrix_release(&c->mx);
 		free(c->incomplete);
-		free_axes(c->axes, c->nr_axes);
+		axes_release(c->axes, c->nr_axes);
 	}
 	free(cmp->col);
 	for (int i = 0; i < cmp->nrows; i++) {
@@ -101,7 +92,7 @@ void compare_release(struct compare *cmp)
 		free(r->sort_key);
 	}
 	free(cmp->row);
-	free_axes(cmp->common, cmp->nr_common);
+	axes_release(cmp->common, cmp->nr_common);
 	memset(cmp, 0, sizeof(*cmp));
 }
 

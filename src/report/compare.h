@@ -12,12 +12,10 @@
  * by its first two name components) and then by change.
  */
 #include <stdbool.h>
+#include "job/axes.h"
 #include "result/matrix.h"
 #include "stats/change.h"
 
-struct axis {
-	char *key, *value;
-};
 
 struct compare_col {
 	char *path;             /* as given on the command line */

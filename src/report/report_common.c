@@ -5,6 +5,7 @@
  * first paragraph, commit annotations, plots.
  */
 #include "report/report.h"
+#include "job/axes.h"
 #include "job/job.h"
 #include "job/split.h"
 #include "stats/lkp_tables.h"
@@ -491,99 +492,18 @@ static bool run_file(const struct compare_col *c, const char *name, struct strbu
 	return ok;
 }
 
-/* lkp's rootfs_filename: the last part of the name. */
-static const char *rootfs_filename(const char *s)
-{
-	const char *last = s;
-
-	for (const char *p = s; *p; p++)
-		if (!(isalnum((unsigned char)*p) || *p == '.' || *p == '_' || *p == '-'))
-			last = p + 1;
-	return last;
-}
-
-static void add_axis(struct report *r, size_t *alloc, const char *key, const char *value)
-{
-	for (int i = 0; i < r->nr_axes; i++)
-		if (!strcmp(r->axes[i].key, key)) {
-			free(r->axes[i].value);
-			r->axes[i].value = xstrdup(value);
-			return;
-		}
-	ALLOC_GROW(r->axes, (size_t)r->nr_axes + 1, *alloc);
-	r->axes[r->nr_axes].key = xstrdup(key);
-	r->axes[r->nr_axes].value = xstrdup(value);
-	r->nr_axes++;
-}
-
-/* lkp's each_param: programs and options at any depth, not in monitors. */
-static void collect_axes(struct report *r, size_t *alloc, const struct job_programs *p,
-			 const struct job_value *map, const char *parent)
-{
-	struct strbuf v = STRBUF_INIT;
-
-	for (size_t i = 0; i < map->nr; i++) {
-		const struct job_entry *e = &map->ent[i];
-		char type;
-
-		if (e->comment)
-			continue;
-		type = job_programs_option(p, e->key);
-		if ((type || job_programs_has_program(p, e->key)) && e->val->kind != JOB_MAP &&
-		    e->val->kind != JOB_SEQ && !(parent && job_monitor_find(parent))) {
-			strbuf_reset(&v);
-			job_scalar_to_s(e->val, &v);
-			/* Ruby's `v.to_s if option_type == '=' || v`: nil and
-			 * false only count for k=v options */
-			bool falsy = e->val->kind == JOB_NULL ||
-				     (e->val->type == JOB_BOOL && !strcmp(v.buf, "false"));
-			if (type == '=' || !falsy)
-				add_axis(r, alloc, e->key, v.buf);
-		}
-		if (e->val->kind == JOB_MAP)
-			collect_axes(r, alloc, p, e->val, e->key);
-	}
-	strbuf_release(&v);
-}
-
-static int cmp_axis(const void *a, const void *b)
-{
-	return strcmp(((const struct axis *)a)->key, ((const struct axis *)b)->key);
-}
-
-/* lkp's Job#axes without commit: the result path keys the job has, and
- * its parameters, sorted by key. */
-static void job_axes(struct report *r, const struct job *job)
-{
-	static const char *const path_keys[] = {
-		"tbox_group", "testcase", "rootfs", "kconfig", "compiler", NULL
-	};
-	struct job_programs p;
-	size_t alloc = 0;
-
-	for (const char *const *k = path_keys; *k; k++) {
-		const char *v = job_get(job, *k);
-		if (v)
-			add_axis(r, &alloc, *k, strcmp(*k, "rootfs") ? v : rootfs_filename(v));
-	}
-	job_programs_init(&p, job->root, NULL);
-	collect_axes(r, &alloc, &p, job->root, NULL);
-	job_programs_release(&p);
-	if (r->nr_axes)
-		qsort(r->axes, (size_t)r->nr_axes, sizeof(*r->axes), cmp_axis);
-}
-
 static void load_job(struct report *r, const char *path)
 {
 	struct job *job = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	const char *tc;
+	size_t alloc = 0;
 
 	if (job_load_opts(path, &(struct job_load_opts){ .no_check = true }, &job) < 0) {
 		warning("the report goes on without the job's parameters");
 		return;
 	}
-	job_axes(r, job);
+	job_axes(job, &r->axes, &r->nr_axes, &alloc);
 	tc = job_get(job, "testcase");
 	if (!tc)
 		tc = job_get(job, "suite");
@@ -1033,11 +953,7 @@ void report_release(struct report *r)
 	free(r->headline_new);
 	free(r->headline_bad_short);
 	free(r->testcase);
-	for (int i = 0; i < r->nr_axes; i++) {
-		free(r->axes[i].key);
-		free(r->axes[i].value);
-	}
-	free(r->axes);
+	axes_release(r->axes, r->nr_axes);
 	free(r->job_path);
 	report_machine_release(&r->machine);
 	strbuf_release(&r->profile);
