@@ -94,6 +94,7 @@ void bisect_opts_release(struct bisect_opts *o)
 	free(o->metric);
 	free(o->build);
 	free(o->result_base);
+	free(o->db);
 	free(o->state_path);
 	for (int i = 0; i < o->nr_command; i++)
 		free(o->command[i]);
@@ -118,6 +119,12 @@ static void start_line(const struct bisect_opts *o, struct strbuf *sb)
 		strbuf_addf(sb, " --alpha %.17g", o->alpha);
 	strbuf_addstr(sb, " --result-root ");
 	shell_quote(sb, o->result_base);
+	if (o->db) {
+		strbuf_addstr(sb, " --db ");
+		shell_quote(sb, o->db);
+	}
+	if (o->no_index)
+		strbuf_addstr(sb, " --no-index");
 	if (o->nr_command) {
 		strbuf_addstr(sb, " --");
 		for (int i = 0; i < o->nr_command; i++) {
@@ -142,6 +149,10 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 			i++;
 			break;
 		}
+		if (!strcmp(k, "--no-index")) {
+			o->no_index = true;
+			continue;
+		}
 		if (!v) {
 			ret = error("%s:%d: option '%s' lacks its value", state_path, lineno, k);
 			break;
@@ -157,6 +168,7 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--max-runs")) o->max_runs = atoi(v);
 		else if (!strcmp(k, "--alpha")) o->alpha = atof(v);
 		else if (!strcmp(k, "--result-root")) o->result_base = xstrdup(v);
+		else if (!strcmp(k, "--db")) o->db = xstrdup(v);
 		else {
 			ret = error("%s:%d: unknown option '%s'", state_path, lineno, k);
 			break;
@@ -423,6 +435,8 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 	ro.status_line = isatty(2) && !b->o->verbose;
 	ro.stop = b->o->stop;
 	ro.label = label.buf;
+	ro.index = !b->o->no_index;
+	ro.db = b->o->db;
 	int before = samples_of(b, sha, false)->s.nr;
 	r = run_job(&ro, &res);
 	if (b->o->verbose)

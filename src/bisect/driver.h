@@ -38,6 +38,8 @@ struct bisect_opts {
 	int max_runs;                /* most runs of a step before skipping it */
 	double alpha;                /* per-bisection error budget, <= 0: default */
 	char *result_base;
+	char *db;                    /* the store runs are indexed into, or NULL */
+	bool no_index;               /* do not index runs into the store */
 	char **command;              /* benchmark argv, or NULL (the job's) */
 	int nr_command;
 	char *state_path;

@@ -43,7 +43,7 @@ static char *absolute(const char *path)
 int cmd_bisect(int argc, char **argv)
 {
 	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_RUNS, O_MAXRUNS,
-	       O_ALPHA, O_STATE, O_ROOT, O_RESUME };
+	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_DB, O_NO_INDEX };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, O_REPO },
 		{ "good", required_argument, NULL, O_GOOD },
@@ -57,6 +57,8 @@ int cmd_bisect(int argc, char **argv)
 		{ "state", required_argument, NULL, O_STATE },
 		{ "result-root", required_argument, NULL, O_ROOT },
 		{ "resume", no_argument, NULL, O_RESUME },
+		{ "db", required_argument, NULL, O_DB },
+		{ "no-index", no_argument, NULL, O_NO_INDEX },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -91,6 +93,13 @@ int cmd_bisect(int argc, char **argv)
 		case O_STATE: state = optarg; break;
 		case O_ROOT: o.result_base = absolute(optarg); break;
 		case O_RESUME: resume = true; break;
+		case O_DB:
+			/* a relative path must name the same file on --resume */
+			free(o.db);
+			o.db = strstr(optarg, "://") || !strncmp(optarg, "sqlite:", 7) ?
+				xstrdup(optarg) : absolute(optarg);
+			break;
+		case O_NO_INDEX: o.no_index = true; break;
 		case 'v': o.verbose++; break;
 		default:
 			bisect_opts_release(&o);

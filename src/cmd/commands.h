@@ -57,11 +57,15 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"                        every 10 s, interrupts, softirqs, cpuidle at the\n"
 	"                        start and end; '<monitor>: {interval: N}' in the\n"
 	"                        job sets one monitor's\n"
-	"  -v, --verbose         log each phase on stderr\n")
+	"  -v, --verbose         log each phase on stderr\n"
+	"      --db D            index the runs into this store (default: as\n"
+	"                        perfbot index); a failure to index is a warning\n"
+	"      --no-index        do not index the runs\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
 	"               [--build CMD] [--runs N] [--max-runs N] [--alpha A]\n"
-	"               [--state FILE] [--result-root DIR] [-v] [-- COMMAND [ARG...]]\n"
+	"               [--state FILE] [--result-root DIR] [--db D | --no-index]\n"
+	"               [-v] [-- COMMAND [ARG...]]\n"
 	"perfbot bisect --resume [--state FILE]\n"
 	"\n"
 	"Drives git bisect in private worktrees (FILE.d/), running the job on\n"
@@ -78,6 +82,9 @@ COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under
 	"  --state FILE      the replayable log (default ./perfbot-bisect.state)\n"
 	"  --result-root DIR result root (default as perfbot run)\n"
 	"  --resume          continue the bisection FILE describes\n"
+	"  --db D            index each step's runs into this store (default: as\n"
+	"                    perfbot index)\n"
+	"  --no-index        do not index the runs\n"
 	"  -v, --verbose     log decisions on stderr (-vv: also git and runs)\n"
 	"\n"
 	"Exit: 0 found, 1 error, 4 nothing to bisect, 5 only skipped commits\n"
@@ -91,3 +98,26 @@ COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 COMMAND("split-job", split_job, "expand a job's arrays into atomic jobs", "perfbot split-job [options] JOB.yaml... [KEY=VALUE...]\n\nWrites one atomic job per point of JOB's parameter matrix, named\n<job>-<path_params>.yaml as lkp-tests' split-job names them, and prints\n'JOB => DIR/atomic.yaml' for each.\n\n  -o, --output DIR      where to write (default: .)\n  -t, --test-box NAME   testbox (default: $HOSTNAME or the host name)\n  -c, --config KCONFIG  set kconfig\n  -k, --kernel COMMIT   set commit\n  -s, --set 'KEY: VAL'  add or override a key (also KEY=VAL arguments)\n      --lkp-src DIR     an lkp-tests-like root for includes, programs/,\n                        include/ and hosts/ (repeatable; default $LKP_SRC)\n      --compatible      refine a job lkp already expanded\n      --no-defaults     do not add defaults from include files\n")
 COMMAND("report", report, "a report people act on: email text or HTML", "perfbot report [--bisect STATE | BASE NEW ...] [--format text|html] [-o FILE] ...")
 COMMAND("install", install, "install the Debian packages a job's benchmark needs", "perfbot install [--dry-run] JOB.yaml...\nperfbot install --command JOB.yaml...\nperfbot install --list\n\nLooks up each job's benchmark (src/bench/) and installs its missing\nDebian packages with apt-get install -y (root only; anyone else gets the\ncommand to run and exit 1).  Built-in benchmarks only need `make`.\n\n  -n, --dry-run         print what would be installed, install nothing\n  -c, --command         print each atomic job's benchmark command line instead\n  -l, --list            every benchmark perfbot runs: packages, availability\n")
+COMMAND("index", index, "build or refresh the results store from result trees",
+	"perfbot index [--db D] [-f] [-q] [ROOT...]\n"
+	"\n"
+	"Reads every result root at or under each ROOT (default: the result root\n"
+	"of perfbot run) into the store: job identity and parameters, commit,\n"
+	"runs (number, incomplete flag, path) and every stats value of every\n"
+	"run, from matrix.json or, without one, the runs' stats.json (.gz too).\n"
+	"Roots whose files did not change are skipped; stored roots under a ROOT\n"
+	"that are gone from disk are forgotten.  The whole command is one\n"
+	"transaction: killed, it leaves the store as it was.  A root that cannot\n"
+	"be read is named, skipped (the store keeps what it had of it) and makes\n"
+	"the exit status 1.  Progress goes to stderr: a live line on a terminal,\n"
+	"a line per root otherwise.\n"
+	"\n"
+	"  -d, --db D            the store: a file path, sqlite:PATH or a\n"
+	"                        postgresql:// URL (default: $PERFBOT_DB, else\n"
+	"                        $XDG_DATA_HOME/perfbot/perfbot.db, else\n"
+	"                        ~/.local/share/perfbot/perfbot.db)\n"
+	"  -f, --force           read and store every root, changed or not\n"
+	"  -q, --quiet           no progress\n"
+	"\n"
+	"Environment: PERFBOT_DB_TIMEOUT, seconds a writer waits for another\n"
+	"(default 10).\n")

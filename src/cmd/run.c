@@ -71,6 +71,8 @@ int cmd_run(int argc, char **argv)
 		{ "monitors", required_argument, NULL, 'M' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "no-index", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("run");
@@ -82,6 +84,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&rc, 0, sizeof(rc));
 	memset(&sopts, 0, sizeof(sopts));
+	rc.opts.index = true;
 	optind = 1;
 	/* "+": stop at the first non-option, so `-- cmd -x` stays the command's */
 	while ((c = getopt_long(argc, argv, "+n:r:c:M:i:v", opts, NULL)) != -1) {
@@ -105,6 +108,8 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'v': rc.opts.verbose++; break;
+		case 'd': rc.opts.db = optarg; break;
+		case 'N': rc.opts.index = false; break;
 		default:
 			return cmd_usage(self, 0);
 		}

@@ -9,6 +9,7 @@
 #include "parse/parser.h"
 #include "result/matrix.h"
 #include "result/unite.h"
+#include "store/ingest.h"
 #include "run/perf.h"
 #include "run/setup.h"
 #include "util/fileio.h"
@@ -834,6 +835,8 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		fprintf(stderr, "\r\033[K");
 	if (res->nr_runs && unite_run_dirs(res->run_dirs, res->nr_runs) < 0)
 		ret = -1;
+	else if (res->nr_runs && opts->index)
+		store_index_result_root(opts->db, res->result_root);
 out_plan:
 	job_free(rc.saved_job);
 	plan_release(&rc.plan);

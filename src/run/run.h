@@ -19,7 +19,9 @@
  *   stop        monitors stop; perf report and perf stat output parsed
  *   stats       every <monitor>.json and the benchmark's parsed output are
  *               reduced into stats.json, with last_state.*
- *   done        the dir is renamed to "<_result_root>/K" and united
+ *   done        the dir is renamed to "<_result_root>/K" and united;
+ *               with opts->index, the result root is then indexed into
+ *               the store (a failure there is a warning: the runs stay)
  *
  * A run is complete or marked: stats.json has last_state.is_incomplete_run
  * = 1 when the benchmark failed to finish (timeout, interrupt, non-zero
@@ -50,6 +52,8 @@ struct run_opts {
 	bool status_line;            /* a live status line on stderr */
 	volatile sig_atomic_t *stop; /* set by a signal handler, or NULL */
 	const char *label;           /* prefix for the status line, or NULL */
+	bool index;                  /* index the united result root into the store */
+	const char *db;              /* that store (store_open's spec; NULL: default) */
 };
 
 struct run_result {

@@ -16,6 +16,8 @@ set -u
 DATA=$(cd ../data && pwd)
 SHARED=$(cd ../.. && pwd)/../shared/conformance
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-t.XXXXXX")
+# perfbot run and bisect index into the store: never the user's own
+export PERFBOT_DB="$TRASH/perfbot.db"
 test_count=0 test_fail=0
 perfbot() { "$PERFBOT" "$@"; }
 
