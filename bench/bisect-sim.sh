@@ -12,4 +12,4 @@ set -e
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 make -s BUILD="$BUILD" "$BUILD/bench/bisect-sim" >&2
-exec "$BUILD/bench/bisect-sim" --harder "$@"
+exec "$BUILD/bench/bisect-sim" "$@"

@@ -56,6 +56,13 @@ const char *bisect_verdict_name(enum bisect_verdict v)
  */
 #define SEARCH_LEVEL 0.09
 #define CONFIRM_LEVEL 0.003
+/*
+ * Three verdicts in a row that no number of runs up to max_runs could
+ * make: git bisect skip moves to a neighbour of the skipped commit, which
+ * the same noise blurs as much, so a fourth would most likely only spend
+ * another max_runs.
+ */
+#define MAX_UNKNOWN_IN_ROW 3
 
 void bisect_params_init(struct bisect_params *p, int nr_commits)
 {
@@ -69,6 +76,14 @@ void bisect_params_init(struct bisect_params *p, int nr_commits)
 	p->ref_min_runs = 4;
 	p->ref_max_runs = 40;
 	p->min_shift = 0;
+	p->max_total_runs = bisect_default_budget(nr_commits);
+	p->max_unknown_in_row = MAX_UNKNOWN_IN_ROW;
+}
+
+int bisect_default_budget(int nr_commits)
+{
+	return (int)ceil(BISECT_BUDGET_FACTOR * 5 *
+			 (log2(nr_commits > 2 ? nr_commits : 2) + 3));
 }
 
 struct bisect_params bisect_confirm_params(const struct bisect_params *p)
@@ -102,7 +117,7 @@ static double sum_sq(const struct sample_set *s, double *m)
  * a noise level, and 3 runs alone estimate it too poorly to trust.
  */
 static double pooled_t(const struct sample_set *a, const struct sample_set *b,
-		       const struct sample_set *extra)
+			   const struct sample_set *extra)
 {
 	double ma, mb, mx, ss, se;
 	int df = a->nr + b->nr - 2;
@@ -151,32 +166,86 @@ double bisect_pvalue(const struct sample_set *a, const struct sample_set *b,
 	return combined_p(a, b, NULL, p);
 }
 
-enum bisect_verdict bisect_classify(const struct sample_set *step,
-				    const struct sample_set *good,
-				    const struct sample_set *bad,
-				    const struct bisect_params *p)
+/* The rule of decide.h on one pair of references: BAD when unlike good,
+ * like bad and nearer bad; GOOD symmetrically. */
+static enum bisect_verdict like_one_side(const struct sample_set *step,
+					 const struct sample_set *good,
+					 const struct sample_set *bad,
+					 const struct bisect_params *p, double *pg, double *pb)
 {
-	double pg, pb, ms, dg, db;
+	double ms = mean(step->v, step->nr);
+	double dg = fabs(ms - mean(good->v, good->nr));
+	double db = fabs(ms - mean(bad->v, bad->nr));
 
-	if (step->nr < 1 || good->nr < 1 || bad->nr < 1)
-		return BISECT_UNKNOWN;
-	pg = combined_p(step, good, bad, p);
-	pb = combined_p(step, bad, good, p);
-	ms = mean(step->v, step->nr);
-	dg = fabs(ms - mean(good->v, good->nr));
-	db = fabs(ms - mean(bad->v, bad->nr));
-
+	*pg = combined_p(step, good, bad, p);
+	*pb = combined_p(step, bad, good, p);
 	/*
 	 * Both halves of the rule matter: "unlike good" alone would call a
 	 * step beyond both sides bad, and "like bad" alone is what too few
 	 * samples always look like.  The distance guards against a noisy
 	 * side that nothing is distinguishable from.
 	 */
-	if (pg < p->alpha && pb >= p->alpha && db < dg)
+	if (*pg < p->alpha && *pb >= p->alpha && db < dg)
 		return BISECT_BAD;
-	if (pb < p->alpha && pg >= p->alpha && dg < db)
+	if (*pb < p->alpha && *pg >= p->alpha && dg < db)
 		return BISECT_GOOD;
 	return BISECT_UNKNOWN;
+}
+
+/* How far apart two means are, relative: a drift compounds per commit,
+ * so that on a trend the step sits halfway between its neighbours in
+ * ratio, not in difference.  Plain difference when a mean is not
+ * positive. */
+static double distance(double x, double y)
+{
+	if (x > 0 && y > 0)
+		return fabs(log(x / y));
+	return fabs(x - y);
+}
+
+/* The neighbours' verdict: their one-side rule, else the nearer of the
+ * two when the step is unlike both and lies between them. */
+static enum bisect_verdict by_neighbours(const struct sample_set *step,
+					 const struct sample_set *lo,
+					 const struct sample_set *hi,
+					 const struct bisect_params *p)
+{
+	enum bisect_verdict v;
+	double pl, ph, ms, ml, mh;
+
+	v = like_one_side(step, lo, hi, p, &pl, &ph);
+	if (v != BISECT_UNKNOWN)
+		return v;
+	ms = mean(step->v, step->nr);
+	ml = mean(lo->v, lo->nr);
+	mh = mean(hi->v, hi->nr);
+	if (pl < p->alpha && ph < p->alpha && ms > fmin(ml, mh) && ms < fmax(ml, mh))
+		return distance(ms, ml) <= distance(ms, mh) ? BISECT_GOOD : BISECT_BAD;
+	return BISECT_UNKNOWN;
+}
+
+enum bisect_verdict bisect_classify(const struct sample_set *step,
+				    const struct sample_set *good,
+				    const struct sample_set *bad,
+				    const struct sample_set *lo,
+				    const struct sample_set *hi,
+				    const struct bisect_params *p)
+{
+	enum bisect_verdict v = BISECT_UNKNOWN;
+	double pg, pb;
+
+	if (step->nr < 1 || good->nr < 1 || bad->nr < 1)
+		return BISECT_UNKNOWN;
+	/*
+	 * The neighbours first: where they speak, they are right even when
+	 * the pooled sides mix commits from all along a trend.  Where they
+	 * cannot tell yet (few runs of their own), the pooled sides can.
+	 */
+	if (lo && hi && lo->nr >= 1 && hi->nr >= 1)
+		v = by_neighbours(step, lo, hi, p);
+	if (v == BISECT_UNKNOWN)
+		v = like_one_side(step, good, bad, p, &pg, &pb);
+	return v;
 }
 
 /*
@@ -243,6 +312,8 @@ static bool far_side_is_good(const struct sample_set *step,
 int bisect_runs_wanted(const struct sample_set *step,
 		       const struct sample_set *good,
 		       const struct sample_set *bad,
+		       const struct sample_set *lo,
+		       const struct sample_set *hi,
 		       const struct bisect_params *p,
 		       struct bisect_runs *more)
 {
@@ -265,7 +336,7 @@ int bisect_runs_wanted(const struct sample_set *step,
 	if (total(more))
 		return total(more);
 
-	if (bisect_classify(step, good, bad, p) != BISECT_UNKNOWN ||
+	if (bisect_classify(step, good, bad, lo, hi, p) != BISECT_UNKNOWN ||
 	    step->nr >= p->max_runs)
 		return 0;
 	more->step = 1;
@@ -304,4 +375,60 @@ bool bisect_check_endpoints(const struct sample_set *good,
 	out->differ = out->p < p->alpha && big_enough &&
 		good->nr > 0 && bad->nr > 0;
 	return out->differ;
+}
+
+enum bisect_stop bisect_should_stop(const struct bisect_progress *pr, int more,
+				    const struct bisect_params *p)
+{
+	if (p->max_total_runs > 0 && pr->runs + more > p->max_total_runs)
+		return BISECT_STOP_BUDGET;
+	if (p->max_unknown_in_row > 0 && pr->unknown_in_row >= p->max_unknown_in_row)
+		return BISECT_STOP_NO_CONVERGENCE;
+	return BISECT_GO_ON;
+}
+
+double bisect_noise(const struct sample_set *good, const struct sample_set *bad)
+{
+	double mg, mb, ss = sum_sq(good, &mg), df = good->nr - 1;
+
+	if (bad->nr > 0) {
+		ss += sum_sq(bad, &mb);
+		df += bad->nr - 1;
+	}
+	if (good->nr < 1 || df < 1 || mg == 0)
+		return NAN;
+	return sqrt(ss / df) / fabs(mg);
+}
+
+/* z with P(Z > z) = q for a standard normal Z, by bisection on erfc */
+static double normal_upper_quantile(double q)
+{
+	double lo = -40, hi = 40;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(mid / M_SQRT2) > q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* the power a verdict is planned for: 95% */
+#define PLANNED_POWER_Z 1.6448536269514722
+
+int bisect_runs_needed(double noise, double shift, double alpha)
+{
+	double z, n;
+
+	if (!(noise > 0) || !isfinite(noise) || !(fabs(shift) > 0) || !isfinite(shift) ||
+	    !(alpha > 0 && alpha < 1))
+		return -1;
+	z = normal_upper_quantile(alpha / 2) + PLANNED_POWER_Z;
+	n = ceil(pow(z * noise / fabs(shift), 2));
+	if (n > 1e6)
+		return 1000000;
+	return n < 1 ? 1 : (int)n;
 }

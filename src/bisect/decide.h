@@ -118,6 +118,12 @@ struct bisect_params {
 	/* Smallest relative shift of the means, |bad - good| / |good|, worth
 	 * bisecting; 0 accepts any statistically significant one. */
 	double min_shift;
+	/* The most benchmark runs a bisection may spend, endpoints and
+	 * confirmations included (0: no limit), and how many verdicts in a
+	 * row may come out UNKNOWN before the search gives up: past either,
+	 * the noise is too large for the shift at these settings. */
+	int max_total_runs;
+	int max_unknown_in_row;
 };
 
 /*
@@ -129,19 +135,45 @@ struct bisect_params {
  */
 void bisect_params_init(struct bisect_params *p, int nr_commits);
 
+/*
+ * The default of --max-total-runs for nr_commits commits:
+ * BISECT_BUDGET_FACTOR * 5 * (log2 n + 3), rounded up — a few times the
+ * mean that bench/bisect-sim.sh holds the search to, so that an unlucky
+ * history still ends, while a hopeless one stops early.
+ */
+#define BISECT_BUDGET_FACTOR 4
+int bisect_default_budget(int nr_commits);
+
 /* p for the confirmation stage: alpha replaced by confirm_alpha. */
 struct bisect_params bisect_confirm_params(const struct bisect_params *p);
 
 /*
- * Classify the step against the sides.  BISECT_BAD when the step is
+ * Classify the step against the sides.  good and bad are the pooled
+ * sides; lo and hi the runs of the step's tested neighbours (the last
+ * commit judged good before it and the first judged bad after it, the
+ * endpoints at first), or NULL.
+ *
+ * First against the pooled sides: BISECT_BAD when the step is
  * distinguishable from good, not distinguishable from bad, and its mean
- * is closer to bad's than to good's; BISECT_GOOD symmetrically;
- * BISECT_UNKNOWN otherwise (too few samples, in between, or unlike
- * both).  An empty set gives BISECT_UNKNOWN.  Nothing is modified.
+ * is closer to bad's than to good's; BISECT_GOOD symmetrically.
+ *
+ * Else against the neighbours, whose runs a slow drift has not carried
+ * far from the step (the pooled sides hold commits from all along the
+ * range), nor a second step in the range: the same rule on lo and hi,
+ * the variance pooled over the step and the two; and when the step is
+ * distinguishable from both and its mean lies between theirs, the nearer
+ * one.  Such a step sits on a trend or between two steps: either side
+ * leads to a real change, and the nearer keeps a trend's verdicts in
+ * order.
+ *
+ * BISECT_UNKNOWN otherwise (too few samples, or unlike both and not in
+ * between).  An empty set gives BISECT_UNKNOWN.  Nothing is modified.
  */
 enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *good,
 				    const struct sample_set *bad,
+				    const struct sample_set *lo,
+				    const struct sample_set *hi,
 				    const struct bisect_params *p);
 
 /* How many more runs each commit needs; see bisect_runs_wanted. */
@@ -170,6 +202,8 @@ struct bisect_runs {
 int bisect_runs_wanted(const struct sample_set *step,
 		       const struct sample_set *good,
 		       const struct sample_set *bad,
+		       const struct sample_set *lo,
+		       const struct sample_set *hi,
 		       const struct bisect_params *p,
 		       struct bisect_runs *more);
 
@@ -190,6 +224,46 @@ bool bisect_check_endpoints(const struct sample_set *good,
 			    const struct sample_set *bad,
 			    const struct bisect_params *p,
 			    struct bisect_endpoints *out);
+
+/* Why a bisection stops before naming a commit. */
+enum bisect_stop {
+	BISECT_GO_ON = 0,
+	BISECT_STOP_BUDGET,             /* max_total_runs would be exceeded */
+	BISECT_STOP_NO_CONVERGENCE,     /* max_unknown_in_row verdicts UNKNOWN */
+};
+
+/* What the search has spent so far. */
+struct bisect_progress {
+	int runs;                       /* every run, endpoints included */
+	int unknown_in_row;             /* verdicts UNKNOWN since the last one
+					 * that was not */
+};
+
+/*
+ * Should the search stop before asking for `more` further runs?  The
+ * budget first (runs + more > max_total_runs), then convergence.  The
+ * caller checks before every batch of runs, so that no bisection ever
+ * spends more than max_total_runs.
+ */
+enum bisect_stop bisect_should_stop(const struct bisect_progress *pr, int more,
+				    const struct bisect_params *p);
+
+/*
+ * The noise of the endpoints: the standard deviation of their runs about
+ * their own means, pooled, relative to the good mean (NaN with fewer
+ * than 3 runs in all, or a good mean of 0).  Rank-free and simple on
+ * purpose: it is for telling the user what to expect.
+ */
+double bisect_noise(const struct sample_set *good, const struct sample_set *bad);
+
+/*
+ * How many runs of a commit a verdict needs at this noise (relative
+ * standard deviation) for this shift (relative change): the n at which
+ * the shift is z(1 - alpha/2) + z(0.95) standard errors of a step's mean,
+ * i.e. ceil(((z_a + 1.645) * noise / |shift|)^2), at least 1.  -1 when
+ * noise or shift is not a positive finite number or alpha not in (0, 1).
+ */
+int bisect_runs_needed(double noise, double shift, double alpha);
 
 /* The combined p-value of a vs b under p->tests (the largest; NaN as 1),
  * the pooled t's variance taken over a and b. */

@@ -529,8 +529,8 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
 		struct bisect_runs more;
 		pools(b, &good, &bad, sha);
-		int want = bisect_runs_wanted(&step, &good, &bad, p, &more);
-		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, p);
+		int want = bisect_runs_wanted(&step, &good, &bad, NULL, NULL, p, &more);
+		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, NULL, NULL, p);
 		if (b->o->verbose && !want)
 			fprintf(stderr, "perfbot: %.12s: %s (n=%d, mean %g; good %g, bad %g)\n", sha,
 				bisect_verdict_name(v), step.nr, step.nr ? mean(step.v, step.nr) : NAN,
@@ -981,7 +981,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	for (;;) {
 		struct bisect_runs more;
 		struct commit_samples *g = samples_of(&b, o->good, false), *bd = samples_of(&b, o->bad, false);
-		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, &b.p, &more))
+		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, &b.p, &more))
 			break;
 		int r = measure(&b, WT_GOOD, o->good, more.good);
 		if (r == 0)

@@ -16,19 +16,60 @@ void sim_history_init(struct sim_history *h, int n, double shift,
 {
 	h->nr_commits = n;
 	h->first_bad = 1 + (int)rng_below(r, (uint64_t)(n - 1));
+	h->second_bad = -1;
 	h->base = 1000;
 	h->shift = shift;
+	h->second_shift = 0;
+	h->drift = 0;
 	h->noise = *noise;
+}
+
+void sim_history_second_step(struct sim_history *h, double second_shift, struct rng *r)
+{
+	int a, b;
+
+	do {
+		a = 1 + (int)rng_below(r, (uint64_t)(h->nr_commits - 1));
+		b = 1 + (int)rng_below(r, (uint64_t)(h->nr_commits - 1));
+	} while (a == b);
+	h->first_bad = a < b ? a : b;
+	h->second_bad = a < b ? b : a;
+	h->second_shift = second_shift;
+}
+
+/* Z of the noise's shape (sim.h) */
+static double shaped(enum sim_shape shape, struct rng *r)
+{
+	double z = rng_normal(r), chi = 0;
+
+	switch (shape) {
+	case SIM_T3:
+		for (int i = 0; i < 3; i++) {
+			double y = rng_normal(r);
+			chi += y * y;
+		}
+		return z / sqrt(chi / 3);
+	case SIM_BIMODAL:
+		return z * M_SQRT1_2 + (rng_uniform(r) < 0.3 ? 2 : 0);
+	case SIM_NORMAL:
+	case SIM_LOGNORMAL:
+		break;
+	}
+	return z;
 }
 
 double sim_measure(const struct sim_history *h, int c, struct rng *r)
 {
-	double z = rng_normal(r);
-	double m = h->base * (c >= h->first_bad ? 1 + h->shift : 1);
+	double z = shaped(h->noise.shape, r);
+	double m = h->base * pow(1 + h->drift, c) * (c >= h->first_bad ? 1 + h->shift : 1);
 
+	if (h->second_bad > 0 && c >= h->second_bad)
+		m *= 1 + h->second_shift;
 	if (h->noise.outlier_rate > 0 &&
 	    rng_uniform(r) < h->noise.outlier_rate)
 		z *= h->noise.outlier_scale;
+	if (h->noise.shape == SIM_LOGNORMAL)
+		return m * exp(h->noise.sigma * z);
 	return m * (1 + h->noise.sigma * z);
 }
 
@@ -55,7 +96,20 @@ struct search {
 	struct sample_set good, bad;    /* the sides, as decide.h's step 2 */
 	int last;
 	int runs;
+	const struct bisect_params *p;  /* the budget's */
+	int unknown_in_row;
+	enum bisect_stop stop;          /* set when the search must end */
 };
+
+/* May the search spend n more runs?  Sets s->stop when not. */
+static bool afford(struct search *s, int n)
+{
+	struct bisect_progress pr = { s->runs, s->unknown_in_row };
+
+	if (!s->stop)
+		s->stop = bisect_should_stop(&pr, n, s->p);
+	return !s->stop;
+}
 
 static void draw(struct search *s, int commit, int n)
 {
@@ -93,19 +147,45 @@ static enum bisect_verdict nearest(const struct sample_set *step,
 	return db < dg ? BISECT_BAD : BISECT_GOOD;
 }
 
-/* Measure commit i afresh under p, as strategy says, and record its verdict. */
-static void test_commit(struct search *s, int i, const struct bisect_params *p)
+/* The runs of commit i's tested neighbours: the last commit judged good
+ * before it, the first judged bad after it (the endpoints at least). */
+static void neighbours(const struct search *s, int i, const struct sample_set **lo,
+		       const struct sample_set **hi)
+{
+	int l = 0, h = s->last;
+
+	for (int k = 1; k < i; k++)
+		if (s->c[k].tested && s->c[k].v == BISECT_GOOD)
+			l = k;
+	for (int k = s->last - 1; k > i; k--)
+		if (s->c[k].tested && s->c[k].v == BISECT_BAD)
+			h = k;
+	*lo = &s->c[l].runs;
+	*hi = &s->c[h].runs;
+}
+
+/*
+ * Measure commit i afresh under p, as strategy says, and record its
+ * verdict; false (and nothing recorded) when the budget stopped it.
+ */
+static bool test_commit(struct search *s, int i, const struct bisect_params *p)
 {
 	struct commit *c = &s->c[i];
+	const struct sample_set *lo, *hi;
 	struct bisect_runs more;
 
 	c->runs.nr = 0;
 	c->tested = false;
 	build_sides(s);
+	neighbours(s, i, &lo, &hi);
 	if (s->st->runs) {
+		if (!afford(s, s->st->runs))
+			return false;
 		draw(s, i, s->st->runs);
 	} else {
-		while (bisect_runs_wanted(&c->runs, &s->good, &s->bad, p, &more)) {
+		while (bisect_runs_wanted(&c->runs, &s->good, &s->bad, lo, hi, p, &more)) {
+			if (!afford(s, more.step + more.good + more.bad))
+				return false;
 			draw(s, i, more.step);
 			draw(s, 0, more.good);
 			draw(s, s->last, more.bad);
@@ -116,8 +196,10 @@ static void test_commit(struct search *s, int i, const struct bisect_params *p)
 	if (s->st->decide == SIM_DECIDE_NEAREST)
 		c->v = nearest(&c->runs, &s->good, &s->bad);
 	else
-		c->v = bisect_classify(&c->runs, &s->good, &s->bad, p);
+		c->v = bisect_classify(&c->runs, &s->good, &s->bad, lo, hi, p);
 	c->tested = true;
+	s->unknown_in_row = c->v == BISECT_UNKNOWN ? s->unknown_in_row + 1 : 0;
+	return true;
 }
 
 /* The last commit judged good and the first judged bad. */
@@ -170,7 +252,10 @@ static int confirm_pair(struct search *s, int lo, int hi,
 		if (ends[e] == 0 || ends[e] == s->last || c->confirmed)
 			continue;
 		out->steps++;
-		test_commit(s, ends[e], cp);
+		if (!test_commit(s, ends[e], cp)) {
+			c->v = old;     /* the budget ended it: nothing learnt */
+			return 0;
+		}
 		out->confirm_runs += s->runs - before;
 		c->confirmed = true;
 		if (c->v != old) {
@@ -187,7 +272,7 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 		struct sim_result *out)
 {
 	struct search s = { h, st, r, NULL, SAMPLE_SET_INIT, SAMPLE_SET_INIT,
-			    h->nr_commits - 1, 0 };
+			    h->nr_commits - 1, 0, p, 0, BISECT_GO_ON };
 	struct bisect_params cp = bisect_confirm_params(p);
 	struct bisect_endpoints ep;
 	struct bisect_runs more;
@@ -201,15 +286,19 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 	s.c[0].tested = s.c[s.last].tested = true;
 
 	if (st->runs) {
-		draw(&s, 0, st->runs);
-		draw(&s, s.last, st->runs);
+		if (afford(&s, 2 * st->runs)) {
+			draw(&s, 0, st->runs);
+			draw(&s, s.last, st->runs);
+		}
 	} else {
-		while (bisect_runs_wanted(NULL, &s.c[0].runs, &s.c[s.last].runs,
-					  p, &more)) {
+		while (bisect_runs_wanted(NULL, &s.c[0].runs, &s.c[s.last].runs, NULL, NULL,
+					  p, &more) && afford(&s, more.good + more.bad)) {
 			draw(&s, 0, more.good);
 			draw(&s, s.last, more.bad);
 		}
 	}
+	if (s.stop)
+		goto gave_up;
 	out->endpoint_runs = s.runs;
 	if (st->check &&
 	    !bisect_check_endpoints(&s.c[0].runs, &s.c[s.last].runs, p, &ep)) {
@@ -228,14 +317,21 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 			if (next < 0)
 				break;
 			out->steps++;
-			test_commit(&s, next, p);
+			if (!test_commit(&s, next, p))
+				break;
 			out->skipped += s.c[next].v == BISECT_UNKNOWN;
-			continue;
+			if (afford(&s, 0))
+				continue;
+			break;
 		}
 		if (!st->confirm || !confirm_pair(&s, lo, hi, &cp, out))
 			break;
 	}
-	if (hi - lo == 1) {
+gave_up:
+	if (s.stop) {
+		out->outcome = SIM_GAVE_UP;
+		out->stop = s.stop;
+	} else if (hi - lo == 1) {
 		out->outcome = SIM_FOUND;
 		out->found = hi;
 	} else {
@@ -248,12 +344,21 @@ done:
 	free(s.c);
 	sample_set_release(&s.good);
 	sample_set_release(&s.bad);
-	return out->found == h->first_bad;
+	return out->found >= 0 && (out->found == h->first_bad || out->found == h->second_bad);
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
 }
 
 void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 	     const struct bisect_params *p, struct sim_summary *out)
 {
+	int *runs = xmalloc(sizeof(int) * (size_t)(sc->histories > 0 ? sc->histories : 1));
+
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < sc->histories; i++) {
 		struct rng layout, noise;
@@ -263,10 +368,15 @@ void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 		rng_seed(&layout, rng_derive(sc->seed, (uint64_t)i, 0));
 		rng_seed(&noise, rng_derive(sc->seed, (uint64_t)i, 1));
 		sim_history_init(&h, sc->nr_commits, sc->shift, &sc->noise, &layout);
+		if (sc->second_shift != 0)
+			sim_history_second_step(&h, sc->second_shift, &layout);
+		h.drift = sc->drift;
 		if (sim_bisect(&h, st, p, &noise, &res))
 			out->correct++;
 		out->ambiguous += res.outcome == SIM_AMBIGUOUS;
 		out->nothing += res.outcome == SIM_NOTHING;
+		out->gave_up += res.outcome == SIM_GAVE_UP;
+		runs[i] = res.runs;
 		out->runs += res.runs;
 		out->skipped += res.skipped;
 		out->corrected += res.corrected;
@@ -276,6 +386,14 @@ void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 	}
 	out->accuracy = out->histories ? (double)out->correct / out->histories : 0;
 	out->mean_runs = out->histories ? (double)out->runs / out->histories : 0;
+	if (out->histories) {
+		/* the nearest-rank 99th percentile */
+		int k = (int)ceil(0.99 * out->histories) - 1;
+
+		qsort(runs, (size_t)out->histories, sizeof(int), cmp_int);
+		out->p99_runs = runs[k < 0 ? 0 : k];
+	}
+	free(runs);
 }
 
 double sim_runs_bound(int nr_commits)

@@ -17,28 +17,55 @@
 #include "util/rng.h"
 
 /*
- * How one run's value is drawn: base * (1 + shift if bad) * (1 + sigma * Z),
- * Z standard normal; with probability outlier_rate a run is an outlier
- * whose Z is multiplied by outlier_scale (a contaminated normal: the
- * occasional run disturbed by something else on the machine).
+ * The shape of the noise: Z below is
+ *   SIM_NORMAL    standard normal;
+ *   SIM_T3        Student's t with 3 degrees of freedom (heavy tails: now
+ *                 and then a run far off; scale 1, standard deviation 1.7);
+ *   SIM_BIMODAL   N(0, 1/2) plus 2 in 30% of the runs (two modes, as a
+ *                 metric that depends on where the scheduler put a task);
+ *   SIM_LOGNORMAL (exp(Z') - 1) for Z' standard normal, scaled by sigma
+ *                 in the exponent (a skewed metric, never negative).
+ */
+enum sim_shape { SIM_NORMAL = 0, SIM_T3, SIM_BIMODAL, SIM_LOGNORMAL };
+
+/*
+ * How one run's value is drawn: mean * (1 + sigma * Z) (lognormal: mean *
+ * exp(sigma * Z)), Z of the shape; with probability outlier_rate a run is
+ * an outlier whose Z is multiplied by outlier_scale (a contaminated
+ * normal: the occasional run disturbed by something else on the
+ * machine).
  */
 struct sim_noise {
-	double sigma;           /* relative standard deviation, 0.05 = 5% */
+	double sigma;           /* relative scale, 0.05 = 5% */
 	double outlier_rate;    /* 0 for none */
 	double outlier_scale;
+	enum sim_shape shape;
 };
 
+/*
+ * Commit c's mean: base * (1 + drift)^c * (1 + shift if c >= first_bad)
+ * * (1 + second_shift if c >= second_bad).  A bisection is right when it
+ * names first_bad or second_bad: with two steps either is a real answer.
+ */
 struct sim_history {
 	int nr_commits;         /* >= 2 */
 	int first_bad;          /* in 1 .. nr_commits - 1 */
+	int second_bad;         /* in first_bad + 1 .. nr_commits - 1, or -1 */
 	double base;            /* the good commits' mean */
 	double shift;           /* relative change of the bad ones, -0.10 */
+	double second_shift;
+	double drift;           /* relative change per commit, 0.001 */
 	struct sim_noise noise;
 };
 
-/* A history of n commits with the first bad one drawn uniformly. */
+/* A history of n commits with the first bad one drawn uniformly, no
+ * drift and no second step. */
 void sim_history_init(struct sim_history *h, int n, double shift,
 		      const struct sim_noise *noise, struct rng *r);
+/* Add a second step of second_shift, its place drawn uniformly so that
+ * the two steps are distinct and in order (the first is redrawn too);
+ * needs nr_commits >= 3. */
+void sim_history_second_step(struct sim_history *h, double second_shift, struct rng *r);
 /* One run of commit c (0 <= c < nr_commits). */
 double sim_measure(const struct sim_history *h, int c, struct rng *r);
 
@@ -72,6 +99,7 @@ enum sim_outcome {
 	SIM_AMBIGUOUS,          /* skips left several candidates, as git's
 				 * "there are only 'skip'ped commits left" */
 	SIM_NOTHING,            /* the endpoints did not differ */
+	SIM_GAVE_UP,            /* bisect_should_stop: budget or no convergence */
 };
 
 struct sim_result {
@@ -83,6 +111,7 @@ struct sim_result {
 	int steps;              /* commits tested, confirmations included */
 	int skipped;            /* commits given up as UNKNOWN */
 	int corrected;          /* verdicts a confirmation reversed */
+	enum bisect_stop stop;  /* why it gave up (SIM_GAVE_UP) */
 };
 
 /*
@@ -96,23 +125,27 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *s,
 		const struct bisect_params *p, struct rng *r,
 		struct sim_result *out);
 
-/* A scenario to repeat: histories of nr_commits with the given noise. */
+/* A scenario to repeat: histories of nr_commits with the given noise,
+ * drift and (second_shift != 0) a second step. */
 struct sim_scenario {
 	int nr_commits;
 	double shift;
 	struct sim_noise noise;
 	int histories;
 	uint64_t seed;
+	double drift;
+	double second_shift;
 };
 
 struct sim_summary {
 	int histories;
 	int correct;
-	int ambiguous, nothing;
+	int ambiguous, nothing, gave_up;
 	long skipped;           /* commits skipped, summed */
 	long corrected;         /* verdicts reversed by confirmation, summed */
 	long runs;              /* summed over histories */
 	int max_runs;           /* of the worst history */
+	int p99_runs;           /* 99th percentile of the histories' runs */
 	double accuracy;        /* correct / histories */
 	double mean_runs;       /* runs / histories */
 };

@@ -47,8 +47,8 @@ static void test_classify_clear(void **state)
 	for (size_t i = 0; i < sizeof(all_tests) / sizeof(*all_tests); i++) {
 		struct bisect_params p = params(all_tests[i]);
 
-		assert_int_equal(bisect_classify(&like_good, &good, &bad, &p), BISECT_GOOD);
-		assert_int_equal(bisect_classify(&like_bad, &good, &bad, &p), BISECT_BAD);
+		assert_int_equal(bisect_classify(&like_good, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+		assert_int_equal(bisect_classify(&like_bad, &good, &bad, NULL, NULL, &p), BISECT_BAD);
 	}
 }
 
@@ -60,11 +60,11 @@ static void test_classify_rise(void **state)
 	struct bisect_params p = params(BISECT_TEST_POOLED);
 	(void)state;
 
-	assert_int_equal(bisect_classify(&like_good, &good, &bad, &p), BISECT_GOOD);
-	assert_int_equal(bisect_classify(&like_bad, &good, &bad, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&like_good, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&like_bad, &good, &bad, NULL, NULL, &p), BISECT_BAD);
 	/* the sides swapped: the verdicts follow the sides, not a direction */
-	assert_int_equal(bisect_classify(&like_bad, &bad, &good, &p), BISECT_GOOD);
-	assert_int_equal(bisect_classify(&like_good, &bad, &good, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&like_bad, &bad, &good, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&like_good, &bad, &good, NULL, NULL, &p), BISECT_BAD);
 }
 
 static void test_classify_unknown(void **state)
@@ -83,22 +83,22 @@ static void test_classify_unknown(void **state)
 	for (size_t i = 0; i < sizeof(all_tests) / sizeof(*all_tests); i++) {
 		struct bisect_params p = params(all_tests[i]);
 
-		assert_int_equal(bisect_classify(&middle, &good, &bad, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&beyond, &good, &bad, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&noisy, &good, &bad, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&empty, &good, &bad, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&one, &empty, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&middle, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&beyond, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&empty, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &empty, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
 	}
 	/* one run: Welch cannot use it, exact MWU cannot reach alpha with it
 	 * (2 / 9), while the pooled t, knowing the noise from the sides, can */
 	{
 		struct bisect_params p = params(BISECT_TEST_WELCH);
 
-		assert_int_equal(bisect_classify(&one, &good, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
 		p.tests = BISECT_TEST_MWU;
-		assert_int_equal(bisect_classify(&one, &good, &bad, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
 		p.tests = BISECT_TEST_POOLED;
-		assert_int_equal(bisect_classify(&one, &good, &bad, &p), BISECT_BAD);
+		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, &p), BISECT_BAD);
 	}
 }
 
@@ -114,7 +114,7 @@ static void test_classify_closer_guard(void **state)
 
 	assert_true(bisect_pvalue(&step, &good, &p) < p.alpha);
 	assert_true(bisect_pvalue(&step, &bad, &p) >= p.alpha);
-	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 /* The level decides: the same runs are GOOD at a loose level, UNKNOWN
@@ -130,9 +130,9 @@ static void test_classify_alpha(void **state)
 	/* two runs give Welch about one degree of freedom: a middling p */
 	assert_true(pb > 0.01 && pb < 0.2);
 	p.alpha = 0.2;
-	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
 	p.alpha = 0.01;
-	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 static void test_pvalue(void **state)
@@ -173,7 +173,7 @@ static void test_runs_wanted_endpoints(void **state)
 	(void)state;
 
 	/* nothing measured: ref_min_runs each */
-	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, &p, &more),
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, &p, &more),
 			 2 * p.ref_min_runs);
 	assert_int_equal(more.good, p.ref_min_runs);
 	assert_int_equal(more.bad, p.ref_min_runs);
@@ -184,14 +184,14 @@ static void test_runs_wanted_endpoints(void **state)
 		sample_set_add(&good, 100 + (i % 2 ? 1 : -1));
 		sample_set_add(&bad, 100 + (i % 2 ? -1 : 1));
 	}
-	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, &p, &more), 2);
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.good, 1);
 	assert_int_equal(more.bad, 1);
 	while (good.nr < p.ref_max_runs) {
 		sample_set_add(&good, 100 + (good.nr % 2 ? 1 : -1));
 		sample_set_add(&bad, 100 + (bad.nr % 2 ? -1 : 1));
 	}
-	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, &p, &more), 0);
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, &p, &more), 0);
 	sample_set_release(&good);
 	sample_set_release(&bad);
 
@@ -199,7 +199,7 @@ static void test_runs_wanted_endpoints(void **state)
 	{
 		struct sample_set g = SET(100, 101, 99, 100.5), b = SET(90, 91, 89, 90.5);
 
-		assert_int_equal(bisect_runs_wanted(NULL, &g, &b, &p, &more), 0);
+		assert_int_equal(bisect_runs_wanted(NULL, &g, &b, NULL, NULL, &p, &more), 0);
 	}
 }
 
@@ -212,7 +212,7 @@ static void test_runs_wanted_step(void **state)
 	(void)state;
 
 	/* a fresh step: min_runs, the sides are big enough */
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), p.min_runs);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), p.min_runs);
 	assert_int_equal(more.step, p.min_runs);
 	assert_int_equal(more.good + more.bad, 0);
 
@@ -220,20 +220,20 @@ static void test_runs_wanted_step(void **state)
 	sample_set_add(&step, 90.1);
 	sample_set_add(&step, 89.8);
 	sample_set_add(&step, 90.3);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), 0);
-	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_BAD);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 0);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_BAD);
 	sample_set_release(&step);
 
 	/* half-way: one more run, and none of the sides (they have more) */
 	for (int i = 0; i < 3; i++)
 		sample_set_add(&step, 95 + (i - 1) * 0.2);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), 1);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 1);
 	assert_int_equal(more.step, 1);
 	/* ... until max_runs: then the caller skips */
 	while (step.nr < p.max_runs)
 		sample_set_add(&step, 95 + (step.nr % 3 - 1) * 0.2);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, &p, &more), 0);
-	assert_int_equal(bisect_classify(&step, &good, &bad, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 0);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
 	sample_set_release(&step);
 }
 
@@ -250,19 +250,19 @@ static void test_runs_wanted_far_side(void **state)
 	(void)state;
 
 	p.alpha = 1e-4;         /* keep them undecided */
-	assert_int_equal(bisect_classify(&leans_bad, &good, &bad, &p), BISECT_UNKNOWN);
-	assert_int_equal(bisect_classify(&leans_good, &good, &bad, &p), BISECT_UNKNOWN);
-	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, &p, &more), 2);
+	assert_int_equal(bisect_classify(&leans_bad, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&leans_good, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.step, 1);
 	assert_int_equal(more.good, 1);
 	assert_int_equal(more.bad, 0);
-	assert_int_equal(bisect_runs_wanted(&leans_good, &good, &bad, &p, &more), 2);
+	assert_int_equal(bisect_runs_wanted(&leans_good, &good, &bad, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.good, 0);
 	assert_int_equal(more.bad, 1);
 
 	/* sides at ref_max_runs grow no more */
 	p.ref_min_runs = p.ref_max_runs = 4;
-	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, &p, &more), 1);
+	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, NULL, NULL, &p, &more), 1);
 	assert_int_equal(more.good, 0);
 }
 
@@ -277,7 +277,7 @@ static void test_runs_wanted_floors(void **state)
 	int n, total;
 	(void)state;
 
-	total = bisect_runs_wanted(&step, &good, &bad, &p, &more);
+	total = bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more);
 	assert_int_equal(total, (p.ref_min_runs - 2) + more.step);
 	assert_int_equal(more.good, p.ref_min_runs - 2);
 	assert_int_equal(more.bad, 0);
@@ -384,9 +384,90 @@ static void test_sample_set(void **state)
 	sample_set_release(&b);
 }
 
+static void test_budget_and_stop(void **state)
+{
+	struct bisect_params p;
+	struct bisect_progress pr = { 0, 0 };
+	(void)state;
+
+	/* 4 * 5 * (log2 N + 3), rounded up */
+	assert_int_equal(bisect_default_budget(1024), 260);
+	assert_int_equal(bisect_default_budget(64), 180);
+	assert_int_equal(bisect_default_budget(100), 193);     /* 192.87 */
+	assert_int_equal(bisect_default_budget(1), bisect_default_budget(2));
+	bisect_params_init(&p, 1024);
+	assert_int_equal(p.max_total_runs, 260);
+	assert_int_equal(p.max_unknown_in_row, 3);
+
+	/* the budget: exactly max_total_runs may be spent, not one more */
+	pr.runs = 250;
+	assert_int_equal(bisect_should_stop(&pr, 10, &p), BISECT_GO_ON);
+	assert_int_equal(bisect_should_stop(&pr, 11, &p), BISECT_STOP_BUDGET);
+	p.max_total_runs = 0;
+	assert_int_equal(bisect_should_stop(&pr, 1000, &p), BISECT_GO_ON);
+	/* convergence: the third UNKNOWN in a row stops it */
+	pr.unknown_in_row = 2;
+	assert_int_equal(bisect_should_stop(&pr, 0, &p), BISECT_GO_ON);
+	pr.unknown_in_row = 3;
+	assert_int_equal(bisect_should_stop(&pr, 0, &p), BISECT_STOP_NO_CONVERGENCE);
+	p.max_unknown_in_row = 0;
+	assert_int_equal(bisect_should_stop(&pr, 0, &p), BISECT_GO_ON);
+}
+
+static void test_noise_and_runs_needed(void **state)
+{
+	double g[] = { 90, 100, 110 }, b[] = { 80, 90, 100 };
+	struct sample_set sg = { g, 3, 0 }, sb = { b, 3, 0 }, empty = { NULL, 0, 0 };
+	(void)state;
+
+	/* pooled sd 10 about each side's own mean, over a good mean of 100 */
+	assert_true(fabs(bisect_noise(&sg, &sb) - 0.10) < 1e-12);
+	assert_true(fabs(bisect_noise(&sg, &empty) - 0.10) < 1e-12);
+	sg.nr = 1;
+	assert_true(isnan(bisect_noise(&sg, &empty)));
+
+	/* ((z(0.975) + z(0.95)) * 0.05 / 0.10)^2 = (3.6049 / 2)^2 = 3.25 -> 4 */
+	assert_int_equal(bisect_runs_needed(0.05, -0.10, 0.05), 4);
+	/* twice the noise: four times the runs (12.99 -> 13) */
+	assert_int_equal(bisect_runs_needed(0.10, 0.10, 0.05), 13);
+	/* a stricter level wants more: z(0.995) = 2.5758 -> (4.2207/2)^2 = 4.45 -> 5 */
+	assert_int_equal(bisect_runs_needed(0.05, 0.10, 0.01), 5);
+	assert_int_equal(bisect_runs_needed(0.001, 0.5, 0.05), 1);
+	assert_int_equal(bisect_runs_needed(0, 0.1, 0.05), -1);
+	assert_int_equal(bisect_runs_needed(0.05, 0, 0.05), -1);
+	assert_int_equal(bisect_runs_needed(0.05, 0.1, 1), -1);
+	assert_int_equal(bisect_runs_needed(NAN, 0.1, 0.05), -1);
+}
+
+/* Drift and two steps: the neighbours decide where the pooled sides
+ * mix levels. */
+static void test_classify_neighbours(void **state)
+{
+	/* pooled good: commits at 100 and 60; pooled bad: 50 and 32 */
+	double good[] = { 100, 101, 99, 60, 61, 59 }, bad[] = { 50, 51, 49, 32, 33, 31 };
+	double lo[] = { 60, 61, 59 }, hi[] = { 50, 51, 49 };
+	double step_g[] = { 57.5, 58.5, 56.5 }, step_b[] = { 52.5, 53.5, 51.5 };
+	double mid[] = { 75, 76, 74 };
+	struct sample_set sg = { good, 6, 0 }, sb = { bad, 6, 0 };
+	struct sample_set sl = { lo, 3, 0 }, sh = { hi, 3, 0 };
+	struct sample_set g1 = { step_g, 3, 0 }, b1 = { step_b, 3, 0 }, m1 = { mid, 3, 0 };
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	/* unlike both neighbours, between them: the nearer one */
+	assert_int_equal(bisect_classify(&g1, &sg, &sb, &sl, &sh, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&b1, &sg, &sb, &sl, &sh, &p), BISECT_BAD);
+	/* beyond a neighbour, not between them: no verdict from "nearer" */
+	assert_int_equal(bisect_classify(&m1, &sg, &sb, &sl, &sh, &p), BISECT_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_budget_and_stop),
+		cmocka_unit_test(test_noise_and_runs_needed),
+		cmocka_unit_test(test_classify_neighbours),
 		cmocka_unit_test(test_classify_clear),
 		cmocka_unit_test(test_classify_rise),
 		cmocka_unit_test(test_classify_unknown),

@@ -23,7 +23,7 @@ static const struct sim_strategy *strategy(const char *name)
 
 static void test_history(void **state)
 {
-	struct sim_noise noise = { 0.05, 0, 10 };
+	struct sim_noise noise = { 0.05, 0, 10, SIM_NORMAL };
 	struct rng r;
 	int seen_low = 0, seen_high = 0;
 	(void)state;
@@ -64,7 +64,7 @@ static void test_history(void **state)
 /* Outliers widen the spread by their scale, at their rate. */
 static void test_outliers(void **state)
 {
-	struct sim_noise noise = { 0.01, 0.1, 20 };
+	struct sim_noise noise = { 0.01, 0.1, 20, SIM_NORMAL };
 	struct sim_history h;
 	struct rng r;
 	int far = 0, n = 20000;
@@ -84,7 +84,7 @@ static void test_outliers(void **state)
  * ceil(log2) steps, spending exactly its runs. */
 static void test_noiseless(void **state)
 {
-	struct sim_noise noise = { 0, 0, 10 };
+	struct sim_noise noise = { 0, 0, 10, SIM_NORMAL };
 	struct bisect_params p;
 	struct rng r;
 	(void)state;
@@ -119,7 +119,7 @@ static void test_noiseless(void **state)
  * ref_max_runs and stops before any step. */
 static void test_nothing_to_bisect(void **state)
 {
-	struct sim_noise noise = { 0, 0, 10 };
+	struct sim_noise noise = { 0, 0, 10, SIM_NORMAL };
 	struct bisect_params p;
 	struct sim_history h;
 	struct sim_result res;
@@ -142,7 +142,7 @@ static void test_nothing_to_bisect(void **state)
  * them, and the answer is left ambiguous. */
 static void test_all_skipped(void **state)
 {
-	struct sim_noise noise = { 0.05, 0, 10 };
+	struct sim_noise noise = { 0.05, 0, 10, SIM_NORMAL };
 	struct bisect_params p;
 	struct sim_history h;
 	struct sim_result res;
@@ -152,6 +152,7 @@ static void test_all_skipped(void **state)
 	bisect_params_init(&p, 16);
 	p.tests = BISECT_TEST_WELCH;
 	p.min_runs = p.max_runs = 1;
+	p.max_unknown_in_row = 0;      /* never give up */
 	rng_seed(&r, 11);
 	sim_history_init(&h, 16, -0.50, &noise, &r);
 	assert_false(sim_bisect(&h, &(struct sim_strategy){ "never", 1,
@@ -160,6 +161,19 @@ static void test_all_skipped(void **state)
 	assert_int_equal(res.skipped, 14);
 	assert_int_equal(res.steps, 14);
 	assert_int_equal(res.runs, 16);
+
+	/* by default the search gives up after 3 verdicts in a row that
+	 * could not be made, having spent nothing more */
+	bisect_params_init(&p, 16);
+	p.tests = BISECT_TEST_WELCH;
+	p.min_runs = p.max_runs = 1;
+	assert_int_equal(p.max_unknown_in_row, 3);
+	assert_false(sim_bisect(&h, &(struct sim_strategy){ "never", 1,
+				SIM_DECIDE_TEST, false, false, false }, &p, &r, &res));
+	assert_int_equal(res.outcome, SIM_GAVE_UP);
+	assert_int_equal(res.stop, BISECT_STOP_NO_CONVERGENCE);
+	assert_int_equal(res.skipped, 3);
+	assert_int_equal(res.runs, 2 + 3);
 }
 
 /*
@@ -168,7 +182,7 @@ static void test_all_skipped(void **state)
  */
 static void test_confirmation_repairs(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10 }, 200, 77 };
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 77, 0, 0 };
 	struct sim_strategy with = *strategy("adaptive"), without = with;
 	struct sim_summary a, b;
 	struct bisect_params p;
@@ -188,7 +202,7 @@ static void test_confirmation_repairs(void **state)
 /* The same seed gives the same numbers; another seed other histories. */
 static void test_deterministic(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10 }, 50, 1 };
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 50, 1, 0, 0 };
 	struct sim_summary a, b, c;
 	struct bisect_params p;
 	(void)state;
@@ -211,7 +225,7 @@ static void test_deterministic(void **state)
  */
 static void test_small_simulation(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10 }, 200, 2024 };
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 2024, 0, 0 };
 	struct sim_summary adaptive, fixed5, fixed1;
 	struct bisect_params p;
 	(void)state;
@@ -234,10 +248,109 @@ static void test_small_simulation(void **state)
 	assert_true(fabs(sim_runs_bound(1024) - 65) < 1e-9);
 }
 
+/* The budget: no history spends more than max_total_runs, and one that
+ * would gives up and says why. */
+static void test_budget(void **state)
+{
+	struct sim_scenario sc = { 64, -0.05, { 0.10, 0, 10, SIM_NORMAL }, 100, 5, 0, 0 };
+	struct sim_summary s;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	assert_int_equal(p.max_total_runs, bisect_default_budget(64));
+	sim_run(&sc, strategy("adaptive"), &p, &s);
+	assert_true(s.max_runs <= p.max_total_runs);
+	assert_true(s.gave_up > 0);
+	assert_true(s.p99_runs <= s.max_runs);
+	/* a tighter budget is kept too */
+	p.max_total_runs = 60;
+	sim_run(&sc, strategy("adaptive"), &p, &s);
+	assert_true(s.max_runs <= 60);
+	/* and no budget lets it run past the default */
+	p.max_total_runs = 0;
+	p.max_unknown_in_row = 0;
+	sim_run(&sc, strategy("adaptive"), &p, &s);
+	assert_true(s.max_runs > bisect_default_budget(64));
+}
+
+/* Two steps: the history has both, and naming either is right. */
+static void test_two_steps(void **state)
+{
+	struct sim_noise noise = { 0.001, 0, 10, SIM_NORMAL };
+	struct sim_history h;
+	struct rng r;
+	(void)state;
+
+	rng_seed(&r, 11);
+	for (int i = 0; i < 500; i++) {
+		sim_history_init(&h, 8, -0.10, &noise, &r);
+		sim_history_second_step(&h, -0.10, &r);
+		assert_true(h.first_bad >= 1 && h.first_bad < h.second_bad && h.second_bad <= 7);
+	}
+	assert_true(fabs(sim_measure(&h, h.second_bad, &r) / h.base - 0.81) < 0.01);
+	assert_true(fabs(sim_measure(&h, h.first_bad, &r) / h.base - 0.9) < 0.01);
+	{
+		struct sim_scenario sc = { 64, -0.10, { 0.01, 0, 10, SIM_NORMAL }, 50, 3, 0, -0.10 };
+		struct sim_summary s;
+		struct bisect_params p;
+
+		bisect_params_init(&p, 64);
+		sim_run(&sc, strategy("adaptive"), &p, &s);
+		assert_true(s.accuracy >= 0.98);
+	}
+}
+
+/* The shapes and the drift move the means and spreads as sim.h says. */
+static void test_shapes_and_drift(void **state)
+{
+	struct sim_history h;
+	struct rng r;
+	int n = 40000;
+	(void)state;
+
+	rng_seed(&r, 13);
+	for (int shape = SIM_NORMAL; shape <= SIM_LOGNORMAL; shape++) {
+		struct sim_noise noise = { 0.05, 0, 10, (enum sim_shape)shape };
+		double sum = 0, far = 0;
+
+		sim_history_init(&h, 16, -0.10, &noise, &r);
+		for (int i = 0; i < n; i++) {
+			double x = sim_measure(&h, 0, &r) / h.base - 1;
+
+			sum += x;
+			far += fabs(x) > 0.25;  /* 5 scales out */
+		}
+		sum /= n;
+		if (shape == SIM_BIMODAL)
+			assert_true(fabs(sum - 0.05 * 0.6) < 0.003);    /* 30% at +2 */
+		else if (shape == SIM_LOGNORMAL)
+			assert_true(fabs(sum - (exp(0.05 * 0.05 / 2) - 1)) < 0.002);
+		else
+			assert_true(fabs(sum) < 0.002);
+		/* only Student's t reaches 5 scales out at all often */
+		if (shape == SIM_T3)
+			assert_true(far > n / 200);
+		else
+			assert_true(far < n / 5000);
+	}
+	{
+		struct sim_noise noise = { 0.0001, 0, 10, SIM_NORMAL };
+
+		sim_history_init(&h, 1024, -0.10, &noise, &r);
+		h.drift = -0.001;
+		assert_true(fabs(sim_measure(&h, 1000, &r) / h.base / pow(0.999, 1000) -
+				 (1000 >= h.first_bad ? 0.9 : 1)) < 0.001);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_two_steps),
+		cmocka_unit_test(test_shapes_and_drift),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_nothing_to_bisect),
