@@ -459,7 +459,7 @@ static void test_classify_neighbours(void **state)
 	assert_int_equal(bisect_classify(&g1, &sg, &sb, &sl, &sh, &p), BISECT_GOOD);
 	assert_int_equal(bisect_classify(&b1, &sg, &sb, &sl, &sh, &p), BISECT_BAD);
 	/* beyond a neighbour, not between them: no verdict from "nearer" */
-	assert_int_equal(bisect_classify(&m1, &sg, &sb, &sl, &sh, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&m1, &sl, &sh, &sl, &sh, &p), BISECT_UNKNOWN);
 }
 
 int main(void)
