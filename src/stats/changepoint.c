@@ -444,9 +444,7 @@ static bool split_segment(struct work *wk, const struct cp_point *pts, const dou
 	return *p <= opt->pvalue;
 }
 
-/* Segments shorter than this are not cut when their best split fails,
- * nor cut more than DESCEND_MAX times. */
-#define DESCEND_MIN 16
+/* A segment whose best split fails is cut at most this many times. */
 #define DESCEND_MAX 3
 
 /* Candidates found so far, and the segments searched at the full level. */
@@ -471,7 +469,7 @@ static bool searched(const struct search *sr, int s, int e)
 /*
  * Candidate splits of [s, e), appended to sr.  A significant split is a
  * candidate and both sides are searched again.  A segment whose best split
- * is not significant is cut there anyway (down to DESCEND_MIN points) and
+ * is not significant is cut there anyway (up to DESCEND_MAX times) and
  * the parts searched at half the level: changes that cancel out (down,
  * then up again) leave one split of the whole segment weak, and show in a
  * part.  The best split, even a weak one, is at one of them, so the cut
@@ -505,7 +503,7 @@ static void search(struct work *wk, const struct cp_point *pts, const double *w,
 		}
 		lvl.pvalue = ldexp(opt->pvalue, -g.depth);
 		if (!split_segment(wk, pts, w, g.s, g.e, &lvl, stats, &tau, &p)) {
-			if (tau > 0 && g.e - g.s >= DESCEND_MIN && g.depth < DESCEND_MAX) {
+			if (tau > 0 && g.e - g.s >= 2 * opt->min_size && g.depth < DESCEND_MAX) {
 				stack[top++] = (struct seg){ g.s, tau, g.depth + 1 };
 				stack[top++] = (struct seg){ tau, g.e, g.depth + 1 };
 			}

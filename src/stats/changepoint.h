@@ -34,7 +34,7 @@
  *
  *  3. Recursion.  A significant split is a candidate; both sides are
  *     searched again.  A segment whose best split is not significant is
- *     cut there anyway (down to 16 points, at most 3 times) and the parts
+ *     cut there anyway (at most 3 times over) and the parts
  *     searched at half the level: changes that cancel out (down, then back
  *     up) leave one split of the whole weak, and show in a part.  The parts
  *     of the d-th cut are tested at pvalue / 2^d, so that together they add

@@ -215,6 +215,10 @@ static void test_exact_splits(void **state)
 	n = build(pts, (double[]){ 1000, 890, 1010, 930, 1100, 1290 },
 		  (int[]){ 8, 5, 8, 7, 10, 12 }, 6, 6, 5);
 	expect_changes(pts, n, &opt, (int[]){ 8, 13, 21, 28, 38 }, 5);
+	/* a short dip that comes back: no single split of 10 points is
+	 * significant, its parts are */
+	n = build(pts, (double[]){ 1000, 800, 1000 }, (int[]){ 4, 3, 3 }, 3, 2, 6);
+	expect_changes(pts, n, &opt, (int[]){ 4, 7 }, 2);
 }
 
 static void test_change_fields(void **state)

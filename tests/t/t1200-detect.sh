@@ -1,0 +1,193 @@
+#!/bin/sh
+# perfbot detect: change points of a history given as JSON (--input), the
+# wording of each change, --json, the options' boundaries, bad input.
+. ./lib.sh
+
+# hist METRIC < lines "TAG S1 S2 S3" (TAG "-" for none): a history JSON
+# with commits c01, c02, ... (padded to 40 characters) and subjects.
+hist() {
+	awk -v metric="$1" 'BEGIN { printf "{\"metric\": \"%s\", \"branch\": \"main\", \"points\": [\n", metric }
+	{
+		n++
+		sep = n > 1 ? ",\n" : ""
+		tag = $1 == "-" ? "" : "\"" $1 "\""
+		printf "%s{\"commit\": \"c%02d%038d\", \"subject\": \"commit %d\", \"tags\": [%s], \"samples\": [", sep, n, 0, n, tag
+		for (i = 2; i <= NF; i++) printf "%s%s", (i > 2 ? ", " : ""), $i
+		printf "]}"
+	}
+	END { print "\n]}" }'
+}
+
+# the seed-001 shape: a drop between v1.1 and v1.2 that stays
+regression() {
+	hist mytest.throughput <<-\EOF
+	v1.0 1000 1003 998
+	- 1001 999 1004
+	- 997 1002 1000
+	v1.1 1002 998 1001
+	- 702 699 703
+	- 701 698 700
+	v1.2 699 703 701
+	- 700 702 698
+	v1.3 703 697 701
+	EOF
+}
+
+test_expect_success 'a regression between two tags that stays, in the seed'"'"'s words' '
+	regression >h.json &&
+	perfbot detect --input h.json >out &&
+	cat >expect <<-\EOF &&
+	mytest.throughput along main: 9 tested commits, 1 change (higher is better; pvalue 0.01, min-change 1%)
+
+	regression: -30.0% (1000.42 -> 700.467, p = 7.4e-32) between v1.1 and v1.2, and it'"'"'s still low as of v1.3
+	    last before c04000000000  v1.1          1000.33 ±  0%   3 runs  commit 4
+	    first after c05000000000                701.333 ±  0%   3 runs  commit 5
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success '--json: the fields, read back by Python' '
+	regression >h.json &&
+	perfbot detect --input h.json --json >out.json &&
+	python3 - <<-\EOF
+	import json
+	d = json.load(open("out.json"))
+	assert d["metric"] == "mytest.throughput" and d["points"] == 9 and d["direction"] == 1
+	(c,) = d["changes"]
+	assert c["kind"] == "regression", c
+	assert abs(c["change"] - (700.4666666666667 / 1000.4166666666667 - 1)) < 1e-12
+	assert c["last_before"]["commit"].startswith("c04") and c["last_before"]["tags"] == ["v1.1"]
+	assert c["first_after"]["commit"].startswith("c05") and c["first_after"]["runs"] == 3
+	assert c["tag_before"] == "v1.1" and c["tag_after"] == "v1.2"
+	assert c["latest_tag"] == "v1.3" and c["still"] is True
+	assert 0 < c["p"] <= 0.01 and c["p"] == max(c["p_split"], c["p_local"])
+	assert c["where"] == "between v1.1 and v1.2, and it'"'"'s still low as of v1.3"
+	EOF
+'
+
+test_expect_success 'same history, same answer; standard input works' '
+	regression >h.json &&
+	perfbot detect --input h.json --json >a &&
+	perfbot detect --input - --json <h.json >b &&
+	test_cmp a b
+'
+
+test_expect_success 'a fixed regression: no longer low as of the latest tag' '
+	hist mytest.throughput >h.json <<-\EOF &&
+	v1.0 1000 1003 998
+	- 1001 999 1004
+	- 997 1002 1000
+	v1.1 1002 998 1001
+	- 802 799 803
+	- 801 798 800
+	v1.2 799 803 801
+	- 1000 1002 998
+	- 1003 997 1001
+	v1.3 1001 999 1000
+	EOF
+	perfbot detect --input h.json >out &&
+	grep "^regression: -20.0% .* between v1.1 and v1.2, and it'"'"'s no longer low as of v1.3$" out &&
+	grep "^improvement: +24.9% .* between v1.2 and v1.3, and it'"'"'s still high as of v1.3$" out
+'
+
+test_expect_success 'lower is better: a latency that grows is the regression' '
+	regression | sed s/mytest.throughput/mytest.latency/ >h.json &&
+	perfbot detect --input h.json >out &&
+	grep "lower is better" out &&
+	grep "^improvement: -30.0%" out &&
+	perfbot detect --input h.json --fail-on-regression >/dev/null
+'
+
+test_expect_success 'unknown direction: a change, and --metric names it' '
+	regression >h.json &&
+	perfbot detect --input h.json --metric mytest.score >out &&
+	grep "^mytest.score along main: .*direction unknown" out &&
+	grep "^change: -30.0%" out
+'
+
+test_expect_success '--fail-on-regression exits 3 on a regression' '
+	regression >h.json &&
+	test_must_fail 3 perfbot detect --input h.json --fail-on-regression >/dev/null
+'
+
+test_expect_success 'a flat history has no change' '
+	hist mytest.throughput >h.json <<-\EOF &&
+	v1.0 1000 1003 998
+	- 1001 999 1004
+	- 997 1002 1000
+	v1.1 1002 998 1001
+	- 1002 999 1003
+	- 1001 998 1000
+	v1.2 999 1003 1001
+	EOF
+	perfbot detect --input h.json >out &&
+	grep "^mytest.throughput along main: 7 tested commits, 0 changes" out &&
+	test $(wc -l <out) -eq 1
+'
+
+test_expect_success '--min-change is inclusive; --pvalue is the level' '
+	regression >h.json &&
+	perfbot detect --input h.json --min-change 29.9% >out &&
+	grep "^regression" out &&
+	perfbot detect --input h.json --min-change 0.3 >out &&
+	grep ", 0 changes" out &&
+	perfbot detect --input h.json --json --pvalue 0.5 >out &&
+	grep "\"pvalue\": 0.5," out
+'
+
+test_expect_success 'a history too short for a change says so' '
+	regression | head -n 6 >h &&
+	{ cat h; echo "]}"; } | sed "6s/,\$//" >short.json &&
+	perfbot detect --input short.json >out &&
+	grep "5 tested commits, 0 changes" out &&
+	grep "^(too few to tell: a change needs 3 tested commits on each side)$" out
+'
+
+test_expect_success 'an empty history is an error' '
+	echo "{\"metric\": \"m\", \"points\": []}" >e.json &&
+	test_must_fail 1 perfbot detect --input e.json 2>err &&
+	test_cmp - err <<-\EOF
+	perfbot: e.json: no tested commits in the history
+	EOF
+'
+
+test_expect_success 'bad input: one line naming file, line, column and what was expected' '
+	printf "{\"points\": [\n  {\"commit\": \"a\", \"mean\": \"x\"}\n]}\n" >bad.json &&
+	test_must_fail 1 perfbot detect --input bad.json 2>err &&
+	test_cmp - err <<-\EOF &&
+	perfbot: bad.json:2:27: mean: expected a number
+	EOF
+	printf "{\"points\": [{\"mean\": 1}]}" >bad.json &&
+	test_must_fail 1 perfbot detect --input bad.json 2>err &&
+	grep "^perfbot: bad.json:1:13: a point without \"commit\"$" err &&
+	printf "{\"points\": [{\"commit\": \"abc\", \"samples\": []}]}" >bad.json &&
+	test_must_fail 1 perfbot detect --input bad.json 2>err &&
+	grep "point abc: \"samples\" is empty" err &&
+	printf "{\"points\": [{\"commit\": \"abc\", \"mean\": 1, \"runs\": 0.5}]}" >bad.json &&
+	test_must_fail 1 perfbot detect --input bad.json 2>err &&
+	grep "\"runs\" must be a whole number >= 1" err &&
+	printf "{\"metric\": \"m\"}" >bad.json &&
+	test_must_fail 1 perfbot detect --input bad.json 2>err &&
+	grep "no \"points\" in the history" err &&
+	test_must_fail 1 perfbot detect --input missing.json 2>err &&
+	grep "^perfbot: cannot read .missing.json.: No such file or directory$" err
+'
+
+test_expect_success 'usage errors exit 2' '
+	regression >h.json &&
+	test_must_fail 2 perfbot detect 2>err &&
+	grep "detect needs --input" err &&
+	test_must_fail 2 perfbot detect --input h.json --pvalue 1 2>err &&
+	grep "between 0 and 1" err &&
+	test_must_fail 2 perfbot detect --input h.json --pvalue x 2>err &&
+	test_must_fail 2 perfbot detect --input h.json --min-change -1 2>err &&
+	test_must_fail 2 perfbot detect --input h.json --seed 1.5 2>err &&
+	test_must_fail 2 perfbot detect --input h.json extra 2>err
+'
+
+test_expect_success 'help' '
+	perfbot help detect >out &&
+	grep "^usage: perfbot detect --input FILE" out
+'
+
+test_done
