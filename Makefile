@@ -105,6 +105,11 @@ $(BUILD)/bench/bisect-sim: bench/bisect-sim.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 
+# util/rx against glibc's regexec on long digit runs (bench/rx.sh)
+$(BUILD)/bench/rx: bench/rx.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
 # what touching memory costs after an idle second (bench/monitors.sh)
 $(BUILD)/bench/page-touch: bench/page-touch.c
 	@mkdir -p $(dir $@)

@@ -7,12 +7,12 @@
 #include "bench/runner.h"
 #include "stats/lkp_tables.h"
 #include "util/fileio.h"
+#include "util/rx.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -508,18 +508,20 @@ int runner_adapt_metrics(const struct runner_metric *table, const char *raw, siz
 			 struct strbuf *out, struct strbuf *why)
 {
 	size_t n = 0, start = out->len;
-	regex_t *re;
+	struct rx *re;
 	struct strbuf line = STRBUF_INIT;
 
 	while (table[n].pattern)
 		n++;
 	re = xcalloc(n ? n : 1, sizeof(*re));
-	for (size_t i = 0; i < n; i++)
-		if (regcomp(&re[i], table[i].pattern, REG_EXTENDED))
-			die("bad adapter pattern '%s'", table[i].pattern);
+	for (size_t i = 0; i < n; i++) {
+		const char *bad;
+		if (rx_compile(&re[i], table[i].pattern, &bad) < 0)
+			die("bad adapter pattern '%s': %s", table[i].pattern, bad);
+	}
 	for (const char *p = raw, *end = raw + len; p < end;) {
 		const char *nl = p;
-		regmatch_t m[2];
+		struct rx_sub m[2];
 
 		/* progress lines end in '\r': split there too */
 		while (nl < end && *nl != '\n' && *nl != '\r')
@@ -528,15 +530,15 @@ int runner_adapt_metrics(const struct runner_metric *table, const char *raw, siz
 		strbuf_add(&line, p, (size_t)(nl - p));
 		p = nl < end ? nl + 1 : end;
 		for (size_t i = 0; i < n; i++) {
-			if (regexec(&re[i], line.buf, 2, m, 0) || m[1].rm_so < 0)
+			if (!rx_exec(&re[i], line.buf, m, 2) || m[1].so < 0)
 				continue;
 			strbuf_addf(out, "%s: %.*s\n", table[i].name,
-				    (int)(m[1].rm_eo - m[1].rm_so), line.buf + m[1].rm_so);
+				    (int)(m[1].eo - m[1].so), line.buf + m[1].so);
 			break;
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		regfree(&re[i]);
+		rx_release(&re[i]);
 	free(re);
 	strbuf_release(&line);
 	if (out->len == start) {

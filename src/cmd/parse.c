@@ -13,24 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int read_stdin(struct strbuf *sb)
-{
-	for (;;) {
-		strbuf_grow(sb, 65536);
-		ssize_t n = read(0, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return error("cannot read standard input: %s", strerror(errno));
-		}
-		if (!n)
-			break;
-		sb->len += (size_t)n;
-	}
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
 static void list_parsers(void)
 {
 	for (const struct parser *const *p = parser_all(); *p; p++) {
@@ -84,9 +66,9 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (argc - optind == 2) {
 		in.name = argv[optind + 1];
-		if (read_file(&raw, in.name) < 0)
+		if (parser_read_file(&raw, in.name) < 0)
 			return EXIT_ERROR;
-	} else if (read_stdin(&raw) < 0) {
+	} else if (parser_read_fd(&raw, 0, in.name) < 0) {
 		return EXIT_ERROR;
 	}
 	in.buf = raw.buf;

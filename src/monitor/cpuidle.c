@@ -10,6 +10,7 @@
  * monitor is then unavailable.
  */
 #include "monitor/monitor.h"
+#include "util/bigint.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -93,7 +94,7 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
 	struct keyset keys;
-	long long *sum = NULL;
+	struct bigint *sum = NULL;      /* exact, as lkp's Ruby adds */
 	size_t alloc = 0;
 	struct line_iter it;
 	struct line l;
@@ -118,12 +119,16 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 		k = keyset_add(&keys, dot, (size_t)(sep - dot), &added);
 		if (added) {
 			ALLOC_GROW(sum, (size_t)keys.nr, alloc);
-			sum[k] = 0;
+			memset(&sum[k], 0, sizeof(sum[k]));
 		}
-		sum[k] += strtoll(sep + 2, NULL, 10);
+		bigint_add_to_i(&sum[k], sep + 2, l.len - (size_t)(sep + 2 - l.s));
 	}
-	for (int i = 0; i < keys.nr; i++)
-		strbuf_addf(out, "%s: %lld\n", keys.keys[i], sum[i]);
+	for (int i = 0; i < keys.nr; i++) {
+		strbuf_addf(out, "%s: ", keys.keys[i]);
+		bigint_add_str(out, &sum[i]);
+		strbuf_addch(out, '\n');
+		bigint_release(&sum[i]);
+	}
 	free(sum);
 	keyset_release(&keys);
 	return 0;

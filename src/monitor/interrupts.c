@@ -14,6 +14,7 @@
  *   "ERR:  0"  -> ERR: 0  (two fields: as is)
  */
 #include "monitor/monitor.h"
+#include "util/bigint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +60,11 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 	struct line_iter it;
 	struct line l;
 
+	struct bigint sum = BIGINT_INIT;   /* exact, as lkp's Ruby adds */
+
 	line_iter_init(&it, buf, len);
 	while (line_next(&it, &l)) {
-		long long sum = 0;
-
+		bigint_set_zero(&sum);
 		if (!split_ws_all(&v, l.s, l.len))
 			continue;
 		if (cpu_header(&v)) {
@@ -81,10 +83,13 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			strbuf_add(out, cpus.v[i].s, cpus.v[i].len);
 			strbuf_addch(out, '.');
 			emit_kv(out, key.buf, key.len, v.v[i + 1].s, v.v[i + 1].len);
-			sum += strtoll(v.v[i + 1].s, NULL, 10);
+			bigint_add_to_i(&sum, v.v[i + 1].s, v.v[i + 1].len);
 		}
-		strbuf_addf(out, "%s: %lld\n", key.buf, sum);
+		strbuf_addf(out, "%s: ", key.buf);
+		bigint_add_str(out, &sum);
+		strbuf_addch(out, '\n');
 	}
+	bigint_release(&sum);
 	field_list_release(&cpus);
 	field_list_release(&v);
 	strbuf_release(&key);

@@ -8,17 +8,29 @@
  * fuzzers have been seen to clobber the file with other text.
  */
 #include "monitor/monitor.h"
+#include "util/bigint.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Exact integers: lkp's Ruby subtracts and compares without overflow. */
 struct meminfo_state {
 	bool have_total;
-	long long total;          /* the first MemTotal of the file */
+	struct bigint total;      /* the first MemTotal of the file */
 	bool have_used;
-	long long max_used;
+	struct bigint max_used;
+	struct bigint used;       /* scratch for each MemFree line */
 	char unit[16];            /* MemFree's unit, from its first line */
 };
+
+static void release(void *state)
+{
+	struct meminfo_state *st = state;
+
+	bigint_release(&st->total);
+	bigint_release(&st->max_used);
+	bigint_release(&st->used);
+}
 
 static const char *const clobbered[] = {
 	"test_klp_atomic_replace:", "entries", "sockets:", "TCP:", "UDP:",
@@ -46,7 +58,6 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 	line_iter_init(&it, buf, len);
 	while (line_next(&it, &l)) {
 		size_t n;
-		long long v;
 
 		if (is_clobbered(l.s, l.len))
 			continue;
@@ -56,23 +67,33 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 		if (f[0].len && f[0].s[f[0].len - 1] == ':')
 			f[0].len--;
 		emit_kv(out, f[0].s, f[0].len, n > 1 ? f[1].s : "", n > 1 ? f[1].len : 0);
-		v = n > 1 ? strtoll(f[1].s, NULL, 10) : 0;
 		if (f[0].len == 8 && !memcmp(f[0].s, "MemTotal", 8) && !st->have_total) {
 			st->have_total = true;
-			st->total = v;
+			if (n > 1)
+				bigint_add_to_i(&st->total, f[1].s, f[1].len);
 		}
 		if (f[0].len == 7 && !memcmp(f[0].s, "MemFree", 7) && st->have_total) {
-			long long used = st->total - v;
+			struct bigint *used = &st->used;
 
-			if (!st->have_used || used > st->max_used)
-				st->max_used = used;
+			bigint_copy(used, &st->total);
+			if (n > 1) {
+				struct bigint v = BIGINT_INIT;
+				bigint_add_to_i(&v, f[1].s, f[1].len);
+				bigint_sub(used, &v);
+				bigint_release(&v);
+			}
+			if (!st->have_used || bigint_cmp(used, &st->max_used) > 0)
+				bigint_copy(&st->max_used, used);
 			if (!st->have_used && n > 2 && f[2].len < sizeof(st->unit)) {
 				memcpy(st->unit, f[2].s, f[2].len);
 				st->unit[f[2].len] = '\0';
 			}
 			st->have_used = true;
-			strbuf_addf(out, "Memused: %lld\n", used);
-			strbuf_addf(out, "max_used_%s: %lld\n", st->unit, st->max_used);
+			strbuf_addstr(out, "Memused: ");
+			bigint_add_str(out, used);
+			strbuf_addf(out, "\nmax_used_%s: ", st->unit);
+			bigint_add_str(out, &st->max_used);
+			strbuf_addch(out, '\n');
 		}
 	}
 	return 0;
@@ -84,4 +105,5 @@ const struct monitor monitor_meminfo = {
 	.flags = MONITOR_DEFAULT,
 	.parse_snapshot = parse_snapshot,
 	.parse_state_size = sizeof(struct meminfo_state),
+	.parse_state_release = release,
 };

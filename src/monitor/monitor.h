@@ -140,6 +140,8 @@ struct monitor {
 	int (*parse_snapshot)(void *state, const char *buf, size_t len,
 			      const char *name, struct strbuf *out);
 	size_t parse_state_size;
+	/* Free what parse_snapshot allocated inside state, or NULL. */
+	void (*parse_state_release)(void *state);
 	/*
 	 * Parse a whole raw file into stats lines, "time: T" first for each
 	 * sample, handed to sink in chunks.  NULL means the generic splitter

@@ -322,6 +322,8 @@ int monitor_parse_records(const struct monitor *m, const char *buf, size_t len,
 		time_len = l.len;
 		start = (size_t)(l.s - buf) + l.len + l.nl;
 	}
+	if (m->parse_state_release)
+		m->parse_state_release(state);
 	free(state);
 	strbuf_release(&out);
 	return ret;

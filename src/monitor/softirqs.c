@@ -5,6 +5,7 @@
  * CPU and "<NAME>: sum over CPUs" (softirqs.CPU0.RCU, softirqs.RCU).
  */
 #include "monitor/monitor.h"
+#include "util/bigint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,13 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
 	struct field_list titles = FIELD_LIST_INIT, v = FIELD_LIST_INIT;
+	struct bigint sum = BIGINT_INIT;   /* exact, as lkp's Ruby adds */
 	struct line_iter it;
 	struct line l;
 
 	line_iter_init(&it, buf, len);
 	while (line_next(&it, &l)) {
-		long long sum = 0;
-
+		bigint_set_zero(&sum);
 		if (!split_ws_all(&v, l.s, l.len))
 			continue;
 		if (!field_has_colon(v.v[0].s, v.v[0].len)) {
@@ -30,10 +31,13 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 		for (size_t i = 0; i < titles.nr && i + 1 < v.nr; i++) {
 			strbuf_addf(out, "%.*s.%.*s %.*s\n", (int)titles.v[i].len, titles.v[i].s,
 				    (int)v.v[0].len, v.v[0].s, (int)v.v[i + 1].len, v.v[i + 1].s);
-			sum += strtoll(v.v[i + 1].s, NULL, 10);
+			bigint_add_to_i(&sum, v.v[i + 1].s, v.v[i + 1].len);
 		}
-		strbuf_addf(out, "%.*s %lld\n", (int)v.v[0].len, v.v[0].s, sum);
+		strbuf_addf(out, "%.*s ", (int)v.v[0].len, v.v[0].s);
+		bigint_add_str(out, &sum);
+		strbuf_addch(out, '\n');
 	}
+	bigint_release(&sum);
 	field_list_release(&titles);
 	field_list_release(&v);
 	return 0;

@@ -17,7 +17,7 @@ static const char *const patterns[RX_NR] = {
 
 static int parse_aim9(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
+	struct rx re[RX_NR];
 	struct lines ls;
 	struct words f = WORDS_INIT;
 	size_t start = out->len;

@@ -328,9 +328,18 @@ double rnum_to_f(struct rnum r)
 
 void fmt_rnum(struct strbuf *sb, struct rnum r)
 {
-	if (r.is_int)
-		strbuf_addf(sb, "%lld", r.i);
-	else
+	if (r.is_int) {
+		/* %lld cannot print 128 bits: digits from the right */
+		char digits[48], *p = digits + sizeof(digits);
+		unsigned __int128 m = r.i < 0 ? -(unsigned __int128)r.i : (unsigned __int128)r.i;
+		*--p = '\0';
+		do
+			*--p = (char)('0' + (int)(m % 10));
+		while ((m /= 10));
+		if (r.i < 0)
+			*--p = '-';
+		strbuf_addstr(sb, p);
+	} else
 		fmt_ruby_float(sb, r.f);
 }
 
@@ -541,33 +550,30 @@ struct json_object *json_parse_whole(const char *s, size_t len, const char **why
 
 /* ---- regular expressions ---- */
 
-void rx_compile_all(regex_t *re, const char *const *patterns, size_t n)
+void rx_compile_all(struct rx *re, const char *const *patterns, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		int rc = regcomp(&re[i], patterns[i], REG_EXTENDED);
-		if (rc) {
-			char msg[256];
-			regerror(rc, &re[i], msg, sizeof(msg));
-			die("bad parser pattern '%s': %s", patterns[i], msg);
-		}
+		const char *why;
+		if (rx_compile(&re[i], patterns[i], &why) < 0)
+			die("bad parser pattern '%s': %s", patterns[i], why);
 	}
 }
 
-void rx_free_all(regex_t *re, size_t n)
+void rx_free_all(struct rx *re, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		regfree(&re[i]);
+		rx_release(&re[i]);
 }
 
-bool rx_match(const regex_t *re, const char *s, regmatch_t *m, size_t nm)
+bool rx_match(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
 {
-	return !regexec(re, s, m ? nm : 0, m, 0);
+	return rx_exec(re, s, m, m ? nm : 0);
 }
 
-const char *rx_group(struct strbuf *sb, const char *s, const regmatch_t *m, size_t i)
+const char *rx_group(struct strbuf *sb, const char *s, const struct rx_sub *m, size_t i)
 {
 	strbuf_reset(sb);
-	if (m[i].rm_so >= 0)
-		strbuf_add(sb, s + m[i].rm_so, (size_t)(m[i].rm_eo - m[i].rm_so));
+	if (m[i].so >= 0)
+		strbuf_add(sb, s + m[i].so, (size_t)(m[i].eo - m[i].so));
 	return sb->buf;
 }

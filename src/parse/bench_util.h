@@ -13,8 +13,9 @@
  *
  * Built on parse_util.h (lines, splitting, String#to_f, parse_error()).
  * Input is walked line by line with struct lines; matching uses POSIX
- * extended regular expressions (regex.h) through the rx_* wrappers, which
- * is the closest the C library gets to the Ruby patterns lkp uses.
+ * extended regular expressions through util/rx.h, which matches in time
+ * linear in the line (glibc's regexec takes seconds on a long run of
+ * digits, and a benchmark's output is not ours to trust).
  *
  * Error policy shared by the benchmark parsers: a parser that finds none
  * of the lines it looks for fails (parse_error(): "perfbot: <parser>:
@@ -27,20 +28,20 @@
  * cut-off last sample) that output is kept, with a warning where lkp logs
  * one.
  */
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "parse/parse_util.h"
 #include "parse/parser.h"
+#include "util/rx.h"
 #include "util/strbuf.h"
 
 /* ---- lines ---- */
 
 /*
  * parse_util's line iterator with each line copied NUL-terminated, as
- * regexec() and the word helpers below want it.  Like Ruby's gets minus
+ * rx_exec() and the word helpers below want it.  Like Ruby's gets minus
  * the "\n" (a "\r" is kept, as Ruby keeps it).
  *
  *     struct lines ls;
@@ -149,9 +150,14 @@ double lkp_harmonic_mean(const double *v, size_t n);
  * A Ruby number that may be an Integer or a Float, for values whose type
  * shows in the output (JSON numbers, sums of mixed arrays).
  */
+/*
+ * i is 128 bits so that sums of parsed 64-bit Integers stay exact, as
+ * Ruby's do (its Integers grow without bound): a hostile output with
+ * values near 2^63 must not wrap around (or trip UBSan).
+ */
 struct rnum {
 	bool is_int;
-	long long i;
+	__int128 i;
 	double f;
 };
 static inline struct rnum rnum_int(long long i)
@@ -264,16 +270,16 @@ void lat_series_release(struct lat_series *s);
 /* ---- regular expressions ---- */
 
 /*
- * POSIX extended regexps compiled once per parse call from a constant
- * table.  Patterns are constants of the program, so a pattern that does
+ * POSIX extended regexps (util/rx.h) compiled once per parse call from a
+ * constant table.  Patterns are constants of the program, so a pattern that does
  * not compile is a bug and dies.
  */
-void rx_compile_all(regex_t *re, const char *const *patterns, size_t n);
-void rx_free_all(regex_t *re, size_t n);
+void rx_compile_all(struct rx *re, const char *const *patterns, size_t n);
+void rx_free_all(struct rx *re, size_t n);
 /* Match s against re, filling up to nm submatches (m may be NULL). */
-bool rx_match(const regex_t *re, const char *s, regmatch_t *m, size_t nm);
+bool rx_match(const struct rx *re, const char *s, struct rx_sub *m, size_t nm);
 /* Replace sb by group i of the last match of s ("" if it did not take
  * part); returns sb->buf. */
-const char *rx_group(struct strbuf *sb, const char *s, const regmatch_t *m, size_t i);
+const char *rx_group(struct strbuf *sb, const char *s, const struct rx_sub *m, size_t i);
 
 #endif

@@ -181,7 +181,7 @@ static int set_member(struct fio_stats *s, const char *key, struct json_object *
 
 /* The stats of one op ("read"/"write"); adds its total_ios to *workload. */
 static int parse_op(struct fio_stats *s, const char *op, struct json_object *res,
-		    long long *workload, const char **what)
+		    __int128 *workload, const char **what)
 {
 	static const char *const percentiles[] = { "90.000000", "95.000000", "99.000000" };
 	struct strbuf key = STRBUF_INIT;
@@ -293,7 +293,7 @@ static int parse_output(const struct parse_input *in, const char *fname,
 	struct parse_input src = *in;
 	const char *brace = memchr(buf, '{', len), *why, *what = NULL;
 	struct json_object *doc, *jobs, *job;
-	long long workload = 0;
+	__int128 workload = 0;         /* exact, as Ruby adds */
 	size_t lineno = 1;
 	int ret = -1;
 
@@ -320,7 +320,8 @@ static int parse_output(const struct parse_input *in, const char *fname,
 			    "jobs[0]: missing or bad \"%s\"", what ? what : "?");
 		goto out;
 	}
-	stats_set_num(s, "workload", rnum_int(workload));
+	struct rnum w = { true, workload, 0.0 };
+	stats_set_num(s, "workload", w);
 	ret = 0;
 out:
 	json_object_put(doc);
@@ -330,7 +331,8 @@ out:
 static int parse_file(const struct parse_input *in, const char *path, struct fio_stats *s)
 {
 	struct strbuf buf = STRBUF_INIT;
-	int ret = read_file(&buf, path);
+	/* JSON may come on one line: only the size is bounded */
+	int ret = read_file_limited(&buf, path, PARSE_MAX_BYTES, 0);
 
 	if (!ret)
 		ret = parse_output(in, path, buf.buf, buf.len, s);

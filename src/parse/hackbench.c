@@ -102,8 +102,8 @@ static double mean_time(const struct dvec *d)
 
 static int parse_hackbench(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[4];
+	struct rx re[RX_NR];
+	struct rx_sub m[4];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT;
 	struct words f = WORDS_INIT;

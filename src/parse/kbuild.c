@@ -29,8 +29,8 @@ static const char *const time_names[RX_NR] = {
 
 static int parse_kbuild(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[2];
+	struct rx re[RX_NR];
+	struct rx_sub m[2];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT;
 	double start = 0, runtime = 0, times[RX_NR] = { 0 };

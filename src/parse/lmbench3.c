@@ -135,8 +135,8 @@ static void put_curve(struct lines *ls, struct words *f, bool largest,
 
 static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[4];
+	struct rx re[RX_NR];
+	struct rx_sub m[4];
 	struct lines ls;
 	struct words f = WORDS_INIT;
 	struct strbuf g = STRBUF_INIT, g2 = STRBUF_INIT, key = STRBUF_INIT;

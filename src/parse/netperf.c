@@ -60,7 +60,7 @@ static void put_recv(struct strbuf *out, bool seen, double v, const char *key,
 
 static int parse_netperf(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
+	struct rx re[RX_NR];
 	struct lines ls;
 	struct words f = WORDS_INIT;
 	const char *unit = NULL;

@@ -34,6 +34,20 @@ struct parser {
 	const char *unimplemented_reason;
 };
 
+/*
+ * What a parser reads at most: a benchmark's output is not perfbot's to
+ * trust (`perfbot parse hackbench /dev/zero`, a runaway loop printing one
+ * endless line), so past 1 GiB, or on a line past 1 MiB, reading stops
+ * with an error naming the file (util/fileio.h's bounded reads).
+ */
+#define PARSE_MAX_BYTES ((size_t)1 << 30)
+#define PARSE_MAX_LINE ((size_t)1 << 20)
+
+/* Read a parser's input file within the bounds above.  0 or -1 (printed). */
+int parser_read_file(struct strbuf *sb, const char *path);
+/* The same for an open fd (standard input), named what in messages. */
+int parser_read_fd(struct strbuf *sb, int fd, const char *what);
+
 const struct parser *parser_find(const char *name);
 /* NULL-terminated list of all parsers, in registry order. */
 const struct parser *const *parser_all(void);

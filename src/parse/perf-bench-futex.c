@@ -27,8 +27,8 @@ static const struct summary {
 static int parse_perf_bench_futex(const struct parse_input *in, struct strbuf *out)
 {
 	const char *patterns[NR_SUMMARIES];
-	regex_t re[NR_SUMMARIES];
-	regmatch_t m[3];
+	struct rx re[NR_SUMMARIES];
+	struct rx_sub m[3];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT;
 	size_t start = out->len;

@@ -22,8 +22,8 @@ static const char *const patterns[RX_NR] = {
 
 static int parse_perf_bench_mem(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[3];
+	struct rx re[RX_NR];
+	struct rx_sub m[3];
 	struct lines ls;
 	struct strbuf op = STRBUF_INIT, function = STRBUF_INIT;
 	struct strbuf rate = STRBUF_INIT, unit = STRBUF_INIT;

@@ -12,8 +12,8 @@ static int parse_perf_bench_sched_messaging(const struct parse_input *in,
 	static const char *const pattern[] = {
 		"Total time:[[:space:]]*([0-9.]+)[[:space:]]*\\[sec\\]",
 	};
-	regex_t re[1];
-	regmatch_t m[2];
+	struct rx re[1];
+	struct rx_sub m[2];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT;
 	size_t start = out->len;

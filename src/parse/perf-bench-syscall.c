@@ -25,8 +25,8 @@ static const char *const keys[RX_NR] = {
 
 static int parse_perf_bench_syscall(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[2];
+	struct rx re[RX_NR];
+	struct rx_sub m[2];
 	struct lines ls;
 	struct strbuf name = STRBUF_INIT, val = STRBUF_INIT;
 	size_t start = out->len;

@@ -94,8 +94,8 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 {
 	const char *quick_patterns[NR_QUICK];
 	struct strbuf pat[NR_QUICK];
-	regex_t re[RX_NR], qre[NR_QUICK];
-	regmatch_t m[3];
+	struct rx re[RX_NR], qre[NR_QUICK];
+	struct rx_sub m[3];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT, g2 = STRBUF_INIT;
 	struct series set = { 0, 0, 0, 0, LAT_SERIES_INIT, -1 };

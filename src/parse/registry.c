@@ -1,5 +1,6 @@
 /* registry.c: the table of parsers, expanded from parsers.h. */
 #include "parse/parser.h"
+#include "util/fileio.h"
 
 #include <string.h>
 
@@ -25,4 +26,14 @@ const struct parser *parser_find(const char *name)
 		if (!strcmp((*p)->name, name))
 			return *p;
 	return NULL;
+}
+
+int parser_read_file(struct strbuf *sb, const char *path)
+{
+	return read_file_limited(sb, path, PARSE_MAX_BYTES, PARSE_MAX_LINE);
+}
+
+int parser_read_fd(struct strbuf *sb, int fd, const char *what)
+{
+	return read_fd_limited(sb, fd, what, PARSE_MAX_BYTES, PARSE_MAX_LINE);
 }

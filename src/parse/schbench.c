@@ -141,8 +141,8 @@ static void print_summary(const struct schbench *s, struct strbuf *out)
 
 static int parse_schbench(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[2];
+	struct rx re[RX_NR];
+	struct rx_sub m[2];
 	struct lines ls;
 	struct words f = WORDS_INIT;
 	struct strbuf g = STRBUF_INIT, key = STRBUF_INIT;

@@ -57,8 +57,8 @@ static void stat_set(struct stream_stats *s, const char *key, const char *val)
 
 static int parse_stream(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[2];
+	struct rx re[RX_NR];
+	struct rx_sub m[2];
 	struct lines ls;
 	struct stream_stats stats = { 0, 0, NULL };
 	struct strbuf g = STRBUF_INIT, unit = STRBUF_INIT, key = STRBUF_INIT;

@@ -58,15 +58,15 @@ static void stat_major(struct words *items, struct strbuf *out)
 }
 
 /* A miscellaneous metric: the unit is the words after the value. */
-static int stat_misc(const regex_t *tail, struct strbuf *line, struct words *items,
+static int stat_misc(const struct rx *tail, struct strbuf *line, struct words *items,
 		     struct strbuf *out)
 {
 	struct strbuf words = STRBUF_INIT, unit = STRBUF_INIT;
 	const char *stressor, *val;
-	regmatch_t m[1];
+	struct rx_sub m[1];
 
 	if (rx_match(tail, line->buf, m, 1))
-		strbuf_setlen(line, (size_t)m[0].rm_so);
+		strbuf_setlen(line, (size_t)m[0].so);
 	words_split(items, line->buf);
 	if (items->nr < 5)
 		return -1;
@@ -91,7 +91,7 @@ static int stat_misc(const regex_t *tail, struct strbuf *line, struct words *ite
 
 static int parse_stress_ng(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
+	struct rx re[RX_NR];
 	struct lines ls;
 	struct words items = WORDS_INIT;
 	bool in_table = false;

@@ -36,7 +36,7 @@ static const char *const patterns[RX_NR] = {
 };
 
 /* Seconds into the day of groups first..first+2 ("HH:MM:SS"), or -1. */
-static long day_seconds(const char *l, const regmatch_t *m, int first, struct strbuf *g)
+static long day_seconds(const char *l, const struct rx_sub *m, int first, struct strbuf *g)
 {
 	long h = (long)rb_to_i(rx_group(g, l, m, first));
 	long min = (long)rb_to_i(rx_group(g, l, m, first + 1));
@@ -49,16 +49,16 @@ static long day_seconds(const char *l, const regmatch_t *m, int first, struct st
 }
 
 /* RX_RESULT as lkp's /^.+? (N) (unit)\s+\(.../: a match starting after column 0. */
-static bool match_result(const regex_t *re, const char *l, regmatch_t *m, size_t nm)
+static bool match_result(const struct rx *re, const char *l, struct rx_sub *m, size_t nm)
 {
 	for (size_t off = 0; l[off]; off++) {
 		if (!rx_match(re, l + off, m, nm))
 			return false;
-		if (m[0].rm_so + (regoff_t)off > 0) {
+		if (m[0].so + (long)off > 0) {
 			for (size_t i = 0; i < nm; i++)
-				if (m[i].rm_so >= 0) {
-					m[i].rm_so += (regoff_t)off;
-					m[i].rm_eo += (regoff_t)off;
+				if (m[i].so >= 0) {
+					m[i].so += (long)off;
+					m[i].eo += (long)off;
 				}
 			return true;
 		}
@@ -68,8 +68,8 @@ static bool match_result(const regex_t *re, const char *l, regmatch_t *m, size_t
 
 static int parse_unixbench(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[7];
+	struct rx re[RX_NR];
+	struct rx_sub m[7];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT;
 	struct words f = WORDS_INIT;

@@ -22,6 +22,7 @@
  * by that last "./case-" line, lkp's one-sample stddev is NaN; so is ours.
  */
 #include "parse/bench_util.h"
+#include "util/bigint.h"
 #include "util/xalloc.h"
 
 enum {
@@ -124,27 +125,29 @@ static void print_medians(const struct series *s, const char *sfx, struct strbuf
 }
 
 /* "B bytes <verb> in T1-T0 seconds": B/1024 over the interval, as a rate. */
-static void add_interval(struct series *s, long long *bytes, const char *l,
-			 const regmatch_t *m, struct strbuf *g)
+static void add_interval(struct series *s, struct bigint *bytes, const char *l,
+			 const struct rx_sub *m, struct strbuf *g)
 {
 	long long b = rb_to_i(rx_group(g, l, m, 1));
 	double t1 = rb_to_f(rx_group(g, l, m, 2));
 	double t0 = rb_to_f(rx_group(g, l, m, 3));
 
-	*bytes += b;
+	bigint_add_to_i(bytes, l + m[1].so, (size_t)(m[1].eo - m[1].so));
 	rvec_push(&s->rates, rnum_float((double)(b >> 10) / (t1 - t0)));
 }
 
 static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[5];
+	struct rx re[RX_NR];
+	struct rx_sub m[5];
 	struct lines ls;
 	struct strbuf g = STRBUF_INIT;
 	struct series plain = { RVEC_INIT, RVEC_INIT, RVEC_INIT };
 	struct series fault = { RVEC_INIT, RVEC_INIT, RVEC_INIT };
 	struct dvec free_secs = DVEC_INIT;
-	long long bytes = 0, bytes_fault = 0;
+	/* exact sums, as lkp's Ruby makes them: the text of each group is
+	 * added, not rb_to_i's 64-bit value */
+	struct bigint bytes = BIGINT_INIT, bytes_fault = BIGINT_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
@@ -155,11 +158,11 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 		long long b;
 
 		if (rx_match(&re[RX_USECS], l, m, 4)) {
-			bytes += rb_to_i(rx_group(&g, l, m, 1));
+			bigint_add_to_i(&bytes, l + m[1].so, (size_t)(m[1].eo - m[1].so));
 			rvec_push(&plain.rates, rnum_int(rb_to_i(rx_group(&g, l, m, 3))));
 		} else if (rx_match(&re[RX_DD], l, m, 5)) {
 			b = rb_to_i(rx_group(&g, l, m, 1));
-			bytes += b;
+			bigint_add_to_i(&bytes, l + m[1].so, (size_t)(m[1].eo - m[1].so));
 			rvec_push(&plain.rates,
 				  rnum_float((double)(b >> 10) / rb_to_f(rx_group(&g, l, m, 3))));
 		} else if (rx_match(&re[RX_TRUNCATED], l, m, 4)) {
@@ -167,7 +170,8 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 		} else if (rx_match(&re[RX_FAULTED], l, m, 4)) {
 			add_interval(&fault, &bytes_fault, l, m, &g);
 		} else if (rx_match(&re[RX_MIGRATED], l, m, 2)) {
-			bytes += rb_to_i(rx_group(&g, l, m, 1));
+			bigint_add_to_i(&bytes, l + m[1].so, (size_t)(m[1].eo - m[1].so));
+			rx_group(&g, l, m, 1);
 			put_str(out, g.buf, "migrate_mbps");
 		} else if (rx_match(&re[RX_REMAPPED], l, m, 4)) {
 			long long usecs;
@@ -178,7 +182,7 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 				ret = parse_error(in, "vm-scalability", ls.no, "remap time below 1024 usecs");
 				goto out;
 			}
-			bytes += b;
+			bigint_add_to_i(&bytes, l + m[1].so, (size_t)(m[1].eo - m[1].so));
 			/* Integer division, as in lkp */
 			rvec_push(&plain.rates, rnum_int(b / usecs));
 		} else if (rx_match(&re[RX_FREE], l, m, 2)) {
@@ -215,7 +219,7 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 		strbuf_addch(out, '\n');
 	}
 	print_medians(&plain, "", out);
-	strbuf_addf(out, "workload: %.2f\n", (double)bytes / 1024);
+	strbuf_addf(out, "workload: %.2f\n", bigint_to_double(&bytes) / 1024);
 	if (fault.throughput.nr) {
 		print_throughput(&fault, "_fault", out);
 		print_stddev(&fault, "_fault", out);
@@ -227,6 +231,8 @@ out:
 	series_release(&plain);
 	series_release(&fault);
 	dvec_release(&free_secs);
+	bigint_release(&bytes);
+	bigint_release(&bytes_fault);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

@@ -60,8 +60,8 @@ static void put_assertion(struct strbuf *out, const char *s, size_t len)
 
 static int parse_will_it_scale(const struct parse_input *in, struct strbuf *out)
 {
-	regex_t re[RX_NR];
-	regmatch_t m[2];
+	struct rx re[RX_NR];
+	struct rx_sub m[2];
 	struct lines ls;
 	struct words names = WORDS_INIT, values = WORDS_INIT;
 	struct dvec per_process = DVEC_INIT, per_thread = DVEC_INIT;
@@ -117,7 +117,7 @@ static int parse_will_it_scale(const struct parse_input *in, struct strbuf *out)
 			for (size_t i = 1; i < names.nr; i++)
 				put_str(out, values.v[i], "%s.%s", nr_task, names.v[i]);
 		} else if (rx_match(&re[RX_ASSERT], l, m, 2)) {
-			put_assertion(out, l + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+			put_assertion(out, l + m[1].so, (size_t)(m[1].eo - m[1].so));
 		}
 	}
 	if (out->len == start && !per_process.nr) {

@@ -117,7 +117,7 @@ static int parse_to_json(const char *dir, const char *parser_name, const char *m
 		error("no parser for '%s'", parser_name);
 		goto out;
 	}
-	if (read_file(&raw, path.buf) < 0)
+	if (parser_read_file(&raw, path.buf) < 0)
 		goto out;
 	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
 	if (p->parse(&in, &lines) < 0)

@@ -358,7 +358,7 @@ static int parse_benchmark(struct run_ctx *rc, const char *dir)
 	if (!p || p->unimplemented_reason)
 		p = parser_find("mytest");
 	path_join(&path, dir, rc->testcase);
-	if (read_file(&raw, path.buf) < 0)
+	if (parser_read_file(&raw, path.buf) < 0)
 		goto out;
 	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
 	if (p->parse(&in, &lines) < 0)

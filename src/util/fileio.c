@@ -2,9 +2,11 @@
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +14,68 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static int read_gz(struct strbuf *sb, const char *path)
+/* "1 GiB", "16 MiB", "100 bytes" for the limits in messages. */
+static void add_limit(struct strbuf *sb, size_t n)
+{
+	if (n >= (1u << 30) && n % (1u << 30) == 0)
+		strbuf_addf(sb, "%zu GiB", n >> 30);
+	else if (n >= (1u << 20) && n % (1u << 20) == 0)
+		strbuf_addf(sb, "%zu MiB", n >> 20);
+	else if (n >= 1024 && n % 1024 == 0)
+		strbuf_addf(sb, "%zu KiB", n >> 10);
+	else
+		strbuf_addf(sb, "%zu bytes", n);
+}
+
+struct limiter {
+	const char *what;
+	size_t max_bytes, max_line;
+	size_t line_len;        /* bytes since the last newline */
+	size_t lineno;          /* 1-based line of line_len */
+	size_t checked;         /* bytes of sb already looked at */
+};
+
+/* Check the bytes appended to sb since the last call. */
+static int limit_check(struct limiter *l, const struct strbuf *sb, size_t start)
+{
+	struct strbuf n = STRBUF_INIT;
+
+	if (sb->len - start > l->max_bytes) {
+		add_limit(&n, l->max_bytes);
+		error("'%s' is larger than %s (perfbot reads at most that much of it)",
+		      l->what, n.buf);
+		strbuf_release(&n);
+		return -1;
+	}
+	if (!l->max_line) {
+		l->checked = sb->len;
+		return 0;
+	}
+	for (const char *p = sb->buf + l->checked, *end = sb->buf + sb->len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t k = (size_t)((nl ? nl : end) - p);
+		l->line_len += k;
+		if (l->line_len > l->max_line) {
+			add_limit(&n, l->max_line);
+			error("%s:%zu: a line longer than %s (perfbot reads lines of at "
+			      "most that length)", l->what, l->lineno, n.buf);
+			strbuf_release(&n);
+			return -1;
+		}
+		if (!nl)
+			break;
+		l->line_len = 0;
+		l->lineno++;
+		p = nl + 1;
+	}
+	l->checked = sb->len;
+	return 0;
+}
+
+static int read_gz(struct strbuf *sb, const char *path, struct limiter *l)
 {
 	gzFile gz = gzopen(path, "rb");
+	size_t start = sb->len;
 	int n;
 
 	if (!gz)
@@ -31,44 +92,109 @@ static int read_gz(struct strbuf *sb, const char *path)
 		}
 		sb->len += (size_t)n;
 		sb->buf[sb->len] = '\0';
+		/* also bounds what a small .gz expands to (a gzip bomb) */
+		if (limit_check(l, sb, start) < 0) {
+			gzclose(gz);
+			return -1;
+		}
 	} while (n > 0);
 	gzclose(gz);
 	return 0;
 }
 
-int read_file(struct strbuf *sb, const char *path)
+static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 {
-	int fd;
-	struct stat st;
+	size_t start = sb->len;
+	struct stat st = { 0 };
 
-	if (ends_with(path, ".gz"))
-		return read_gz(sb, path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return error("cannot read '%s': Is a directory", path);
-	}
-	if (st.st_size > 0)
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		return error("cannot read '%s': Is a directory", l->what);
+	if (st.st_size > 0 && (size_t)st.st_size <= l->max_bytes)
 		strbuf_grow(sb, (size_t)st.st_size);
+	l->checked = sb->len;
 	for (;;) {
 		strbuf_grow(sb, 8192);
-		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		size_t room = sb->alloc - sb->len - 1;
+		/* one byte past a limit is enough to know it is exceeded */
+		if (room > l->max_bytes - (sb->len - start) + 1)
+			room = l->max_bytes - (sb->len - start) + 1;
+		if (l->max_line && room > l->max_line + 1)
+			room = l->max_line + 1;
+		ssize_t n = read(fd, sb->buf + sb->len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			error("cannot read '%s': %s", path, strerror(errno));
-			close(fd);
-			return -1;
+			sb->buf[sb->len] = '\0';
+			return error("cannot read '%s': %s", l->what, strerror(errno));
 		}
 		if (n == 0)
 			break;
 		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+		if (limit_check(l, sb, start) < 0)
+			return -1;
 	}
 	sb->buf[sb->len] = '\0';
-	close(fd);
 	return 0;
+}
+
+int read_fd_limited(struct strbuf *sb, int fd, const char *what, size_t max_bytes,
+		    size_t max_line)
+{
+	struct limiter l = { what, max_bytes, max_line, 0, 1, 0 };
+	return read_fd_lim(sb, fd, &l);
+}
+
+int read_fd_max(struct strbuf *sb, int fd, const char *what, size_t max_bytes)
+{
+	return read_fd_limited(sb, fd, what, max_bytes, 0);
+}
+
+int read_file_limited(struct strbuf *sb, const char *path, size_t max_bytes,
+		      size_t max_line)
+{
+	struct limiter l = { path, max_bytes, max_line, 0, 1, 0 };
+	int fd, ret;
+
+	if (ends_with(path, ".gz"))
+		return read_gz(sb, path, &l);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	ret = read_fd_lim(sb, fd, &l);
+	close(fd);
+	return ret;
+}
+
+int read_file(struct strbuf *sb, const char *path)
+{
+	return read_file_limited(sb, path, SIZE_MAX - 1, 0);
+}
+
+int read_file_quiet(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	while (sb->len < max) {
+		strbuf_grow(sb, 4096);
+		size_t room = sb->alloc - sb->len - 1;
+		if (room > max - sb->len)
+			room = max - sb->len;
+		n = read(fd, sb->buf + sb->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return n < 0 ? -1 : 0;
 }
 
 int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
@@ -214,5 +340,67 @@ int finish_stdout(void)
 {
 	if (fflush(stdout) || ferror(stdout))
 		return error("write failure on standard output: %s", strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/* Remove what is inside the folder dfd (not dfd itself). */
+static int remove_inside(int dfd, const char *path, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (depth > 64)
+		return error("cannot remove '%s': nested too deeply", path);
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return error("cannot read '%s': %s", path, strerror(errno));
+	}
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		if (unlinkat(dirfd(d), n, 0) == 0 || errno == ENOENT)
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			ret = error("cannot remove '%s/%s': %s", path, n, strerror(errno));
+			continue;
+		}
+		/* a folder: O_NOFOLLOW, so a link is never walked through */
+		int sub = openat(dirfd(d), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct strbuf p = STRBUF_INIT;
+		path_join(&p, path, n);
+		if (sub < 0) {
+			ret = error("cannot open '%s': %s", p.buf, strerror(errno));
+		} else {
+			if (remove_inside(sub, p.buf, depth + 1) < 0)
+				ret = -1;
+			if (unlinkat(dirfd(d), n, AT_REMOVEDIR) < 0 && errno != ENOENT)
+				ret = error("cannot remove '%s': %s", p.buf, strerror(errno));
+		}
+		strbuf_release(&p);
+	}
+	closedir(d);
+	return ret;
+}
+
+int remove_tree(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno == ENOTDIR || errno == ELOOP) {
+			if (unlink(path) == 0 || errno == ENOENT)
+				return 0;
+		}
+		return error("cannot remove '%s': %s", path, strerror(errno));
+	}
+	if (remove_inside(fd, path, 0) < 0)
+		return -1;
+	if (rmdir(path) < 0 && errno != ENOENT)
+		return error("cannot remove '%s': %s", path, strerror(errno));
 	return 0;
 }

@@ -41,6 +41,8 @@ static void check_snapshot(const char *name, const char *snap, const char *expec
 
 	assert_int_equal(m->parse_snapshot(state, snap, strlen(snap), "snap", &out), 0);
 	assert_string_equal(out.buf, expected);
+	if (m->parse_state_release)
+		m->parse_state_release(state);
 	free(state);
 	strbuf_release(&out);
 }
@@ -154,6 +156,7 @@ static void test_meminfo_real(void **state)
 		const struct monitor *m = mon("meminfo");
 		void *st = calloc(1, m->parse_state_size);
 		assert_int_equal(m->parse_snapshot(st, in.buf, in.len, "meminfo", &out), 0);
+		m->parse_state_release(st);
 		free(st);
 	}
 	snprintf(want, sizeof(want), "\nMemused: %lld\nmax_used_kB: %lld\n",
@@ -188,6 +191,38 @@ static void test_softirqs(void **state)
 		       "          HI:          1          2\n"
 		       "         RCU:      10      20\n",
 		       "CPU0.HI: 1\nCPU1.HI: 2\nHI: 3\nCPU0.RCU: 10\nCPU1.RCU: 20\nRCU: 30\n");
+}
+
+/*
+ * Sums and differences past 2^63 are exact, as lkp's Ruby prints them:
+ * before, softirqs printed -9223372036854775808 (and UBSan aborted).
+ */
+static void test_sums_past_2_63(void **state)
+{
+	(void)state;
+	check_snapshot("softirqs",
+		       "                    CPU0       CPU1       \n"
+		       "          HI: 9223372036854775807 1\n"
+		       "          TIMER: -9223372036854775808 -1\n",
+		       "CPU0.HI: 9223372036854775807\nCPU1.HI: 1\nHI: 9223372036854775808\n"
+		       "CPU0.TIMER: -9223372036854775808\nCPU1.TIMER: -1\n"
+		       "TIMER: -9223372036854775809\n");
+	check_snapshot("interrupts",
+		       "           CPU0       CPU1       \n"
+		       "LOC: 18446744073709551615 18446744073709551615 Local timer\n",
+		       "CPU0.LOC:Local_timer: 18446744073709551615\n"
+		       "CPU1.LOC:Local_timer: 18446744073709551615\n"
+		       "LOC:Local_timer: 36893488147419103230\n");
+	check_snapshot("cpuidle",
+		       "cpu0.POLL.time: 9223372036854775807\ncpu1.POLL.time: 9223372036854775807\n",
+		       "POLL.time: 18446744073709551614\n");
+	check_raw("meminfo",
+		  "time: 1\nMemTotal: 9223372036854775807 kB\nMemFree: -9223372036854775807 kB\n"
+		  "time: 2\nMemTotal: 1 kB\nMemFree: 99999999999999999999999 kB\n",
+		  "time: 1\nMemTotal: 9223372036854775807\nMemFree: -9223372036854775807\n"
+		  "Memused: 18446744073709551614\nmax_used_kB: 18446744073709551614\n"
+		  "time: 2\nMemTotal: 1\nMemFree: 99999999999999999999999\n"
+		  "Memused: -99990776627963145224192\nmax_used_kB: 18446744073709551614\n");
 }
 
 static void test_softirqs_real(void **state)
@@ -635,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_numa),
 		cmocka_unit_test(test_softirqs),
 		cmocka_unit_test(test_softirqs_real),
+		cmocka_unit_test(test_sums_past_2_63),
 		cmocka_unit_test(test_interrupts),
 		cmocka_unit_test(test_interrupts_real),
 		cmocka_unit_test(test_proc_stat),

@@ -2,6 +2,7 @@
  * writer layout, strmap, atomic writes. */
 #include "test_helpers.h"
 #include "util/json_writer.h"
+#include "util/bigint.h"
 #include "util/numfmt.h"
 #include "util/rng.h"
 #include "util/pathsafe.h"
@@ -433,6 +434,173 @@ static void test_ruby_float_shortest_random(void **state)
 	}
 }
 
+/* read_file_limited: the byte and line bounds, also inside .gz. */
+static void test_bounded_reads(void **state)
+{
+	char dir[] = "/tmp/perfbot-util-XXXXXX";
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct stderr_capture cap;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	path_join(&path, dir, "f");
+	assert_int_equal(write_file_atomic(path.buf, "abc\ndefg\nhi", 12), 0);
+	/* exactly at the bounds: fine */
+	assert_int_equal(read_file_limited(&sb, path.buf, 12, 4), 0);
+	assert_string_equal(sb.buf, "abc\ndefg\nhi");
+	/* one byte over either bound: an error naming the file (and line) */
+	strbuf_reset(&sb);
+	capture_start(&cap);
+	assert_int_equal(read_file_limited(&sb, path.buf, 11, 0), -1);
+	assert_int_equal(read_file_limited(&sb, path.buf, 100, 3), -1);
+	capture_end_sb(&cap, &err);
+	assert_non_null(strstr(err.buf, "is larger than 11 bytes"));
+	assert_non_null(strstr(err.buf, "/f:2: a line longer than 3 bytes"));
+	/* a gzip bomb: 4 MiB of zeros in a few KiB, bounded as it expands */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "head -c 4194304 /dev/zero | gzip >%s/z.gz", dir);
+	assert_int_equal(system(path.buf), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/z.gz", dir);
+	strbuf_reset(&sb);
+	capture_start(&cap);
+	assert_int_equal(read_file_limited(&sb, path.buf, 1 << 20, 0), -1);
+	assert_int_equal(read_file_limited(&sb, path.buf, 8 << 20, 1024), -1);
+	capture_end_sb(&cap, &err);
+	assert_non_null(strstr(err.buf, "z.gz' is larger than 1 MiB"));
+	assert_non_null(strstr(err.buf, "z.gz:1: a line longer than 1 KiB"));
+	assert_true(sb.alloc < (9u << 20));
+	strbuf_reset(&sb);
+	assert_int_equal(read_file_limited(&sb, path.buf, 4 << 20, 0), 0);
+	assert_int_equal(sb.len, 4 << 20);
+	/* /dev/zero: one endless line, stopped at the bound */
+	strbuf_reset(&sb);
+	capture_start(&cap);
+	assert_int_equal(read_file_limited(&sb, "/dev/zero", 1 << 30, 1 << 16), -1);
+	capture_end_sb(&cap, &err);
+	assert_string_equal(err.buf, "perfbot: /dev/zero:1: a line longer than 64 KiB "
+			    "(perfbot reads lines of at most that length)\n");
+	assert_true(sb.len <= (1 << 18));       /* reads grow by doubling */
+	/* quiet reads stop at max and say nothing */
+	strbuf_reset(&sb);
+	assert_int_equal(read_file_quiet(&sb, "/dev/zero", 100), 0);
+	assert_int_equal(sb.len, 100);
+	assert_int_equal(read_file_quiet(&sb, "/nonexistent", 100), -1);
+	assert_true(remove_tree(dir) == 0);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
+
+/* remove_tree removes links, never what they point to. */
+static void test_remove_tree(void **state)
+{
+	char dir[] = "/tmp/perfbot-util-XXXXXX", keep[] = "/tmp/perfbot-keep-XXXXXX";
+	struct strbuf cmd = STRBUF_INIT, p = STRBUF_INIT;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(mkdtemp(keep));
+	strbuf_addf(&cmd, "mkdir -p %s/t/a/b && touch %s/t/a/b/f %s/k && "
+		    "ln -s %s %s/t/a/link && ln -s %s/k %s/t/flink && chmod 0 %s/t/a/b",
+		    dir, dir, keep, keep, dir, keep, dir, dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_addf(&p, "%s/t", dir);
+	if (geteuid() != 0) {
+		/* a folder it cannot read: an error, what it could is gone */
+		struct stderr_capture cap;
+		struct strbuf err = STRBUF_INIT;
+		capture_start(&cap);
+		assert_int_equal(remove_tree(p.buf), -1);
+		capture_end_sb(&cap, &err);
+		assert_non_null(strstr(err.buf, "a/b"));
+		strbuf_release(&err);
+		strbuf_reset(&cmd);
+		strbuf_addf(&cmd, "chmod 755 %s/t/a/b", dir);
+		assert_int_equal(system(cmd.buf), 0);
+	}
+	assert_int_equal(remove_tree(p.buf), 0);
+	assert_false(file_exists(p.buf));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/k", keep);
+	assert_true(file_exists(p.buf));                /* not followed */
+	assert_int_equal(remove_tree("/nonexistent/x"), 0);
+	assert_int_equal(remove_tree(keep), 0);
+	assert_int_equal(remove_tree(dir), 0);
+	strbuf_release(&cmd);
+	strbuf_release(&p);
+}
+
+static void check_big(const struct bigint *b, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bigint_add_str(&sb, b);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/* Exact sums as Ruby makes them; the expected values come from Python. */
+static void test_bigint(void **state)
+{
+	struct bigint a = BIGINT_INIT, b = BIGINT_INIT;
+	static const char *const to_i[][2] = {
+		{ "", "0" }, { "abc", "0" }, { "  42x", "42" }, { "-7", "-7" }, { "+8", "8" },
+		{ "1_000", "1000" }, { "1__0", "1" }, { "_1", "0" }, { "1_", "1" },
+		{ "\t\n 12", "12" }, { "- 3", "0" }, { "000000000000000000001", "1" },
+		{ "123456789012345678901234567890", "123456789012345678901234567890" },
+		{ "-1000000000", "-1000000000" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(to_i) / sizeof(to_i[0]); i++) {
+		bigint_set_zero(&a);
+		bigint_add_to_i(&a, to_i[i][0], strlen(to_i[i][0]));
+		check_big(&a, to_i[i][1]);
+	}
+	/* the example: LLONG_MAX + 1 */
+	bigint_set_ll(&a, 9223372036854775807LL);
+	bigint_add_to_i(&a, "1", 1);
+	check_big(&a, "9223372036854775808");
+	/* carries and borrows across limbs, signs crossing zero */
+	bigint_set_ll(&a, 999999999);
+	bigint_set_ll(&b, 1);
+	bigint_add(&a, &b);
+	check_big(&a, "1000000000");
+	bigint_sub(&a, &b);
+	check_big(&a, "999999999");
+	bigint_set_ll(&b, 1000000000000LL);
+	bigint_sub(&a, &b);
+	check_big(&a, "-999000000001");
+	bigint_add(&a, &b);
+	check_big(&a, "999999999");
+	bigint_sub(&a, &a);
+	check_big(&a, "0");
+	assert_false(a.neg);
+	bigint_set_ll(&a, -9223372036854775807LL - 1);
+	check_big(&a, "-9223372036854775808");
+	bigint_add(&a, &a);
+	check_big(&a, "-18446744073709551616");
+	/* 100 times 2^63 - 1 */
+	bigint_set_zero(&a);
+	for (int i = 0; i < 100; i++)
+		bigint_add_to_i(&a, "9223372036854775807", 19);
+	check_big(&a, "922337203685477580700");
+	assert_true(bigint_to_double(&a) == 922337203685477580700.0);
+	/* comparisons */
+	bigint_set_ll(&b, -5);
+	assert_true(bigint_cmp(&a, &b) > 0);
+	assert_true(bigint_cmp(&b, &a) < 0);
+	bigint_set_ll(&a, -6);
+	assert_true(bigint_cmp(&a, &b) < 0);
+	bigint_copy(&a, &b);
+	assert_int_equal(bigint_cmp(&a, &b), 0);
+	bigint_set_ll(&a, 1000000000);
+	bigint_set_ll(&b, 999999999);
+	assert_true(bigint_cmp(&a, &b) > 0);
+	bigint_release(&a);
+	bigint_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +617,9 @@ int main(void)
 		cmocka_unit_test(test_json_quote_controls),
 		cmocka_unit_test(test_number_edges),
 		cmocka_unit_test(test_ruby_float_shortest_random),
+		cmocka_unit_test(test_bounded_reads),
+		cmocka_unit_test(test_remove_tree),
+		cmocka_unit_test(test_bigint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
