@@ -7,6 +7,7 @@
 #include "job/job.h"
 #include "report/report.h"
 #include "result/matrix.h"
+#include "run/checkout.h"
 #include "run/run.h"
 #include "stats/summary.h"
 #include "util/fileio.h"
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- the log --------------------------------------------------------- */
@@ -230,7 +230,7 @@ struct bisect {
 	int nr_cs;
 	size_t alloc_cs;
 	struct strbuf dir;           /* "<state>.d" */
-	char *built[3];              /* sha built in good, bad, step worktrees */
+	struct checkout wt[3];       /* the good, bad and step worktrees */
 	char *result;                /* first bad commit, when found */
 	struct strbuf order;         /* "sha verdict\n" in the order measured, for the plot */
 };
@@ -344,66 +344,18 @@ static struct commit_samples *samples_of(struct bisect *b, const char *sha, bool
 /* Prepare worktree w at sha and build it, unless already built there. */
 static int prepare(struct bisect *b, int w, const char *sha)
 {
-	struct strbuf path = STRBUF_INIT, log = STRBUF_INIT, out = STRBUF_INIT;
-	int ret = -1;
+	struct checkout *c = &b->wt[w];
 
-	if (b->built[w] && !strcmp(b->built[w], sha))
-		return 0;
-	path_join(&path, b->dir.buf, wt_name[w]);
-	if (!is_dir(path.buf)) {
-		if (git(b, b->o->repo, &out, "worktree", "add", "--detach", path.buf, sha, NULL) != 0) {
-			error("cannot create worktree '%s': %s", path.buf, out.buf);
-			goto out;
-		}
-	} else if (w != WT_STEP || !b->built[w]) {
-		/* git bisect checks out the step itself; elsewhere do it here */
-		if (git(b, path.buf, &out, "checkout", "-q", "--detach", sha, NULL) != 0) {
-			error("cannot check out %s in '%s': %s", sha, path.buf, out.buf);
-			goto out;
-		}
+	if (!c->path) {
+		struct strbuf path = STRBUF_INIT;
+
+		path_join(&path, b->dir.buf, wt_name[w]);
+		checkout_init(c, b->o->repo, path.buf, b->o->build, b->dir.buf);
+		c->verbose = b->o->verbose;
+		c->stop = b->o->stop;
+		strbuf_release(&path);
 	}
-	if (w == WT_STEP) {
-		struct strbuf head = STRBUF_INIT;
-		git(b, path.buf, &head, "rev-parse", "HEAD", NULL, NULL);
-		strbuf_rtrim(&head);
-		if (strcmp(head.buf, sha) && git(b, path.buf, &out, "checkout", "-q", "--detach", sha, NULL) != 0) {
-			error("cannot check out %s in '%s': %s", sha, path.buf, out.buf);
-			strbuf_release(&head);
-			goto out;
-		}
-		strbuf_release(&head);
-	}
-	if (b->o->build) {
-		struct child_process cp;
-		strbuf_addf(&log, "%s/build-%.12s.log", b->dir.buf, sha);
-		if (b->o->verbose)
-			fprintf(stderr, "perfbot: building %.12s: %s\n", sha, b->o->build);
-		child_process_init(&cp);
-		cp.shell_cmd = b->o->build;
-		cp.dir = path.buf;
-		cp.out_path = log.buf;
-		cp.err_path = "&1";
-		cp.no_stdin = true;
-		cp.new_pgrp = true;
-		if (start_command(&cp) < 0)
-			goto out;
-		int r = finish_command(&cp, 0, b->o->stop);
-		if (r != FINISH_EXITED || !WIFEXITED(cp.status) || WEXITSTATUS(cp.status)) {
-			if (r == FINISH_INTERRUPTED)
-				goto out;
-			warning("build of %.12s failed (see %s): skipping it", sha, log.buf);
-			ret = 1;
-			goto out;
-		}
-	}
-	free(b->built[w]);
-	b->built[w] = xstrdup(sha);
-	ret = 0;
-out:
-	strbuf_release(&path);
-	strbuf_release(&log);
-	strbuf_release(&out);
-	return ret;
+	return checkout_prepare(c, sha);
 }
 
 /* Run the job n more times on sha in worktree w. 0, 1 build failed, -1. */
@@ -607,8 +559,7 @@ static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *ou
 	}
 	st = parse_git(b, out->buf, sha);
 	/* git checked out the next step: it is not built yet */
-	free(b->built[WT_STEP]);
-	b->built[WT_STEP] = NULL;
+	checkout_forget(&b->wt[WT_STEP]);
 out:
 	strbuf_release(&path);
 	return st;
@@ -890,8 +841,7 @@ static int bisect_loop(struct bisect *b)
 		git(b, path.buf, &out, "bisect", bisect_verdict_name(d->v), sha, NULL);
 		strbuf_release(&path);
 		free(sha);
-		free(b->built[WT_STEP]);
-		b->built[WT_STEP] = NULL;
+		checkout_forget(&b->wt[WT_STEP]);
 		st = parse_git(b, out.buf, &sha);
 	}
 out:
@@ -1052,7 +1002,7 @@ out:
 	}
 	free(b.cs);
 	for (int i = 0; i < 3; i++)
-		free(b.built[i]);
+		checkout_release(&b.wt[i]);
 	free(b.result);
 	job_free(b.job);
 	strbuf_release(&b.dir);
