@@ -66,6 +66,9 @@ void compare_common_axes(struct compare *cmp);
 int compare_build(struct compare *cmp);
 void compare_release(struct compare *cmp);
 
+/* A mean as the table prints it, 10 wide: %.2f below 1000, %.4g above 1e8,
+ * else the integer part (compare_table.c). */
+void compare_print_avg(struct strbuf *out, double avg);
 /* Renderers (compare_table.c).  pvalue adds a p= column. */
 void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pvalue);
 void compare_print_legacy(const struct compare *cmp, struct strbuf *out);

@@ -24,7 +24,7 @@
 static const char RULE[] =
 	"=========================================================================================";
 
-static void print_avg(struct strbuf *out, double avg)
+void compare_print_avg(struct strbuf *out, double avg)
 {
 	double a = fabs(avg);
 	if (a < 1000)
@@ -100,7 +100,7 @@ static void print_perf_row(const struct compare *cmp, const struct compare_row *
 	for (int i = 0; i < cmp->ncols; i++) {
 		if (i)
 			print_change(out, r->change[i - 1], r->abs_change);
-		print_avg(out, r->avg[i]);
+		compare_print_avg(out, r->avg[i]);
 		double sd = stddev_percent(r->avg[i], r->stddev[i]);
 		if (sd > 2)
 			strbuf_addf(out, " \xc2\xb1%*lld%%", ERR_WIDTH - 3, (long long)sd);
@@ -205,7 +205,7 @@ void compare_print_legacy(const struct compare *cmp, struct strbuf *out)
 				else
 					strbuf_addf(out, "%+9.1f%%", row->change[i - 1]);
 			}
-			print_avg(out, row->failure ? row->fails[i] : row->avg[i]);
+			compare_print_avg(out, row->failure ? row->fails[i] : row->avg[i]);
 			double sd = row->failure || row->stddev[i] < 0 ? 0 : stddev_percent(row->avg[i], row->stddev[i]);
 			strbuf_addf(out, " ~%2lld%%", (long long)sd);
 		}
