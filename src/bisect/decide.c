@@ -116,10 +116,65 @@ static double sum_sq(const struct sample_set *s, double *m)
  * extra (may be NULL): every run of one benchmark on one machine shares
  * a noise level, and 3 runs alone estimate it too poorly to trust.
  */
-static double pooled_t(const struct sample_set *a, const struct sample_set *b,
-			   const struct sample_set *extra)
+/*
+ * Heavy tails: a run far off (Student's t noise, a disturbed machine)
+ * drags a mean, and a bisection of a dozen verdicts meets one in nearly
+ * every history.  So the means compared are of values clipped
+ * (winsorized) about their set's median at CLIP_K times the noise's
+ * robust scale: 1.4826 times the median absolute deviation of every run
+ * from its own set's median, pooled over the sets like the variance.
+ * The variance stays that of the raw values: an outlier then widens the
+ * test's doubt instead of moving its verdict.  Normal noise is hardly
+ * touched (5% of its runs lie beyond 2 standard deviations, and those
+ * only by a little).
+ */
+#define CLIP_K 2.0
+#define MAD_TO_SD 1.4826
+
+static double median_of(const double *v, int n, double *tmp)
 {
-	double ma, mb, mx, ss, se;
+	memcpy(tmp, v, sizeof(double) * (size_t)n);
+	qsort(tmp, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+/* The clipped means of the sets (NULL or empty ones skipped) into m[]. */
+static void robust_means(const struct sample_set *const *in, int nr, double *m)
+{
+	double med[3], *dev, *tmp, lim;
+	int n = 0, k = 0;
+
+	for (int i = 0; i < nr; i++)
+		n += in[i] ? in[i]->nr : 0;
+	dev = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+	tmp = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+	for (int i = 0; i < nr; i++) {
+		if (!in[i] || !in[i]->nr)
+			continue;
+		med[i] = median_of(in[i]->v, in[i]->nr, tmp);
+		for (int j = 0; j < in[i]->nr; j++)
+			dev[k++] = fabs(in[i]->v[j] - med[i]);
+	}
+	lim = n ? CLIP_K * MAD_TO_SD * median_of(dev, n, tmp) : 0;
+	for (int i = 0; i < nr; i++) {
+		double sum = 0;
+
+		if (!in[i] || !in[i]->nr)
+			continue;
+		for (int j = 0; j < in[i]->nr; j++)
+			sum += lim > 0 ? fmin(fmax(in[i]->v[j], med[i] - lim), med[i] + lim)
+				       : in[i]->v[j];
+		m[i] = sum / in[i]->nr;
+	}
+	free(dev);
+	free(tmp);
+}
+
+static double pooled_t(const struct sample_set *a, const struct sample_set *b,
+		       const struct sample_set *extra)
+{
+	const struct sample_set *in[3] = { a, b, extra };
+	double ma, mb, mx, ss, se, m[3];
 	int df = a->nr + b->nr - 2;
 
 	ss = sum_sq(a, &ma) + sum_sq(b, &mb);
@@ -129,10 +184,11 @@ static double pooled_t(const struct sample_set *a, const struct sample_set *b,
 	}
 	if (df < 1)
 		return NAN;
+	robust_means(in, 3, m);
 	se = sqrt(ss / df * (1.0 / a->nr + 1.0 / b->nr));
 	if (se == 0)
-		return ma == mb ? 1 : 0;
-	return t_pvalue((ma - mb) / se, df);
+		return m[0] == m[1] ? 1 : 0;
+	return t_pvalue((m[0] - m[1]) / se, df);
 }
 
 /* The combined p of a vs b; extra only widens the pooled variance. */
@@ -173,10 +229,12 @@ static enum bisect_verdict like_one_side(const struct sample_set *step,
 					 const struct sample_set *bad,
 					 const struct bisect_params *p, double *pg, double *pb)
 {
-	double ms = mean(step->v, step->nr);
-	double dg = fabs(ms - mean(good->v, good->nr));
-	double db = fabs(ms - mean(bad->v, bad->nr));
+	const struct sample_set *in[3] = { step, good, bad };
+	double m[3], dg, db;
 
+	robust_means(in, 3, m);
+	dg = fabs(m[0] - m[1]);
+	db = fabs(m[0] - m[2]);
 	*pg = combined_p(step, good, bad, p);
 	*pb = combined_p(step, bad, good, p);
 	/*
@@ -210,15 +268,17 @@ static enum bisect_verdict by_neighbours(const struct sample_set *step,
 					 const struct sample_set *hi,
 					 const struct bisect_params *p)
 {
+	const struct sample_set *in[3] = { step, lo, hi };
 	enum bisect_verdict v;
-	double pl, ph, ms, ml, mh;
+	double pl, ph, ms, ml, mh, m[3];
 
 	v = like_one_side(step, lo, hi, p, &pl, &ph);
 	if (v != BISECT_UNKNOWN)
 		return v;
-	ms = mean(step->v, step->nr);
-	ml = mean(lo->v, lo->nr);
-	mh = mean(hi->v, hi->nr);
+	robust_means(in, 3, m);
+	ms = m[0];
+	ml = m[1];
+	mh = m[2];
 	if (pl < p->alpha && ph < p->alpha && ms > fmin(ml, mh) && ms < fmax(ml, mh))
 		return distance(ms, ml) <= distance(ms, mh) ? BISECT_GOOD : BISECT_BAD;
 	return BISECT_UNKNOWN;

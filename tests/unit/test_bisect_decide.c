@@ -462,10 +462,33 @@ static void test_classify_neighbours(void **state)
 	assert_int_equal(bisect_classify(&m1, &sl, &sh, &sl, &sh, &p), BISECT_UNKNOWN);
 }
 
+/* A run far off does not move a verdict: the means are of values
+ * clipped at 2 robust scales about each set's median. */
+static void test_classify_outlier(void **state)
+{
+	double good[] = { 1000, 1004, 996, 1002, 998, 1005, 995, 1000 };
+	double bad[] = { 900, 904, 896, 902, 898, 905, 895, 900 };
+	double step[] = { 899, 903, 1100 };
+	struct sample_set sg = { good, 8, 0 }, sb = { bad, 8, 0 }, st = { step, 3, 0 };
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	/* the raw mean, 967, is a third of the way to good */
+	assert_true(fabs((899 + 903 + 1100) / 3.0 - 967.33) < 0.01);
+	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_BAD);
+	/* the twin without the clipping's help: the outlier in the middle */
+	step[2] = 950;
+	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_BAD);
+	step[0] = step[1] = step[2] = 950;
+	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_budget_and_stop),
+		cmocka_unit_test(test_classify_outlier),
 		cmocka_unit_test(test_noise_and_runs_needed),
 		cmocka_unit_test(test_classify_neighbours),
 		cmocka_unit_test(test_classify_clear),
