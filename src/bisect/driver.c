@@ -4,6 +4,7 @@
  */
 #include "bisect/driver.h"
 #include "bisect/decide.h"
+#include "bisect/log.h"
 #include "job/job.h"
 #include "report/report.h"
 #include "result/matrix.h"
@@ -24,185 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* ---- the log --------------------------------------------------------- */
-
-void shell_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
-/* Split a shell-quoted line (single quotes, \' outside them) into words. */
-static int split_words(const char *line, char ***words, int *nr)
-{
-	struct strbuf w = STRBUF_INIT;
-	size_t alloc = 0;
-	const char *p = line;
-
-	*words = NULL;
-	*nr = 0;
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p || *p == '\n')
-			break;
-		strbuf_reset(&w);
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
-			if (*p == '\'') {
-				const char *end = strchr(p + 1, '\'');
-				if (!end) {
-					strbuf_release(&w);
-					return -1;
-				}
-				strbuf_add(&w, p + 1, (size_t)(end - p - 1));
-				p = end + 1;
-			} else if (*p == '\\' && p[1]) {
-				strbuf_addch(&w, p[1]);
-				p += 2;
-			} else {
-				strbuf_addch(&w, *p++);
-			}
-		}
-		ALLOC_GROW(*words, (size_t)*nr + 2, alloc);
-		(*words)[(*nr)++] = xstrdup(w.buf);
-		(*words)[*nr] = NULL;
-	}
-	strbuf_release(&w);
-	return 0;
-}
-
-static void free_words(char **words, int nr)
-{
-	for (int i = 0; i < nr; i++)
-		free(words[i]);
-	free(words);
-}
-
-void bisect_opts_release(struct bisect_opts *o)
-{
-	free(o->repo);
-	free(o->good);
-	free(o->bad);
-	free(o->job_path);
-	free(o->metric);
-	free(o->build);
-	free(o->result_base);
-	free(o->db);
-	free(o->state_path);
-	for (int i = 0; i < o->nr_command; i++)
-		free(o->command[i]);
-	free(o->command);
-	memset(o, 0, sizeof(*o));
-}
-
-static void start_line(const struct bisect_opts *o, struct strbuf *sb)
-{
-	strbuf_addstr(sb, "start --repo ");
-	shell_quote(sb, o->repo);
-	strbuf_addf(sb, " --good %s --bad %s --job ", o->good, o->bad);
-	shell_quote(sb, o->job_path);
-	strbuf_addstr(sb, " --metric ");
-	shell_quote(sb, o->metric);
-	if (o->build) {
-		strbuf_addstr(sb, " --build ");
-		shell_quote(sb, o->build);
-	}
-	strbuf_addf(sb, " --runs %d --max-runs %d", o->runs, o->max_runs);
-	if (o->alpha > 0)
-		strbuf_addf(sb, " --alpha %.17g", o->alpha);
-	strbuf_addstr(sb, " --result-root ");
-	shell_quote(sb, o->result_base);
-	if (o->db) {
-		strbuf_addstr(sb, " --db ");
-		shell_quote(sb, o->db);
-	}
-	if (o->no_index)
-		strbuf_addstr(sb, " --no-index");
-	if (o->nr_command) {
-		strbuf_addstr(sb, " --");
-		for (int i = 0; i < o->nr_command; i++) {
-			strbuf_addch(sb, ' ');
-			shell_quote(sb, o->command[i]);
-		}
-	}
-	strbuf_addch(sb, '\n');
-}
-
-int bisect_parse_start(const char *line, const char *state_path, int lineno,
-		       struct bisect_opts *o)
-{
-	char **w;
-	int n, i, ret = 0;
-
-	if (split_words(line, &w, &n) < 0 || n < 1 || strcmp(w[0], "start"))
-		return error("%s:%d: expected a 'start' line", state_path, lineno);
-	for (i = 1; i < n; i++) {
-		const char *k = w[i], *v = i + 1 < n ? w[i + 1] : NULL;
-		if (!strcmp(k, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(k, "--no-index")) {
-			o->no_index = true;
-			continue;
-		}
-		if (!v) {
-			ret = error("%s:%d: option '%s' lacks its value", state_path, lineno, k);
-			break;
-		}
-		i++;
-		if (!strcmp(k, "--repo")) o->repo = xstrdup(v);
-		else if (!strcmp(k, "--good")) o->good = xstrdup(v);
-		else if (!strcmp(k, "--bad")) o->bad = xstrdup(v);
-		else if (!strcmp(k, "--job")) o->job_path = xstrdup(v);
-		else if (!strcmp(k, "--metric")) o->metric = xstrdup(v);
-		else if (!strcmp(k, "--build")) o->build = xstrdup(v);
-		else if (!strcmp(k, "--runs")) o->runs = atoi(v);
-		else if (!strcmp(k, "--max-runs")) o->max_runs = atoi(v);
-		else if (!strcmp(k, "--alpha")) o->alpha = atof(v);
-		else if (!strcmp(k, "--result-root")) o->result_base = xstrdup(v);
-		else if (!strcmp(k, "--db")) o->db = xstrdup(v);
-		else {
-			ret = error("%s:%d: unknown option '%s'", state_path, lineno, k);
-			break;
-		}
-	}
-	if (!ret && i < n) {
-		o->nr_command = n - i;
-		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
-		for (int j = 0; j < o->nr_command; j++)
-			o->command[j] = xstrdup(w[i + j]);
-	}
-	if (!ret && (!o->repo || !o->good || !o->bad || !o->job_path || !o->metric || !o->result_base))
-		ret = error("%s:%d: the start line lacks --repo, --good, --bad, --job, --metric or --result-root",
-			    state_path, lineno);
-	free_words(w, n);
-	return ret;
-}
-
-/* Append one line to the log and make it durable before going on. */
-static int log_append(const char *path, const char *line)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	size_t len = strlen(line);
-
-	if (fd < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	if (write(fd, line, len) != (ssize_t)len || fsync(fd) < 0) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
 
 /* ---- bisection state ------------------------------------------------- */
 
@@ -721,7 +543,7 @@ static int record(struct bisect *b, const char *kind, const char *sha, enum bise
 	int r;
 
 	strbuf_addf(&line, "%s %s %s %d\n", kind, sha, bisect_verdict_name(v), used);
-	r = log_append(b->o->state_path, line.buf);
+	r = bisect_log_append(b->o->state_path, line.buf);
 	strbuf_release(&line);
 	return r;
 }
@@ -735,7 +557,7 @@ static int parents_of(struct bisect *b, const char *sha, char ***out)
 
 	strbuf_addf(&spec, "%s^@", sha);
 	git(b, b->o->repo, &s, "rev-parse", spec.buf, NULL, NULL);
-	split_words(s.buf, &w, &n);
+	bisect_split_words(s.buf, &w, &n);
 	/* rev-parse prints one per line: split_words splits at blanks only */
 	for (int i = 0; i < n; i++) {
 		char *nl;
@@ -790,7 +612,7 @@ static int bisect_loop(struct bisect *b)
 				if (v < 0) {
 					d->v = old;
 					d->from = 0;
-					free_words(par, np);
+					bisect_free_words(par, np);
 					goto out;
 				}
 				d->v = (enum bisect_verdict)v;
@@ -798,7 +620,7 @@ static int bisect_loop(struct bisect *b)
 				d->confirmed = true;
 				note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
 				if (record(b, "confirm", cand[i], d->v, used) < 0) {
-					free_words(par, np);
+					bisect_free_words(par, np);
 					goto out;
 				}
 				if (d->v != old) {
@@ -808,7 +630,7 @@ static int bisect_loop(struct bisect *b)
 					flipped = true;
 				}
 			}
-			free_words(par, np);
+			bisect_free_words(par, np);
 			if (flipped) {
 				free(sha);
 				st = git_replay(b, &sha, &out);
@@ -818,7 +640,7 @@ static int bisect_loop(struct bisect *b)
 			sha = NULL;
 			struct strbuf line = STRBUF_INIT;
 			strbuf_addf(&line, "result %s\n", b->result);
-			log_append(b->o->state_path, line.buf);
+			bisect_log_append(b->o->state_path, line.buf);
 			strbuf_release(&line);
 			ret = 0;
 			goto out;
@@ -908,7 +730,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		o->bad = sha;
 		struct strbuf line = STRBUF_INIT;
 		strbuf_addstr(&line, "# perfbot bisect log: replayed by `perfbot bisect --resume`\n");
-		start_line(o, &line);
+		bisect_start_line(o, &line);
 		if (write_file_atomic(o->state_path, line.buf, line.len) < 0) {
 			strbuf_release(&line);
 			goto out;
@@ -983,7 +805,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	write_bisect_json(&b, parent);
 	print_report(&b);
 	printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path, o->state_path);
-	free_words(par, np);
+	bisect_free_words(par, np);
 	ret = 0;
 out:
 	if (b.dir.len) {
