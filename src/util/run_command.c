@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,32 @@ double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+bool program_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	struct strbuf p = STRBUF_INIT;
+	bool found = false;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	for (const char *d = path && *path ? path : "/usr/bin:/bin"; !found;) {
+		size_t len = strcspn(d, ":");
+		strbuf_reset(&p);
+		/* an empty entry is the current directory, as for execvp */
+		if (len)
+			strbuf_add(&p, d, len);
+		else
+			strbuf_addch(&p, '.');
+		strbuf_addf(&p, "/%s", prog);
+		found = access(p.buf, X_OK) == 0;
+		if (!d[len])
+			break;
+		d += len + 1;
+	}
+	strbuf_release(&p);
+	return found;
 }
 
 void child_process_init(struct child_process *cp)
@@ -102,6 +129,7 @@ int start_command(struct child_process *cp)
 		return error("start_command: nothing to run");
 	env = build_env(cp->env);
 	cp->start = now_seconds();
+	pid_t parent = getpid();
 	cp->pid = fork();
 	if (cp->pid < 0) {
 		free(env);
@@ -110,6 +138,12 @@ int start_command(struct child_process *cp)
 	if (cp->pid == 0) {
 		if (cp->new_pgrp)
 			setpgid(0, 0);
+		/* the signal comes when the forking thread dies: that is
+		 * perfbot's main thread; a parent already gone by now is
+		 * caught by the getppid check */
+		if (cp->die_with_parent &&
+		    (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent))
+			_exit(126);
 		/* perfbot ignores or handles some signals; a benchmark must
 		 * start with the defaults */
 		signal(SIGINT, SIG_DFL);

@@ -39,6 +39,8 @@ struct child_process {
 	int out_fd;             /* or stdout to this fd (>= 0) */
 	bool no_stdin;          /* stdin from /dev/null */
 	bool new_pgrp;          /* own process group, killed as a whole */
+	bool die_with_parent;   /* SIGKILL when perfbot dies, even by kill -9
+				   (PR_SET_PDEATHSIG): for QEMU and builds */
 
 	pid_t pid;
 	int status;             /* wait status, valid after FINISH_EXITED */
@@ -68,6 +70,10 @@ int capture_command(char *const *argv, const char *dir, struct strbuf *out);
  * tools such as git's "HEAD is now at ..."), or passed through when NULL. */
 int capture_command_err(char *const *argv, const char *dir, struct strbuf *out,
 			const char *err_path);
+
+/* Whether prog can be run: a path that is executable, or a name found
+ * executable in $PATH (default "/usr/bin:/bin"). */
+bool program_in_path(const char *prog);
 
 double now_seconds(void);
 

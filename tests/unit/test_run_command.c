@@ -4,6 +4,8 @@
 #include "util/run_command.h"
 
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 static void test_exit_status_and_capture(void **state)
@@ -123,6 +125,83 @@ static void test_rusage(void **state)
 	assert_true(cp.ru.ru_maxrss > 0);
 }
 
+/*
+ * A helper process starts `sleep 30` (die_with_parent as asked) and exits
+ * as if killed; this test is the sleep's subreaper, so it can wait for it
+ * and see how it ended.  Returns the sleep's wait status, or -1 when it
+ * was still alive a second later (then it is killed here).
+ */
+static int orphan_status(bool die_with_parent)
+{
+	int fds[2];
+	pid_t helper, child = -1;
+	int st = 0;
+
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	assert_int_equal(pipe(fds), 0);
+	helper = fork();
+	assert_true(helper >= 0);
+	if (helper == 0) {
+		struct child_process cp;
+		char *const argv[] = { "sleep", "30", NULL };
+		child_process_init(&cp);
+		cp.argv = argv;
+		cp.no_stdin = true;
+		cp.die_with_parent = die_with_parent;
+		if (start_command(&cp) < 0)
+			_exit(1);
+		if (write(fds[1], &cp.pid, sizeof(cp.pid)) != sizeof(cp.pid))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &child, sizeof(child)), (ssize_t)sizeof(child));
+	close(fds[0]);
+	assert_int_equal(waitpid(helper, &st, 0), helper);
+	for (int i = 0; i < 100; i++) {
+		pid_t r = waitpid(child, &st, WNOHANG);
+		if (r == child) {
+			prctl(PR_SET_CHILD_SUBREAPER, 0);
+			return st;
+		}
+		usleep(10000);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	return -1;
+}
+
+/* QEMU and make must not outlive a perfbot killed with -9 */
+static void test_die_with_parent(void **state)
+{
+	(void)state;
+	int st = orphan_status(true);
+	assert_true(st != -1);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGKILL);
+	/* without the flag the orphan lives on */
+	assert_int_equal(orphan_status(false), -1);
+}
+
+static void test_program_in_path(void **state)
+{
+	char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	(void)state;
+	assert_true(program_in_path("sh"));
+	assert_true(program_in_path("/bin/sh"));
+	assert_false(program_in_path("/nonexistent/sh"));
+	assert_false(program_in_path("perfbot-no-such-program"));
+	/* a directory is searched only when it is in $PATH */
+	setenv("PATH", "/nonexistent:/usr/bin", 1);
+	assert_true(program_in_path("env"));
+	setenv("PATH", "/nonexistent", 1);
+	assert_false(program_in_path("env"));
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +210,8 @@ int main(void)
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_rusage),
+		cmocka_unit_test(test_die_with_parent),
+		cmocka_unit_test(test_program_in_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
