@@ -1,0 +1,42 @@
+#ifndef PERFBOT_PARSE_DMESG_H
+#define PERFBOT_PARSE_DMESG_H
+/*
+ * The "dmesg" parser: lkp's dmesg.* stats of a kernel log (a QEMU serial
+ * console, or dmesg output), so that a kernel that warns, oopses or
+ * panics shows in the compare table as in lkp's reports:
+ *
+ *   boot_failures: 1
+ *   WARNING:at_mm/vmscan.c:#shrink_folio_list: 1
+ *   RIP:shrink_folio_list: 1
+ *   Kernel_panic-not_syncing:Fatal_exception: 1
+ *   timestamp:last: 16.259149
+ *   timestamp:WARNING:at_mm/vmscan.c:#shrink_folio_list: 16.238279
+ *
+ * `perfbot run --kernel` writes these, prefixed "dmesg.", into each run's
+ * stats.json.  Each kind of error counts once per boot, named by lkp's
+ * error id: the message head (WARNING, BUG:, Oops, kernel BUG at, Kernel
+ * panic, RIP:, UBSAN:, INFO: task blocked, oom-killer, page allocation
+ * failure, ...) with numbers, addresses and offsets replaced by '#' or
+ * dropped, blanks folded and the rest joined with '_' (lkp's
+ * lib/dmesg.rb rules).  lkp's "calltrace:" ids, which depend on its
+ * table of well-known callers, are not produced.
+ */
+#include <stddef.h>
+#include "util/strbuf.h"
+
+/*
+ * The timestamp of a kernel log line "[    1.234567] text" (also with a
+ * "[    T1] " caller id after it, or a "<6>" level before it), with
+ * *msg_off the offset of the text after them.  -1 when the line has none;
+ * *msg_off is then 0.
+ */
+double kmsg_stamp(const char *line, size_t len, size_t *msg_off);
+
+/*
+ * lkp's error id of one message (a line's text after its timestamp),
+ * appended to id.  Returns 1 when the message is a kernel error report,
+ * 0 when it is an ordinary line (id untouched).
+ */
+int dmesg_error_id(const char *msg, size_t len, struct strbuf *id);
+
+#endif
