@@ -119,6 +119,56 @@ static char **build_env(char *const *extra)
 	return env;
 }
 
+/* The guard's answer to perfbot's death (see guard_group). */
+static void kill_own_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+/*
+ * In the child of start_command, for die_with_parent with new_pgrp: a
+ * program killed with perfbot can leave its own children running (make
+ * killed by SIGKILL cannot stop its compilers), so this process stays as
+ * a guard that kills the whole group when perfbot dies, and the program
+ * runs in a grandchild.  The guard ignores SIGTERM, so that perfbot's
+ * kill_command reaches the program as a SIGTERM it can clean up after;
+ * it exits with the program's status.  Async-signal-safe calls only.
+ * Returns in the grandchild.
+ */
+static void guard_group(pid_t parent)
+{
+	struct sigaction sa;
+	pid_t g;
+	int st;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kill_own_group;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGTERM, SIG_IGN);
+	if (prctl(PR_SET_PDEATHSIG, SIGHUP) < 0 || getppid() != parent)
+		kill(0, SIGKILL);
+	g = fork();
+	if (g < 0)
+		_exit(126);
+	if (g == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		/* and the program dies if its guard does */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		return;
+	}
+	while (waitpid(g, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(126);
+	if (WIFEXITED(st))
+		_exit(WEXITSTATUS(st));
+	signal(WTERMSIG(st), SIG_DFL);
+	kill(getpid(), WTERMSIG(st));
+	_exit(128 + WTERMSIG(st));
+}
+
 int start_command(struct child_process *cp)
 {
 	char *const sh_argv[] = { "/bin/sh", "-c", (char *)cp->shell_cmd, NULL };
@@ -141,8 +191,10 @@ int start_command(struct child_process *cp)
 		/* the signal comes when the forking thread dies: that is
 		 * perfbot's main thread; a parent already gone by now is
 		 * caught by the getppid check */
-		if (cp->die_with_parent &&
-		    (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent))
+		if (cp->die_with_parent && cp->new_pgrp)
+			guard_group(parent);
+		else if (cp->die_with_parent &&
+			 (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent))
 			_exit(126);
 		/* perfbot ignores or handles some signals; a benchmark must
 		 * start with the defaults */

@@ -40,7 +40,10 @@ struct child_process {
 	bool no_stdin;          /* stdin from /dev/null */
 	bool new_pgrp;          /* own process group, killed as a whole */
 	bool die_with_parent;   /* SIGKILL when perfbot dies, even by kill -9
-				   (PR_SET_PDEATHSIG): for QEMU and builds */
+				   (PR_SET_PDEATHSIG); with new_pgrp, the
+				   whole group: a guard process between
+				   perfbot and the program kills it (for
+				   make, whose compilers would live on) */
 
 	pid_t pid;
 	int status;             /* wait status, valid after FINISH_EXITED */

@@ -3,6 +3,7 @@
 #include "test_helpers.h"
 #include "util/run_command.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/prctl.h>
@@ -152,6 +153,8 @@ static int orphan_status(bool die_with_parent)
 			_exit(1);
 		if (write(fds[1], &cp.pid, sizeof(cp.pid)) != sizeof(cp.pid))
 			_exit(1);
+		/* let it exec sleep first: the usual case is a running child */
+		usleep(100000);
 		_exit(0);
 	}
 	close(fds[1]);
@@ -178,10 +181,81 @@ static void test_die_with_parent(void **state)
 	(void)state;
 	int st = orphan_status(true);
 	assert_true(st != -1);
-	assert_true(WIFSIGNALED(st));
-	assert_int_equal(WTERMSIG(st), SIGKILL);
+	/* SIGKILL; or, had the helper died before the child looked, the
+	 * child's own exit 126 */
+	assert_true((WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) ||
+		    (WIFEXITED(st) && WEXITSTATUS(st) == 126));
 	/* without the flag the orphan lives on */
 	assert_int_equal(orphan_status(false), -1);
+}
+
+/* make's compilers too: the whole group of a die_with_parent child */
+static void test_group_dies_with_parent(void **state)
+{
+	int fds[2], st;
+	pid_t helper, group = -1;
+	(void)state;
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	assert_int_equal(pipe(fds), 0);
+	helper = fork();
+	assert_true(helper >= 0);
+	if (helper == 0) {
+		struct child_process cp;
+		child_process_init(&cp);
+		cp.shell_cmd = "sleep 30 & sleep 30";
+		cp.no_stdin = true;
+		cp.new_pgrp = true;
+		cp.die_with_parent = true;
+		if (start_command(&cp) < 0)
+			_exit(1);
+		/* both sleeps running before the helper dies */
+		usleep(300000);
+		if (write(fds[1], &cp.pid, sizeof(cp.pid)) != sizeof(cp.pid))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &group, sizeof(group)), (ssize_t)sizeof(group));
+	close(fds[0]);
+	assert_int_equal(waitpid(helper, &st, 0), helper);
+	bool gone = false;
+	for (int i = 0; i < 200 && !gone; i++) {
+		/* reap what was adopted, then ask whether any member is left */
+		while (waitpid(-1, &st, WNOHANG) > 0)
+			;
+		gone = kill(-group, 0) < 0 && errno == ESRCH;
+		if (!gone)
+			usleep(10000);
+	}
+	if (!gone)
+		kill(-group, SIGKILL);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	assert_true(gone);
+}
+
+/* a group's guard passes the program's exit status and SIGTERM through */
+static void test_group_guard_status(void **state)
+{
+	struct child_process cp;
+	(void)state;
+	child_process_init(&cp);
+	cp.shell_cmd = "exit 7";
+	cp.new_pgrp = true;
+	cp.die_with_parent = true;
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 10, NULL), FINISH_EXITED);
+	assert_true(WIFEXITED(cp.status));
+	assert_int_equal(WEXITSTATUS(cp.status), 7);
+	/* SIGTERM reaches the program, which may clean up before it exits */
+	child_process_init(&cp);
+	cp.shell_cmd = "trap 'exit 5' TERM; sleep 30 & wait";
+	cp.new_pgrp = true;
+	cp.die_with_parent = true;
+	assert_int_equal(start_command(&cp), 0);
+	usleep(200000);
+	assert_int_equal(finish_command(&cp, 0.5, NULL), FINISH_TIMEOUT);
+	assert_true(WIFEXITED(cp.status));
+	assert_int_equal(WEXITSTATUS(cp.status), 5);
 }
 
 static void test_program_in_path(void **state)
@@ -211,6 +285,8 @@ int main(void)
 		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_rusage),
 		cmocka_unit_test(test_die_with_parent),
+		cmocka_unit_test(test_group_dies_with_parent),
+		cmocka_unit_test(test_group_guard_status),
 		cmocka_unit_test(test_program_in_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
