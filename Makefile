@@ -22,7 +22,9 @@ SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 
 SRCS     = $(sort $(shell find src -name '*.c'))
 LIB_SRCS = $(filter-out src/perfbot.c,$(SRCS))
-OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# files generated from src/ at build time (never committed)
+GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o
+OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS= $(sort $(wildcard tests/unit/test_*.c))
 TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS     = $(shell find src -name '*.h')
@@ -36,6 +38,16 @@ all: $(PERFBOT)
 
 $(BUILD)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# perfbot embeds its tiny kernel config fragment (src/kernel/kconfig.h)
+$(BUILD)/gen/kernel/tiny_config.c: src/kernel/tiny.config
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from $< by the Makefile */'; \
+	  echo 'extern const char kernel_tiny_config[];'; \
+	  echo 'const char kernel_tiny_config[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $<; echo ';'; } >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libperfbot.a: $(OBJS)
@@ -147,3 +159,35 @@ $(BUILD)/bench/aa: bench/aa.c $(BUILD)/libperfbot.a
 $(BUILD)/bench/detect-sim: bench/detect-sim.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
+# Static programs for the initramfs of a kernel under test (src/kernel/
+# initramfs.h looks for them in $(BUILD)/static).  Never sanitized: the
+# guest has no ASan runtime, so BUILD=build-asan gets copies of
+# build/static's, made with the default flags.
+STATIC_BINS = $(BUILD)/static/perfbot $(BUILD)/static/will-it-scale \
+	$(BUILD)/static/vm-scalability $(BUILD)/static/bench-harness
+STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS)) -lm -lpthread
+.PHONY: static
+static: $(STATIC_BINS)
+all: static
+check-unit check-e2e check-asan: static
+ifeq ($(BUILD),build)
+build/static/perfbot: build/src/perfbot.o build/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+build/static/bench-harness: benchmarks/harness/bench-harness.c build/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $< build/libperfbot.a $(STATIC_LIBS)
+build/static/will-it-scale: benchmarks/will-it-scale/will-it-scale.c
+build/static/vm-scalability: benchmarks/vm-scalability/vm-scalability.c
+build/static/will-it-scale build/static/vm-scalability:
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $< -lpthread
+else
+.PHONY: static-from-build
+static-from-build:
+	$(MAKE) BUILD=build CFLAGS="-O2 -g" static
+$(STATIC_BINS): static-from-build
+	@mkdir -p $(dir $@)
+	cp build/static/$(notdir $@) $@
+endif

@@ -16,9 +16,11 @@ set -e
 BUILD_PKGS="gcc make pkg-config libfyaml-dev libjson-c-dev zlib1g-dev
 	libsqlite3-dev libcmocka-dev libgsl-dev git"
 # What the end-to-end tests exercise: the HTML report in a browser,
-# filesystems on loop devices, the Debian benchmarks, perf.
+# filesystems on loop devices, the Debian benchmarks, perf, and a kernel
+# under test: Debian's packaged kernel booted in QEMU (CI builds none).
 TEST_PKGS="python3 chromium e2fsprogs xfsprogs btrfs-progs kmod mount
-	procps linux-perf ca-certificates rt-tests stress-ng fio"
+	procps linux-perf ca-certificates rt-tests stress-ng fio
+	qemu-system-x86 busybox-static linux-image-amd64"
 # make demo: bisect with monitors and perf-profile.
 DEMO_PKGS="linux-perf procps"
 # make demo-kernel: build and boot a kernel under test.

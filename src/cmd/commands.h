@@ -60,7 +60,15 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"  -v, --verbose         log each phase on stderr\n"
 	"      --db D            index the runs into this store (default: as\n"
 	"                        perfbot index); a failure to index is a warning\n"
-	"      --no-index        do not index the runs\n")
+	"      --no-index        do not index the runs\n"
+	"\n"
+	"A kernel under test (lkp's `kernel:` key does the same as --kernel):\n"
+	"  -K, --kernel BZIMAGE  boot BZIMAGE in QEMU once per run and run the job\n"
+	"                        inside (initramfs: busybox, a static perfbot, the\n"
+	"                        benchmarks); the result path gets the kernel's\n"
+	"                        commit and kconfig (from `perfbot kernel build`)\n"
+	"      --accel A         auto (KVM where a probe boots, else TCG), tcg, kvm\n"
+	"      --boot-timeout S  seconds until the guest's /init (default 300)\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
 	"               [--build CMD] [--runs N] [--max-runs N] [--alpha A]\n"
@@ -178,3 +186,23 @@ COMMAND("detect", detect, "find where a metric changed along a branch (change po
 	"\n"
 	"A history shorter than 6 tested commits has no change point yet (3 on\n"
 	"each side at least).\n")
+COMMAND("kernel", kernel, "build kernel commits for runs and bisects in QEMU",
+	"perfbot kernel build --tree DIR [--commit REV] [--config tiny|defconfig|FILE]\n"
+	"                     [--out DIR] [-j N] [-v]\n"
+	"\n"
+	"Builds REV (default HEAD) of the git tree DIR out of tree, in a worktree\n"
+	"of the kernel cache (never in your checkout), keeping the build dir of\n"
+	"each config so that the next commit rebuilds only what changed, and\n"
+	"prints the bzImage's path.  A (commit, config) built before is found in\n"
+	"the cache at once.  ccache is used when installed.\n"
+	"\n"
+	"  --config tiny      tinyconfig plus perfbot's fragment (the default: boots\n"
+	"                     in QEMU in seconds; src/kernel/tiny.config)\n"
+	"  --config defconfig x86_64_defconfig\n"
+	"  --config FILE      a full .config, completed by make olddefconfig\n"
+	"  --out DIR          the kernel cache (default $PERFBOT_KERNEL_CACHE, else\n"
+	"                     /var/cache/perfbot/kernel as root, ~/.cache/perfbot/kernel)\n"
+	"  -j, --jobs N       make -j N (default: the online CPUs)\n"
+	"\n"
+	"Exit: 0 built, 1 error, 6 the commit does not build (its first error and\n"
+	"the end of the log on stderr).\n")

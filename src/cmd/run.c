@@ -12,10 +12,12 @@
 #include "cmd/cmd.h"
 #include "job/job.h"
 #include "job/split.h"
+#include "kernel/vm.h"
 #include "run/run.h"
 
 #include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ static void on_signal(int sig)
 
 struct run_cmd {
 	struct run_opts opts;
+	struct kernel_vm_opts vm;        /* --kernel: runs in QEMU (kernel/vm.h) */
 	int status;              /* worst of the atoms: 0, 1 incomplete, -1 */
 	int atoms;
 };
@@ -51,7 +54,40 @@ static int run_atom(struct job *atom, void *ctx)
 	}
 	rc->opts.job = atom;
 	rc->atoms++;
+	/* a kernel under test: --kernel, or lkp's `kernel:` key in the job */
+	struct kernel_vm vm;
+	const char *kernel = rc->vm.kernel ? rc->vm.kernel : job_get(atom, "kernel");
+	if (kernel) {
+		struct kernel_vm_opts ko = rc->vm;
+		char ibuf[32];
+		char *args[5] = { NULL };
+		int na = 0;
+		ko.kernel = kernel;
+		ko.commit = rc->opts.commit;
+		ko.verbose = rc->opts.verbose;
+		ko.status_line = rc->opts.status_line;
+		ko.stop = rc->opts.stop;
+		if (rc->opts.monitors) {
+			args[na++] = "-M";
+			args[na++] = (char *)rc->opts.monitors;
+		}
+		if (rc->opts.interval > 0) {
+			snprintf(ibuf, sizeof(ibuf), "%g", rc->opts.interval);
+			args[na++] = "-i";
+			args[na++] = ibuf;
+		}
+		if (kernel_vm_prepare(&vm, &ko, atom, args, rc->opts.command) < 0) {
+			kernel_vm_release(&vm);
+			job_free(atom);
+			return -1;
+		}
+		rc->opts.backend = &vm.backend;
+	}
 	r = run_job(&rc->opts, &res);
+	if (kernel) {
+		kernel_vm_release(&vm);
+		rc->opts.backend = NULL;
+	}
 	if (res.result_root && res.nr_runs)
 		printf("%s: %d run%s%s\n", res.result_root, res.nr_runs, res.nr_runs == 1 ? "" : "s",
 		       res.nr_incomplete ? " (some incomplete)" : "");
@@ -73,6 +109,9 @@ int cmd_run(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "no-index", no_argument, NULL, 'N' },
+		{ "kernel", required_argument, NULL, 'K' },
+		{ "accel", required_argument, NULL, 'A' },
+		{ "boot-timeout", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("run");
@@ -87,7 +126,7 @@ int cmd_run(int argc, char **argv)
 	rc.opts.index = true;
 	optind = 1;
 	/* "+": stop at the first non-option, so `-- cmd -x` stays the command's */
-	while ((c = getopt_long(argc, argv, "+n:r:c:M:i:v", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+n:r:c:M:i:vK:", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'n':
@@ -110,6 +149,20 @@ int cmd_run(int argc, char **argv)
 		case 'v': rc.opts.verbose++; break;
 		case 'd': rc.opts.db = optarg; break;
 		case 'N': rc.opts.index = false; break;
+		case 'K': rc.vm.kernel = optarg; break;
+		case 'A':
+			if (qemu_accel_parse(optarg, &rc.vm.accel) < 0) {
+				error("--accel expects auto, tcg or kvm, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'B':
+			rc.vm.boot_timeout = strtod(optarg, &end);
+			if (*end || rc.vm.boot_timeout <= 0) {
+				error("--boot-timeout expects seconds, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			return cmd_usage(self, 0);
 		}

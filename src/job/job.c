@@ -624,7 +624,7 @@ static const struct known_key {
 	{ "memory", KS_SCALAR }, { "hdd_partitions", KS_ANY },
 	{ "ssd_partitions", KS_ANY }, { "swap_partitions", KS_ANY },
 	{ "rootfs_partition", KS_SCALAR }, { "kernel_cmdline_hw", KS_SCALAR },
-	{ "kernel_cmdline", KS_DIM }, { "brand", KS_SCALAR },
+	{ "kernel_cmdline", KS_DIM }, { "kernel", KS_SCALAR }, { "brand", KS_SCALAR },
 	{ "kconfig", KS_DIM }, { "commit", KS_DIM }, { "branch", KS_SCALAR },
 	{ "base_commit", KS_SCALAR }, { "head_commit", KS_SCALAR },
 	{ "rootfs", KS_DIM }, { "compiler", KS_DIM }, { "timeout", KS_SCALAR },

@@ -309,6 +309,34 @@ static int next_run_index(const char *dir)
 	return max + 1;
 }
 
+int run_dir_begin(const char *result_root, struct strbuf *tmp)
+{
+	strbuf_addf(tmp, "%s/.run-%d.%ld", result_root, next_run_index(result_root), (long)getpid());
+	return mkdir_p(tmp->buf, 0755);
+}
+
+int run_dir_publish(const char *result_root, const char *tmp, char **final_dir)
+{
+	struct strbuf dst = STRBUF_INIT;
+	int k = next_run_index(result_root);
+
+	/* another perfbot may have taken number k meanwhile: take the next */
+	for (int tries = 0; tries < 100; tries++, k++) {
+		strbuf_reset(&dst);
+		strbuf_addf(&dst, "%s/%d", result_root, k);
+		if (rename(tmp, dst.buf) == 0) {
+			*final_dir = strbuf_detach(&dst, NULL);
+			return 0;
+		}
+		if (errno != EEXIST && errno != ENOTEMPTY)
+			break;
+		k = next_run_index(result_root) - 1;
+	}
+	error("cannot rename '%s' to '%s': %s", tmp, dst.buf, strerror(errno));
+	strbuf_release(&dst);
+	return -1;
+}
+
 /*
  * The benchmark to run: argv after --, a shell command from the job's
  * mytest, or the runner of a benchmark the job names (bench/runner.h),
@@ -509,7 +537,7 @@ static void to_timespec(double t, struct timespec *ts)
 static int run_once(struct run_ctx *rc, char **final_dir)
 {
 	const struct run_opts *opts = rc->opts;
-	struct strbuf tmp = STRBUF_INIT, path = STRBUF_INIT, dst = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, path = STRBUF_INIT;
 	struct child_process cp;
 	struct sampler *sampler = NULL;
 	struct perf_proc pstat = { 0 }, prec = { 0 };
@@ -519,11 +547,10 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	bool pstat_on = false, prec_on = false, activated = false;
 	double prof_delay = rc->prof_delay;
 	double prof_duration = rc->prof_duration;
-	int k = next_run_index(rc->result_root), ret = -1;
+	int ret = -1;
 
 	strbuf_reset(&rc->log);
-	strbuf_addf(&tmp, "%s/.run-%d.%ld", rc->result_root, k, (long)getpid());
-	if (mkdir_p(tmp.buf, 0755) < 0)
+	if (run_dir_begin(rc->result_root, &tmp) < 0)
 		goto out;
 	phase(rc, "setup in %s", tmp.buf);
 	path_join(&path, tmp.buf, "job.yaml");
@@ -675,19 +702,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	path_join(&path, tmp.buf, "perfbot.log");
 	write_file_atomic(path.buf, rc->log.buf, rc->log.len);
 
-	/* another perfbot may have taken number k meanwhile: take the next */
-	for (int tries = 0; tries < 100; tries++, k++) {
-		strbuf_reset(&dst);
-		strbuf_addf(&dst, "%s/%d", rc->result_root, k);
-		if (rename(tmp.buf, dst.buf) == 0)
-			break;
-		if (errno != EEXIST && errno != ENOTEMPTY) {
-			error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
-			goto out;
-		}
-		k = next_run_index(rc->result_root) - 1;
-	}
-	*final_dir = strbuf_detach(&dst, NULL);
+	if (run_dir_publish(rc->result_root, tmp.buf, final_dir) < 0)
+		goto out;
 	ret = o.incomplete ? 1 : 0;
 out:
 	if (sampler)
@@ -703,7 +719,6 @@ out:
 	argv_list_release(&bench_argv);
 	strbuf_release(&tmp);
 	strbuf_release(&path);
-	strbuf_release(&dst);
 	return ret;
 }
 
@@ -790,6 +805,9 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	rc.work_base = wb && *wb ? wb : "/var/tmp/perfbot";
 	run_setup_cleanup_stale(rc.work_base, &rc.log);
 
+	/* a backend runs the monitors where the benchmark runs */
+	if (opts->backend)
+		goto runs;
 	if (plan_monitors(opts, &rc.plan) < 0)
 		goto out_plan;
 	perf_probe(&rc.caps);
@@ -812,10 +830,13 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			l = nl + 1;
 		}
 
+runs:
 	ret = 0;
 	for (rc.k = 1; rc.k <= rc.n; rc.k++) {
 		char *dir = NULL;
-		int r = run_once(&rc, &dir);
+		struct run_info info = { opts, rc.saved_job, rc.result_root, rc.k, rc.n };
+		int r = opts->backend ? opts->backend->run_once(opts->backend->ctx, &info, &dir) :
+					run_once(&rc, &dir);
 		if (r < 0) {
 			ret = -1;
 			break;

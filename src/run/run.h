@@ -38,6 +38,8 @@
 #include <stdbool.h>
 #include "job/job.h"
 
+struct run_backend;
+
 struct run_opts {
 	const struct job *job;       /* an atomic job (no arrays left) */
 	int runs;                    /* <= 0: the job's nr_run, else 1 */
@@ -54,7 +56,36 @@ struct run_opts {
 	const char *label;           /* prefix for the status line, or NULL */
 	bool index;                  /* index the united result root into the store */
 	const char *db;              /* that store (store_open's spec; NULL: default) */
+	/* where the runs happen: NULL here, else e.g. a kernel under test
+	 * in QEMU (kernel/vm.h), which runs the benchmark and monitors */
+	const struct run_backend *backend;
 };
+
+/* What a backend's run_once gets. */
+struct run_info {
+	const struct run_opts *opts;
+	const struct job *job;       /* opts->job with its result-path keys set */
+	const char *result_root;
+	int k, n;                    /* run k (1-based) of n */
+};
+
+struct run_backend {
+	/*
+	 * One run: a dir from run_dir_begin, filled with the run's files
+	 * (job.yaml, monitors, stats.json, last_state, perfbot.log), then
+	 * run_dir_publish'd into *final_dir.  0 complete, 1 incomplete (the
+	 * dir is still published), -1 error (nothing published).
+	 */
+	int (*run_once)(void *ctx, const struct run_info *info, char **final_dir);
+	void *ctx;
+};
+
+/* Make "<result_root>/.run-K.<pid>" for a new run (K the next free run
+ * number), its path appended to tmp.  0 or -1 after error(). */
+int run_dir_begin(const char *result_root, struct strbuf *tmp);
+/* Rename the finished run dir tmp to "<result_root>/K", K the next free
+ * number; *final_dir gets the path (xstrdup'd).  0 or -1 after error(). */
+int run_dir_publish(const char *result_root, const char *tmp, char **final_dir);
 
 struct run_result {
 	char *result_root;           /* the _result_root (xstrdup'd) */

@@ -1,0 +1,120 @@
+/*
+ * kernel.c: `perfbot kernel build|probe` — kernels under test.
+ *
+ *   perfbot kernel build --tree DIR [--commit C] [--config tiny|defconfig|FILE]
+ *                        [--out DIR] [-j N] [-v]
+ *   perfbot kernel probe [--kernel BZIMAGE] [--force]
+ *
+ * build prints the bzImage's path on stdout (progress on stderr), so a
+ * script can boot it: `perfbot run --kernel "$(perfbot kernel build ...)"`.
+ * Exit status: 0 built (or found in the cache), 1 error, 6 the commit
+ * does not build (the first error and the log's tail on stderr).
+ *
+ * SIGINT/SIGTERM set `stop_requested`, this file's one global: make's
+ * process group is killed and nothing half-built is kept.
+ */
+#include "cmd/cmd.h"
+#include "kernel/build.h"
+#include "util/fileio.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXIT_BUILD_FAILED 6
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
+{
+	static const struct option opts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "commit", required_argument, NULL, 'c' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct kernel_build_opts o;
+	struct kernel_image img;
+	struct strbuf why = STRBUF_INIT;
+	int c, r;
+
+	memset(&o, 0, sizeof(o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:c:C:o:j:v", opts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 't': o.tree = optarg; break;
+		case 'c': o.commit = optarg; break;
+		case 'C': o.config = optarg; break;
+		case 'o': o.cache = optarg; break;
+		case 'j':
+			o.jobs = (int)strtol(optarg, &end, 10);
+			if (*end || o.jobs < 1) {
+				error("--jobs expects a positive number, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'v': o.verbose++; break;
+		default:
+			return cmd_usage(self, 0);
+		}
+	}
+	if (!o.tree || optind < argc) {
+		error(optind < argc ? "unexpected argument '%s'" : "kernel build needs --tree DIR%s",
+		      optind < argc ? argv[optind] : "");
+		return cmd_usage(self, 0);
+	}
+	o.status_line = isatty(2) && !o.verbose;
+	o.stop = &stop_requested;
+	catch_signals();
+	r = kernel_build(&o, &img, &why);
+	if (r == 0) {
+		if (img.cached)
+			fprintf(stderr, "perfbot: %.12s (%s) is built already\n", img.commit, img.kconfig);
+		printf("%s\n", img.bzimage);
+	} else if (r == KERNEL_BUILD_FAILED) {
+		error("kernel build of '%s' failed: %s", o.commit ? o.commit : "HEAD", why.buf);
+	}
+	kernel_image_release(&img);
+	strbuf_release(&why);
+	if (stop_requested)
+		return 130;
+	if (r)
+		return r == KERNEL_BUILD_FAILED ? EXIT_BUILD_FAILED : EXIT_ERROR;
+	return finish_stdout() < 0 ? EXIT_ERROR : 0;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	const struct cmd *self = cmd_find("kernel");
+
+	if (argc < 2 || is_help_arg(argv[1]))
+		return cmd_usage(self, argc >= 2);
+	if (!strcmp(argv[1], "build"))
+		return kernel_build_cmd(argc - 1, argv + 1, self);
+	error("unknown kernel subcommand '%s'", argv[1]);
+	return cmd_usage(self, 0);
+}

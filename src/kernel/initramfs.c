@@ -1,0 +1,204 @@
+/*
+ * initramfs.c: the guest's initramfs and its /init (see initramfs.h).
+ */
+#include "kernel/initramfs.h"
+#include "bench/runner.h"
+#include "kernel/cpio.h"
+#include "kernel/kconfig.h"
+#include "kernel/serial.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Built-in benchmarks, copied into /bench when the static dir has them. */
+static const char *const bench_programs[] = {
+	"will-it-scale", "vm-scalability", "bench-harness", NULL
+};
+
+int elf_is_static(const unsigned char *buf, size_t len)
+{
+	const Elf64_Ehdr *eh = (const void *)buf;
+
+	if (len < sizeof(*eh) || memcmp(buf, ELFMAG, SELFMAG) || buf[EI_CLASS] != ELFCLASS64)
+		return -1;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
+	    (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len - eh->e_phoff)
+		return -1;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(buf + eh->e_phoff + (size_t)i * sizeof(Elf64_Phdr));
+		if (ph->p_type == PT_INTERP)
+			return 0;
+	}
+	return 1;
+}
+
+void initramfs_static_dir(struct strbuf *sb)
+{
+	const char *env = getenv("PERFBOT_STATIC_DIR");
+	char exe[4096];
+	ssize_t n;
+
+	if (env && *env) {
+		strbuf_addstr(sb, env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		strbuf_addstr(sb, "static");
+		return;
+	}
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	/* `make` puts ./perfbot beside build/, BUILD=x puts x/perfbot in x/ */
+	strbuf_addf(sb, "%s/static", exe);
+	if (!is_dir(sb->buf)) {
+		strbuf_reset(sb);
+		strbuf_addf(sb, "%s/build/static", exe);
+	}
+}
+
+static void quoted_args(struct strbuf *out, char *const *args)
+{
+	struct argv_list a = ARGV_LIST_INIT;
+
+	for (int i = 0; args && args[i]; i++)
+		argv_list_push(&a, args[i]);
+	if (a.nr) {
+		strbuf_addch(out, ' ');
+		argv_list_to_shell(&a, out);
+	}
+	argv_list_release(&a);
+}
+
+void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out)
+{
+	strbuf_addstr(out,
+		"#!/bin/busybox sh\n"
+		"# perfbot's guest /init, written by `perfbot run --kernel`: runs one job,\n"
+		"# sends its run dir out on ttyS1, reboots (see src/kernel/initramfs.h)\n"
+		"/bin/busybox mount -t proc proc /proc\n"
+		"/bin/busybox mount -t sysfs sysfs /sys\n"
+		"/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
+		"/bin/busybox mount -t tmpfs tmpfs /tmp\n"
+		"/bin/busybox --install -s /bin\n"
+		"export PATH=/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n"
+		"read up idle </proc/uptime\n"
+		"echo \"" GUEST_MARK_INIT "$up\"\n"
+		"for w in $(cat /proc/cmdline); do\n"
+		"\tcase $w in\n"
+		"\tperfbot.epoch=*) date -s \"@${w#perfbot.epoch=}\" >/dev/null ;;\n"
+		"\tperfbot.probe=1) reboot -f ;;\n"
+		"\tesac\n"
+		"done\n"
+		"perfbot run -v --no-index -n 1 -r /result");
+	quoted_args(out, spec->run_args);
+	strbuf_addstr(out, " /job.yaml");
+	if (spec->command) {
+		strbuf_addstr(out, " --");
+		quoted_args(out, spec->command);
+	}
+	strbuf_addstr(out,
+		"\n"
+		"echo \"" GUEST_MARK_EXIT "$?\"\n"
+		"n=0\n"
+		"d=$(find /result -name stats.json | head -n 1)\n"
+		"if [ -n \"$d\" ]; then\n"
+		"\tcd \"${d%/stats.json}\"\n"
+		"\t# raw: the tty must not turn \\n into \\r\\n in the archive\n"
+		"\texec 3<>/dev/ttyS1\n"
+		"\tstty raw -echo <&3\n"
+		"\tn=$(find . | cpio -o -H newc 2>/dev/null | gzip -1 | tee /proc/self/fd/3 | wc -c)\n"
+		"\texec 3>&-\n"
+		"fi\n"
+		"echo \"" GUEST_MARK_SENT "$n\"\n"
+		"sync\n"
+		"reboot -f\n");
+}
+
+/* Add the host file at path as name, checking it is a static executable
+ * when exe; why names what provides it. */
+static int add_file(struct cpio *c, const char *name, const char *path, bool exe, const char *why)
+{
+	struct strbuf data = STRBUF_INIT;
+	int ret = -1;
+
+	if (!file_exists(path)) {
+		error("'%s' not found (%s)", path, why);
+		goto out;
+	}
+	if (read_file(&data, path) < 0)
+		goto out;
+	if (exe && elf_is_static((const unsigned char *)data.buf, data.len) != 1) {
+		error("'%s' is not a statically linked program, which the guest needs (%s)", path, why);
+		goto out;
+	}
+	cpio_add(c, name, S_IFREG | (exe ? 0755 : 0644), data.buf, data.len);
+	ret = 0;
+out:
+	strbuf_release(&data);
+	return ret;
+}
+
+int initramfs_build(const struct initramfs_spec *spec, const char *dir, struct strbuf *path)
+{
+	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "result", "bench",
+					    "root", "etc", NULL };
+	struct strbuf archive = STRBUF_INIT, sdir = STRBUF_INIT, p = STRBUF_INIT, script = STRBUF_INIT;
+	struct cpio c;
+	const char *bb = spec->busybox ? spec->busybox : getenv("PERFBOT_BUSYBOX");
+	int ret = -1;
+
+	if (spec->static_dir)
+		strbuf_addstr(&sdir, spec->static_dir);
+	else
+		initramfs_static_dir(&sdir);
+	cpio_init(&c, &archive);
+	for (int i = 0; dirs[i]; i++)
+		cpio_add(&c, dirs[i], S_IFDIR | 0755, NULL, 0);
+	cpio_add_dev(&c, "dev/console", S_IFCHR | 0600, 5, 1);
+	cpio_add_dev(&c, "dev/null", S_IFCHR | 0666, 1, 3);
+	if (add_file(&c, "bin/busybox", bb && *bb ? bb : "/bin/busybox", true,
+		     "Debian package busybox-static: scripts/deps.sh kernel") < 0)
+		goto out;
+	path_join(&p, sdir.buf, "perfbot");
+	if (add_file(&c, "bin/perfbot", p.buf, true, "the static perfbot: make static") < 0)
+		goto out;
+	for (int i = 0; bench_programs[i]; i++) {
+		struct strbuf name = STRBUF_INIT;
+		strbuf_reset(&p);
+		path_join(&p, sdir.buf, bench_programs[i]);
+		strbuf_addf(&name, "bench/%s", bench_programs[i]);
+		int r = file_exists(p.buf) ? add_file(&c, name.buf, p.buf, true, "make static") : 0;
+		strbuf_release(&name);
+		if (r < 0)
+			goto out;
+	}
+	cpio_add(&c, "job.yaml", S_IFREG | 0644, spec->job_yaml, strlen(spec->job_yaml));
+	initramfs_init_script(spec, &script);
+	cpio_add(&c, "init", S_IFREG | 0755, script.buf, script.len);
+	cpio_finish(&c);
+
+	/* named by content: the runs of a job, and every job with the same
+	 * text, boot the same file, and a replayed command line finds it */
+	uint64_t h = kconfig_hash(KCONFIG_HASH_INIT, archive.buf, archive.len);
+	if (mkdir_p(dir, 0755) < 0)
+		goto out;
+	strbuf_addf(path, "%s/%016llx.cpio", dir, (unsigned long long)h);
+	if (!file_exists(path->buf) && write_file_atomic(path->buf, archive.buf, archive.len) < 0)
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&archive);
+	strbuf_release(&sdir);
+	strbuf_release(&p);
+	strbuf_release(&script);
+	return ret;
+}

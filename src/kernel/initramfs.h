@@ -1,0 +1,62 @@
+#ifndef PERFBOT_KERNEL_INITRAMFS_H
+#define PERFBOT_KERNEL_INITRAMFS_H
+/*
+ * The initramfs perfbot boots a kernel under test with: everything the
+ * job needs, nothing from the host's disk at run time.
+ *
+ *   /init            a shell script (below) run by busybox
+ *   /bin/busybox     the host's busybox-static (its applets are linked at
+ *                    boot); /bin/perfbot a static perfbot
+ *   /bench/          perfbot's built-in benchmarks, static
+ *                    ($PERFBOT_BENCH_DIR in the guest)
+ *   /job.yaml        the atomic job, with the result-path keys set
+ *   /dev/console, /dev/null   device nodes, so that init has a console
+ *                    before devtmpfs is mounted
+ *
+ * /init mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, prints
+ * "perfbot-guest: init <uptime>" (serial.h), sets the clock from the
+ * kernel command line's perfbot.epoch=, runs `perfbot run -v --no-index
+ * -n 1 -r /result <args> /job.yaml [-- command]` (the host indexes), prints
+ * "perfbot-guest: exit <status>", sends the run dir as a gzipped newc
+ * cpio on ttyS1 (raw mode), prints "perfbot-guest: sent <bytes>" and
+ * reboots (QEMU runs with -no-reboot, so it exits).  With
+ * perfbot.probe=1 on the command line it reboots right after the init
+ * line: the KVM probe (qemu.h) only asks whether a guest gets that far.
+ *
+ * Static binaries are required, and checked (an ELF with a PT_INTERP
+ * program header is dynamic): they are found in the "static dir",
+ * $PERFBOT_STATIC_DIR or "<dir of the perfbot binary>/static" (make
+ * builds perfbot, will-it-scale, vm-scalability and bench-harness there),
+ * and busybox at $PERFBOT_BUSYBOX or /bin/busybox.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include "util/strbuf.h"
+
+struct initramfs_spec {
+	const char *job_yaml;        /* the atomic job's text */
+	char *const *run_args;       /* extra `perfbot run` options, NULL-terminated */
+	char *const *command;        /* the benchmark after --, or NULL */
+	const char *static_dir;      /* NULL: initramfs_static_dir() */
+	const char *busybox;         /* NULL: $PERFBOT_BUSYBOX or /bin/busybox */
+};
+
+/* Append the guest's /init script for spec to out. */
+void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out);
+
+/*
+ * Build the initramfs of spec and store it in dir as "<hash>.cpio" (the
+ * hash of its bytes: an identical one is reused), its path appended to
+ * path.  0, or -1 after error() (a missing or dynamic program, with the
+ * package or make target that provides it).
+ */
+int initramfs_build(const struct initramfs_spec *spec, const char *dir, struct strbuf *path);
+
+/* $PERFBOT_STATIC_DIR, else "<dir of /proc/self/exe>/static"; appended. */
+void initramfs_static_dir(struct strbuf *sb);
+
+/* 1 when buf is a statically linked ELF executable, 0 when it is a
+ * dynamic one, -1 when it is no ELF file at all. */
+int elf_is_static(const unsigned char *buf, size_t len);
+
+#endif

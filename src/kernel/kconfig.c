@@ -1,0 +1,163 @@
+/*
+ * kconfig.c: what --config names, its result-path name and cache key
+ * (see kconfig.h).
+ */
+#include "kernel/kconfig.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t kconfig_hash(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* lkp's kconfig names are path components: letters, digits, ._+- */
+static int safe_name(const char *s)
+{
+	if (!*s || *s == '.' || strlen(s) > 100)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '+' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+int kconfig_init(struct kconfig *kc, const char *arg)
+{
+	static const char *const kind_tag[] = { "tiny", "defconfig", "file" };
+	struct strbuf name = STRBUF_INIT;
+	uint64_t h;
+
+	memset(kc, 0, sizeof(*kc));
+	strbuf_init(&kc->text, 0);
+	if (!arg || !strcmp(arg, "tiny")) {
+		kc->kind = KCONFIG_TINY;
+		strbuf_addstr(&kc->text, kernel_tiny_config);
+		strbuf_addstr(&name, "x86_64-tiny");
+	} else if (!strcmp(arg, "defconfig")) {
+		kc->kind = KCONFIG_DEFCONFIG;
+		strbuf_addstr(&name, "x86_64-defconfig");
+	} else {
+		kc->kind = KCONFIG_FILE;
+		kc->path = abs_path(arg);
+		if (read_file(&kc->text, kc->path) < 0) {
+			strbuf_release(&name);
+			return -1;
+		}
+		const char *base = strrchr(kc->path, '/');
+		base = base ? base + 1 : kc->path;
+		size_t len = strlen(base);
+		if (len > 7 && !strcmp(base + len - 7, ".config"))
+			len -= 7;
+		if (strncmp(base, "x86_64-", 7))
+			strbuf_addstr(&name, "x86_64-");
+		strbuf_add(&name, base, len);
+	}
+	if (!safe_name(name.buf)) {
+		error("--config '%s': the kconfig name '%s' is not one path component of "
+		      "letters, digits and ._+- (rename the file)", arg, name.buf);
+		strbuf_release(&name);
+		return -1;
+	}
+	kc->name = strbuf_detach(&name, NULL);
+	h = kconfig_hash(KCONFIG_HASH_INIT, kind_tag[kc->kind], strlen(kind_tag[kc->kind]) + 1);
+	h = kconfig_hash(h, kc->text.buf, kc->text.len);
+	snprintf(kc->key, sizeof(kc->key), "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+void kconfig_release(struct kconfig *kc)
+{
+	free(kc->path);
+	free(kc->name);
+	strbuf_release(&kc->text);
+	memset(kc, 0, sizeof(*kc));
+}
+
+void kconfig_id(const struct kconfig *kc, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s-%.8s", kc->name, kc->key);
+}
+
+/*
+ * One line of a config: "CONFIG_X=v" sets *sym and *val, "# CONFIG_X is
+ * not set" sets *sym and *val = "not set"; anything else returns 0.
+ * sym and val point into a copy the caller frees (*copy).
+ */
+static int config_line(const char *l, size_t len, char **copy, char **sym, const char **val)
+{
+	char *s = xstrndup(l, len), *eq;
+
+	*copy = s;
+	if (!strncmp(s, "CONFIG_", 7) && (eq = strchr(s, '='))) {
+		*eq = '\0';
+		*sym = s;
+		*val = eq + 1;
+		return 1;
+	}
+	if (!strncmp(s, "# CONFIG_", 9) && len > 13 && !strcmp(s + len - 11, " is not set")) {
+		s[len - 11] = '\0';
+		*sym = s + 2;
+		*val = "not set";
+		return 1;
+	}
+	return 0;
+}
+
+/* The value dotconfig gives sym (into val), 0 when it lacks it. */
+static int config_value(const char *dotconfig, const char *sym, struct strbuf *val)
+{
+	for (const char *l = dotconfig; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char *copy, *s;
+		const char *v;
+		int found = config_line(l, len, &copy, &s, &v) && !strcmp(s, sym);
+		if (found)
+			strbuf_addstr(val, v);
+		free(copy);
+		if (found)
+			return 1;
+		l = nl ? nl + 1 : l + len;
+	}
+	return 0;
+}
+
+int kconfig_missing(const char *fragment, const char *dotconfig, struct strbuf *out)
+{
+	int n = 0;
+
+	for (const char *l = fragment; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char *copy, *sym;
+		const char *want;
+		if (config_line(l, len, &copy, &sym, &want)) {
+			struct strbuf got = STRBUF_INIT;
+			int have = config_value(dotconfig, sym, &got);
+			/* "not set" and absent mean the same to Kconfig */
+			if (have ? strcmp(got.buf, want) : strcmp(want, "not set")) {
+				if (!strcmp(want, "not set"))
+					strbuf_addf(out, "# %s is not set (got: %s)\n", sym, got.buf);
+				else
+					strbuf_addf(out, "%s=%s (got: %s)\n", sym, want, have ? got.buf : "absent");
+				n++;
+			}
+			strbuf_release(&got);
+		}
+		free(copy);
+		l = nl ? nl + 1 : l + len;
+	}
+	return n;
+}

@@ -1,0 +1,143 @@
+/*
+ * serial.c: what a boot's serial console says happened (see serial.h).
+ */
+#include "kernel/serial.h"
+#include "parse/dmesg.h"
+#include "parse/parse_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void boot_report_release(struct boot_report *r)
+{
+	strbuf_release(&r->reason);
+}
+
+const char *boot_state_name(enum boot_state s)
+{
+	static const char *const names[] = {
+		[BOOT_OK] = "ok", [BOOT_PANIC] = "panic", [BOOT_NO_INIT] = "no-init",
+		[BOOT_EARLY_HANG] = "early-boot-hang", [BOOT_HANG] = "boot-hang",
+		[BOOT_JOB_TIMEOUT] = "timeout", [BOOT_CRASH] = "crash", [BOOT_NO_RESULTS] = "no-results",
+	};
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
+const char *boot_failure_line(enum boot_state s)
+{
+	switch (s) {
+	case BOOT_EARLY_HANG: return "BUG: kernel early-boot hang";
+	case BOOT_HANG: return "BUG: kernel boot hang";
+	case BOOT_CRASH: return "BUG: kernel test crashed";
+	default: return NULL;
+	}
+}
+
+/* The number after marker at the start of a line, into *v; 1 if found. */
+static int marker(const char *s, size_t len, const char *mark, double *v)
+{
+	size_t ml = strlen(mark);
+	char buf[64];
+
+	if (len <= ml || strncmp(s, mark, ml) || len - ml >= sizeof(buf))
+		return 0;
+	memcpy(buf, s + ml, len - ml);
+	buf[len - ml] = '\0';
+	*v = strtod(buf, NULL);
+	return 1;
+}
+
+void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_report *r)
+{
+	struct line_iter it;
+	struct line l;
+	bool output = false, no_init = false;
+	const char *panic = NULL;
+	size_t panic_len = 0;
+	double smp_start = -1, v;
+
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->reason, 0);
+	r->init_uptime = r->kernel_boot = r->smp_boot = r->last_stamp = -1;
+	r->sent_bytes = -1;
+	r->exit_status = -1;
+	line_iter_init(&it, log, len);
+	while (line_next(&it, &l)) {
+		size_t off;
+		line_chomp(&l);
+		if (l.len)
+			output = true;
+		double t = kmsg_stamp(l.s, l.len, &off);
+		const char *msg = l.s + off;
+		size_t mlen = l.len - off;
+		if (t >= 0) {
+			r->last_stamp = t;
+			if (mlen > 30 && !strncmp(msg, "x86: Booting SMP configuration:", 31))
+				smp_start = t;
+			else if (smp_start >= 0 && r->smp_boot < 0 && mlen > 22 && !strncmp(msg, "smp: Brought up ", 16))
+				r->smp_boot = t - smp_start;
+			else if (r->kernel_boot < 0 && mlen > 22 && !strncmp(msg, "Freeing unused kernel ", 22))
+				r->kernel_boot = t;
+		}
+		if (marker(l.s, l.len, GUEST_MARK_INIT, &v))
+			r->init_uptime = v;
+		else if (marker(l.s, l.len, GUEST_MARK_EXIT, &v))
+			r->exit_status = (int)v;
+		else if (marker(l.s, l.len, GUEST_MARK_SENT, &v))
+			r->sent_bytes = (long long)v;
+		const char *p = memmem(msg, mlen, "Kernel panic - not syncing: ", 28);
+		if (p && !panic) {
+			panic = p + 28;
+			panic_len = mlen - (size_t)(panic - msg);
+			no_init = memmem(panic, panic_len, "No working init found", 21) ||
+				  memmem(panic, panic_len, "No init found", 13) ||
+				  memmem(panic, panic_len, "Requested init", 14);
+		}
+	}
+	if (r->sent_bytes > 0) {
+		r->state = BOOT_OK;
+		return;
+	}
+	if (r->sent_bytes == 0) {
+		/* the kernel did its part: perfbot in the guest failed (its
+		 * error is on the console) */
+		r->state = BOOT_NO_RESULTS;
+		strbuf_addf(&r->reason, "no results: perfbot run in the guest exited %d without a run "
+			    "(see the dmesg file)", r->exit_status);
+		return;
+	}
+	if (panic) {
+		r->state = no_init ? BOOT_NO_INIT : BOOT_PANIC;
+		strbuf_addstr(&r->reason, no_init ? "no init: " : "kernel panic: ");
+		strbuf_add(&r->reason, panic, panic_len);
+		strbuf_rtrim(&r->reason);
+		return;
+	}
+	if (end == BOOT_END_KILLED) {
+		if (r->init_uptime >= 0) {
+			r->state = BOOT_JOB_TIMEOUT;
+			strbuf_addstr(&r->reason, "timeout: the job did not end in time");
+		} else if (output) {
+			r->state = BOOT_HANG;
+			strbuf_addstr(&r->reason, "boot hang: no /init before the boot timeout");
+		} else {
+			r->state = BOOT_EARLY_HANG;
+			strbuf_addstr(&r->reason, "early-boot hang: no output before the boot timeout");
+		}
+		return;
+	}
+	r->state = BOOT_CRASH;
+	strbuf_addstr(&r->reason, r->init_uptime >= 0 ? "crash: the guest ended before sending results" :
+			       "crash: the guest ended before /init");
+}
+
+void boot_time_stats(const struct boot_report *r, struct strbuf *out)
+{
+	if (r->init_uptime >= 0)
+		strbuf_addf(out, "boot: %.2f\n", r->init_uptime);
+	if (r->kernel_boot >= 0)
+		strbuf_addf(out, "kernel_boot: %.6f\n", r->kernel_boot);
+	if (r->smp_boot >= 0)
+		strbuf_addf(out, "smp_boot: %.6f\n", r->smp_boot);
+}

@@ -1,0 +1,490 @@
+/*
+ * vm.c: runs on a kernel under test in QEMU (see vm.h).
+ */
+#include "kernel/vm.h"
+#include "bench/runner.h"
+#include "kernel/cpio.h"
+#include "kernel/initramfs.h"
+#include "kernel/serial.h"
+#include "monitor/monitor.h"
+#include "parse/parser.h"
+#include "result/matrix.h"
+#include "util/fileio.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BOOT_TIMEOUT 300.0      /* seconds to /init: a generic kernel under
+				   TCG on a loaded 2-core host needs ~30 */
+#define SEND_SLACK 120.0        /* past the job's own timeout: the guest's
+				   perfbot stops the benchmark itself first */
+
+static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir);
+
+/* lkp's memory sizes: "8G", "512M", "1024K"; plain numbers are MiB.
+ * -1 when s is none of them. */
+static long mem_mb(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v <= 0)
+		return -1;
+	switch (*end) {
+	case '\0': case 'M': case 'm': return (long)v;
+	case 'G': case 'g': return (long)(v * 1024);
+	case 'K': case 'k': return (long)(v / 1024);
+	default: return -1;
+	}
+}
+
+/* The VM's size: the options, else the job's nr_cpu and memory (lkp's
+ * host keys), else 2 CPUs and 1 GiB. */
+static int vm_size(struct kernel_vm *vm, const struct job *atom)
+{
+	long long nr = 0;
+	const char *mem = job_get(atom, "memory");
+
+	if (vm->o.cpus <= 0) {
+		if (job_get_int(atom, "nr_cpu", &nr) < 0)
+			return -1;
+		vm->o.cpus = nr > 0 && nr <= 64 ? (int)nr : 2;
+	}
+	if (vm->o.mem_mb <= 0) {
+		vm->o.mem_mb = mem ? mem_mb(mem) : 1024;
+		if (vm->o.mem_mb < 64)
+			return error("%s: 'memory' expected a size such as 1G or 512M, got '%s'",
+				     atom->path ? atom->path : "<job>", mem);
+	}
+	return 0;
+}
+
+static void set_unless(struct job *atom, const char *key, const char *value)
+{
+	if (!job_get(atom, key))
+		job_set(atom, key, value);
+}
+
+int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, struct job *atom,
+		      char *const *run_args, char *const *command)
+{
+	struct strbuf cache = STRBUF_INIT, dir = STRBUF_INIT, cpuinfo = STRBUF_INIT, yaml = STRBUF_INIT;
+	struct strbuf s = STRBUF_INIT;
+	const char *qemu = getenv("PERFBOT_QEMU");
+	int ret = -1;
+
+	memset(vm, 0, sizeof(*vm));
+	vm->o = *o;
+	strbuf_init(&vm->initrd, 0);
+	strbuf_init(&vm->accel_how, 0);
+	vm->backend.run_once = vm_run_once;
+	vm->backend.ctx = vm;
+	if (!program_in_path(qemu && *qemu ? qemu : "qemu-system-x86_64")) {
+		error("%s not found (Debian package qemu-system-x86: scripts/deps.sh kernel)",
+		      qemu && *qemu ? qemu : "qemu-system-x86_64");
+		goto out;
+	}
+	if (kernel_image_load(o->kernel, &vm->img) < 0 || vm_size(vm, atom) < 0)
+		goto out;
+	vm->append = job_get(atom, "kernel_cmdline");
+	if (read_file(&cpuinfo, "/proc/cpuinfo") == 0)
+		vm->tsc_khz = qemu_tsc_khz(cpuinfo.buf);
+	kernel_cache_dir(o->cache, &cache);
+	path_join(&dir, cache.buf, "initrd");
+
+	struct initramfs_spec spec = { NULL, run_args, command, NULL, NULL };
+	/* the accel first: it names the test box.  A probe boots the job's
+	 * initramfs as it is (perfbot.probe=1 stops at /init). */
+	vm->accel = qemu_choose_accel(o->accel, cache.buf, vm->img.bzimage, NULL, false, o->stop,
+				      &vm->accel_how);
+	if (vm->accel == QEMU_ACCEL_AUTO) {
+		/* the probe stops at /init: any job will do */
+		job_to_yaml(atom, &yaml);
+		spec.job_yaml = yaml.buf;
+		if (initramfs_build(&spec, dir.buf, &vm->initrd) < 0)
+			goto out;
+		strbuf_reset(&vm->accel_how);
+		vm->accel = qemu_choose_accel(o->accel, cache.buf, vm->img.bzimage, vm->initrd.buf, false,
+					      o->stop, &vm->accel_how);
+		strbuf_reset(&vm->initrd);
+		strbuf_reset(&yaml);
+	}
+
+	/* lkp's result path: the kernel's commit and config, the VM as box */
+	job_set(atom, "commit", o->commit ? o->commit : vm->img.commit);
+	if (vm->img.kconfig)
+		job_set(atom, "kconfig", vm->img.kconfig);
+	else
+		set_unless(atom, "kconfig", "x86_64-unknown");
+	if (vm->o.mem_mb % 1024)
+		strbuf_addf(&s, "vm-%s-%dcpu-%ldM", qemu_accel_name(vm->accel), vm->o.cpus, vm->o.mem_mb);
+	else
+		strbuf_addf(&s, "vm-%s-%dcpu-%ldG", qemu_accel_name(vm->accel), vm->o.cpus, vm->o.mem_mb / 1024);
+	/* the test box is the VM, whatever split-job took from this host */
+	job_set(atom, "tbox_group", s.buf);
+	job_set(atom, "testbox", s.buf);
+	set_unless(atom, "rootfs", "perfbot-initramfs");
+	job_set(atom, "kernel", vm->img.bzimage);
+	/* the guest runs the job where it is: without `kernel:` */
+	struct job *guest = job_dup(atom);
+	job_delete(guest, "kernel");
+	job_to_yaml(guest, &yaml);
+	job_free(guest);
+	spec.job_yaml = yaml.buf;
+	if (initramfs_build(&spec, dir.buf, &vm->initrd) < 0)
+		goto out;
+	if (o->verbose)
+		fprintf(stderr, "perfbot: kernel %s (%s), accel %s, initramfs %s\n", vm->img.commit,
+			vm->img.release, vm->accel_how.buf, vm->initrd.buf);
+	ret = 0;
+out:
+	strbuf_release(&cache);
+	strbuf_release(&dir);
+	strbuf_release(&cpuinfo);
+	strbuf_release(&yaml);
+	strbuf_release(&s);
+	return ret;
+}
+
+void kernel_vm_release(struct kernel_vm *vm)
+{
+	kernel_image_release(&vm->img);
+	strbuf_release(&vm->initrd);
+	strbuf_release(&vm->accel_how);
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+struct boot {
+	struct kernel_vm *vm;
+	const struct run_info *info;
+	struct strbuf dir, log;      /* the run dir; the host's log lines */
+	struct strbuf console, results, qemu_out;
+	double t0, t_init, t_end;
+	enum boot_end end;
+	bool interrupted;
+	struct boot_report rep;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct boot *b, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&b->log, "%.3f host: %s\n", now_seconds(), msg.buf);
+	if (b->vm->o.verbose)
+		fprintf(stderr, "perfbot: run %d/%d: %s\n", b->info->k, b->info->n, msg.buf);
+	strbuf_release(&msg);
+}
+
+/* The job's time limit in the guest, as run_job computes it. */
+static double job_timeout(const struct job *job)
+{
+	const char *t = job_get(job, "timeout"), *r = job_get(job, "runtime");
+	double v;
+	char *end;
+
+	if (t && (v = strtod(t, &end)) > 0)
+		return *end == 'm' ? v * 60 : *end == 'h' ? v * 3600 : v;
+	if (r && (v = strtod(r, &end)) > 0)
+		return 2 * (*end == 'm' ? v * 60 : *end == 'h' ? v * 3600 : v) + 60;
+	return 3600;
+}
+
+static bool console_has(const char *path, const char *mark)
+{
+	struct strbuf s = STRBUF_INIT;
+	bool r = read_file(&s, path) == 0 && memmem(s.buf, s.len, mark, strlen(mark));
+
+	strbuf_release(&s);
+	return r;
+}
+
+/* Boot and wait: until QEMU exits, a deadline passes or perfbot is
+ * stopped.  0, or -1 when QEMU could not be started. */
+static int boot_and_wait(struct boot *b)
+{
+	struct kernel_vm *vm = b->vm;
+	struct qemu_vm q = {
+		.kernel = vm->img.bzimage, .initrd = vm->initrd.buf, .append = vm->append,
+		.accel = vm->accel, .cpus = vm->o.cpus, .mem_mb = vm->o.mem_mb, .tsc_khz = vm->tsc_khz,
+		.epoch = (long long)time(NULL), .console_path = b->console.buf,
+		.results_path = b->results.buf,
+	};
+	struct qemu_proc p;
+	struct strbuf line = STRBUF_INIT;
+	double boot_to = vm->o.boot_timeout > 0 ? vm->o.boot_timeout : BOOT_TIMEOUT;
+	double job_to = job_timeout(b->info->job) + SEND_SLACK, shown = 0;
+
+	{
+		struct argv_list a = ARGV_LIST_INIT;
+		qemu_argv(&q, &a);
+		strbuf_reset(&line);
+		argv_list_to_shell(&a, &line);
+		argv_list_release(&a);
+	}
+	note(b, "accel %s", vm->accel_how.buf);
+	note(b, "boot (replay with): %s", line.buf);
+	strbuf_release(&line);
+	b->t0 = now_seconds();
+	if (qemu_start(&q, &p, b->qemu_out.buf) < 0) {
+		qemu_proc_release(&p);
+		return -1;
+	}
+	b->end = BOOT_END_EXITED;
+	for (;;) {
+		int r = poll_command(&p.cp);
+		if (r < 0)
+			break;
+		if (r == FINISH_EXITED)
+			break;
+		double now = now_seconds();
+		if (vm->o.stop && *vm->o.stop) {
+			b->interrupted = true;
+			b->end = BOOT_END_KILLED;
+			break;
+		}
+		if (b->t_init <= 0 && console_has(b->console.buf, GUEST_MARK_INIT)) {
+			b->t_init = now;
+			note(b, "/init reached after %.1fs", now - b->t0);
+		}
+		if ((b->t_init <= 0 && now - b->t0 > boot_to) || (b->t_init > 0 && now - b->t_init > job_to)) {
+			note(b, "%s deadline passed (%.0fs): stopping QEMU", b->t_init > 0 ? "job" : "boot",
+			     b->t_init > 0 ? job_to : boot_to);
+			b->end = BOOT_END_KILLED;
+			break;
+		}
+		if (vm->o.status_line && now - shown >= 0.5) {
+			fprintf(stderr, "\r\033[Krun %d/%d: %s %.0fs", b->info->k, b->info->n,
+				b->t_init > 0 ? "running in the guest" : "booting", now - b->t0);
+			fflush(stderr);
+			shown = now;
+		}
+		usleep(100000);
+	}
+	qemu_proc_release(&p);
+	b->t_end = now_seconds();
+	if (vm->o.status_line)
+		fprintf(stderr, "\r\033[K");
+	return 0;
+}
+
+/* Unpack the guest's run dir (its archive came on ttyS1); -1 when it is
+ * not all there. */
+static int take_results(struct boot *b)
+{
+	struct strbuf data = STRBUF_INIT;
+	struct stat st;
+	int ret = -1;
+
+	if (stat(b->results.buf, &st) < 0 || st.st_size != b->rep.sent_bytes) {
+		note(b, "results: %lld bytes sent, %lld received", b->rep.sent_bytes,
+		     stat(b->results.buf, &st) < 0 ? -1LL : (long long)st.st_size);
+		goto out;
+	}
+	if (read_file(&data, b->results.buf) < 0 || cpio_extract(data.buf, data.len, b->dir.buf, "the guest's results") < 0)
+		goto out;
+	note(b, "results: %lld bytes, unpacked", b->rep.sent_bytes);
+	ret = 0;
+out:
+	strbuf_release(&data);
+	return ret;
+}
+
+static void put(struct matrix *stats, const char *name, double v, bool is_int)
+{
+	struct metric *m = matrix_get_or_add(stats, name);
+	m->v[0] = v;
+	m->is_int[0] = is_int;
+}
+
+/* "key: value" lines of a parser into stats as "<prefix>.key", and into
+ * "<dir>/<prefix>.json" as a monitor's series. */
+static int add_lines(struct boot *b, struct matrix *stats, const char *prefix, const char *lines)
+{
+	struct strbuf json = STRBUF_INIT, path = STRBUF_INIT, name = STRBUF_INIT;
+	int ret = 0;
+
+	for (const char *l = lines; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		const char *sep = memmem(l, len, ": ", 2);
+		if (sep) {
+			char *end;
+			double v = strtod(sep + 2, &end);
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s.%.*s", prefix, (int)(sep - l), l);
+			put(stats, name.buf, v, !memchr(sep + 2, '.', (size_t)(end - sep - 2)));
+		}
+		l += len + (nl ? 1 : 0);
+	}
+	if (*lines && monitor_stats_to_json(prefix, lines, strlen(lines), &json) > 0) {
+		strbuf_addf(&path, "%s/%s.json", b->dir.buf, prefix);
+		ret = write_file_atomic(path.buf, json.buf, json.len);
+	}
+	strbuf_release(&json);
+	strbuf_release(&path);
+	strbuf_release(&name);
+	return ret;
+}
+
+/* Append text to the file dir/name (made when missing). */
+static int append_file(const char *dir, const char *name, const char *text)
+{
+	struct strbuf path = STRBUF_INIT, s = STRBUF_INIT;
+	int ret;
+
+	path_join(&path, dir, name);
+	if (file_exists(path.buf))
+		read_file(&s, path.buf);
+	strbuf_addstr(&s, text);
+	ret = write_file_atomic(path.buf, s.buf, s.len);
+	strbuf_release(&path);
+	strbuf_release(&s);
+	return ret;
+}
+
+/* dmesg and boot-time stats, last_state and the log: the host's part of
+ * the run dir.  complete says whether the guest's run was. */
+static int finish_run_dir(struct boot *b, bool got_results, bool *complete)
+{
+	struct strbuf text = STRBUF_INIT, lines = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT;
+	struct matrix stats;
+	bool booted = b->rep.state == BOOT_OK && got_results;
+	int ret = -1;
+
+	matrix_init(&stats);
+	stats.ncols = 1;
+	/* lkp's line for what the kernel could not say itself */
+	const char *fail = boot_failure_line(b->rep.state);
+	if (fail) {
+		strbuf_addf(&s, "%s\n", fail);
+		if (append_file(b->dir.buf, "dmesg", s.buf) < 0)
+			goto out;
+	}
+	path_join(&path, b->dir.buf, "dmesg");
+	if (read_file(&text, path.buf) < 0)
+		goto out;
+	const struct parser *dm = parser_find("dmesg");
+	struct parse_input in = { text.buf, text.len, path.buf, b->dir.buf };
+	if (dm->parse(&in, &lines) < 0)
+		goto out;
+	strbuf_reset(&path);
+	path_join(&path, b->dir.buf, "stats.json");
+	if (booted && file_exists(path.buf) && stats_load(&stats, path.buf) < 0)
+		goto out;
+	if (add_lines(b, &stats, "dmesg", lines.buf) < 0)
+		goto out;
+	strbuf_reset(&lines);
+	boot_time_stats(&b->rep, &lines);
+	if (add_lines(b, &stats, "boot-time", lines.buf) < 0)
+		goto out;
+	*complete = booted && b->rep.exit_status == 0 && !b->interrupted;
+	if (!booted || b->interrupted)
+		put(&stats, "last_state.is_incomplete_run", 1, true);
+	strbuf_reset(&text);
+	stats_to_json(&stats, &text);
+	if (write_file_atomic(path.buf, text.buf, text.len) < 0)
+		goto out;
+
+	strbuf_reset(&s);
+	if (!booted || b->interrupted) {
+		/* the guest wrote none: say why from outside */
+		strbuf_addf(&s, "is_incomplete_run: 1\ninterrupted: %s\nreason: %s\n",
+			    b->interrupted ? "true" : "false", b->interrupted ? "interrupted" : b->rep.reason.buf);
+	}
+	strbuf_addf(&s, "boot: %s\nqemu_accel: %s\n", boot_state_name(b->rep.state), qemu_accel_name(b->vm->accel));
+	if (append_file(b->dir.buf, "last_state", s.buf) < 0)
+		goto out;
+	note(b, "boot %s after %.1fs%s%s", boot_state_name(b->rep.state), b->t_end - b->t0,
+	     b->rep.reason.len ? ": " : "", b->rep.reason.buf);
+	if (b->qemu_out.len) {
+		struct strbuf q = STRBUF_INIT;
+		if (read_file(&q, b->qemu_out.buf) == 0 && q.len)
+			note(b, "QEMU said: %s", q.buf);
+		strbuf_release(&q);
+	}
+	ret = append_file(b->dir.buf, "perfbot.log", b->log.buf);
+out:
+	matrix_release(&stats);
+	strbuf_release(&text);
+	strbuf_release(&lines);
+	strbuf_release(&path);
+	strbuf_release(&s);
+	return ret;
+}
+
+static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
+{
+	struct boot b;
+	struct strbuf path = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT;
+	bool complete = false, got = false;
+	int ret = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.vm = ctx;
+	b.info = info;
+	strbuf_init(&b.dir, 0);
+	strbuf_init(&b.log, 0);
+	strbuf_init(&b.console, 0);
+	strbuf_init(&b.results, 0);
+	strbuf_init(&b.qemu_out, 0);
+	strbuf_init(&b.rep.reason, 0);
+	if (run_dir_begin(info->result_root, &b.dir) < 0)
+		goto out;
+	path_join(&path, b.dir.buf, "job.yaml");
+	if (job_save(info->job, path.buf) < 0)
+		goto out;
+	path_join(&b.console, b.dir.buf, "dmesg");
+	path_join(&b.results, b.dir.buf, ".results.cpio.gz");
+	path_join(&b.qemu_out, b.dir.buf, ".qemu.out");
+	if (boot_and_wait(&b) < 0)
+		goto out;
+	if (read_file(&log, b.console.buf) < 0)
+		goto out;
+	boot_report_release(&b.rep);
+	boot_classify(log.buf, log.len, b.end, &b.rep);
+	if (b.rep.state == BOOT_OK && !b.interrupted) {
+		got = take_results(&b) == 0;
+		if (!got) {
+			b.rep.state = BOOT_CRASH;
+			strbuf_reset(&b.rep.reason);
+			strbuf_addstr(&b.rep.reason, "crash: the results did not arrive whole");
+		}
+	}
+	/* the host's job.yaml, which names the kernel, over the guest's */
+	if (got && job_save(info->job, path.buf) < 0)
+		goto out;
+	if (finish_run_dir(&b, got, &complete) < 0)
+		goto out;
+	unlink(b.results.buf);
+	unlink(b.qemu_out.buf);
+	if (run_dir_publish(info->result_root, b.dir.buf, final_dir) < 0)
+		goto out;
+	ret = complete ? 0 : 1;
+out:
+	if (ret < 0 && b.dir.len && is_dir(b.dir.buf))
+		remove_tree(b.dir.buf);
+	strbuf_release(&path);
+	strbuf_release(&log);
+	strbuf_release(&b.dir);
+	strbuf_release(&b.log);
+	strbuf_release(&b.console);
+	strbuf_release(&b.results);
+	strbuf_release(&b.qemu_out);
+	boot_report_release(&b.rep);
+	return ret;
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# perfbot run --kernel: Debian's packaged kernel (linux-image-amd64, in
+# scripts/deps.sh's test group) booted in QEMU under TCG with perfbot's
+# initramfs; the job runs inside, the result tree is written on the host.
+# Boot failures: no init (a panic), a boot that misses its deadline.
+# kill -9 of perfbot takes QEMU with it.
+. ./lib.sh
+
+KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort | tail -n 1)
+skip=""
+command -v qemu-system-x86_64 >/dev/null || skip="qemu-system-x86_64 not installed (qemu-system-x86)"
+[ -x /bin/busybox ] || skip="${skip:-/bin/busybox not installed (busybox-static)}"
+[ -n "$KERNEL" ] || skip="${skip:-no /boot/vmlinuz-* (linux-image-amd64)}"
+STATIC=$(dirname "$PERFBOT")/static
+[ -d "$STATIC" ] || STATIC=$(dirname "$PERFBOT")/build/static
+[ -x "$STATIC/perfbot" ] || skip="${skip:-no static perfbot in $STATIC (make static)}"
+if [ -n "$skip" ]; then
+	echo "# skipped: $skip"
+	test_done
+	exit 0
+fi
+# the kernel cache (initramfs files, the KVM probe's answer) stays in the test
+export PERFBOT_KERNEL_CACHE="$TRASH/kcache"
+RELEASE=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
+
+cat >"$TRASH/job.yaml" <<'EOF'
+testcase: mytest
+category: benchmark
+runtime: 2s
+mytest:
+  command: "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo ops: 42; echo loops: $i"
+EOF
+
+test_expect_success 'a run in the guest: lkp layout on the host, the kernel in the path' '
+	perfbot run --accel tcg -r res --kernel "$KERNEL" -M proc-vmstat,meminfo "$TRASH/job.yaml" >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	case "$rr" in "$(pwd -P)"/res/mytest/*/vm-tcg-2cpu-1G/perfbot-initramfs/x86_64-unknown/gcc/$RELEASE) ;;
+		*) echo "path: $rr"; false;; esac &&
+	grep -q "\"mytest.ops\": 42" "$rr/0/stats.json" &&
+	grep -q "\"mytest.loops\": 20000" "$rr/0/stats.json" &&
+	grep -q "\"proc-vmstat\." "$rr/0/stats.json" &&
+	grep -q "\"boot-time.boot\"" "$rr/0/stats.json" &&
+	grep -q "\"boot-time.kernel_boot\"" "$rr/0/stats.json" &&
+	grep -q "\"dmesg.timestamp:last\"" "$rr/0/stats.json" &&
+	grep -q "\"last_state.is_incomplete_run\": 0" "$rr/0/stats.json" &&
+	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
+	grep -q "^boot: ok$" "$rr/0/last_state" &&
+	grep -q "^qemu_accel: tcg$" "$rr/0/last_state" &&
+	grep -q "^kernel: \"*$KERNEL\"*$" "$rr/0/job.yaml" &&
+	grep -q "^commit: $RELEASE$" "$rr/0/job.yaml" &&
+	grep -q "^perfbot-guest: sent [1-9]" "$rr/0/dmesg" &&
+	grep -q "Linux version $RELEASE" "$rr/0/dmesg" &&
+	grep -q "host: boot (replay with): qemu-system-x86_64 .* -accel tcg .*tsc_early_khz=" "$rr/0/perfbot.log" &&
+	grep -q "benchmark started" "$rr/0/perfbot.log" &&
+	test -f "$rr/0/proc-vmstat" && test -f "$rr/0/mytest" && test -f "$rr/0/machine" &&
+	grep -q "\"mytest.ops\"" "$rr/matrix.json" &&
+	test -z "$(ls -A "$rr" | grep "^\.run-")" &&
+	test ! -e "$rr/0/.results.cpio.gz"
+'
+
+test_expect_success 'no init: an incomplete run, the panic in dmesg.* and the reason' '
+	sed "s/^runtime: 2s$/runtime: 2s\nkernel_cmdline: rdinit=\/job.yaml/" "$TRASH/job.yaml" >j.yaml &&
+	test_must_fail 1 perfbot run --accel tcg -r res --kernel "$KERNEL" j.yaml >out 2>err &&
+	rr=$(sed -n "s/: 1 run (some incomplete)$//p" out) &&
+	grep -q "^is_incomplete_run: 1$" "$rr/0/last_state" &&
+	grep -q "^reason: no init: No working init found" "$rr/0/last_state" &&
+	grep -q "^boot: no-init$" "$rr/0/last_state" &&
+	grep -q "\"dmesg.Kernel_panic-not_syncing:No_working_init_found\": 1" "$rr/0/stats.json" &&
+	grep -q "\"dmesg.boot_failures\": 1" "$rr/0/stats.json" &&
+	grep -q "\"last_state.is_incomplete_run\": 1" "$rr/0/stats.json" &&
+	grep -q "Kernel panic - not syncing" "$rr/0/dmesg" &&
+	grep -q "rdinit=/job.yaml" "$rr/0/perfbot.log"
+'
+
+test_expect_success 'a boot that misses its deadline: killed, lkp s hang line, incomplete' '
+	test_must_fail 1 perfbot run --accel tcg --boot-timeout 1 -r res --kernel "$KERNEL" "$TRASH/job.yaml" >out 2>err &&
+	rr=$(sed -n "s/: 1 run (some incomplete)$//p" out) &&
+	grep -q "^reason: .*hang: .* before the boot timeout$" "$rr/0/last_state" &&
+	grep -q "^BUG: kernel .*boot hang$" "$rr/0/dmesg" &&
+	grep -q "\"dmesg.BUG:kernel_.*boot_hang\": 1" "$rr/0/stats.json" &&
+	grep -q "boot deadline passed" "$rr/0/perfbot.log"
+'
+
+test_expect_success 'kill -9 of perfbot: QEMU dies with it' '
+	{ "$PERFBOT" run --accel tcg -r "$(pwd)/res" --kernel "$KERNEL" "$TRASH/job.yaml" >out 2>err & } &&
+	pid=$! &&
+	i=0 && while ! pgrep -f "path=$(pwd)/res/" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done &&
+	pgrep -f "path=$(pwd)/res/" >/dev/null &&
+	kill -9 $pid && { wait $pid || true; } &&
+	i=0 && while pgrep -f "path=$(pwd)/res/" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done &&
+	! pgrep -f "path=$(pwd)/res/" >/dev/null
+'
+
+test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel' '
+	echo nope >notakernel &&
+	test_must_fail 1 perfbot run --accel tcg -r res --kernel notakernel "$TRASH/job.yaml" 2>err &&
+	grep -q "is not a bzImage" err &&
+	test_must_fail 2 perfbot run --accel hvf --kernel "$KERNEL" "$TRASH/job.yaml" 2>err &&
+	grep -q "accel expects auto, tcg or kvm" err
+'
+
+test_done

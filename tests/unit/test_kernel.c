@@ -1,0 +1,637 @@
+/* Unit tests of src/kernel/: config names and cache keys, the bzImage
+ * header, cpio archives, static-ELF checks, QEMU's command line, the
+ * serial-log verdicts, the guest's /init, build-log reasons. */
+#include "test_helpers.h"
+#include "kernel/build.h"
+#include "kernel/bzimage.h"
+#include "kernel/cpio.h"
+#include "kernel/initramfs.h"
+#include "kernel/kconfig.h"
+#include "kernel/qemu.h"
+#include "kernel/serial.h"
+
+#include <elf.h>
+#include <sys/stat.h>
+
+static char *tmpdir(void)
+{
+	char *d = strdup("/tmp/perfbot-kernel-XXXXXX");
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+/* ---- kconfig ----------------------------------------------------------- */
+
+static void test_kconfig_names_and_keys(void **state)
+{
+	struct kconfig tiny, def, file, file2;
+	struct strbuf id = STRBUF_INIT, path = STRBUF_INIT;
+	char *d = tmpdir();
+	(void)state;
+	assert_int_equal(kconfig_init(&tiny, "tiny"), 0);
+	assert_string_equal(tiny.name, "x86_64-tiny");
+	assert_int_equal(tiny.kind, KCONFIG_TINY);
+	assert_string_equal(tiny.text.buf, kernel_tiny_config);
+	assert_int_equal(strlen(tiny.key), 16);
+	assert_int_equal(kconfig_init(&def, "defconfig"), 0);
+	assert_string_equal(def.name, "x86_64-defconfig");
+	assert_string_not_equal(def.key, tiny.key);
+	kconfig_id(&tiny, &id);
+	assert_int_equal(strncmp(id.buf, "x86_64-tiny-", 12), 0);
+	assert_int_equal(strncmp(id.buf + 12, tiny.key, 8), 0);
+	assert_int_equal(id.len, 20);
+	/* a file: lkp's name from its basename, the key from its text */
+	strbuf_addf(&path, "%s/rhel-8.3.config", d);
+	assert_int_equal(write_file_atomic(path.buf, "CONFIG_A=y\n", 11), 0);
+	assert_int_equal(kconfig_init(&file, path.buf), 0);
+	assert_string_equal(file.name, "x86_64-rhel-8.3");
+	assert_int_equal(write_file_atomic(path.buf, "CONFIG_A=n\n", 11), 0);
+	assert_int_equal(kconfig_init(&file2, path.buf), 0);
+	assert_string_not_equal(file.key, file2.key);
+	kconfig_release(&file2);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/x86_64-rhel-9.0", d);
+	assert_int_equal(write_file_atomic(path.buf, "CONFIG_A=n\n", 11), 0);
+	assert_int_equal(kconfig_init(&file2, path.buf), 0);
+	assert_string_equal(file2.name, "x86_64-rhel-9.0");
+	/* the same text as another file name: same key, the name differs */
+	assert_string_not_equal(file2.key, file.key);
+	kconfig_release(&file2);
+	/* a missing file, a name that is no path component */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/missing.config", d);
+	struct stderr_capture cap0;
+	capture_start(&cap0);
+	assert_int_equal(kconfig_init(&file2, path.buf), -1);
+	free(capture_end(&cap0));
+	kconfig_release(&file2);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/a b.config", d);
+	assert_int_equal(write_file_atomic(path.buf, "x", 1), 0);
+	struct stderr_capture cap;
+	capture_start(&cap);
+	assert_int_equal(kconfig_init(&file2, path.buf), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "not one path component"));
+	free(msg);
+	kconfig_release(&file2);
+	kconfig_release(&tiny);
+	kconfig_release(&def);
+	kconfig_release(&file);
+	strbuf_release(&id);
+	strbuf_release(&path);
+	remove_tree(d);
+	free(d);
+}
+
+static void test_kconfig_hash(void **state)
+{
+	(void)state;
+	/* FNV-1a 64's published values */
+	assert_true(kconfig_hash(KCONFIG_HASH_INIT, "", 0) == 0xcbf29ce484222325ULL);
+	assert_true(kconfig_hash(KCONFIG_HASH_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL);
+	assert_true(kconfig_hash(KCONFIG_HASH_INIT, "foobar", 6) == 0x85944171f73967e8ULL);
+}
+
+static void test_kconfig_missing(void **state)
+{
+	const char *frag = "# comment\nCONFIG_A=y\nCONFIG_B=y\n# CONFIG_C is not set\n"
+			   "# CONFIG_D is not set\nCONFIG_E=\"x\"\nCONFIG_F=y";
+	const char *dot = "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=y\nCONFIG_E=\"x\"\n";
+	struct strbuf out = STRBUF_INIT;
+	(void)state;
+	assert_int_equal(kconfig_missing(frag, dot, &out), 3);
+	assert_string_equal(out.buf, "CONFIG_B=y (got: not set)\n"
+				     "# CONFIG_C is not set (got: y)\n"
+				     "CONFIG_F=y (got: absent)\n");
+	strbuf_reset(&out);
+	assert_int_equal(kconfig_missing(frag, "CONFIG_A=y\nCONFIG_B=y\nCONFIG_E=\"x\"\nCONFIG_F=y\n", &out), 0);
+	assert_string_equal(out.buf, "");
+	strbuf_release(&out);
+}
+
+/* ---- bzImage and ELF ------------------------------------------------------- */
+
+static void make_bzimage(unsigned char *buf, size_t len, const char *version)
+{
+	memset(buf, 0, len);
+	memcpy(buf + 0x202, "HdrS", 4);
+	buf[0x20e] = 0x00;
+	buf[0x20f] = 0x02;     /* the string at 0x200 + 0x200 */
+	strcpy((char *)buf + 0x400, version);
+}
+
+static void test_bzimage_version(void **state)
+{
+	unsigned char buf[2048];
+	struct strbuf v = STRBUF_INIT;
+	(void)state;
+	make_bzimage(buf, sizeof(buf), "6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP");
+	assert_int_equal(bzimage_version(buf, sizeof(buf), &v), 0);
+	assert_string_equal(v.buf, "6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP");
+	strbuf_reset(&v);
+	/* too short, no magic, a pointer past the end, no string there */
+	assert_int_equal(bzimage_version(buf, 0x20f, &v), -1);
+	assert_int_equal(bzimage_version(buf, 0x405, &v), -1);
+	buf[0x202] = 'X';
+	assert_int_equal(bzimage_version(buf, sizeof(buf), &v), -1);
+	make_bzimage(buf, sizeof(buf), "6.1");
+	buf[0x20f] = 0x10;
+	assert_int_equal(bzimage_version(buf, sizeof(buf), &v), -1);
+	make_bzimage(buf, sizeof(buf), "");
+	assert_int_equal(bzimage_version(buf, sizeof(buf), &v), -1);
+	make_bzimage(buf, sizeof(buf), "6.1\x01");
+	assert_int_equal(bzimage_version(buf, sizeof(buf), &v), -1);
+	assert_int_equal(v.len, 0);
+	strbuf_release(&v);
+}
+
+static void test_kernel_image_load(void **state)
+{
+	unsigned char buf[2048];
+	char *d = tmpdir();
+	struct strbuf p = STRBUF_INIT;
+	struct kernel_image img;
+	(void)state;
+	make_bzimage(buf, sizeof(buf), "6.1.192 (perfbot@perfbot) #1 SMP");
+	strbuf_addf(&p, "%s/bzImage", d);
+	assert_int_equal(write_file_atomic(p.buf, buf, sizeof(buf)), 0);
+	/* a foreign bzImage: its release is its commit */
+	assert_int_equal(kernel_image_load(p.buf, &img), 0);
+	assert_string_equal(img.release, "6.1.192");
+	assert_string_equal(img.commit, "6.1.192");
+	assert_null(img.kconfig);
+	kernel_image_release(&img);
+	/* one of the cache: its info file names commit and config */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/info", d);
+	const char *info = "commit: abc123\nkconfig: x86_64-tiny\nbuild_seconds: 12.5\n";
+	assert_int_equal(write_file_atomic(p.buf, info, strlen(info)), 0);
+	assert_int_equal(kernel_image_load(d, &img), 0);
+	assert_string_equal(img.commit, "abc123");
+	assert_string_equal(img.kconfig, "x86_64-tiny");
+	assert_true(img.build_seconds == 12.5);
+	assert_non_null(strstr(img.bzimage, "/bzImage"));
+	kernel_image_release(&img);
+	/* not a kernel, no file */
+	struct stderr_capture cap;
+	capture_start(&cap);
+	assert_int_equal(kernel_image_load(p.buf, &img), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "is not a bzImage"));
+	free(msg);
+	kernel_image_release(&img);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/missing", d);
+	capture_start(&cap);
+	assert_int_equal(kernel_image_load(p.buf, &img), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "No such file"));
+	free(msg);
+	kernel_image_release(&img);
+	strbuf_release(&p);
+	remove_tree(d);
+	free(d);
+}
+
+static void test_elf_is_static(void **state)
+{
+	unsigned char buf[512];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(*eh));
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, ELFMAG, SELFMAG);
+	buf[EI_CLASS] = ELFCLASS64;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_phentsize = sizeof(Elf64_Phdr);
+	eh->e_phnum = 2;
+	ph[0].p_type = PT_LOAD;
+	ph[1].p_type = PT_NOTE;
+	assert_int_equal(elf_is_static(buf, sizeof(buf)), 1);
+	ph[1].p_type = PT_INTERP;
+	assert_int_equal(elf_is_static(buf, sizeof(buf)), 0);
+	/* headers past the end, not ELF, a 32-bit one */
+	assert_int_equal(elf_is_static(buf, sizeof(*eh) + sizeof(Elf64_Phdr)), -1);
+	buf[EI_CLASS] = ELFCLASS32;
+	assert_int_equal(elf_is_static(buf, sizeof(buf)), -1);
+	assert_int_equal(elf_is_static((const unsigned char *)"#!/bin/sh\n", 10), -1);
+}
+
+/* ---- cpio ------------------------------------------------------------------- */
+
+struct seen {
+	struct strbuf names;
+};
+
+static int collect(const struct cpio_entry *e, void *ctx)
+{
+	struct seen *s = ctx;
+	strbuf_addf(&s->names, "%s %o %zu:%.*s\n", e->name, e->mode, e->size, (int)e->size, e->data);
+	return 0;
+}
+
+static void test_cpio_round_trip(void **state)
+{
+	struct strbuf ar = STRBUF_INIT, why = STRBUF_INIT;
+	struct seen s = { STRBUF_INIT };
+	struct cpio c;
+	(void)state;
+	cpio_init(&c, &ar);
+	cpio_add(&c, "bin", S_IFDIR | 0755, NULL, 0);
+	cpio_add(&c, "bin/x", S_IFREG | 0755, "abcde", 5);
+	cpio_add_dev(&c, "dev/console", S_IFCHR | 0600, 5, 1);
+	cpio_add(&c, "empty", S_IFREG | 0644, "", 0);
+	cpio_finish(&c);
+	assert_int_equal(ar.len % 4, 0);
+	assert_int_equal(memcmp(ar.buf, "070701", 6), 0);
+	assert_non_null(memmem(ar.buf, ar.len, "TRAILER!!!", 10));
+	assert_int_equal(cpio_parse(ar.buf, ar.len, collect, &s, &why), 0);
+	assert_string_equal(s.names.buf, "bin 40755 0:\nbin/x 100755 5:abcde\ndev/console 20600 0:\nempty 100644 0:\n");
+	/* the same files make the same bytes (the initramfs cache) */
+	struct strbuf ar2 = STRBUF_INIT;
+	cpio_init(&c, &ar2);
+	cpio_add(&c, "bin", S_IFDIR | 0755, NULL, 0);
+	cpio_add(&c, "bin/x", S_IFREG | 0755, "abcde", 5);
+	cpio_add_dev(&c, "dev/console", S_IFCHR | 0600, 5, 1);
+	cpio_add(&c, "empty", S_IFREG | 0644, "", 0);
+	cpio_finish(&c);
+	assert_int_equal(ar.len, ar2.len);
+	assert_int_equal(memcmp(ar.buf, ar2.buf, ar.len), 0);
+	/* damage: cut anywhere, a bad magic, no trailer */
+	for (size_t cut = 1; cut < ar.len - 1; cut += 7) {
+		strbuf_reset(&why);
+		strbuf_reset(&s.names);
+		assert_int_equal(cpio_parse(ar.buf, cut, collect, &s, &why), -1);
+		assert_true(why.len > 0);
+	}
+	strbuf_reset(&why);
+	ar.buf[0] = 'X';
+	assert_int_equal(cpio_parse(ar.buf, ar.len, collect, &s, &why), -1);
+	assert_string_equal(why.buf, "bad magic at byte 0");
+	strbuf_reset(&why);
+	assert_int_equal(cpio_parse(ar2.buf, ar2.len - 124, collect, &s, &why), -1);
+	strbuf_release(&ar);
+	strbuf_release(&ar2);
+	strbuf_release(&why);
+	strbuf_release(&s.names);
+}
+
+static void test_cpio_extract(void **state)
+{
+	struct strbuf ar = STRBUF_INIT, p = STRBUF_INIT, got = STRBUF_INIT;
+	struct cpio c;
+	char *d = tmpdir();
+	(void)state;
+	cpio_init(&c, &ar);
+	cpio_add(&c, ".", S_IFDIR | 0755, NULL, 0);
+	cpio_add(&c, "./stats.json", S_IFREG | 0644, "{}\n", 3);
+	cpio_add(&c, "./sub", S_IFDIR | 0755, NULL, 0);
+	cpio_add(&c, "./sub/f", S_IFREG | 0644, "x", 1);
+	cpio_add(&c, "./link", S_IFLNK | 0777, "/etc/passwd", 11);
+	cpio_finish(&c);
+	assert_int_equal(cpio_extract(ar.buf, ar.len, d, "test"), 0);
+	strbuf_addf(&p, "%s/stats.json", d);
+	assert_int_equal(read_file(&got, p.buf), 0);
+	assert_string_equal(got.buf, "{}\n");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/sub/f", d);
+	assert_true(file_exists(p.buf));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/link", d);
+	assert_false(file_exists(p.buf));
+	/* names that would leave the dir */
+	static const char *const bad[] = { "../x", "/etc/x", "a/../../x", "a//b", "sub/", NULL };
+	for (int i = 0; bad[i]; i++) {
+		struct stderr_capture cap;
+		strbuf_reset(&ar);
+		cpio_init(&c, &ar);
+		cpio_add(&c, bad[i], S_IFREG | 0644, "x", 1);
+		cpio_finish(&c);
+		capture_start(&cap);
+		assert_int_equal(cpio_extract(ar.buf, ar.len, d, "test"), -1);
+		char *msg = capture_end(&cap);
+		assert_non_null(strstr(msg, "refusing the archive member"));
+		free(msg);
+	}
+	strbuf_release(&ar);
+	strbuf_release(&p);
+	strbuf_release(&got);
+	remove_tree(d);
+	free(d);
+}
+
+/* ---- QEMU's command line -------------------------------------------------------- */
+
+static void test_qemu_argv(void **state)
+{
+	struct qemu_vm vm = {
+		.qemu = "qemu-system-x86_64", .kernel = "/k/bzImage", .initrd = "/c/init,rd.cpio",
+		.append = "rdinit=/x", .accel = QEMU_ACCEL_TCG, .cpus = 2, .mem_mb = 1024,
+		.tsc_khz = 2445426, .epoch = 1767225600, .console_path = "/r/dmesg",
+		.results_path = "/r/a,b",
+	};
+	struct argv_list a = ARGV_LIST_INIT;
+	struct strbuf sh = STRBUF_INIT;
+	(void)state;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_string_equal(sh.buf,
+		"qemu-system-x86_64 -nodefaults -no-user-config -display none -monitor none -nic none "
+		"-no-reboot -accel tcg -cpu max -smp 2 -m 1024 -kernel /k/bzImage -initrd /c/init,rd.cpio "
+		"-append 'console=ttyS0,115200 panic=-1 oops=panic tsc_early_khz=2445426 tsc=reliable "
+		"perfbot.epoch=1767225600 rdinit=/x' "
+		"-chardev file,id=console,path=/r/dmesg -serial chardev:console "
+		"-chardev file,id=results,path=/r/a,,b -serial chardev:results");
+	argv_list_release(&a);
+	strbuf_reset(&sh);
+	/* KVM: the host's CPU; no TSC rate, epoch or extra line; a probe */
+	vm.accel = QEMU_ACCEL_KVM;
+	vm.tsc_khz = 0;
+	vm.epoch = 0;
+	vm.append = NULL;
+	vm.probe = true;
+	vm.cpus = 0;
+	vm.mem_mb = 0;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_non_null(strstr(sh.buf, " -accel kvm -cpu host -smp 1 -m 1024 "));
+	assert_non_null(strstr(sh.buf, " -append 'console=ttyS0,115200 panic=-1 oops=panic perfbot.probe=1' "));
+	argv_list_release(&a);
+	strbuf_release(&sh);
+}
+
+static void test_qemu_small_parts(void **state)
+{
+	enum qemu_accel a;
+	(void)state;
+	assert_int_equal(qemu_tsc_khz("processor : 0\ncpu MHz\t\t: 2445.426\n"), 2445426);
+	assert_int_equal(qemu_tsc_khz("cpu MHz : 3000\n"), 3000000);
+	assert_int_equal(qemu_tsc_khz("processor : 0\n"), 0);
+	assert_int_equal(qemu_tsc_khz("cpu MHz : x\n"), 0);
+	assert_int_equal(qemu_accel_parse("tcg", &a), 0);
+	assert_int_equal(a, QEMU_ACCEL_TCG);
+	assert_int_equal(qemu_accel_parse("kvm", &a), 0);
+	assert_int_equal(a, QEMU_ACCEL_KVM);
+	assert_int_equal(qemu_accel_parse("auto", &a), 0);
+	assert_int_equal(a, QEMU_ACCEL_AUTO);
+	assert_int_equal(qemu_accel_parse("hvf", &a), -1);
+	assert_string_equal(qemu_accel_name(QEMU_ACCEL_TCG), "tcg");
+	assert_string_equal(qemu_accel_name(QEMU_ACCEL_KVM), "kvm");
+}
+
+/* ---- the serial log --------------------------------------------------------------- */
+
+static const char boot_head[] =
+	"SeaBIOS (version 1.16.2-debian-1.16.2-1)\n"
+	"[    0.000000] Linux version 6.1.0 (perfbot@perfbot) #1 SMP\n"
+	"[    0.010000] x86: Booting SMP configuration:\n"
+	"[    0.030000] smp: Brought up 1 node, 2 CPUs\n"
+	"[    1.250000] Freeing unused kernel image (initmem) memory: 1024K\n"
+	"[    1.260000] Run /init as init process\n";
+
+static enum boot_state classify(const char *log, enum boot_end end, struct boot_report *r)
+{
+	boot_classify(log, strlen(log), end, r);
+	return r->state;
+}
+
+static void test_boot_classify(void **state)
+{
+	struct boot_report r;
+	struct strbuf log = STRBUF_INIT;
+	(void)state;
+	/* ok: /init ran the job and sent its results */
+	strbuf_addf(&log, "%sperfbot-guest: init 1.31\r\nperfbot-guest: exit 0\nperfbot-guest: sent 8475\n"
+		    "[    9.000000] reboot: Restarting system\n", boot_head);
+	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_OK);
+	assert_true(r.init_uptime == 1.31);
+	assert_int_equal(r.exit_status, 0);
+	assert_int_equal(r.sent_bytes, 8475);
+	assert_true(r.kernel_boot == 1.25);
+	assert_true(r.smp_boot > 0.0199 && r.smp_boot < 0.0201);
+	assert_true(r.last_stamp == 9.0);
+	struct strbuf bt = STRBUF_INIT;
+	boot_time_stats(&r, &bt);
+	assert_string_equal(bt.buf, "boot: 1.31\nkernel_boot: 1.250000\nsmp_boot: 0.020000\n");
+	strbuf_release(&bt);
+	boot_report_release(&r);
+	/* perfbot in the guest failed: the kernel is not to blame */
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%sperfbot-guest: init 1.31\nperfbot-guest: exit 1\nperfbot-guest: sent 0\n", boot_head);
+	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_NO_RESULTS);
+	assert_non_null(strstr(r.reason.buf, "exited 1"));
+	assert_null(boot_failure_line(r.state));
+	boot_report_release(&r);
+	/* a panic: QEMU exits (panic=-1), the reason is the panic's */
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%sperfbot-guest: init 1.31\n[    2.000000] Kernel panic - not syncing: Fatal exception\n",
+		    boot_head);
+	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_PANIC);
+	assert_string_equal(r.reason.buf, "kernel panic: Fatal exception");
+	assert_null(boot_failure_line(r.state));
+	boot_report_release(&r);
+	/* no init, however the kernel words it */
+	static const char *const noinit[] = {
+		"No working init found.  Try passing init= option to kernel.",
+		"Requested init /sbin/init failed (error -2).",
+		"No init found.  Try passing init= option to kernel.",
+		NULL
+	};
+	for (int i = 0; noinit[i]; i++) {
+		strbuf_reset(&log);
+		strbuf_addf(&log, "%s[    1.3] Kernel panic - not syncing: %s\n", boot_head, noinit[i]);
+		assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_NO_INIT);
+		assert_int_equal(strncmp(r.reason.buf, "no init: ", 9), 0);
+		boot_report_release(&r);
+	}
+	/* killed at a deadline: before any output, before /init, after it */
+	assert_int_equal(classify("", BOOT_END_KILLED, &r), BOOT_EARLY_HANG);
+	assert_string_equal(boot_failure_line(r.state), "BUG: kernel early-boot hang");
+	boot_report_release(&r);
+	assert_int_equal(classify(boot_head, BOOT_END_KILLED, &r), BOOT_HANG);
+	assert_string_equal(boot_failure_line(r.state), "BUG: kernel boot hang");
+	assert_true(r.init_uptime < 0);
+	boot_report_release(&r);
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%sperfbot-guest: init 1.31\n", boot_head);
+	assert_int_equal(classify(log.buf, BOOT_END_KILLED, &r), BOOT_JOB_TIMEOUT);
+	assert_null(boot_failure_line(r.state));
+	boot_report_release(&r);
+	/* QEMU ended on its own with nothing said: a crash */
+	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_CRASH);
+	assert_string_equal(boot_failure_line(r.state), "BUG: kernel test crashed");
+	boot_report_release(&r);
+	assert_int_equal(classify(boot_head, BOOT_END_EXITED, &r), BOOT_CRASH);
+	assert_non_null(strstr(r.reason.buf, "before /init"));
+	boot_report_release(&r);
+	/* a panic line wins over the deadline */
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%s[    3.0] Kernel panic - not syncing: softlockup: hung tasks\n", boot_head);
+	assert_int_equal(classify(log.buf, BOOT_END_KILLED, &r), BOOT_PANIC);
+	boot_report_release(&r);
+	assert_string_equal(boot_state_name(BOOT_OK), "ok");
+	assert_string_equal(boot_state_name(BOOT_EARLY_HANG), "early-boot-hang");
+	assert_string_equal(boot_state_name(BOOT_NO_RESULTS), "no-results");
+	strbuf_release(&log);
+}
+
+/* ---- the guest's /init ---------------------------------------------------------------- */
+
+static void test_init_script(void **state)
+{
+	char *args[] = { "-M", "vmstat,meminfo", NULL };
+	char *cmd[] = { "sh", "-c", "echo 'ops: 1'", NULL };
+	struct initramfs_spec spec = { "testcase: x\n", args, cmd, NULL, NULL };
+	struct strbuf s = STRBUF_INIT;
+	(void)state;
+	initramfs_init_script(&spec, &s);
+	assert_int_equal(strncmp(s.buf, "#!/bin/busybox sh\n", 18), 0);
+	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index -n 1 -r /result -M vmstat,meminfo /job.yaml -- sh -c "
+				     "'echo '\\''ops: 1'\\'''\n"));
+	assert_non_null(strstr(s.buf, "echo \"" GUEST_MARK_INIT "$up\""));
+	assert_non_null(strstr(s.buf, "echo \"" GUEST_MARK_EXIT "$?\""));
+	assert_non_null(strstr(s.buf, "echo \"" GUEST_MARK_SENT "$n\""));
+	assert_non_null(strstr(s.buf, "stty raw -echo <&3"));
+	assert_non_null(strstr(s.buf, "perfbot.probe=1) reboot -f"));
+	strbuf_reset(&s);
+	spec.run_args = NULL;
+	spec.command = NULL;
+	initramfs_init_script(&spec, &s);
+	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index -n 1 -r /result /job.yaml\n"));
+	strbuf_release(&s);
+}
+
+static void test_initramfs_build(void **state)
+{
+	char *d = tmpdir();
+	struct strbuf sdir = STRBUF_INIT, p = STRBUF_INIT, p2 = STRBUF_INIT, data = STRBUF_INIT;
+	struct seen s = { STRBUF_INIT };
+	unsigned char elf[512];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)elf;
+	(void)state;
+	memset(elf, 0, sizeof(elf));
+	memcpy(elf, ELFMAG, SELFMAG);
+	elf[EI_CLASS] = ELFCLASS64;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_phentsize = sizeof(Elf64_Phdr);
+	strbuf_addf(&sdir, "%s/static", d);
+	assert_int_equal(mkdir_p(sdir.buf, 0755), 0);
+	strbuf_addf(&p, "%s/perfbot", sdir.buf);
+	assert_int_equal(write_file_atomic(p.buf, elf, sizeof(elf)), 0);
+	struct strbuf bb = STRBUF_INIT;
+	strbuf_addf(&bb, "%s/busybox", d);
+	assert_int_equal(write_file_atomic(bb.buf, elf, sizeof(elf)), 0);
+	struct initramfs_spec spec = { "testcase: x\n", NULL, NULL, sdir.buf, bb.buf };
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/initrd", d);
+	strbuf_addf(&p2, "%s/initrd", d);
+	struct strbuf out = STRBUF_INIT, out2 = STRBUF_INIT;
+	assert_int_equal(initramfs_build(&spec, p.buf, &out), 0);
+	assert_int_equal(initramfs_build(&spec, p2.buf, &out2), 0);
+	assert_string_equal(out.buf, out2.buf);
+	assert_int_equal(read_file(&data, out.buf), 0);
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(cpio_parse(data.buf, data.len, collect, &s, &why), 0);
+	assert_non_null(strstr(s.names.buf, "\nbin/busybox 100755 "));
+	assert_non_null(strstr(s.names.buf, "\nbin/perfbot 100755 "));
+	assert_non_null(strstr(s.names.buf, "\ndev/console 20600 0:"));
+	assert_non_null(strstr(s.names.buf, "\njob.yaml 100644 12:testcase: x\n"));
+	assert_non_null(strstr(s.names.buf, "\ninit 100755 "));
+	/* another job, another file */
+	spec.job_yaml = "testcase: y\n";
+	strbuf_reset(&out2);
+	assert_int_equal(initramfs_build(&spec, p.buf, &out2), 0);
+	assert_string_not_equal(out.buf, out2.buf);
+	/* a dynamic perfbot is refused, saying why */
+	((Elf64_Phdr *)(elf + sizeof(*eh)))->p_type = PT_INTERP;
+	eh->e_phnum = 1;
+	strbuf_reset(&p2);
+	strbuf_addf(&p2, "%s/perfbot", sdir.buf);
+	assert_int_equal(write_file_atomic(p2.buf, elf, sizeof(elf)), 0);
+	struct stderr_capture cap;
+	capture_start(&cap);
+	assert_int_equal(initramfs_build(&spec, p.buf, &out2), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "is not a statically linked program"));
+	assert_non_null(strstr(msg, "make static"));
+	free(msg);
+	/* no busybox */
+	spec.busybox = "/nonexistent/busybox";
+	capture_start(&cap);
+	assert_int_equal(initramfs_build(&spec, p.buf, &out2), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "busybox-static"));
+	free(msg);
+	strbuf_release(&sdir);
+	strbuf_release(&bb);
+	strbuf_release(&p);
+	strbuf_release(&p2);
+	strbuf_release(&data);
+	strbuf_release(&out);
+	strbuf_release(&out2);
+	strbuf_release(&why);
+	strbuf_release(&s.names);
+	remove_tree(d);
+	free(d);
+}
+
+/* ---- builds ------------------------------------------------------------------------------ */
+
+static void test_build_log_reason(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	(void)state;
+	kernel_build_log_reason("  CC kernel/sys.o\nkernel/sys.c:12:3: error: 'x' undeclared\n"
+				"kernel/sys.c:13:1: error: expected ';'\nmake: *** [x] Error 2\n", &why);
+	assert_string_equal(why.buf, "kernel/sys.c:12:3: error: 'x' undeclared");
+	strbuf_reset(&why);
+	kernel_build_log_reason("  LD vmlinux\nld: undefined reference to `foo'\n\n", &why);
+	assert_string_equal(why.buf, "ld: undefined reference to `foo'");
+	strbuf_reset(&why);
+	kernel_build_log_reason("", &why);
+	assert_string_equal(why.buf, "the build printed nothing");
+	strbuf_release(&why);
+}
+
+static void test_cache_dir(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	setenv("PERFBOT_KERNEL_CACHE", "/env/cache", 1);
+	kernel_cache_dir("/opt/dir", &sb);
+	assert_string_equal(sb.buf, "/opt/dir");
+	strbuf_reset(&sb);
+	kernel_cache_dir(NULL, &sb);
+	assert_string_equal(sb.buf, "/env/cache");
+	unsetenv("PERFBOT_KERNEL_CACHE");
+	strbuf_reset(&sb);
+	kernel_cache_dir(NULL, &sb);
+	if (geteuid() == 0)
+		assert_string_equal(sb.buf, "/var/cache/perfbot/kernel");
+	else
+		assert_non_null(strstr(sb.buf, "/perfbot/kernel"));
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kconfig_names_and_keys),
+		cmocka_unit_test(test_kconfig_hash),
+		cmocka_unit_test(test_kconfig_missing),
+		cmocka_unit_test(test_bzimage_version),
+		cmocka_unit_test(test_kernel_image_load),
+		cmocka_unit_test(test_elf_is_static),
+		cmocka_unit_test(test_cpio_round_trip),
+		cmocka_unit_test(test_cpio_extract),
+		cmocka_unit_test(test_qemu_argv),
+		cmocka_unit_test(test_qemu_small_parts),
+		cmocka_unit_test(test_boot_classify),
+		cmocka_unit_test(test_init_script),
+		cmocka_unit_test(test_initramfs_build),
+		cmocka_unit_test(test_build_log_reason),
+		cmocka_unit_test(test_cache_dir),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
