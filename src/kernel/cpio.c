@@ -1,6 +1,7 @@
 /* cpio.c: newc archives, written and read (see cpio.h). */
 #include "kernel/cpio.h"
 #include "util/fileio.h"
+#include "util/pathsafe.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -127,21 +128,23 @@ struct extract {
 	const char *what;
 };
 
-/* A relative name of non-empty components, none of them "..". */
+/* A relative name whose every component is a safe one (pathsafe.h). */
 static int safe_name(const char *name)
 {
-	if (!*name || *name == '/')
-		return 0;
-	for (const char *p = name; *p;) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 0 || (n == 2 && !strncmp(p, "..", 2)))
-			return 0;
-		p += n + (slash ? 1 : 0);
-		if (slash && !*p)
-			return 0;
+	struct strbuf comp = STRBUF_INIT;
+	int ok = *name && *name != '/';
+
+	for (const char *p = name; ok && *p;) {
+		size_t n = strcspn(p, "/");
+		strbuf_reset(&comp);
+		strbuf_add(&comp, p, n);
+		ok = !path_component_problem(comp.buf);
+		p += n;
+		if (*p == '/' && !*++p)
+			ok = 0;
 	}
-	return 1;
+	strbuf_release(&comp);
+	return ok;
 }
 
 static int extract_one(const struct cpio_entry *e, void *ctx)

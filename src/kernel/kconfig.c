@@ -4,6 +4,7 @@
  */
 #include "kernel/kconfig.h"
 #include "util/fileio.h"
+#include "util/pathsafe.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -19,18 +20,6 @@ uint64_t kconfig_hash(uint64_t h, const void *data, size_t len)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
-}
-
-/* lkp's kconfig names are path components: letters, digits, ._+- */
-static int safe_name(const char *s)
-{
-	if (!*s || *s == '.' || strlen(s) > 100)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '.' || *s == '_' || *s == '+' || *s == '-'))
-			return 0;
-	return 1;
 }
 
 int kconfig_init(struct kconfig *kc, const char *arg)
@@ -64,9 +53,11 @@ int kconfig_init(struct kconfig *kc, const char *arg)
 			strbuf_addstr(&name, "x86_64-");
 		strbuf_add(&name, base, len);
 	}
-	if (!safe_name(name.buf)) {
-		error("--config '%s': the kconfig name '%s' is not one path component of "
-		      "letters, digits and ._+- (rename the file)", arg, name.buf);
+	/* it becomes lkp's <kconfig> directory of the result path */
+	const char *problem = path_component_problem(name.buf);
+	if (problem) {
+		error("--config '%s': the kconfig name is not one path component (%s): rename the file",
+		      arg, problem);
 		strbuf_release(&name);
 		return -1;
 	}

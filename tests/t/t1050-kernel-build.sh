@@ -124,14 +124,14 @@ test_expect_success 'bad input: not a git tree, an unknown revision, no --tree' 
 '
 
 test_expect_success 'kill -9 mid-build: make and its children die, the next build cleans up' '
-	{ "$PERFBOT" kernel build --tree "$TREE" --commit slow --out ../1/cache >out 2>err & } &&
+	tag=$(test_tag) &&
+	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" kernel build --tree "$TREE" --commit slow --out ../1/cache >out 2>err & } &&
 	pid=$! &&
 	obj=$(ls -d ../1/cache/trees/tree-*/obj-x86_64-tiny-*) &&
 	i=0 && while [ ! -s "$obj/slow.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done &&
 	test -s "$obj/slow.pid" &&
-	kill -9 $pid && wait $pid || true &&
-	i=0 && while kill -0 $(cat "$obj/slow.pid") 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done &&
-	! kill -0 $(cat "$obj/slow.pid") 2>/dev/null &&
+	kill -9 $pid && { wait $pid || true; } &&
+	test_no_leftovers $tag &&
 	test -f "$obj/.perfbot-building" &&
 	c3=$(git -C "$TREE" commit-tree -p c2 -m c3 "c2^{tree}") &&
 	perfbot kernel build --tree "$TREE" --commit $c3 --out ../1/cache >out 2>err &&

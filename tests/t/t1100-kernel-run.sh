@@ -7,15 +7,13 @@
 . ./lib.sh
 
 KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort | tail -n 1)
-skip=""
-command -v qemu-system-x86_64 >/dev/null || skip="qemu-system-x86_64 not installed (qemu-system-x86)"
-[ -x /bin/busybox ] || skip="${skip:-/bin/busybox not installed (busybox-static)}"
-[ -n "$KERNEL" ] || skip="${skip:-no /boot/vmlinuz-* (linux-image-amd64)}"
-STATIC=$(dirname "$PERFBOT")/static
-[ -d "$STATIC" ] || STATIC=$(dirname "$PERFBOT")/build/static
-[ -x "$STATIC/perfbot" ] || skip="${skip:-no static perfbot in $STATIC (make static)}"
-if [ -n "$skip" ]; then
-	echo "# skipped: $skip"
+test_have qemu-system-x86_64 busybox || { test_done; exit 0; }
+if [ -z "$KERNEL" ]; then
+	if test_required vmlinuz; then
+		echo "no /boot/vmlinuz-* (linux-image-amd64), but PERFBOT_REQUIRE wants it: failing, not skipping"
+		exit 1
+	fi
+	echo "# skipped: no /boot/vmlinuz-* (linux-image-amd64)"
 	test_done
 	exit 0
 fi
@@ -81,14 +79,22 @@ test_expect_success 'a boot that misses its deadline: killed, lkp s hang line, i
 	grep -q "boot deadline passed" "$rr/0/perfbot.log"
 '
 
+# the QEMU among the processes started with tag $1, if any
+tagged_qemu() {
+	for p in $(test_leftovers "$1"); do
+		grep -qas qemu-system "/proc/$p/cmdline" && echo "$p"
+	done
+	return 0
+}
+
 test_expect_success 'kill -9 of perfbot: QEMU dies with it' '
-	{ "$PERFBOT" run --accel tcg -r "$(pwd)/res" --kernel "$KERNEL" "$TRASH/job.yaml" >out 2>err & } &&
+	tag=$(test_tag) &&
+	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run --accel tcg -r res --kernel "$KERNEL" "$TRASH/job.yaml" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while ! pgrep -f "path=$(pwd)/res/" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done &&
-	pgrep -f "path=$(pwd)/res/" >/dev/null &&
+	i=0 && while [ -z "$(tagged_qemu $tag)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done &&
+	test -n "$(tagged_qemu $tag)" &&
 	kill -9 $pid && { wait $pid || true; } &&
-	i=0 && while pgrep -f "path=$(pwd)/res/" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done &&
-	! pgrep -f "path=$(pwd)/res/" >/dev/null
+	test_no_leftovers $tag
 '
 
 test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel' '
