@@ -255,8 +255,9 @@ struct run_ctx {
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
 	const char *work_base;   /* where disks and mounts are made (setup.h) */
-	const char *monitor_root; /* prefix of the monitors' /proc and /sys
-				     paths: $PERFBOT_MONITOR_ROOT (tests), or "" */
+	const char *monitor_root; /* prefix of the /proc and /sys paths that the
+				     monitors and the machine file read:
+				     $PERFBOT_MONITOR_ROOT (tests), or "" */
 	int k, n;                /* run k (1-based) of n */
 	struct strbuf log;       /* this run's log, written to perfbot.log */
 };
@@ -421,14 +422,15 @@ struct outcome {
  * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
  * later still says what ran the test.
  */
-static int write_machine(const char *dir)
+static int write_machine(const char *root, const char *dir)
 {
 	struct strbuf cpuinfo = STRBUF_INIT, meminfo = STRBUF_INIT, s = STRBUF_INIT, path = STRBUF_INIT;
 	const char *model = NULL;
 	unsigned long long mem_kb = 0;
 	int nodes = 0, ret;
 
-	if (read_file(&cpuinfo, "/proc/cpuinfo") == 0) {
+	root_path(&path, root, "/proc/cpuinfo");
+	if (read_file(&cpuinfo, path.buf) == 0) {
 		char *p = strstr(cpuinfo.buf, "model name");
 		if (p && (p = strchr(p, ':'))) {
 			char *nl = strchr(p, '\n');
@@ -437,20 +439,22 @@ static int write_machine(const char *dir)
 			model = p + 1 + strspn(p + 1, " \t");
 		}
 	}
-	if (read_file(&meminfo, "/proc/meminfo") == 0) {
+	strbuf_reset(&path);
+	root_path(&path, root, "/proc/meminfo");
+	if (read_file(&meminfo, path.buf) == 0) {
 		const char *p = strstr(meminfo.buf, "MemTotal:");
 		if (p)
 			mem_kb = strtoull(p + 9, NULL, 10);
 	}
 	while (1) {
-		struct strbuf n = STRBUF_INIT;
-		strbuf_addf(&n, "/sys/devices/system/node/node%d", nodes);
-		bool there = is_dir(n.buf);
-		strbuf_release(&n);
-		if (!there)
+		strbuf_reset(&path);
+		root_path(&path, root, "/sys/devices/system/node/");
+		strbuf_addf(&path, "node%d", nodes);
+		if (!is_dir(path.buf))
 			break;
 		nodes++;
 	}
+	strbuf_reset(&path);
 	strbuf_addstr(&s, "# written by perfbot run, as lkp-tests hosts/ files say it\n");
 	if (model)
 		strbuf_addf(&s, "model: %s\n", model);
@@ -695,7 +699,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	if (parse_benchmark(rc, tmp.buf) < 0)
 		o.incomplete = true;
 	if (write_last_state(rc, tmp.buf, &o) < 0 || write_stats(rc, tmp.buf, &o) < 0 ||
-	    write_machine(tmp.buf) < 0)
+	    write_machine(rc->monitor_root, tmp.buf) < 0)
 		goto out;
 	phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
 	strbuf_reset(&path);

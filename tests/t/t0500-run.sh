@@ -125,11 +125,14 @@ test_expect_success 'kill -9 leaves no half-written result' '
 	! test -f "$rr/0/stats.json"
 '
 
-# PERFBOT_MONITOR_ROOT points the monitors at a made-up /proc and /sys:
-# here vmstat's files exist and cpufreq's do not, whatever this machine has.
+# PERFBOT_MONITOR_ROOT points the monitors (and the machine file) at a
+# made-up /proc and /sys: here vmstat's files exist and cpufreq's do not,
+# whatever this machine has.
 test_expect_success 'a missing monitor source is skipped, the run goes on' '
-	mkdir -p fake/proc &&
-	cp /proc/stat /proc/vmstat /proc/meminfo fake/proc/ &&
+	mkdir -p fake/proc fake/sys/devices/system/node/node0 fake/sys/devices/system/node/node1 &&
+	cp /proc/stat /proc/vmstat fake/proc/ &&
+	sed "s/^MemTotal: .*/MemTotal:        2621439 kB/" /proc/meminfo >fake/proc/meminfo &&
+	printf "processor\t: 0\nmodel name\t: Fake CPU 9000 @ 1.00GHz\nflags\t\t: fpu\n" >fake/proc/cpuinfo &&
 	job j.yaml &&
 	PERFBOT_MONITOR_ROOT=$(pwd)/fake perfbot run -r res -c m1 -M vmstat,cpufreq j.yaml -- echo a: 1 >out 2>err &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
@@ -146,6 +149,10 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	grep -q "\"vmstat.memory.free\"" "$rr/0/stats.json" &&
 	grep -q "\"mytest.a\": 1" "$rr/0/stats.json" &&
 	! grep -q "cpufreq" "$rr/0/stats.json" &&
+	grep -q "^model: Fake CPU 9000 @ 1.00GHz$" "$rr/0/machine" &&
+	grep -q "^nr_node: 2$" "$rr/0/machine" &&
+	grep -q "^memory: 2G$" "$rr/0/machine" &&
+	sed -i "s/^MemTotal: .*/MemTotal:        2621440 kB/" fake/proc/meminfo &&
 
 	mkdir -p "$cpu0" &&
 	printf "2000000 100\n1000000 50\n" >"$cpu0/time_in_state" && echo 7 >"$cpu0/total_trans" &&
@@ -155,7 +162,8 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	! grep -q "skipped_monitors" "$rr/0/last_state" &&
 	grep -q "^cpu0.total_trans: 7$" "$rr/0/cpufreq" &&
 	grep -q "\"cpufreq.cpu0.time_in_state.2000000\": 100," "$rr/0/stats.json" &&
-	grep -q "\"cpufreq.cpu0.total_trans\": 7," "$rr/0/stats.json"
+	grep -q "\"cpufreq.cpu0.total_trans\": 7," "$rr/0/stats.json" &&
+	grep -q "^memory: 3G$" "$rr/0/machine"
 '
 
 test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an interval' '
@@ -206,6 +214,9 @@ test_expect_success 'bad jobs and options: clear errors' '
 	job j.yaml "runtime: soon" &&
 	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
 	grep -q "j.yaml:3:.*expected a duration" err &&
+	job j.yaml "timeout: -5" &&
+	test_must_fail 1 perfbot run -r res j.yaml -- true 2>err &&
+	grep -q "j.yaml:3:.*.timeout. expected a duration (300, 300s, 5m), got .-5." err &&
 	test_must_fail 2 perfbot run &&
 	test_must_fail 2 perfbot run --runs 0 j.yaml &&
 	test_must_fail 1 perfbot run nonexistent.yaml
