@@ -123,6 +123,10 @@ test_expect_success 'bad options exit 2 with the usage' '
 	grep -q "\-\-gap: .x. is not a number" err &&
 	test_must_fail 2 perfbot changed --alpha 2 $BASE $NEW 2>err &&
 	grep -q "not between 0 and 1" err &&
+	test_must_fail 2 perfbot changed --alpha 1 $BASE $NEW 2>err &&
+	grep -q "^perfbot: --alpha: 1 is not between 0 and 1$" err &&
+	test_must_fail 2 perfbot changed --alpha 0 $BASE $NEW 2>err &&
+	perfbot changed --alpha 0.999 $BASE $NEW >/dev/null &&
 	test_must_fail 2 perfbot changed -p 2>err &&
 	grep -q "needs a value" err &&
 	test_must_fail 2 perfbot changed $BASE 2>err &&

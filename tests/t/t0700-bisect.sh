@@ -84,6 +84,21 @@ test_expect_success 'kill -9 then --resume reaches the same answer' '
 	grep -q "^first bad commit: $want" out
 '
 
+# A crash mid-write leaves a last line without its newline: --resume
+# ignores it rather than trust half a record.
+test_expect_success 'a torn last line of the state is not replayed' '
+	make_repo repo 5 && export COUNTER=$(pwd)/counter &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>&1 &&
+	want=$(git -C repo log --format=%H --grep="^commit 5$" bad) &&
+	other=$(git -C repo log --format=%H --grep="^commit 9$" bad) &&
+	sed -n "1,2p" st >st2 &&
+	printf "result %s" "$other" >>st2 &&
+	perfbot bisect --resume --state st2 >out2 2>err2 &&
+	grep -q "^first bad commit: $want" out2 &&
+	grep -q "^result $want$" st2
+'
+
 test_expect_success 'nothing to bisect when good and bad do not differ' '
 	make_repo repo 99 && export COUNTER=$(pwd)/counter &&
 	test_must_fail 4 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
