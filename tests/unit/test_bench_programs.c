@@ -210,10 +210,27 @@ static void test_will_it_scale_tests(void **state)
 		struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
 
 		*sp = '\0';
-		assert_int_equal(run("will-it-scale", args, &out), 0);
-		assert_non_null(strstr(out.buf, "tasks,processes,processes_idle,threads,threads_idle,linear\n"
-					     "0,0,100,0,100,0\n1,"));
-		parse_as("will-it-scale", &out, &stats);
+		/*
+		 * 80 ms a task: on a machine busy with other work a task may
+		 * not get a slice that soon, and report no ops.  That says
+		 * nothing about the test program: run it once more, longer,
+		 * before judging.
+		 */
+		for (int attempt = 0; attempt < 2; attempt++) {
+			if (attempt) {
+				args[0] = "--duration=1";
+				args[1] = "--warmup=0.2";
+				strbuf_reset(&out);
+				strbuf_reset(&stats);
+			}
+			assert_int_equal(run("will-it-scale", args, &out), 0);
+			assert_non_null(strstr(out.buf, "tasks,processes,processes_idle,threads,"
+						     "threads_idle,linear\n0,0,100,0,100,0\n1,"));
+			parse_as("will-it-scale", &out, &stats);
+			if (stat(&stats, "per_process_ops") > 0 && stat(&stats, "per_thread_ops") > 0 &&
+			    stat(&stats, "2.processes") > 0)
+				break;
+		}
 		if (stat(&stats, "per_process_ops") <= 0 || stat(&stats, "per_thread_ops") <= 0)
 			fail_msg("%s: no ops:\n%s", p, out.buf);
 		assert_true(stat(&stats, "2.processes") > 0);

@@ -484,6 +484,122 @@ static void test_classify_outlier(void **state)
 	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
+/* ---- the edges (tests/mutants.txt) ----------------------------------- */
+
+/* The documented defaults: per-bisection levels 0.09 and 0.003 over
+ * log2(n) verdicts, 2 runs a step (up to 32), 4 an endpoint (up to 40),
+ * the pooled t-test, any shift. */
+static void test_param_defaults(void **state)
+{
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 2);
+	assert_true(p.alpha == 0.09);
+	assert_true(p.confirm_alpha == 0.003);
+	bisect_params_init(&p, 64);
+	assert_true(fabs(p.alpha - 0.09 / 6) < 1e-15);
+	assert_true(fabs(p.confirm_alpha - 0.003 / 6) < 1e-15);
+	assert_int_equal(p.tests, BISECT_TEST_POOLED);
+	assert_int_equal(p.min_runs, 2);
+	assert_int_equal(p.max_runs, 32);
+	assert_int_equal(p.ref_min_runs, 4);
+	assert_int_equal(p.ref_max_runs, 40);
+	assert_true(p.min_shift == 0);
+}
+
+/* A p exactly at the level is no evidence of a difference, on either side
+ * (the verdict wants "not distinguishable" as p >= alpha). */
+static void test_classify_at_exactly_alpha(void **state)
+{
+	struct sample_set good = SET(GOOD_RUNS), bad = SET(BAD_RUNS);
+	struct sample_set near_good = SET(97.0, 99.0, 96.5, 98.5);
+	struct sample_set near_bad = SET(92.5, 94.0, 91.5, 93.0);
+	struct bisect_params p = params(BISECT_TEST_WELCH);
+	(void)state;
+
+	/* near_good: unlike bad, and as unlike good as alpha itself */
+	p.alpha = bisect_pvalue(&near_good, &good, &p);
+	assert_true(bisect_pvalue(&near_good, &bad, &p) < p.alpha);
+	assert_int_equal(bisect_classify(&near_good, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	p.alpha = nextafter(bisect_pvalue(&near_good, &good, &p), 2);
+	assert_int_equal(bisect_classify(&near_good, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+
+	p.alpha = bisect_pvalue(&near_bad, &bad, &p);
+	assert_true(bisect_pvalue(&near_bad, &good, &p) < p.alpha);
+	assert_int_equal(bisect_classify(&near_bad, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+	p.alpha = nextafter(p.alpha, 2);
+	assert_int_equal(bisect_classify(&near_bad, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+}
+
+/* Sum of squared deviations, written out. */
+static double ss_of(const struct sample_set *s)
+{
+	double m = 0, ss = 0;
+
+	for (int i = 0; i < s->nr; i++)
+		m += s->v[i] / s->nr;
+	for (int i = 0; i < s->nr; i++)
+		ss += (s->v[i] - m) * (s->v[i] - m);
+	return ss;
+}
+
+static double mean_of(const struct sample_set *s)
+{
+	double m = 0;
+
+	for (int i = 0; i < s->nr; i++)
+		m += s->v[i];
+	return m / s->nr;
+}
+
+/* The pooled t of the step against a side pools the variance of the
+ * other side too, with its n - 1 degrees of freedom: the verdict flips
+ * exactly at the p that arithmetic gives. */
+static void test_pooled_degrees_of_freedom(void **state)
+{
+	/* (no run lies beyond 2 robust scales of its set's median: the
+	 * clipped means are the plain ones) */
+	struct sample_set step = SET(95.0, 96.0, 97.0);
+	struct sample_set good = SET(98.0, 100.0, 100.0, 102.0);
+	struct sample_set bad = SET(88.0, 90.0, 90.0, 92.0);
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	double ss = ss_of(&step) + ss_of(&good) + ss_of(&bad);
+	int df = 3 + 4 - 2 + (4 - 1);
+	double se = sqrt(ss / df * (1.0 / 3 + 1.0 / 4));
+	double pb = t_pvalue((mean_of(&step) - mean_of(&bad)) / se, df);
+	double pg = t_pvalue((mean_of(&step) - mean_of(&good)) / se, df);
+	(void)state;
+
+	/* the step is closer to good (4 away) than to bad (6) */
+	assert_true(pb < pg);
+	p.alpha = pb * 1.001;
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	p.alpha = pb * 0.999;
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	/* and not above pg: then it is unlike good as well */
+	p.alpha = pg * 1.001;
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+}
+
+/* An undecided step exactly halfway: the far side to grow is good. */
+static void test_far_side_tie(void **state)
+{
+	struct sample_set good = SET(100.0, 102.0, 98.0, 100.0);
+	struct sample_set bad = SET(90.0, 92.0, 88.0, 90.0);
+	struct sample_set halfway = SET(95.0, 87.0, 103.0, 95.0);
+	struct bisect_params p = params(BISECT_TEST_POOLED);
+	struct bisect_runs more;
+	(void)state;
+
+	p.alpha = 1e-4;
+	assert_int_equal(bisect_classify(&halfway, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&halfway, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(more.step, 1);
+	assert_int_equal(more.good, 1);
+	assert_int_equal(more.bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +607,10 @@ int main(void)
 		cmocka_unit_test(test_classify_outlier),
 		cmocka_unit_test(test_noise_and_runs_needed),
 		cmocka_unit_test(test_classify_neighbours),
+		cmocka_unit_test(test_param_defaults),
+		cmocka_unit_test(test_classify_at_exactly_alpha),
+		cmocka_unit_test(test_pooled_degrees_of_freedom),
+		cmocka_unit_test(test_far_side_tie),
 		cmocka_unit_test(test_classify_clear),
 		cmocka_unit_test(test_classify_rise),
 		cmocka_unit_test(test_classify_unknown),

@@ -164,6 +164,11 @@ static void test_scalar_types(void **state)
 		{ "2020-01-02", JOB_OTHER }, { ":sym", JOB_OTHER }, { "~", JOB_TNULL },
 		{ "null", JOB_TNULL }, { "", JOB_TNULL }, { ".", JOB_STR },
 		{ "09", JOB_STR }, { "1.2.3", JOB_STR },
+		/* sexagesimal minutes and seconds go to 59 */
+		{ "1:59", JOB_INT }, { "1:60", JOB_STR }, { "1:05:30", JOB_INT },
+		{ "1:30.5", JOB_FLOAT }, { "1:2:3:4", JOB_STR },
+		/* a float's exponent needs its sign */
+		{ "1.0e3", JOB_STR }, { "1.0E-3", JOB_FLOAT }, { "1.e+3", JOB_FLOAT },
 	};
 
 	(void)state;
@@ -594,6 +599,12 @@ static void test_tbox_group(void **state)
 		{ "12", "12" },
 		{ "a-1-2-3", "a-2" },
 		{ "", "" },
+		/* /-\\d+-/ wants a digit between the dashes: "--" stays */
+		{ "a--b-1", "a--b" },
+		{ "lkp--2-x-3", "lkp--x" },
+		/* /.+-\\d+$/: something before the -N */
+		{ "-1", "-1" },
+		{ "a-1", "a" },
 	};
 
 	(void)state;

@@ -263,6 +263,11 @@ static void test_erb(void **state)
 	erb("% case job['k']\n% when 'a', 'b'\nab\n% when /c/\nc\n% else\nelse\n% end\n",
 	    "k: c\n", NULL, "c\n");
 	erb("<%= (1 < 2) && !false %> <%= k %>\n", "k: hashugar\n", NULL, "true hashugar\n");
+	/* comparisons at equality, numbers and strings */
+	erb("<%= 2 <= 2 %> <%= 3 <= 2 %> <%= 2 >= 2 %> <%= 1 >= 2 %> <%= 2 < 2 %> <%= 2 > 2 %>\n",
+	    "a: 1\n", NULL, "true false true false false false\n");
+	erb("<%= 'b' <= 'b' %> <%= 'c' <= 'b' %> <%= 'b' >= 'b' %> <%= 'a' >= 'b' %>\n",
+	    "a: 1\n", NULL, "true false true false\n");
 	/* || returns the deciding operand, and never evaluates the other */
 	erb("<%= job['z'] || 'd' %>-<%= job['n'] || job['z']['q'] %>-<%= job['z'] or 'e' %>\n",
 	    "n: 5\n", NULL, "d-5-e\n");
