@@ -32,7 +32,7 @@ HDRS     = $(shell find src -name '*.h')
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
 .PHONY: all check check-unit check-e2e check-asan demo clean deps bench
-.PHONY: unit-tests coverage mutate
+.PHONY: unit-tests coverage mutate check-mutants
 
 all: $(PERFBOT)
 
@@ -81,6 +81,7 @@ CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox
 
 check: deps
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check-unit check-e2e
+	$(MAKE) check-mutants
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" check-asan
 
 check-asan: $(TESTS) $(PERFBOT)
@@ -95,14 +96,19 @@ demo:
 	$(MAKE) all
 	@sh scripts/demo.sh
 
-# Coverage and mutation testing (tests/README.md-style notes in README.md,
-# "Testing"): slow, not part of check; each builds in a directory of its own.
+# Coverage and mutation testing (README.md, "Testing"): slow, not part
+# of check; each builds in a directory of its own.
 coverage:
 	@sh scripts/deps.sh coverage
 	@sh scripts/coverage.sh
 
 mutate:
-	@sh scripts/mutate.sh
+	@python3 scripts/mutate.py
+
+# make check's smoke test of the mutation test: the few mutants marked
+# `smoke: yes`, each killed by its own quick tests, in well under a minute
+check-mutants: $(TESTS) $(PERFBOT)
+	@python3 scripts/mutate.py --smoke
 
 bench: $(PERFBOT)
 	@sh bench/compare.sh
