@@ -56,8 +56,8 @@ test_expect_success '--pvalue adds the p column, --all every metric' '
 # decimals below 1000, whole from 1000 to 1e8, %.4g above.
 test_expect_success 'number formats at their edges' '
 	mkdir -p b n &&
-	echo "{\"mytest.a\": [98, 102], \"mytest.b\": [97, 103], \"mytest.c\": [1, 1], \"mytest.d\": [1, 1], \"mytest.e\": [1000, 1000], \"mytest.f\": [100000000, 100000000], \"mytest.g\": [999.99, 999.99], \"mytest.h\": [100000001, 100000001], \"mytest.i\": [1, 1], \"mytest.z\": [0, 0]}" >b/matrix.json &&
-	echo "{\"mytest.a\": [98, 102], \"mytest.b\": [97, 103], \"mytest.c\": [101, 101], \"mytest.d\": [1001, 1001], \"mytest.e\": [1000, 1000], \"mytest.f\": [100000000, 100000000], \"mytest.g\": [999.99, 999.99], \"mytest.h\": [100000001, 100000001], \"mytest.i\": [1000.999, 1000.999], \"mytest.z\": [5, 5]}" >n/matrix.json &&
+	echo "{\"mytest.a\": [98, 102], \"mytest.b\": [97, 103], \"mytest.c\": [1, 1], \"mytest.d\": [1, 1], \"mytest.e\": [1000, 1000], \"mytest.f\": [100000000, 100000000], \"mytest.g\": [999.99, 999.99], \"mytest.h\": [100000001, 100000001], \"mytest.i\": [1, 1], \"mytest.z\": [0, 0], \"mytest.j%\": [2, 2]}" >b/matrix.json &&
+	echo "{\"mytest.a\": [98, 102], \"mytest.b\": [97, 103], \"mytest.c\": [101, 101], \"mytest.d\": [1001, 1001], \"mytest.e\": [1000, 1000], \"mytest.f\": [100000000, 100000000], \"mytest.g\": [999.99, 999.99], \"mytest.h\": [100000001, 100000001], \"mytest.i\": [1000.999, 1000.999], \"mytest.z\": [5, 5], \"mytest.j%\": [5, 5]}" >n/matrix.json &&
 	perfbot compare --all b n | grep "  mytest\." >rows &&
 	cat >expect <<-\EOF &&
 	    100.00            +0.0%     100.00        mytest.a
@@ -69,6 +69,7 @@ test_expect_success 'number formats at their edges' '
 	    999.99            +0.0%     999.99        mytest.g
 	     1e+08            +0.0%      1e+08        mytest.h
 	      1.00        +99999.9%       1000        mytest.i
+	      2.00            +3.0        5.00        mytest.j%
 	      0.00         +5e+102%       5.00        mytest.z
 	EOF
 	test_cmp expect rows

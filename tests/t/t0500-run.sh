@@ -63,6 +63,29 @@ test_expect_success 'a timeout kills the benchmark group and marks the run incom
 	test_no_leftovers $tag
 '
 
+test_expect_success 'children the benchmark leaves behind are killed when it ends' '
+	job j.yaml &&
+	tag=$(test_tag) &&
+	env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c bg1 -M vmstat j.yaml \
+		-- sh -c "sleep 30 >/dev/null 2>&1 & echo a: 1" >out &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/bg1) &&
+	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
+	test_no_leftovers $tag
+'
+
+# Durations in lkp's units: a timeout of 0.02m is 1.2 s, so the benchmark
+# cannot have been stopped before 1.2 s (only a lower bound: a loaded
+# machine makes it later, never earlier).
+test_expect_success 'durations in minutes: timeout 0.02m is 1.2 s' '
+	job j.yaml "timeout: 0.02m" &&
+	test_must_fail 1 perfbot run -r res -c tm1 -M vmstat j.yaml -- sleep 30 >out &&
+	rr=$(ls -d res/mytest/*/*/*/*/*/tm1) &&
+	grep -q "^timeout: true$" "$rr/0/last_state" &&
+	t=$(sed -n "s/.*benchmark ended after \([0-9.]*\)s$/\1/p" "$rr/0/perfbot.log") &&
+	echo "ended after $t s" &&
+	awk -v t="$t" "BEGIN { exit !(t >= 1.2 && t < 30) }"
+'
+
 test_expect_success 'non-zero exit marks the run incomplete' '
 	job j.yaml &&
 	test_must_fail 1 perfbot run -r res -c e1 -M vmstat j.yaml -- sh -c "echo x: 1; exit 3" &&

@@ -787,6 +787,28 @@ static void test_too_few_at_exactly_alpha(void **state)
 	release(&l);
 }
 
+/* A key metric (a KPI with a direction) is tested alone at alpha / 10: a
+ * Welch p of 0.021 is no change there, while the same runs of another
+ * metric are (3 v 3: Welch decides). */
+static void test_key_metric_at_its_level(void **state)
+{
+	struct change_options opt;
+
+	stat_opts(&opt);
+	assert_true(change_key_metric("vm-scalability.throughput"));
+	assert_false(change_key_metric("synthetic.x"));
+	assert_false(is_changed("{ \"vm-scalability.throughput\": [103, 104, 105] }",
+				"{ \"vm-scalability.throughput\": [100, 101, 102] }", &opt,
+				"vm-scalability.throughput"));
+	assert_true(is_changed("{ \"synthetic.x\": [103, 104, 105] }",
+			       "{ \"synthetic.x\": [100, 101, 102] }", &opt, "synthetic.x"));
+	/* at alpha 0.5 the key level is 0.05: reported */
+	opt.alpha = 0.5;
+	assert_true(is_changed("{ \"vm-scalability.throughput\": [103, 104, 105] }",
+			       "{ \"vm-scalability.throughput\": [100, 101, 102] }", &opt,
+			       "vm-scalability.throughput"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -812,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_default_alpha_decides),
 		cmocka_unit_test(test_magnitude_edges),
 		cmocka_unit_test(test_too_few_at_exactly_alpha),
+		cmocka_unit_test(test_key_metric_at_its_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -279,6 +279,10 @@ static void test_strbuf_edges(void **state)
 	/* strbuf_addu as "%*llu" */
 	strbuf_addu(&sb, 42, 5);
 	strbuf_addch(&sb, '|');
+	strbuf_addu(&sb, 42, 3);
+	strbuf_addch(&sb, '|');
+	strbuf_addu(&sb, 42, 2);
+	strbuf_addch(&sb, '|');
 	strbuf_addu(&sb, 12345, 5);
 	strbuf_addch(&sb, '|');
 	strbuf_addu(&sb, 123456, 5);
@@ -286,7 +290,7 @@ static void test_strbuf_edges(void **state)
 	strbuf_addu(&sb, 0, 0);
 	strbuf_addch(&sb, '|');
 	strbuf_addu(&sb, 18446744073709551615ULL, 1);
-	assert_string_equal(sb.buf, "   42|12345|123456|0|18446744073709551615");
+	assert_string_equal(sb.buf, "   42| 42|42|12345|123456|0|18446744073709551615");
 	strbuf_release(&sb);
 }
 
