@@ -492,3 +492,50 @@ int bisect_runs_needed(double noise, double shift, double alpha)
 		return 1000000;
 	return n < 1 ? 1 : (int)n;
 }
+
+bool bisect_noise_moved(const struct sample_set *before_good,
+			const struct sample_set *before_bad,
+			const struct sample_set *after_good,
+			const struct sample_set *after_bad,
+			const struct bisect_params *p, struct bisect_noise_check *out)
+{
+	double gb, bb, ga, ba, change, ratio;
+	bool moved = false;
+
+	out->noise_before = out->noise_after = out->good_move = out->bad_move = NAN;
+	out->moved = false;
+	if (before_good->nr < 2 || before_bad->nr < 2 || after_good->nr < 2 ||
+	    after_bad->nr < 2)
+		return false;
+	out->noise_before = bisect_noise(before_good, before_bad);
+	out->noise_after = bisect_noise(after_good, after_bad);
+	gb = mean(before_good->v, before_good->nr);
+	bb = mean(before_bad->v, before_bad->nr);
+	ga = mean(after_good->v, after_good->nr);
+	ba = mean(after_bad->v, after_bad->nr);
+	if (gb != 0) {
+		out->good_move = (ga - gb) / fabs(gb);
+		out->bad_move = (ba - bb) / fabs(gb);
+	}
+	ratio = out->noise_after / out->noise_before;
+	if (ratio >= NOISE_MOVE_RATIO || ratio <= 1 / NOISE_MOVE_RATIO ||
+	    (out->noise_before == 0 && out->noise_after > 0))
+		moved = true;
+	/* a move that could flip a verdict: half the distance between sides */
+	change = fabs(bb - gb);
+	if (fabs(ga - gb) > change / 2 &&
+	    pooled_t(after_good, before_good, NULL) < p->confirm_alpha)
+		moved = true;
+	if (fabs(ba - bb) > change / 2 &&
+	    pooled_t(after_bad, before_bad, NULL) < p->confirm_alpha)
+		moved = true;
+	out->moved = moved;
+	return moved;
+}
+
+bool bisect_partial_step(double step, double total)
+{
+	if (!isfinite(step) || !isfinite(total))
+		return false;
+	return fabs(step) < BISECT_PARTIAL_STEP * fabs(total);
+}

@@ -265,6 +265,39 @@ double bisect_noise(const struct sample_set *good, const struct sample_set *bad)
  */
 int bisect_runs_needed(double noise, double shift, double alpha);
 
+/* What bisect_noise_moved found, for the report. */
+struct bisect_noise_check {
+	double noise_before, noise_after;       /* bisect_noise of each pair */
+	double good_move, bad_move;     /* each endpoint's relative move */
+	bool moved;                     /* the return value */
+};
+
+/*
+ * Did the machine's noise move during the bisection?  before_* are the
+ * endpoints' runs as measured at the start, after_* fresh runs at the
+ * end.  True when the noise grew or shrank by NOISE_MOVE_RATIO (2) or
+ * more, or when an endpoint's mean moved by more than half the
+ * good-to-bad change, significantly at confirm_alpha: either way the
+ * verdicts in between were made against references that no longer hold.
+ * False (and NaN fields) with fewer than 2 runs in any set.
+ */
+#define NOISE_MOVE_RATIO 2.0
+bool bisect_noise_moved(const struct sample_set *before_good,
+			const struct sample_set *before_bad,
+			const struct sample_set *after_good,
+			const struct sample_set *after_bad,
+			const struct bisect_params *p, struct bisect_noise_check *out);
+
+/*
+ * Does the first bad commit explain only part of the change?  step is
+ * its relative change against its parent, total good's to bad's: true
+ * when |step| < BISECT_PARTIAL_STEP * |total| (another change, a second
+ * step or a drift, makes up the rest), so that the report can say "this
+ * commit explains -10% of the -19%".  False for non-finite input.
+ */
+#define BISECT_PARTIAL_STEP 0.75
+bool bisect_partial_step(double step, double total);
+
 /* The combined p-value of a vs b under p->tests (the largest; NaN as 1),
  * the pooled t's variance taken over a and b. */
 double bisect_pvalue(const struct sample_set *a, const struct sample_set *b,

@@ -600,10 +600,64 @@ static void test_far_side_tie(void **state)
 	assert_int_equal(more.bad, 0);
 }
 
+static void test_noise_moved(void **state)
+{
+	double g0[] = { 1000, 1010, 990, 1005, 995 }, b0[] = { 900, 910, 890, 905, 895 };
+	double g1[] = { 1000, 1010, 990, 1005, 995 }, b1[] = { 900, 910, 890, 905, 895 };
+	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
+	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
+	struct bisect_noise_check c;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(fabs(c.noise_before - c.noise_after) < 1e-12);
+	/* twice the spread at the end: moved; just under twice: not */
+	for (int i = 0; i < 5; i++) {
+		g1[i] = 1000 + 2 * (g0[i] - 1000);
+		b1[i] = 900 + 2 * (b0[i] - 900);
+	}
+	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(fabs(c.noise_after / c.noise_before - 2) < 1e-9);
+	for (int i = 0; i < 5; i++) {
+		g1[i] = 1000 + 1.99 * (g0[i] - 1000);
+		b1[i] = 900 + 1.99 * (b0[i] - 900);
+	}
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	/* the good endpoint now where bad was: moved */
+	for (int i = 0; i < 5; i++) {
+		g1[i] = g0[i] - 60;
+		b1[i] = b0[i];
+	}
+	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(fabs(c.good_move + 0.06) < 1e-12);
+	/* a move of 4%, less than half the 10% between the sides: not */
+	for (int i = 0; i < 5; i++)
+		g1[i] = g0[i] - 40;
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	sg1.nr = 1;
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(isnan(c.noise_after));
+}
+
+static void test_partial_step(void **state)
+{
+	(void)state;
+	assert_true(bisect_partial_step(-0.10, -0.19));
+	assert_false(bisect_partial_step(-0.095, -0.103));
+	/* the boundary: 0.75 of the whole */
+	assert_false(bisect_partial_step(-0.0751, -0.10));
+	assert_true(bisect_partial_step(-0.0749, -0.10));
+	assert_false(bisect_partial_step(NAN, -0.1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_budget_and_stop),
+		cmocka_unit_test(test_noise_moved),
+		cmocka_unit_test(test_partial_step),
 		cmocka_unit_test(test_classify_outlier),
 		cmocka_unit_test(test_noise_and_runs_needed),
 		cmocka_unit_test(test_classify_neighbours),
