@@ -3,6 +3,7 @@
  * decide.h for the protocol it follows).
  */
 #include "bisect/driver.h"
+#include "bisect/advice.h"
 #include "bisect/decide.h"
 #include "bisect/log.h"
 #include "job/job.h"
@@ -55,6 +56,11 @@ struct bisect {
 	struct checkout wt[3];       /* the good, bad and step worktrees */
 	char *result;                /* first bad commit, when found */
 	struct strbuf order;         /* "sha verdict\n" in the order measured, for the plot */
+	struct bisect_outlook outlook;       /* the endpoints' noise, at the start */
+	int start_good, start_bad;   /* the endpoints' runs at the start */
+	enum bisect_stop stop;       /* why the search gave up, if it did */
+	struct bisect_noise_check recheck;   /* the endpoints at the end */
+	bool rechecked;
 };
 
 enum { WT_GOOD, WT_BAD, WT_STEP };
@@ -291,20 +297,78 @@ static struct sample_set step_samples(struct bisect *b, const struct step_line *
 	return s;
 }
 
+/* Runs of the bisection's commits in the result tree (complete ones). */
+static int runs_spent(struct bisect *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->nr_cs; i++)
+		n += b->cs[i].s.nr;
+	return n;
+}
+
+/*
+ * May n more runs be spent?  Sets b->stop when not: the budget, or the
+ * verdicts UNKNOWN in a row at the end of the log (decide.h).
+ */
+static bool afford(struct bisect *b, int n)
+{
+	struct bisect_progress pr = { runs_spent(b), 0 };
+
+	for (int i = b->nr_d - 1; i >= 0 && b->d[i].v == BISECT_UNKNOWN; i--)
+		pr.unknown_in_row++;
+	if (!b->stop)
+		b->stop = bisect_should_stop(&pr, n, &b->p);
+	return !b->stop;
+}
+
+/*
+ * The runs of the step's tested neighbours (decide.h): the verdicts
+ * narrow the range, so the latest good one and the latest bad one bound
+ * it; the endpoints until there are such.
+ */
+static void neighbours(struct bisect *b, const char *except, struct sample_set *lo,
+		       struct sample_set *hi)
+{
+	struct commit_samples *g = samples_of(b, b->o->good, false);
+	struct commit_samples *bd = samples_of(b, b->o->bad, false);
+
+	*lo = (struct sample_set){ g->s.v, g->s.nr, 0 };
+	*hi = (struct sample_set){ bd->s.v, bd->s.nr, 0 };
+	for (int i = 0; i < b->nr_d; i++) {
+		struct decision *d = &b->d[i];
+		struct commit_samples *c;
+		int end;
+
+		if (d->v == BISECT_UNKNOWN || !strcmp(d->sha, except))
+			continue;
+		c = samples_of(b, d->sha, false);
+		end = d->used < c->s.nr ? d->used : c->s.nr;
+		if (end <= d->from)
+			continue;
+		*(d->v == BISECT_GOOD ? lo : hi) =
+			(struct sample_set){ c->s.v + d->from, end - d->from, 0 };
+	}
+}
+
+#define DECIDE_GAVE_UP (-2)
+
 /*
  * Measure sha until a verdict under p, using runs from index `from` on.
- * Returns the verdict (UNKNOWN = skip) with *used the runs counted, or -1.
+ * Returns the verdict (UNKNOWN = skip) with *used the runs counted, -1,
+ * or DECIDE_GAVE_UP when the budget or convergence ends the search.
  */
 static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from, int *used)
 {
 	for (;;) {
-		struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT;
+		struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT, lo, hi;
 		struct commit_samples *c = samples_of(b, sha, false);
 		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
 		struct bisect_runs more;
 		pools(b, &good, &bad, sha);
-		int want = bisect_runs_wanted(&step, &good, &bad, NULL, NULL, p, &more);
-		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, NULL, NULL, p);
+		neighbours(b, sha, &lo, &hi);
+		int want = bisect_runs_wanted(&step, &good, &bad, &lo, &hi, p, &more);
+		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, &lo, &hi, p);
 		if (b->o->verbose && !want)
 			fprintf(stderr, "perfbot: %.12s: %s (n=%d, mean %g; good %g, bad %g)\n", sha,
 				bisect_verdict_name(v), step.nr, step.nr ? mean(step.v, step.nr) : NAN,
@@ -315,6 +379,8 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 			*used = c->s.nr;
 			return v;
 		}
+		if (!afford(b, want))
+			return DECIDE_GAVE_UP;
 		int r = measure(b, WT_STEP, sha, more.step);
 		if (r == 1) {
 			*used = c->s.nr;
@@ -389,6 +455,32 @@ out:
 
 /* ---- the report -------------------------------------------------------- */
 
+/*
+ * What the report says about the endpoints: their means and shift, the
+ * noise at the start and the runs a verdict needed, the noise at the
+ * end and whether it moved, and the first bad commit's own step against
+ * its parent (which may explain only part of the shift).
+ */
+static void endpoints_json(struct bisect *b, const char *parent, struct json_writer *jw)
+{
+	struct commit_samples *g = samples_of(b, b->o->good, false);
+	struct commit_samples *bd = samples_of(b, b->o->bad, false);
+	struct sample_set g0 = { g->s.v, b->start_good, 0 }, b0 = { bd->s.v, b->start_bad, 0 };
+	double step = NAN;
+
+	if (parent && b->result) {
+		struct commit_samples *pa = samples_of(b, parent, false);
+		struct commit_samples *fb = samples_of(b, b->result, false);
+		double mp = pa->s.nr ? mean(pa->s.v, pa->s.nr) : NAN;
+
+		if (fb->s.nr && mp != 0)
+			step = (mean(fb->s.v, fb->s.nr) - mp) / fabs(mp);
+	}
+	bisect_outlook_json(&b->outlook, mean(g0.v, g0.nr), mean(b0.v, b0.nr),
+			    bisect_pvalue(&g0, &b0, &b->p), b->rechecked ? &b->recheck : NULL,
+			    step, jw);
+}
+
 static void write_bisect_json(struct bisect *b, const char *parent)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT, rr = STRBUF_INIT;
@@ -422,6 +514,8 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 	if (parent) {
 		jw_key(&jw, "parent"); jw_string(&jw, parent);
 	}
+	if (b->start_good)
+		endpoints_json(b, parent, &jw);
 	jw_key(&jw, "job"); jw_string(&jw, job_abs ? job_abs : b->o->job_path);
 	jw_key(&jw, "result_base"); jw_string(&jw, b->o->result_base);
 	jw_key(&jw, "commits");
@@ -613,6 +707,8 @@ static int bisect_loop(struct bisect *b)
 					d->v = old;
 					d->from = 0;
 					bisect_free_words(par, np);
+					if (v == DECIDE_GAVE_UP)
+						ret = BISECT_EXIT_UNTRUSTED;
 					goto out;
 				}
 				d->v = (enum bisect_verdict)v;
@@ -648,8 +744,11 @@ static int bisect_loop(struct bisect *b)
 		/* GIT_NEXT: measure the commit git checked out */
 		int used;
 		int v = decide(b, sha, &b->p, 0, &used);
-		if (v < 0)
+		if (v < 0) {
+			if (v == DECIDE_GAVE_UP)
+				ret = BISECT_EXIT_UNTRUSTED;
 			goto out;
+		}
 		struct decision *d = add_decision(b, sha);
 		d->v = (enum bisect_verdict)v;
 		d->used = used;
@@ -683,6 +782,40 @@ static int count_commits(struct bisect *b)
 	strbuf_release(&out);
 	strbuf_release(&range);
 	return n + 1;
+}
+
+/*
+ * The endpoints again, fresh runs at the end, against their runs at the
+ * start: a machine whose noise moved meanwhile (another job started)
+ * made the verdicts in between against references that no longer hold.
+ * Within the budget only; the report says what was found.
+ */
+static void recheck_endpoints(struct bisect *b)
+{
+	int n = b->p.ref_min_runs;
+	struct commit_samples *g, *bd;
+
+	if (!b->start_good || !afford(b, 2 * n) ||
+	    measure(b, WT_GOOD, b->o->good, n) || measure(b, WT_BAD, b->o->bad, n)) {
+		b->stop = BISECT_GO_ON;        /* the answer stands, unchecked */
+		return;
+	}
+	g = samples_of(b, b->o->good, false);
+	bd = samples_of(b, b->o->bad, false);
+	{
+		struct sample_set g0 = { g->s.v, b->start_good, 0 }, b0 = { bd->s.v, b->start_bad, 0 };
+		struct sample_set g1 = { g->s.v + g->s.nr - n, n, 0 };
+		struct sample_set b1 = { bd->s.v + bd->s.nr - n, n, 0 };
+
+		b->rechecked = true;
+		if (bisect_noise_moved(&g0, &b0, &g1, &b1, &b->p, &b->recheck)) {
+			struct strbuf msg = STRBUF_INIT;
+			strbuf_addstr(&msg, "perfbot: warning: ");
+			bisect_say_noise_moved(&b->recheck, &msg);
+			fputs(msg.buf, stderr);
+			strbuf_release(&msg);
+		}
+	}
 }
 
 int bisect_run(struct bisect_opts *o, bool resume)
@@ -742,6 +875,8 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		b.p.min_runs = o->runs;
 	if (o->max_runs > 0)
 		b.p.max_runs = o->max_runs < b.p.min_runs ? b.p.min_runs : o->max_runs;
+	if (o->max_total_runs > 0)
+		b.p.max_total_runs = o->max_total_runs;
 	if (o->alpha > 0) {
 		/* --alpha is the search's budget per bisection (default 0.09) */
 		double verdicts = log2(count_commits(&b) > 2 ? count_commits(&b) : 2);
@@ -776,6 +911,17 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	if (o->verbose)
 		fprintf(stderr, "perfbot: %s: %g -> %g (%+.1f%%, p = %.2g): bisecting\n", o->metric,
 			ep.good_mean, ep.bad_mean, 100 * ep.rel_shift, ep.p);
+	/* say at the start what this noise means for the runs to come */
+	bisect_outlook_init(&b.outlook, &g->s, &bd->s, &b.p, count_commits(&b));
+	b.start_good = g->s.nr;
+	b.start_bad = bd->s.nr;
+	{
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addstr(&line, "perfbot: ");
+		bisect_say_outlook(&b.outlook, o->metric, &line);
+		fputs(line.buf, stderr);
+		strbuf_release(&line);
+	}
 	/* the plot starts with the endpoints, as lkp's does */
 	struct strbuf head = STRBUF_INIT;
 	strbuf_addf(&head, "%s good-endpoint -1 -1\n%s bad-endpoint -1 -1\n", o->good, o->bad);
@@ -791,10 +937,17 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	/* 2 and 3: search and confirmation */
 	if (!b.result) {
 		int r = bisect_loop(&b);
+		if (r == BISECT_EXIT_UNTRUSTED) {
+			struct strbuf msg = STRBUF_INIT;
+			bisect_say_give_up(&b.outlook, b.stop, runs_spent(&b), &msg);
+			fputs(msg.buf, stdout);
+			strbuf_release(&msg);
+		}
 		if (r != 0) {
 			ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : r > 0 ? r : EXIT_ERROR;
 			goto out;
 		}
+		recheck_endpoints(&b);
 	}
 	char **par;
 	int np = parents_of(&b, b.result, &par);
@@ -806,7 +959,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	print_report(&b);
 	printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path, o->state_path);
 	bisect_free_words(par, np);
-	ret = 0;
+	ret = b.recheck.moved ? BISECT_EXIT_UNTRUSTED : 0;
 out:
 	if (b.dir.len) {
 		struct strbuf path = STRBUF_INIT;

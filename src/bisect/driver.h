@@ -36,6 +36,7 @@ struct bisect_opts {
 	char *build;                 /* shell command run in the worktree, or NULL */
 	int runs;                    /* runs of a step before its first verdict */
 	int max_runs;                /* most runs of a step before skipping it */
+	int max_total_runs;          /* the budget, all runs; <= 0: the default */
 	double alpha;                /* per-bisection error budget, <= 0: default */
 	char *result_base;
 	char *db;                    /* the store runs are indexed into, or NULL */
@@ -50,6 +51,9 @@ struct bisect_opts {
 /* Exit codes of `perfbot bisect`, beyond 0 (found) and 1 (error). */
 #define BISECT_EXIT_NOTHING 4        /* good and bad do not differ */
 #define BISECT_EXIT_AMBIGUOUS 5      /* only skipped commits were left */
+/* no answer to trust: the run budget was spent, the verdicts stopped
+ * converging, or the machine's noise moved during the bisect */
+#define BISECT_EXIT_UNTRUSTED 6
 #define BISECT_EXIT_INTERRUPTED 130
 
 /* Run (or, with resume, continue) a bisection.  Returns an exit code. */

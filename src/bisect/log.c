@@ -101,6 +101,8 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 		shell_quote(sb, o->build);
 	}
 	strbuf_addf(sb, " --runs %d --max-runs %d", o->runs, o->max_runs);
+	if (o->max_total_runs > 0)
+		strbuf_addf(sb, " --max-total-runs %d", o->max_total_runs);
 	if (o->alpha > 0)
 		strbuf_addf(sb, " --alpha %.17g", o->alpha);
 	strbuf_addstr(sb, " --result-root ");
@@ -152,6 +154,7 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--build")) o->build = xstrdup(v);
 		else if (!strcmp(k, "--runs")) o->runs = atoi(v);
 		else if (!strcmp(k, "--max-runs")) o->max_runs = atoi(v);
+		else if (!strcmp(k, "--max-total-runs")) o->max_total_runs = atoi(v);
 		else if (!strcmp(k, "--alpha")) o->alpha = atof(v);
 		else if (!strcmp(k, "--result-root")) o->result_base = xstrdup(v);
 		else if (!strcmp(k, "--db")) o->db = xstrdup(v);

@@ -3,6 +3,7 @@
  *
  *   perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml
  *                  --metric NAME [--build CMD] [--runs N] [--max-runs N]
+ *                  [--max-total-runs N]
  *                  [--alpha A] [--state FILE] [--result-root DIR]
  *                  [-v] [-- COMMAND [ARG...]]
  *   perfbot bisect --resume [--state FILE]
@@ -10,7 +11,9 @@
  * The runner is src/bisect/driver.c; the decisions src/bisect/decide.c.
  * Exit codes: 0 first bad commit found; 1 error; 2 usage; 4 good and bad
  * do not differ on the metric (nothing to bisect); 5 only skipped commits
- * were left; 130 interrupted (resume with --resume).
+ * were left; 6 no answer to trust (the run budget spent, the verdicts not
+ * converging, or the machine's noise moved: the message says what to
+ * try); 130 interrupted (resume with --resume).
  *
  * SIGINT/SIGTERM set `stop_requested`, this file's one global: the
  * current run is killed and marked incomplete, the log stays consistent.
@@ -42,7 +45,7 @@ static char *absolute(const char *path)
 
 int cmd_bisect(int argc, char **argv)
 {
-	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_RUNS, O_MAXRUNS,
+	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_RUNS, O_MAXRUNS, O_TOTAL,
 	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_DB, O_NO_INDEX };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, O_REPO },
@@ -53,6 +56,7 @@ int cmd_bisect(int argc, char **argv)
 		{ "build", required_argument, NULL, O_BUILD },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "max-runs", required_argument, NULL, O_MAXRUNS },
+		{ "max-total-runs", required_argument, NULL, O_TOTAL },
 		{ "alpha", required_argument, NULL, O_ALPHA },
 		{ "state", required_argument, NULL, O_STATE },
 		{ "result-root", required_argument, NULL, O_ROOT },
@@ -84,6 +88,11 @@ int cmd_bisect(int argc, char **argv)
 			break;
 		case O_MAXRUNS:
 			o.max_runs = (int)strtol(optarg, &end, 10);
+			break;
+		case O_TOTAL:
+			o.max_total_runs = (int)strtol(optarg, &end, 10);
+			if (!*end && o.max_total_runs < 1)
+				end = "x";
 			break;
 		case O_ALPHA:
 			o.alpha = strtod(optarg, &end);

@@ -71,8 +71,8 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"      --boot-timeout S  seconds until the guest's /init (default 300)\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
-	"               [--build CMD] [--runs N] [--max-runs N] [--alpha A]\n"
-	"               [--state FILE] [--result-root DIR] [--db D | --no-index]\n"
+	"               [--build CMD] [--runs N] [--max-runs N] [--max-total-runs N]\n"
+	"               [--alpha A] [--state FILE] [--result-root DIR] [--db D | --no-index]\n"
 	"               [-v] [-- COMMAND [ARG...]]\n"
 	"perfbot bisect --resume [--state FILE]\n"
 	"\n"
@@ -86,6 +86,8 @@ COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under
 	"  --build CMD       shell command run in the checkout (failure: skip)\n"
 	"  --runs N          runs of a step before its first verdict (default 2)\n"
 	"  --max-runs N      most runs of a step before skipping it (default 32)\n"
+	"  --max-total-runs N  most runs in all, endpoints included (default\n"
+	"                    4 x 5 x (log2 commits + 3): 260 for 1,024 commits)\n"
 	"  --alpha A         error budget of the search (default 0.09)\n"
 	"  --state FILE      the replayable log (default ./perfbot-bisect.state)\n"
 	"  --result-root DIR result root (default as perfbot run)\n"
@@ -95,8 +97,14 @@ COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under
 	"  --no-index        do not index the runs\n"
 	"  -v, --verbose     log decisions on stderr (-vv: also git and runs)\n"
 	"\n"
+	"It says at the start how noisy the endpoints are and how many runs a\n"
+	"verdict needs, gives up (exit 6) when the budget is spent or three\n"
+	"verdicts in a row cannot be made, saying what to try, and re-measures\n"
+	"the endpoints at the end: if the machine's noise moved, it says so.\n"
+	"\n"
 	"Exit: 0 found, 1 error, 4 nothing to bisect, 5 only skipped commits\n"
-	"left, 130 interrupted.\n")
+	"left, 6 no answer to trust (budget, no convergence, noise moved),\n"
+	"130 interrupted.\n")
 COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 	"perfbot parse NAME [FILE]\n"
 	"perfbot parse --list\n"

@@ -142,4 +142,30 @@ test_expect_success 'usage and state errors' '
 	grep -q "unknown revision .nosuch." err
 '
 
+test_expect_success 'says the noise and the runs a verdict needs, and checks the endpoints at the end' '
+	make_repo repo7 8 &&
+	export COUNTER=$(pwd)/counter7 &&
+	perfbot bisect --repo repo7 --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st7 --result-root res7 -- "$TRASH/bench.sh" >out 2>err &&
+	grep -q "^perfbot: mytest.score: -1[45].[0-9]% from good to bad, noise 0.[0-9]% a run: a verdict needs about 1 run a commit; at most 144 runs in all$" err &&
+	grep -q "\"runs_needed\": 1" st7.d/bisect.json &&
+	grep -q "\"noise_moved\": false" st7.d/bisect.json &&
+	grep -q "\"step_shift\": -0.1[45]" st7.d/bisect.json
+'
+
+test_expect_success 'gives up within --max-total-runs, saying what to try' '
+	make_repo repo8 8 &&
+	export COUNTER=$(pwd)/counter8 &&
+	test_must_fail 6 perfbot bisect --repo repo8 --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --max-total-runs 10 --state st8 --result-root res8 \
+		-- "$TRASH/bench.sh" >out 2>err &&
+	grep -q "^no answer: the budget of 10 runs is spent (10 used; --max-total-runs)\.$" out &&
+	grep -q "needs about 1 run a commit for a verdict.  Try --runs 1 --max-total-runs" out &&
+	! grep -q "^first bad commit" out &&
+	grep -q "^start .* --max-total-runs 10 " st8 &&
+	test "$(find res8 -name stats.json | wc -l)" -eq 10 &&
+	test_must_fail 2 perfbot bisect --repo repo8 --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --max-total-runs 0 --state st9 -- true
+'
+
 test_done

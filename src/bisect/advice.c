@@ -1,0 +1,120 @@
+/*
+ * advice.c: the sentences a bisection says about noise and runs (see
+ * advice.h); numbers in, text out.
+ */
+#include "bisect/advice.h"
+#include "stats/summary.h"
+#include "util/json_writer.h"
+
+#include <math.h>
+
+void bisect_outlook_init(struct bisect_outlook *o, const struct sample_set *good,
+			 const struct sample_set *bad, const struct bisect_params *p,
+			 int nr_commits)
+{
+	double g = good->nr ? mean(good->v, good->nr) : NAN;
+	double b = bad->nr ? mean(bad->v, bad->nr) : NAN;
+
+	o->noise = bisect_noise(good, bad);
+	o->shift = g != 0 ? (b - g) / fabs(g) : NAN;
+	o->runs_needed = bisect_runs_needed(o->noise, o->shift, p->alpha);
+	o->budget = p->max_total_runs;
+	o->min_runs = p->min_runs;
+	o->max_runs = p->max_runs;
+	o->max_unknown = p->max_unknown_in_row;
+	o->nr_commits = nr_commits;
+}
+
+/* The budget a bisection would want with n runs a commit: the mean
+ * bound 5 (log2 N + 3) scaled by n / 5, times the default's factor. */
+static int budget_for(const struct bisect_outlook *o, int n)
+{
+	double steps = log2(o->nr_commits > 2 ? o->nr_commits : 2) + 3;
+
+	return (int)ceil(BISECT_BUDGET_FACTOR * steps * (n > 5 ? n : 5));
+}
+
+void bisect_say_outlook(const struct bisect_outlook *o, const char *metric,
+			struct strbuf *out)
+{
+	strbuf_addf(out, "%s: %+.1f%% from good to bad, noise %.1f%% a run", metric,
+		    100 * o->shift, 100 * o->noise);
+	if (o->runs_needed > 0)
+		strbuf_addf(out, ": a verdict needs about %d run%s a commit", o->runs_needed,
+			    o->runs_needed == 1 ? "" : "s");
+	if (o->budget > 0)
+		strbuf_addf(out, "; at most %d runs in all", o->budget);
+	if (o->runs_needed > o->max_runs)
+		strbuf_addf(out, " (more than --max-runs %d allows a commit: expect skips; "
+			    "--runs %d would do)", o->max_runs, o->runs_needed);
+	strbuf_addch(out, '\n');
+}
+
+void bisect_say_give_up(const struct bisect_outlook *o, enum bisect_stop why,
+			int runs_spent, struct strbuf *out)
+{
+	strbuf_addstr(out, "no answer: ");
+	if (why == BISECT_STOP_BUDGET)
+		strbuf_addf(out, "the budget of %d runs is spent (%d used; --max-total-runs)",
+			    o->budget, runs_spent);
+	else
+		strbuf_addf(out, "the verdicts stopped converging (%d commits in a row could "
+			    "not be told good or bad; %d runs used)", o->max_unknown,
+			    runs_spent);
+	strbuf_addstr(out, ".\n");
+	if (o->runs_needed > 0) {
+		strbuf_addf(out, "At this noise (%.1f%% a run) a %+.1f%% change needs about %d run%s "
+			    "a commit for a verdict.  Try --runs %d --max-total-runs %d, a longer "
+			    "runtime (the job's runtime:, so that each run averages more), or a "
+			    "quieter machine.\n", 100 * o->noise, 100 * o->shift, o->runs_needed,
+			    o->runs_needed == 1 ? "" : "s", o->runs_needed,
+			    budget_for(o, o->runs_needed));
+	} else {
+		strbuf_addstr(out, "The endpoints' noise could not be measured: try more runs "
+			      "of them (--runs), a longer runtime or a quieter machine.\n");
+	}
+}
+
+void bisect_say_noise_moved(const struct bisect_noise_check *c, struct strbuf *out)
+{
+	strbuf_addf(out, "the machine's noise moved during the bisect: the endpoints "
+		    "re-measured at the end give noise %.1f%% (%.1f%% at the start), good "
+		    "moved %+.1f%% and bad %+.1f%%; the verdicts in between were made against "
+		    "references that no longer hold, so the commit named is not to be trusted: "
+		    "bisect again on a quieter machine\n", 100 * c->noise_after,
+		    100 * c->noise_before, 100 * c->good_move, 100 * c->bad_move);
+}
+
+/* A number, or null when it is not finite (JSON has no NaN). */
+static void number_or_null(struct json_writer *jw, const char *key, double v)
+{
+	jw_key(jw, key);
+	if (isfinite(v))
+		jw_number(jw, v, false);
+	else
+		jw_null(jw);
+}
+
+void bisect_outlook_json(const struct bisect_outlook *o, double good_mean, double bad_mean,
+			 double p, const struct bisect_noise_check *recheck, double step_shift,
+			 struct json_writer *jw)
+{
+	jw_key(jw, "endpoints");
+	jw_object_begin(jw);
+	number_or_null(jw, "good_mean", good_mean);
+	number_or_null(jw, "bad_mean", bad_mean);
+	number_or_null(jw, "rel_shift", o->shift);
+	number_or_null(jw, "p", p);
+	number_or_null(jw, "noise", o->noise);
+	jw_key(jw, "runs_needed");
+	jw_number(jw, o->runs_needed, true);
+	if (recheck) {
+		number_or_null(jw, "noise_end", recheck->noise_after);
+		number_or_null(jw, "good_move", recheck->good_move);
+		number_or_null(jw, "bad_move", recheck->bad_move);
+		jw_key(jw, "noise_moved");
+		jw_bool(jw, recheck->moved);
+	}
+	number_or_null(jw, "step_shift", step_shift);
+	jw_object_end(jw);
+}

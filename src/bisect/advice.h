@@ -1,0 +1,59 @@
+#ifndef PERFBOT_BISECT_ADVICE_H
+#define PERFBOT_BISECT_ADVICE_H
+/*
+ * What a bisection tells its user about noise and runs, apart from the
+ * runner so that the words follow from the numbers alone (and tests can
+ * hold them): at the start, how noisy the endpoints are and how many
+ * runs a verdict will take; when it gives up, why and what to try; at the
+ * end, whether the machine's noise moved meanwhile.
+ */
+#include "bisect/decide.h"
+#include "util/strbuf.h"
+
+struct bisect_outlook {
+	double noise;           /* the endpoints' relative noise (bisect_noise) */
+	double shift;           /* good to bad, relative */
+	int runs_needed;        /* bisect_runs_needed at the search's alpha, or -1 */
+	int budget;             /* max_total_runs (0: none) */
+	int min_runs, max_runs; /* a step's, as the bisect is set */
+	int max_unknown;        /* max_unknown_in_row */
+	int nr_commits;
+};
+
+/* The outlook of a bisection of nr_commits under p with these endpoints. */
+void bisect_outlook_init(struct bisect_outlook *o, const struct sample_set *good,
+			 const struct sample_set *bad, const struct bisect_params *p,
+			 int nr_commits);
+
+/*
+ * One line for the start: "<metric>: 990 -> 840 (-15.2%), noise 2.1% a
+ * run: a verdict needs about 2 runs a commit; at most 260 runs in all".
+ * Says so when a verdict would need more than a step may have (--max-runs).
+ */
+void bisect_say_outlook(const struct bisect_outlook *o, const char *metric,
+			struct strbuf *out);
+
+/*
+ * Why the search stopped without an answer, and what to try: the runs a
+ * commit would need at this noise for this shift, --runs and
+ * --max-total-runs to give, a longer runtime, a quieter machine.
+ */
+void bisect_say_give_up(const struct bisect_outlook *o, enum bisect_stop why,
+			int runs_spent, struct strbuf *out);
+
+/* The endpoints re-measured at the end disagree with the start: say how. */
+void bisect_say_noise_moved(const struct bisect_noise_check *c, struct strbuf *out);
+
+/*
+ * The "endpoints" object of bisect.json (report/report_bisect.c reads
+ * it): good_mean, bad_mean, rel_shift, p, noise, runs_needed; with a
+ * recheck (may be NULL) noise_end, good_move, bad_move, noise_moved; and
+ * step_shift, the first bad commit's change against its parent.
+ * Non-finite numbers are written as null.
+ */
+struct json_writer;
+void bisect_outlook_json(const struct bisect_outlook *o, double good_mean, double bad_mean,
+			 double p, const struct bisect_noise_check *recheck, double step_shift,
+			 struct json_writer *jw);
+
+#endif
