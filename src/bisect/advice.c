@@ -116,5 +116,7 @@ void bisect_outlook_json(const struct bisect_outlook *o, double good_mean, doubl
 		jw_bool(jw, recheck->moved);
 	}
 	number_or_null(jw, "step_shift", step_shift);
+	jw_key(jw, "partial_step");
+	jw_bool(jw, bisect_partial_step(step_shift, o->shift));
 	jw_object_end(jw);
 }

@@ -48,7 +48,8 @@ void bisect_say_noise_moved(const struct bisect_noise_check *c, struct strbuf *o
  * The "endpoints" object of bisect.json (report/report_bisect.c reads
  * it): good_mean, bad_mean, rel_shift, p, noise, runs_needed; with a
  * recheck (may be NULL) noise_end, good_move, bad_move, noise_moved; and
- * step_shift, the first bad commit's change against its parent.
+ * step_shift, the first bad commit's change against its parent, with
+ * partial_step (bisect_partial_step of it against rel_shift).
  * Non-finite numbers are written as null.
  */
 struct json_writer;

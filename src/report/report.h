@@ -131,6 +131,11 @@ struct report_bisect {
 	int nr_steps;
 	bool has_endpoints;
 	double good_mean, bad_mean, rel_shift, p;
+	/* what the bisect measured of its noise (NaN when not written) */
+	double noise, noise_end, runs_needed;
+	double step_shift;              /* the first bad commit against its parent */
+	bool partial_step;              /* step_shift explains only part of rel_shift */
+	bool noise_moved;               /* the endpoints disagreed at the end */
 };
 
 /*
@@ -152,6 +157,14 @@ void report_bisect_release(struct report_bisect *b);
 const struct report_bisect_commit *report_bisect_commit(const struct report_bisect *b,
 							const char *sha);
 const char *report_verdict_name(enum report_verdict v);
+/*
+ * The bisect's notes on its own trustworthiness, as paragraphs wrapped
+ * at width: the endpoints' noise and the runs a verdict needed; that the
+ * first bad commit explains only part of the change ("this commit
+ * explains -10.0% of the -19.0%"); a warning when the machine's noise
+ * moved during the bisect.  Nothing when bisect.json has none of them.
+ */
+void report_bisect_notes(const struct report_bisect *b, int width, struct strbuf *out);
 
 /* --- the machine ---------------------------------------------------- */
 

@@ -259,6 +259,17 @@ static int parse_endpoints(const struct ctx *c, struct report_bisect *b, struct 
 		{ "bad_mean", offsetof(struct report_bisect, bad_mean) },
 		{ "rel_shift", offsetof(struct report_bisect, rel_shift) },
 		{ "p", offsetof(struct report_bisect, p) },
+		{ "noise", offsetof(struct report_bisect, noise) },
+		{ "noise_end", offsetof(struct report_bisect, noise_end) },
+		{ "runs_needed", offsetof(struct report_bisect, runs_needed) },
+		{ "step_shift", offsetof(struct report_bisect, step_shift) },
+	};
+	static const struct {
+		const char *key;
+		size_t off;
+	} flags[] = {
+		{ "partial_step", offsetof(struct report_bisect, partial_step) },
+		{ "noise_moved", offsetof(struct report_bisect, noise_moved) },
 	};
 	struct strbuf field = STRBUF_INIT;
 	int ret = 0;
@@ -275,9 +286,60 @@ static int parse_endpoints(const struct ctx *c, struct report_bisect *b, struct 
 		    !json_object_is_type(v, json_type_null))
 			ret = get_number(c, v, field.buf, out);
 	}
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]) && !ret; i++) {
+		struct json_object *v;
+		bool *out = (bool *)((char *)b + flags[i].off);
+
+		*out = false;
+		if (!json_object_object_get_ex(obj, flags[i].key, &v))
+			continue;
+		if (!json_object_is_type(v, json_type_boolean)) {
+			strbuf_reset(&field);
+			strbuf_addf(&field, "endpoints.%s", flags[i].key);
+			ret = field_error(c, field.buf, "true or false");
+		} else {
+			*out = json_object_get_boolean(v);
+		}
+	}
 	b->has_endpoints = !ret;
 	strbuf_release(&field);
 	return ret;
+}
+
+void report_bisect_notes(const struct report_bisect *b, int width, struct strbuf *out)
+{
+	struct strbuf para = STRBUF_INIT;
+
+	if (!b->has_endpoints)
+		return;
+	if (b->noise_moved) {
+		strbuf_addf(&para, "Warning: the machine's noise moved during the bisect: the "
+			    "endpoints re-measured at the end give noise %.1f%% a run, %.1f%% at "
+			    "the start.  The verdicts in between were made against references "
+			    "that no longer hold; the commit named is not to be trusted.  Bisect "
+			    "again on a quieter machine.", 100 * b->noise_end, 100 * b->noise);
+		report_wrap(out, para.buf, width, "");
+		strbuf_addch(out, '\n');
+		strbuf_reset(&para);
+	}
+	if (b->partial_step && isfinite(b->step_shift) && isfinite(b->rel_shift)) {
+		strbuf_addf(&para, "This commit explains %+.1f%% of the %+.1f%% from good to "
+			    "bad: another change (a second step, or a drift) makes up the rest.",
+			    100 * b->step_shift, 100 * b->rel_shift);
+		report_wrap(out, para.buf, width, "");
+		strbuf_addch(out, '\n');
+		strbuf_reset(&para);
+	}
+	if (isfinite(b->noise) && b->runs_needed > 0) {
+		strbuf_addf(&para, "The endpoints' noise was %.1f%% a run", 100 * b->noise);
+		if (isfinite(b->noise_end))
+			strbuf_addf(&para, " (%.1f%% when re-measured at the end)", 100 * b->noise_end);
+		strbuf_addf(&para, "; a verdict needed about %.0f run%s a commit.", b->runs_needed,
+			    b->runs_needed == 1 ? "" : "s");
+		report_wrap(out, para.buf, width, "");
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&para);
 }
 
 /* "name:line:col" of byte offset off in text. */

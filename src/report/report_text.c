@@ -264,6 +264,8 @@ int report_text(const struct report *r, struct strbuf *out)
 {
 	strbuf_addstr(out, "Hello,\n\n");
 	report_headline_text(&r->headline, out);
+	if (r->bisect)
+		report_bisect_notes(r->bisect, WRAP, out);
 	kpi_section(r, out);
 	changes_section(r, out);
 	perf_section(r, out);

@@ -5,6 +5,7 @@
  */
 #include "test_helpers.h"
 #include "bisect/advice.h"
+#include "report/report.h"
 
 #include <math.h>
 
@@ -76,12 +77,41 @@ static void test_noise_moved_words(void **state)
 	strbuf_release(&out);
 }
 
+/* The report reads what the bisect wrote and says it in its notes. */
+static void test_report_notes(void **state)
+{
+	static const char json[] =
+		"{\"version\": 1, \"repo\": \"/r\", \"metric\": \"m.score\", \"good\": \"g\", "
+		"\"bad\": \"b\", \"first_bad\": \"f\", \"parent\": \"p\", \"job\": \"/j.yaml\", \"result_base\": \"/res\", \"commits\": {}, \"steps\": [], "
+		"\"endpoints\": {\"good_mean\": 1000, \"bad_mean\": 810, \"rel_shift\": -0.19, "
+		"\"p\": 1e-9, \"noise\": 0.02, \"runs_needed\": 3, \"noise_end\": 0.05, "
+		"\"good_move\": 0, \"bad_move\": 0, \"noise_moved\": true, "
+		"\"step_shift\": -0.10, \"partial_step\": true}}";
+	struct report_bisect b;
+	struct strbuf out = STRBUF_INIT;
+	(void)state;
+
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(report_bisect_parse(&b, json, strlen(json), "/tmp/x/bisect.json"), 0);
+	report_bisect_notes(&b, 1000, &out);
+	assert_non_null(strstr(out.buf, "Warning: the machine's noise moved during the bisect: "
+			       "the endpoints re-measured at the end give noise 5.0% a run, 2.0% "
+			       "at the start."));
+	assert_non_null(strstr(out.buf, "This commit explains -10.0% of the -19.0% from good "
+			       "to bad"));
+	assert_non_null(strstr(out.buf, "The endpoints' noise was 2.0% a run (5.0% when "
+			       "re-measured at the end); a verdict needed about 3 runs a commit."));
+	report_bisect_release(&b);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_outlook),
 		cmocka_unit_test(test_give_up),
 		cmocka_unit_test(test_noise_moved_words),
+		cmocka_unit_test(test_report_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
