@@ -60,6 +60,18 @@ struct report_options {
 	/* where /proc is read when no run dir has a `machine` file; NULL:
 	 * "/proc" (the tests point it at a fake one) */
 	const char *proc_dir;
+	/*
+	 * perfbot watch, for a bisect report: where the branch's history puts
+	 * the change, in words ("between v1.1 and v1.2, and it's still low as
+	 * of v1.3"), said instead of "between GOOD and BAD"; and the result
+	 * roots of the key metric's table (the tags around the change, then
+	 * the latest), instead of good, parent, first bad and bad.  The
+	 * headline's change is then the table's first against its second.
+	 * NULL and 0: as `perfbot report` does.
+	 */
+	const char *where;
+	char *const *kpi_roots;
+	int nr_kpi_roots;
 };
 
 void report_options_init(struct report_options *opt);
@@ -214,6 +226,9 @@ struct report_headline {
 	const char *const *more_labels;
 	const double *more_changes;
 	int nr_more;
+	/* said instead of "between BASE and NEW" and the as-of clauses
+	 * (report_options.where), or NULL */
+	const char *where;
 	/* bisect: the first bad commit (short id) and its subject */
 	const char *first_bad, *first_bad_subject;
 	int other_regressions, other_improvements;      /* other key metrics */

@@ -365,11 +365,14 @@ void report_headline_text(const struct report_headline *h, struct strbuf *out)
 		report_wrap(out, para.buf, WRAP_WIDTH, "");
 		strbuf_addf(out, "\n        %s\n\n", h->testcase);
 		strbuf_reset(&para);
-		strbuf_addf(&para, "between %s and %s", h->base, h->new);
 	} else {
-		strbuf_addf(&para, " between %s and %s", h->base, h->new);
+		strbuf_addch(&para, ' ');
 	}
-	for (int i = 0; i < h->nr_more; i++) {
+	if (h->where)
+		strbuf_addstr(&para, h->where);
+	else
+		strbuf_addf(&para, "between %s and %s", h->base, h->new);
+	for (int i = 0; !h->where && i < h->nr_more; i++) {
 		strbuf_addstr(&para, i ? ", and " : ", and it is ");
 		add_change(&para, h->more_changes[i], h->abs_change);
 		strbuf_addf(&para, " as of %s", h->more_labels[i]);
@@ -883,20 +886,24 @@ int report_load_bisect(struct report *r, const char *state, const struct report_
 	if (build(&r->main, mpaths, 2, r, false) < 0)
 		return -1;
 
-	/* the key metric from good to bad, through the pair found */
+	/* the key metric from good to bad, through the pair found; or across
+	 * the roots the caller gives (watch: the tags around the change) */
 	cols[0] = bisect_root(b, b->good);
 	cols[1] = parent;
 	cols[2] = first_bad;
 	cols[3] = bisect_root(b, b->bad);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 4 && !opt->nr_kpi_roots; i++) {
 		bool dup = !cols[i];
 		for (int k = 0; k < nk && !dup; k++)
 			dup = !strcmp(kpaths[k], cols[i]);
 		if (!dup)
 			kpaths[nk++] = (char *)cols[i];
 	}
-	if (build(&r->kpi, kpaths, nk, r, true) < 0)
+	if (build(&r->kpi, opt->nr_kpi_roots ? opt->kpi_roots : kpaths,
+		  opt->nr_kpi_roots ? opt->nr_kpi_roots : nk, r, true) < 0)
 		return -1;
+	if (opt->nr_kpi_roots)
+		nk = opt->nr_kpi_roots;
 	make_commits(r);
 	pick_kpi_rows(r, b->metric);
 	r->headline_row = find_row(&r->main, b->metric);
@@ -904,7 +911,13 @@ int report_load_bisect(struct report *r, const char *state, const struct report_
 	/* the headline is the change from good to bad, as the bisect saw it */
 	r->headline.metric = b->metric;
 	r->headline.abs_change = false;
-	if (r->headline_kpi_row >= 0 && cols[0] && cols[3]) {
+	if (r->headline_kpi_row >= 0 && opt->nr_kpi_roots > 1) {
+		const struct compare_row *row = &r->kpi.row[r->headline_kpi_row];
+		r->headline.change = row->change[0];
+		r->headline.abs_change = row->abs_change;
+		r->headline_base = display_name(r, &r->kpi_commits[0]);
+		r->headline_new = display_name(r, &r->kpi_commits[1]);
+	} else if (r->headline_kpi_row >= 0 && cols[0] && cols[3] && !opt->nr_kpi_roots) {
 		const struct compare_row *row = &r->kpi.row[r->headline_kpi_row];
 		r->headline.change = row->change[nk - 2];
 		r->headline.abs_change = row->abs_change;
@@ -925,6 +938,7 @@ int report_load_bisect(struct report *r, const char *state, const struct report_
 	r->headline_bad_short = short_id(b->first_bad);
 	r->headline.first_bad = r->headline_bad_short;
 	r->headline.first_bad_subject = b->first_bad_subject;
+	r->headline.where = opt->where;
 	count_others(r, b->metric);
 	finish(r, b->job);
 	return 0;

@@ -98,6 +98,41 @@ static void test_headline_regression(void **state)
 	strbuf_release(&sb);
 }
 
+/* perfbot watch says where the history puts the change, as seed 001 */
+static void test_headline_where(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *labels[] = { "v1.3" };
+	const double changes[] = { -29.5 };
+	struct report_headline h = {
+		.metric = "mytest.throughput", .kind = CHANGE_REGRESSION,
+		.change = -29.8, .testcase = "mytest/3s", .base = "v1.1", .new = "v1.2",
+		.more_labels = labels, .more_changes = changes, .nr_more = 1,
+		.where = "between v1.1 and v1.2, and it's still low as of v1.3",
+		.first_bad = "1a2b3c4d5e6f", .first_bad_subject = "workload: one shared total",
+	};
+	(void)state;
+
+	report_headline_text(&h, &sb);
+	assert_string_equal(sb.buf,
+		"We noticed a -29.8% regression of mytest.throughput in test case\n"
+		"\n"
+		"        mytest/3s\n"
+		"\n"
+		"between v1.1 and v1.2, and it's still low as of v1.3. The bisect leads\n"
+		"us to commit 1a2b3c4d5e6f (\"workload: one shared total\").\n"
+		"\n");
+	strbuf_reset(&sb);
+	h.testcase = NULL;
+	report_headline_text(&h, &sb);
+	assert_string_equal(sb.buf,
+		"We noticed a -29.8% regression of mytest.throughput between v1.1 and\n"
+		"v1.2, and it's still low as of v1.3. The bisect leads us to commit\n"
+		"1a2b3c4d5e6f (\"workload: one shared total\").\n"
+		"\n");
+	strbuf_release(&sb);
+}
+
 static void test_headline_improvement_bisect(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -729,6 +764,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_headline_regression),
+		cmocka_unit_test(test_headline_where),
 		cmocka_unit_test(test_headline_improvement_bisect),
 		cmocka_unit_test(test_headline_unknown_and_none),
 		cmocka_unit_test(test_wrap),
