@@ -156,11 +156,12 @@ static struct commit_samples *samples_of(struct bisect *b, const char *sha, bool
 		struct strbuf mpath = STRBUF_INIT;
 		path_join(&mpath, rr.buf, "matrix.json");
 		if (file_exists(mpath.buf) && matrix_load(&mx, rr.buf) == 0) {
-			int m = matrix_find(&mx, b->o->metric);
-			int inc = matrix_find(&mx, "last_state.is_incomplete_run");
-			for (int r = 0; m >= 0 && r < mx.ncols; r++)
-				if (inc < 0 || mx.m[inc].v[r] != 1)
-					sample_set_add(&c->s, mx.m[m].v[r]);
+			double *v = xmalloc(sizeof(double) * ((size_t)mx.ncols + 1));
+			int n = matrix_complete_values(&mx, b->o->metric, v);
+
+			for (int r = 0; r < n; r++)
+				sample_set_add(&c->s, v[r]);
+			free(v);
 		}
 		strbuf_release(&mpath);
 	}

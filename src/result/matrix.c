@@ -89,6 +89,22 @@ static struct metric *add_metric(struct matrix *mx, const char *name)
 	return m;
 }
 
+int matrix_complete_values(const struct matrix *mx, const char *metric, double *out)
+{
+	int m = metric ? matrix_find(mx, metric) : -1;
+	int inc = matrix_find(mx, "last_state.is_incomplete_run"), n = 0;
+
+	if (metric && m < 0)
+		return 0;
+	for (int r = 0; r < mx->ncols; r++)
+		if (inc < 0 || mx->m[inc].v[r] != 1) {
+			if (metric)
+				out[n] = mx->m[m].v[r];
+			n++;
+		}
+	return n;
+}
+
 struct metric *matrix_get_or_add(struct matrix *mx, const char *name)
 {
 	int pos = matrix_find(mx, name);

@@ -50,6 +50,14 @@ int matrix_find(const struct matrix *mx, const char *name);
  * hash lookup when two matrices list their metrics in the same order, as
  * the runs of one test mostly do. */
 int matrix_find_hint(const struct matrix *mx, const char *name, int hint);
+/*
+ * The values of metric in the columns whose run completed (its
+ * last_state.is_incomplete_run is not 1), in column order, into out
+ * (room for mx->ncols); returns how many: 0 when the metric is absent.
+ * Incomplete runs are left out everywhere results are read, as compare
+ * leaves them out.  With metric NULL, counts the complete runs.
+ */
+int matrix_complete_values(const struct matrix *mx, const char *metric, double *out);
 /* Find or add a metric (new ones are zero-filled across existing columns). */
 struct metric *matrix_get_or_add(struct matrix *mx, const char *name);
 

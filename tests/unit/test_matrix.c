@@ -571,10 +571,34 @@ static void test_columns_without_sources(void **state)
 	strbuf_release(&want);
 }
 
+/* Incomplete runs are left out of a metric's values, and of the count. */
+static void test_complete_values(void **state)
+{
+	static const char text[] = "{\"m.x\": [1, 2, 3, 4], "
+		"\"last_state.is_incomplete_run\": [0, 1, 0, 2], \"m.y\": [5, 6, 7, 8]}";
+	struct matrix mx;
+	double v[4];
+	(void)state;
+
+	matrix_init(&mx);
+	assert_int_equal(matrix_parse(&mx, text, strlen(text), "m.json"), 0);
+	assert_int_equal(matrix_complete_values(&mx, "m.x", v), 3);
+	assert_true(v[0] == 1 && v[1] == 3 && v[2] == 4);
+	assert_int_equal(matrix_complete_values(&mx, NULL, NULL), 3);
+	assert_int_equal(matrix_complete_values(&mx, "m.z", v), 0);
+	matrix_release(&mx);
+	/* no last_state at all: every run counts */
+	matrix_init(&mx);
+	assert_int_equal(matrix_parse(&mx, "{\"m.x\": [1, 2]}", 15, "n.json"), 0);
+	assert_int_equal(matrix_complete_values(&mx, "m.x", v), 2);
+	matrix_release(&mx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_lkp_matrix),
+		cmocka_unit_test(test_complete_values),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_load_gz_and_dir),
 		cmocka_unit_test(test_unite),
