@@ -51,8 +51,7 @@ void run_result_release(struct run_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/* lkp writes durations as "300", "300s", "5m", "1h"; seconds or -1. */
-static double parse_duration(const char *s)
+double parse_duration(const char *s)
 {
 	char *end;
 	double v;
@@ -61,6 +60,8 @@ static double parse_duration(const char *s)
 		return -1;
 	v = strtod(s, &end);
 	if (end == s || v < 0)
+		return -1;
+	if (*end && end[1])
 		return -1;
 	switch (*end) {
 	case '\0': case 's': return v;
