@@ -678,7 +678,9 @@ static int bisect_loop(struct bisect *b)
 		if (st == GIT_ERROR)
 			goto out;
 		if (st == GIT_AMBIGUOUS) {
-			printf("only skipped commits are left; the first bad commit is one of:\n%s", out.buf);
+			if (!b->o->quiet)
+				printf("only skipped commits are left; the first bad commit is one of:\n%s",
+				       out.buf);
 			ret = BISECT_EXIT_AMBIGUOUS;
 			goto out;
 		}
@@ -838,6 +840,11 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		}
 		lo.state_path = o->state_path;
 		lo.verbose = o->verbose;
+		/* not in the log: how this process was asked to run */
+		lo.quiet = o->quiet;
+		lo.no_index = o->no_index;
+		lo.db = o->db;
+		o->db = NULL;
 		lo.stop = o->stop;
 		o->state_path = NULL;
 		bisect_opts_release(o);
@@ -904,7 +911,8 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	struct bisect_endpoints ep;
 	struct commit_samples *g = samples_of(&b, o->good, false), *bd = samples_of(&b, o->bad, false);
 	if (!bisect_check_endpoints(&g->s, &bd->s, &b.p, &ep)) {
-		printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
+		if (!o->quiet)
+			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
 		       o->metric, ep.good_mean, o->good, ep.bad_mean, o->bad, 100 * ep.rel_shift, ep.p);
 		ret = BISECT_EXIT_NOTHING;
 		goto out;
@@ -957,8 +965,11 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	if (parent && !samples_of(&b, parent, false)->s.nr)
 		measure(&b, WT_STEP, parent, b.p.min_runs > 3 ? b.p.min_runs : 3);
 	write_bisect_json(&b, parent);
-	print_report(&b);
-	printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path, o->state_path);
+	if (!o->quiet) {
+		print_report(&b);
+		printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path,
+		       o->state_path);
+	}
 	bisect_free_words(par, np);
 	ret = b.recheck.moved ? BISECT_EXIT_UNTRUSTED : 0;
 out:

@@ -45,6 +45,8 @@ struct bisect_opts {
 	int nr_command;
 	char *state_path;
 	int verbose;
+	bool quiet;                  /* nothing on stdout: the caller reports
+	                              * (perfbot watch writes its own) */
 	volatile sig_atomic_t *stop;
 };
 

@@ -3,6 +3,7 @@
  */
 #include "detect/series.h"
 #include "stats/summary.h"
+#include "store/history.h"
 #include "util/fileio.h"
 #include "util/json_reader.h"
 #include "util/xalloc.h"
@@ -299,4 +300,26 @@ int series_load_json(struct series *s, const char *path)
 	ret = series_parse_json(s, sb.buf, sb.len, name);
 	strbuf_release(&sb);
 	return ret;
+}
+
+void series_from_history(struct series *s, const struct history *h)
+{
+	series_init(s);
+	s->metric = h->metric ? xstrdup(h->metric) : NULL;
+	s->branch = h->branch ? xstrdup(h->branch) : NULL;
+	for (int i = 0; i < h->nr; i++) {
+		const struct history_point *hp = &h->points[i];
+		struct series_point *p = series_add(s, hp->sha);
+
+		p->subject = hp->subject ? xstrdup(hp->subject) : NULL;
+		for (int k = 0; k < hp->nr_tags; k++)
+			series_point_add_tag(p, hp->tags[k]);
+		if (hp->n > 0 && hp->samples) {
+			series_point_set_samples(p, hp->samples, hp->n);
+		} else {
+			p->cp.mean = hp->mean;
+			p->cp.n = hp->n > 0 ? hp->n : 1;
+			p->cp.stddev = hp->n > 1 ? hp->stddev : NAN;
+		}
+	}
 }

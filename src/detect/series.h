@@ -65,4 +65,10 @@ int series_parse_json(struct series *s, const char *text, size_t len, const char
 /* Read the JSON form from a file ("-": standard input). */
 int series_load_json(struct series *s, const char *path);
 
+struct history;
+/* The series of a history loaded from the store (store/history.h):
+ * metric, branch, and per tested commit its sha, subject, tags and
+ * samples.  s is initialized first. */
+void series_from_history(struct series *s, const struct history *h);
+
 #endif

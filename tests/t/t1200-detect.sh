@@ -176,7 +176,13 @@ test_expect_success 'bad input: one line naming file, line, column and what was 
 test_expect_success 'usage errors exit 2' '
 	regression >h.json &&
 	test_must_fail 2 perfbot detect 2>err &&
-	grep "detect needs --input" err &&
+	grep "^perfbot: detect needs --repo DIR and --metric M (the store.s history), or --input FILE$" err &&
+	test_must_fail 2 perfbot detect --repo . 2>err &&
+	grep "detect needs --metric with --repo" err &&
+	test_must_fail 2 perfbot detect --input h.json --repo . 2>err &&
+	grep "the history comes from one of them" err &&
+	test_must_fail 2 perfbot detect --input h.json --bisect 2>err &&
+	grep "bisect needs --repo and --job" err &&
 	test_must_fail 2 perfbot detect --input h.json --pvalue 1 2>err &&
 	grep "between 0 and 1" err &&
 	test_must_fail 2 perfbot detect --input h.json --pvalue x 2>err &&
@@ -185,9 +191,90 @@ test_expect_success 'usage errors exit 2' '
 	test_must_fail 2 perfbot detect --input h.json extra 2>err
 '
 
+# make_repo DIR: 16 commits on main, VALUE 1000 until commit 8 then 850,
+# tags v1.0 (commit 0), v1.1 (commit 6), v1.2 (commit 12), v1.3 (15).
+make_repo() {
+	git init -q -b main "$1" && (
+	cd "$1" && git config user.name t && git config user.email t@t &&
+	i=0 && v=1000 &&
+	while [ $i -lt 16 ]; do
+		[ $i -eq 8 ] && v=850
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" &&
+		case $i in 0) git tag v1.0 ;; 6) git tag v1.1 ;; 12) git tag v1.2 ;; 15) git tag v1.3 ;; esac
+		i=$((i + 1))
+	done )
+}
+
+# The benchmark: VALUE of the checkout (or of $SHA when set) with +-1%
+# repeatable noise from a run counter, as mytest lines.
+cat >"$TRASH/bench.sh" <<'EOS'
+#!/bin/sh
+n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+if [ -n "$SHA" ]; then v=$(git -C "$REPO" show "$SHA:VALUE"); else v=$(cat "$PERFBOT_BUILD_DIR/VALUE"); fi
+noise=$(awk -v n="$n" 'BEGIN { srand(n * 7 + 1); print int((rand() - 0.5) * 20) }')
+echo "throughput: $((v + noise))"
+EOS
+chmod +x "$TRASH/bench.sh"
+printf 'testcase: mytest\n' >"$TRASH/job.yaml"
+
+# test every 3rd commit of the line (0, 3, ..., 15) into res/ and s.db
+test_commits() {
+	export REPO=$(pwd)/repo COUNTER=$(pwd)/counter &&
+	for i in 0 3 6 9 12 15; do
+		SHA=$(git -C repo log --format=%H --grep="^commit $i$" main) &&
+		SHA=$SHA perfbot run -n 3 -M "" -r res -c $SHA --db s.db "$TRASH/job.yaml" \
+			-- "$TRASH/bench.sh" >/dev/null 2>&1 || return 1
+	done
+}
+
+test_expect_success 'from the store: the history of a branch, as perfbot history reads it' '
+	make_repo repo && test_commits &&
+	perfbot detect --repo repo --branch main --metric mytest.throughput --db s.db >out &&
+	c6=$(git -C repo rev-parse v1.1) && c9=$(git -C repo log --format=%H --grep="^commit 9$" main) &&
+	grep "^mytest.throughput along main: 6 tested commits, 1 change (higher is better" out &&
+	grep "^regression: -15.*between v1.1 and v1.2, and it.s still low as of v1.3$" out &&
+	grep "^    last before $(echo $c6 | cut -c1-12)  v1.1 .*  3 runs  commit 6$" out &&
+	grep "^    first after $(echo $c9 | cut -c1-12) .*  3 runs  commit 9$" out &&
+	perfbot history --repo repo --branch main --metric mytest.throughput --db s.db --json >h.json &&
+	perfbot detect --input h.json >out2 &&
+	test_cmp out out2
+'
+
+test_expect_success '--bisect hands the range to perfbot bisect, once' '
+	make_repo repo && test_commits &&
+	perfbot detect --repo repo --branch main --metric mytest.throughput --db s.db >/dev/null &&
+	c8=$(git -C repo log --format=%H --grep="^commit 8$" main) &&
+	unset SHA &&
+	perfbot detect --repo repo --branch main --metric mytest.throughput --db s.db --bisect \
+		--job "$TRASH/job.yaml" --result-root res --state-dir st -- "$TRASH/bench.sh" >out 2>err &&
+	grep "^bisecting mytest.throughput between .* (2 untested commits)$" out &&
+	grep "^first bad commit: $c8 (\"commit 8\")$" out &&
+	# the bisect'"'"'s runs are in the store: commits 7 and 8 join the history
+	ls st/bisect-*.state >states && test $(wc -l <states) = 1 &&
+	n1=$(cat counter) &&
+	perfbot detect --repo repo --branch main --metric mytest.throughput --db s.db --bisect \
+		--job "$TRASH/job.yaml" --result-root res --state-dir st -- "$TRASH/bench.sh" >out2 2>&1 &&
+	test "$(cat counter)" = "$n1" &&
+	c7=$(git -C repo log --format=%H --grep="^commit 7$" main) &&
+	grep "^    last before $(echo $c7 | cut -c1-12) .* commit 7$" out2 &&
+	grep "^no untested commit between $(echo $c7 | cut -c1-12) and $(echo $c8 | cut -c1-12): the first bad commit is $(echo $c8 | cut -c1-12)$" out2 &&
+	grep "^start --repo .$(pwd)/repo. " st/bisect-*.state
+'
+
+test_expect_success 'store errors: an unknown branch, an unknown metric' '
+	make_repo repo && test_commits &&
+	test_must_fail 1 perfbot detect --repo repo --branch nosuch --metric mytest.throughput --db s.db 2>err &&
+	grep "nosuch" err && test $(wc -l <err) = 1 &&
+	test_must_fail 1 perfbot detect --repo repo --metric mytest.nosuch --db s.db 2>err &&
+	grep "mytest.nosuch" err && test $(wc -l <err) = 1
+'
+
 test_expect_success 'help' '
 	perfbot help detect >out &&
-	grep "^usage: perfbot detect --input FILE" out
+	grep "^usage: perfbot detect --repo DIR" out &&
+	grep "^perfbot detect --input FILE" out
 '
 
 test_done

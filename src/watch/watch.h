@@ -1,0 +1,104 @@
+#ifndef PERFBOT_WATCH_H
+#define PERFBOT_WATCH_H
+/*
+ * perfbot watch: the robot's loop.  Each pass
+ *
+ *   1. fetches the repository (when it has a remote) and resolves the
+ *      branch;
+ *   2. picks the commits to test on its first-parent line: every
+ *      stride-th from the tip and, with tags, every tagged one, newest
+ *      first, none that was tested (or failed to build) before;
+ *   3. builds each in a private worktree and runs the job on it (the runs
+ *      go to the result tree and the store, as perfbot run's do);
+ *   4. reads each watched metric's history from the store and finds its
+ *      change points (detect/detect.h);
+ *   5. for each regression not reported before: bisects the range between
+ *      the two tested commits around it when untested commits lie inside
+ *      (perfbot bisect's driver), writes the report (text and HTML, the
+ *      bisect report in the seeds' voice) under the reports folder,
+ *      records it in the store (table reported: once reported, never
+ *      again), and pipes the text with mail headers to --mail-cmd.
+ *
+ * Everything a pass did survives kill -9: runs are renamed into place as
+ * they finish (a commit whose runs were cut short gets only the missing
+ * ones), a commit tested or failed is a line of the state's log, a bisect
+ * is its own replayable state, and a report is recorded once written.
+ * The next start continues where the dead one stopped.
+ *
+ * The state folder (default $XDG_DATA_HOME/perfbot/watch/<testcase>-<id>,
+ * id from the repository, branch and job) holds:
+ *
+ *   lock                 held while a watch runs on it
+ *   log                  "tested <sha> <runs>" / "failed <sha> build" /
+ *                        "mailed <report>" lines, appended and fsynced
+ *   wt/                  the worktree; build-<sha12>.log
+ *   bisect-<good12>-<bad12>.state, .state.d/   one bisect per range
+ *   reports/             the default reports folder
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include "stats/changepoint.h"
+
+struct watch_opts {
+	char *repo;                  /* absolute */
+	char *branch;
+	char *job_path;              /* absolute */
+	char **metrics;              /* NULL: the job's key metrics */
+	int nr_metrics;
+	int stride;                  /* >= 1 */
+	bool tags;                   /* test every tag on the line too */
+	bool once;                   /* one pass; else one every `every` s */
+	double every;
+	int runs;                    /* per commit; <= 0: the job's nr_run, else 3 */
+	int depth;                   /* > 0: only the newest depth commits */
+	bool fetch;                  /* git fetch when the repo has a remote */
+	char *build;                 /* shell command run in the worktree */
+	char **command;              /* the benchmark's argv, or NULL */
+	int nr_command;
+	char *result_base;           /* absolute */
+	char *db;                    /* store spec, NULL: the default */
+	char *state_dir;             /* absolute; NULL: the default */
+	char *reports_dir;           /* absolute; NULL: <state>/reports */
+	char *mail_cmd;              /* sendmail-like command, or NULL */
+	char *mail_to;               /* NULL: the first bad commit's author */
+	char *mail_from;             /* NULL: perfbot@<hostname> */
+	struct cp_options cp;
+	int verbose;
+	volatile sig_atomic_t *stop;
+};
+
+/* Exit codes beyond 0 and 1 (error). */
+#define WATCH_EXIT_INTERRUPTED 130
+
+/* Run passes as o says.  Returns an exit code. */
+int watch_run(struct watch_opts *o);
+void watch_opts_release(struct watch_opts *o);
+
+/*
+ * Which positions of a first-parent line of n commits (0 the oldest) to
+ * test, newest first: every stride-th counting from the tip (n-1,
+ * n-1-stride, ...) and, where tagged is not NULL, every tagged one, each
+ * once, none with done[pos].  out holds n; returns how many.
+ */
+int watch_plan(int n, int stride, const bool *tagged, const bool *done, int *out);
+
+/* A mail's header fields (all borrowed; in_reply_to may be NULL). */
+struct watch_mail {
+	const char *from, *to, *subject, *message_id, *in_reply_to, *date;
+};
+
+/*
+ * The message: From, To, Subject, Date, Message-Id, In-Reply-To (when
+ * known) and References, MIME headers for UTF-8 text, a blank line, the
+ * body, appended to out.  Header values are folded at 78 columns.
+ */
+void watch_mail_compose(const struct watch_mail *m, const char *body, struct strbuf *out);
+
+/*
+ * The In-Reply-To of a commit's report: the message id of the patch, from
+ * its message's "Message-Id:" trailer or a "Link:" to lore.kernel.org/r/
+ * or patch.msgid.link/, as "<id>"; appended to out, 1 when found, else 0.
+ */
+int watch_patch_message_id(const char *commit_message, struct strbuf *out);
+
+#endif
