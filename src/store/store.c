@@ -79,6 +79,17 @@ static const char *const queries[Q_NR] = {
 		"SELECT s.run_id, ru.root_id, r.job_id, r.rev, ru.number, ru.incomplete, s.value"
 		" FROM sample s JOIN run ru ON ru.id = s.run_id"
 		" JOIN result_root r ON r.id = ru.root_id WHERE s.metric_id = $1 AND r.job_id = $2",
+	/* perfbot watch: the regressions reported (store_reported.c) */
+	[Q_REPORTED_BY_CULPRIT] =
+		"SELECT report FROM reported WHERE job_id = $1 AND metric = $2 AND culprit = $3"
+		" ORDER BY id LIMIT 1",
+	[Q_REPORTED_BY_RANGE] =
+		"SELECT report FROM reported"
+		" WHERE job_id = $1 AND metric = $2 AND good = $3 AND bad = $4",
+	[Q_REPORTED_ADD] =
+		"INSERT INTO reported (job_id, metric, culprit, good, bad, report, reported_at)"
+		" VALUES ($1, $2, $3, $4, $5, $6, $7)"
+		" ON CONFLICT (job_id, metric, good, bad) DO NOTHING",
 };
 
 void store_default_target(struct strbuf *sb)

@@ -46,7 +46,7 @@ struct matrix;
 struct store;
 
 /* The store's schema version this binary writes (see store_sqlite.c). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* How long a writer waits for another one before giving up, unless
  * $PERFBOT_DB_TIMEOUT (seconds) says otherwise. */
@@ -242,5 +242,29 @@ int store_run_samples(struct store *s, int64_t run_id, store_sample_fn fn, void 
  */
 int store_metric_samples(struct store *s, int64_t metric_id, int64_t job_id,
 			 store_sample_fn fn, void *data);
+
+/* --- reported regressions (perfbot watch) ---------------------------- */
+
+/*
+ * A regression's range handled by perfbot watch: the job, the metric, the
+ * range's good and bad commits, the first bad commit found in it ("" when
+ * the bisect named none) and the report written ("" when none).
+ */
+struct store_reported {
+	int64_t job_id;
+	const char *metric, *culprit, *good, *bad, *report;
+};
+
+/*
+ * Was the range good..bad of metric in job handled, or, with culprit not
+ * NULL, any range whose first bad commit is culprit?  1 (the report's
+ * path appended to report when not NULL), 0 not, -1 on error.
+ */
+int store_reported_find(struct store *s, int64_t job_id, const char *metric,
+			const char *culprit, const char *good, const char *bad,
+			struct strbuf *report);
+/* Record a handled range, stamped with the time (a range recorded before
+ * is kept as it was).  Call inside store_begin/store_commit. */
+int store_reported_add(struct store *s, const struct store_reported *r);
 
 #endif

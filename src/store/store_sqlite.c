@@ -88,6 +88,25 @@ static const struct store_migration sqlite_migrations[] = {
 	  "  value DOUBLE PRECISION,\n"
 	  "  PRIMARY KEY (metric_id, run_id)\n"
 	  ") WITHOUT ROWID;\n" },
+	/*
+	 * perfbot watch: each regression's range once handled, so that it is
+	 * reported once (store_reported.c).  culprit is the first bad commit,
+	 * or "" when the bisect could not name one; report the text report's
+	 * path ("" when none was written).
+	 */
+	{ 2,
+	  "CREATE TABLE reported (\n"
+	  "  id INTEGER PRIMARY KEY,\n"
+	  "  job_id BIGINT NOT NULL REFERENCES job (id),\n"
+	  "  metric TEXT NOT NULL,\n"
+	  "  culprit TEXT NOT NULL,\n"
+	  "  good TEXT NOT NULL,\n"
+	  "  bad TEXT NOT NULL,\n"
+	  "  report TEXT NOT NULL,\n"
+	  "  reported_at BIGINT NOT NULL,\n"
+	  "  UNIQUE (job_id, metric, good, bad)\n"
+	  ");\n"
+	  "CREATE INDEX reported_culprit ON reported (job_id, metric, culprit);\n" },
 };
 
 struct sq {

@@ -137,9 +137,10 @@ static void test_open_create_and_migrate(void **state)
 	assert_string_equal(store_backend_name(s), "sqlite");
 	assert_string_equal(store_target(s), dbpath);
 	assert_int_equal(store_schema_version(s), store_sqlite_backend.nr_migrations);
-	assert_int_equal(store_sqlite_backend.nr_migrations, 1);
+	assert_int_equal(store_sqlite_backend.nr_migrations, STORE_SCHEMA_VERSION);
+	assert_int_equal(STORE_SCHEMA_VERSION, 2);
 	store_close(s);
-	assert_int_equal(raw_int(dbpath, "PRAGMA user_version"), 1);
+	assert_int_equal(raw_int(dbpath, "PRAGMA user_version"), 2);
 	assert_int_equal(raw_int(dbpath, "PRAGMA application_id"), 0x70666274);
 	/* WAL is persistent in the file */
 	struct strbuf q = STRBUF_INIT;
@@ -155,8 +156,14 @@ static void test_open_create_and_migrate(void **state)
 
 	/* reopening an existing store needs no flag and keeps its tables */
 	assert_int_equal(store_open(&s, dbpath, 0), 0);
-	assert_int_equal(store_schema_version(s), 1);
+	assert_int_equal(store_schema_version(s), 2);
 	store_close(s);
+	/* a store of version 1 gets the migrations after it on open */
+	raw_sql(dbpath, "DROP TABLE reported; PRAGMA user_version = 1;");
+	assert_int_equal(store_open(&s, dbpath, 0), 0);
+	assert_int_equal(store_schema_version(s), 2);
+	store_close(s);
+	assert_int_equal(raw_int(dbpath, "SELECT count(*) FROM reported"), 0);
 	/* "sqlite:" names the same file */
 	struct strbuf spec = STRBUF_INIT;
 	strbuf_addf(&spec, "sqlite:%s", dbpath);
@@ -175,11 +182,11 @@ static void test_open_refusals(void **state)
 	/* a newer schema is refused, and the file left alone */
 	assert_int_equal(store_open(&s, dbpath, STORE_CREATE), 0);
 	store_close(s);
-	raw_sql(dbpath, "PRAGMA user_version = 2");
+	raw_sql(dbpath, "PRAGMA user_version = 3");
 	msg = open_fails(dbpath, 0);
-	assert_non_null(strstr(msg, "has schema version 2, newer than this perfbot's 1"));
+	assert_non_null(strstr(msg, "has schema version 3, newer than this perfbot's 2"));
 	free(msg);
-	assert_int_equal(raw_int(dbpath, "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(dbpath, "PRAGMA user_version"), 3);
 
 	/* another program's SQLite file */
 	strbuf_addf(&p, "%s/other.db", tmpdir);
