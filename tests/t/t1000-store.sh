@@ -218,12 +218,12 @@ test_expect_success 'a corrupt store, a newer schema, a foreign file: one line e
 	grep -q "^perfbot: store .bad.db.: cannot open: file is not a database (move it away: .perfbot index. rebuilds the store from the result tree)$" err &&
 	cmp bad.db bad.orig &&
 	perfbot index -q --db new.db tree >/dev/null &&
-	sql new.db "PRAGMA user_version = 2" &&
+	sql new.db "PRAGMA user_version = 3" &&
 	test_must_fail 1 perfbot index --db new.db tree 2>err &&
 	test $(wc -l <err) = 1 &&
-	grep -q "^perfbot: store .new.db. has schema version 2, newer than this perfbot.s 1: use a newer perfbot, or move the store away and .perfbot index. rebuilds it$" err &&
-	test "$(sql new.db "PRAGMA user_version")" = 2 &&
-	sql other.db "CREATE TABLE t (x)" && sql other.db "PRAGMA user_version = 3" &&
+	grep -q "^perfbot: store .new.db. has schema version 3, newer than this perfbot.s 2: use a newer perfbot, or move the store away and .perfbot index. rebuilds it$" err &&
+	test "$(sql new.db "PRAGMA user_version")" = 3 &&
+	sql other.db "CREATE TABLE t (x)" && sql other.db "PRAGMA user_version = 4" &&
 	test_must_fail 1 perfbot index --db other.db tree 2>err &&
 	grep -q "is an SQLite database of another program" err
 '
