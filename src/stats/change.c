@@ -25,18 +25,6 @@ void change_options_init(struct change_options *opt)
 	opt->alpha = 0.05;
 }
 
-int changed_stats(const struct matrix *a, const struct matrix *b,
-		  const struct change_options *opt, struct change_list *out)
-{
-	switch (opt->rule) {
-	case RULE_LKP:
-		return lkp_changed_stats(a, b, opt, out);
-	case RULE_STAT:
-		return stat_changed_stats(a, b, opt, out);
-	}
-	return error("unknown change rule %d", (int)opt->rule);
-}
-
 void change_list_init(struct change_list *l)
 {
 	memset(l, 0, sizeof(*l));
