@@ -73,6 +73,7 @@ enum store_query {
 	Q_REPORTED_BY_CULPRIT,
 	Q_REPORTED_BY_RANGE,
 	Q_REPORTED_ADD,
+	Q_RUN_COUNT,
 	Q_NR
 };
 

@@ -90,6 +90,7 @@ static const char *const queries[Q_NR] = {
 		"INSERT INTO reported (job_id, metric, culprit, good, bad, report, reported_at)"
 		" VALUES ($1, $2, $3, $4, $5, $6, $7)"
 		" ON CONFLICT (job_id, metric, good, bad) DO NOTHING",
+	[Q_RUN_COUNT] = "SELECT count(*) FROM run",
 };
 
 void store_default_target(struct strbuf *sb)

@@ -232,6 +232,9 @@ struct store_sample {
 
 typedef int (*store_sample_fn)(const struct store_sample *sm, void *data);
 
+/* How many runs the store holds, of every job. */
+int store_count_runs(struct store *s, int64_t *nr);
+
 /* Every sample of one run, in metric id order. */
 int store_run_samples(struct store *s, int64_t run_id, store_sample_fn fn, void *data);
 /*

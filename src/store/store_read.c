@@ -229,6 +229,13 @@ void store_metric_list_release(struct store_metric_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int store_count_runs(struct store *s, int64_t *nr)
+{
+	struct store_stmt *st = store_stmt_get(s, Q_RUN_COUNT);
+
+	return st ? store_step_id(s, st, nr) : -1;
+}
+
 int store_run_samples(struct store *s, int64_t run_id, store_sample_fn fn, void *data)
 {
 	const struct store_backend *be = s->be;

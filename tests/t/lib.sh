@@ -13,6 +13,7 @@
 # conformance folder (may be missing: use test_have_conformance).
 set -u
 : "${PERFBOT:=$(cd ../.. && pwd)/perfbot}"
+TEST_DIR=$(pwd)
 DATA=$(cd ../data && pwd)
 SHARED=$(cd ../.. && pwd)/../shared/conformance
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-t.XXXXXX")
@@ -60,6 +61,24 @@ test_have() {
 		echo "# skipped: $p not installed"
 		return 1
 	done
+}
+
+# browser_check [--selftest] PAGE SHOT: browser-check.sh, whose exit 77
+# (no Chromium) skips the check -- or fails it where PERFBOT_REQUIRE names
+# chromium, as `make check` does (it installs chromium): there a missing
+# browser must not pass for a checked page.
+browser_check() {
+	rc=0
+	sh "$TEST_DIR/browser-check.sh" "$@" || rc=$?
+	if [ $rc -eq 77 ]; then
+		if test_required chromium; then
+			echo "chromium is not installed, but PERFBOT_REQUIRE wants it"
+			return 1
+		fi
+		echo "# skipped: the browser checks (chromium is not installed)"
+		return 0
+	fi
+	return $rc
 }
 
 # test_cmp expected actual: diff with a readable failure.

@@ -8,23 +8,7 @@ ROOT=$(cd ../.. && pwd)
 OUT=$ROOT/tests/out
 CHECK=$(pwd)/browser-check.sh
 
-# browser_check [--selftest] PAGE SHOT: browser-check.sh, whose exit 77
-# (no Chromium) skips the check -- or fails it where PERFBOT_REQUIRE names
-# chromium, as `make check` does (it installs chromium): there a missing
-# browser must not pass for a checked page.
-browser_check() {
-	rc=0
-	sh "$CHECK" "$@" || rc=$?
-	if [ $rc -eq 77 ]; then
-		if test_required chromium; then
-			echo "chromium is not installed, but PERFBOT_REQUIRE wants it"
-			return 1
-		fi
-		echo "# skipped: the browser checks (chromium is not installed)"
-		return 0
-	fi
-	return $rc
-}
+# browser_check: lib.sh
 B=$DATA/report/bisect
 # the good and bad commits of the bisect: result roots without run dirs
 BASE=$B/result/3f1c2a9e8b7d6c5b4a39281706f5e4d3c2b1a098

@@ -1,0 +1,472 @@
+/*
+ * results.c: `perfbot results [--testcase T] [--commit C] [--metric GLOB]
+ * [--param K=V] [--json|--csv]`, the stored values that match, result
+ * root by result root (jobs by identity, then commits, then paths).
+ *
+ * Two ways to read them, whichever touches fewer rows: run by run (each
+ * run's samples, a key lookup per metric: good when the filters leave few
+ * runs) or metric by metric (each chosen metric's key range across every
+ * run: good for a few metrics over many roots, e.g. one metric's history).
+ *
+ * Output is written root by root, so that a large store streams instead
+ * of piling up in memory.
+ */
+#include "cmd/cmd.h"
+#include "store/job_filter.h"
+#include "store/store.h"
+#include "util/json_writer.h"
+#include "util/numfmt.h"
+
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum format { TEXT, JSON, CSV };
+
+#define NAME_WIDTH 40           /* the metric column of the text table */
+#define VALUE_WIDTH 14          /* a run's column: 1e+15 and 1234567.123 fit */
+
+struct results {
+	struct store *s;
+	enum format format;
+	const char **commits;
+	int nr_commits;
+	/* the chosen metrics: positions in `metrics`, and their ids sorted */
+	struct store_metric_list metrics;
+	bool *chosen;                   /* by position in metrics */
+	int nr_chosen;
+	int64_t *chosen_ids;            /* sorted, for lookups by id */
+	/* one root's values, metric position x run */
+	double *v;
+	bool *have;
+	struct strbuf out;
+	struct json_writer jw;
+	int roots_out;
+};
+
+static bool commit_matches(const struct results *r, const char *rev)
+{
+	if (!r->nr_commits)
+		return true;
+	for (int i = 0; i < r->nr_commits; i++)
+		if (!strncmp(rev, r->commits[i], strlen(r->commits[i])))
+			return true;
+	return false;
+}
+
+static int chosen_index(const struct results *r, int64_t id)
+{
+	int lo = 0, hi = r->nr_chosen - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (r->chosen_ids[mid] == id)
+			return mid;
+		if (r->chosen_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+static int cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Choose the metrics matching any glob (all without globs). */
+static int choose_metrics(struct results *r, const char *const *globs, int nr_globs)
+{
+	if (store_metrics_load(r->s, &r->metrics) < 0)
+		return -1;
+	r->chosen = xcalloc((size_t)(r->metrics.nr ? r->metrics.nr : 1), sizeof(*r->chosen));
+	for (int i = 0; i < r->metrics.nr; i++) {
+		bool yes = !nr_globs;
+		for (int g = 0; g < nr_globs && !yes; g++)
+			yes = !fnmatch(globs[g], r->metrics.metrics[i].name, 0);
+		r->chosen[i] = yes;
+		r->nr_chosen += yes;
+	}
+	r->chosen_ids = xcalloc((size_t)(r->nr_chosen ? r->nr_chosen : 1), sizeof(*r->chosen_ids));
+	for (int i = 0, k = 0; i < r->metrics.nr; i++)
+		if (r->chosen[i])
+			r->chosen_ids[k++] = r->metrics.metrics[i].id;
+	if (r->nr_chosen)
+		qsort(r->chosen_ids, (size_t)r->nr_chosen, sizeof(*r->chosen_ids), cmp_int64);
+	return 0;
+}
+
+/* Whether v prints as an integer, as lkp's files write integral values
+ * (below 2^53, where every integer is exact). */
+static bool integral(double v)
+{
+	return isfinite(v) && v == trunc(v) && fabs(v) < 9007199254740992.0;
+}
+
+static void add_value(struct strbuf *sb, double v)
+{
+	fmt_number(sb, v, integral(v));
+}
+
+static void csv_field(struct strbuf *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static int flush_out(struct results *r)
+{
+	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, stdout) != r->out.len)
+		return error("cannot write the results: %s", "short write");
+	strbuf_reset(&r->out);
+	return 0;
+}
+
+/* Print one root from r->v / r->have. */
+static void print_root(struct results *r, const struct store_job_info *job,
+		       const struct store_root_info *root)
+{
+	int n = root->nr_runs;
+	struct strbuf *o = &r->out;
+	bool shown = false;
+
+	/* a root without a value of the chosen metrics is not shown */
+	for (size_t at = 0; at < (size_t)r->nr_chosen * (size_t)n && !shown; at++)
+		shown = r->have[at];
+	if (!shown)
+		return;
+	if (r->format == JSON) {
+		struct json_writer *jw = &r->jw;
+		jw_object_begin(jw);
+		for (int f = 0; f < SJ_NR; f++) {
+			jw_key(jw, store_job_field_names[f]);
+			jw_string(jw, job->field[f]);
+		}
+		jw_key(jw, "commit"); jw_string(jw, root->rev);
+		jw_key(jw, "path"); jw_string(jw, root->path);
+		jw_key(jw, "runs");
+		jw_array_begin(jw);
+		for (int k = 0; k < n; k++) {
+			jw_object_begin(jw);
+			jw_key(jw, "run"); jw_number(jw, root->runs[k].number, true);
+			jw_key(jw, "incomplete"); jw_bool(jw, root->runs[k].incomplete);
+			jw_key(jw, "path"); jw_string(jw, root->runs[k].path);
+			jw_object_end(jw);
+		}
+		jw_array_end(jw);
+		jw_key(jw, "stats");
+		jw_object_begin(jw);
+	} else if (r->format == TEXT) {
+		strbuf_addf(o, "%s# ", r->roots_out ? "\n" : "");
+		for (int f = 0; f < SJ_NR; f++)
+			strbuf_addf(o, "%s%s", f ? "/" : "", job->field[f]);
+		strbuf_addf(o, " %s\n# %s\n%-*s", root->rev, root->path, NAME_WIDTH, "");
+		/* each column: a blank, the value in VALUE_WIDTH, the '*' mark */
+		for (int k = 0; k < n; k++) {
+			char head[32];
+			snprintf(head, sizeof(head), "run %d", root->runs[k].number);
+			strbuf_addf(o, " %*s%c", VALUE_WIDTH, head, root->runs[k].incomplete ? '*' : ' ');
+		}
+		strbuf_rtrim(o);
+		strbuf_addch(o, '\n');
+	}
+	/* metrics in name order: the positions of the chosen ones */
+	for (int i = 0; i < r->metrics.nr; i++) {
+		int k = r->chosen[i] ? chosen_index(r, r->metrics.metrics[i].id) : -1;
+		bool any = false;
+		if (k < 0)
+			continue;
+		for (int c = 0; c < n; c++)
+			any |= r->have[(size_t)k * (size_t)n + (size_t)c];
+		if (!any)
+			continue;
+		const char *name = r->metrics.metrics[i].name;
+		if (r->format == JSON) {
+			jw_key(&r->jw, name);
+			jw_array_begin(&r->jw);
+		} else if (r->format == TEXT) {
+			strbuf_addf(o, "%-*s", NAME_WIDTH, name);
+		}
+		for (int c = 0; c < n; c++) {
+			size_t at = (size_t)k * (size_t)n + (size_t)c;
+			double v = r->v[at];
+			if (r->format == JSON) {
+				if (r->have[at])
+					jw_number(&r->jw, v, integral(v));
+				else
+					jw_null(&r->jw);
+				continue;
+			}
+			if (r->format == TEXT) {
+				struct strbuf num = STRBUF_INIT;
+				if (r->have[at])
+					add_value(&num, v);
+				else
+					strbuf_addstr(&num, "-");
+				strbuf_addf(o, " %*s ", VALUE_WIDTH, num.buf);
+				strbuf_release(&num);
+				continue;
+			}
+			if (!r->have[at])
+				continue;
+			for (int f = 0; f < SJ_NR; f++) {
+				csv_field(o, job->field[f]);
+				strbuf_addch(o, ',');
+			}
+			csv_field(o, root->rev);
+			strbuf_addf(o, ",%d,%d,", root->runs[c].number, root->runs[c].incomplete);
+			csv_field(o, name);
+			strbuf_addch(o, ',');
+			add_value(o, v);
+			strbuf_addch(o, ',');
+			csv_field(o, root->runs[c].path);
+			strbuf_addstr(o, "\r\n");
+		}
+		if (r->format == JSON) {
+			jw_array_end(&r->jw);
+		} else if (r->format == TEXT) {
+			strbuf_rtrim(o);
+			strbuf_addch(o, '\n');
+		}
+	}
+	if (r->format == JSON) {
+		jw_object_end(&r->jw);
+		jw_object_end(&r->jw);
+	}
+	r->roots_out++;
+}
+
+struct fill {
+	struct results *r;
+	const struct store_root_info *root;
+	int col;
+};
+
+static int fill_run(const struct store_sample *sm, void *data)
+{
+	struct fill *f = data;
+	int k = chosen_index(f->r, sm->metric_id);
+	size_t at;
+
+	if (k < 0)
+		return 0;
+	at = (size_t)k * (size_t)f->root->nr_runs + (size_t)f->col;
+	f->r->v[at] = sm->value;
+	f->r->have[at] = true;
+	return 0;
+}
+
+/* Read a root's values run by run into r->v. */
+static int read_by_run(struct results *r, const struct store_root_info *root)
+{
+	struct fill f = { r, root, 0 };
+
+	for (f.col = 0; f.col < root->nr_runs; f.col++)
+		if (store_run_samples(r->s, root->runs[f.col].id, fill_run, &f) < 0)
+			return -1;
+	return 0;
+}
+
+/* Metric-major: every chosen metric's samples of the job, kept by run id. */
+struct by_metric {
+	int64_t run_id;
+	int k;                  /* chosen index */
+	double value;
+};
+
+struct by_metric_set {
+	struct by_metric *s;
+	size_t nr, alloc;
+	int k;
+};
+
+static int collect_metric(const struct store_sample *sm, void *data)
+{
+	struct by_metric_set *set = data;
+
+	ALLOC_GROW(set->s, set->nr + 1, set->alloc);
+	set->s[set->nr].run_id = sm->run_id;
+	set->s[set->nr].k = set->k;
+	set->s[set->nr].value = sm->value;
+	set->nr++;
+	return 0;
+}
+
+static int cmp_by_run(const void *a, const void *b)
+{
+	const struct by_metric *x = a, *y = b;
+
+	return x->run_id < y->run_id ? -1 : x->run_id > y->run_id;
+}
+
+/* Print the roots of one job that pass the commit filter. */
+static int print_job(struct results *r, const struct store_job_info *job, int64_t nr_all_runs)
+{
+	struct store_root_list roots;
+	struct by_metric_set set = { NULL, 0, 0, 0 };
+	int64_t runs_here = 0;
+	int ret = -1;
+
+	if (store_job_roots(r->s, job->id, &roots) < 0)
+		return -1;
+	for (int i = 0; i < roots.nr; i++)
+		if (commit_matches(r, roots.roots[i].rev))
+			runs_here += roots.roots[i].nr_runs;
+	/* run by run costs every metric per run; metric by metric every run
+	 * of the store per chosen metric */
+	bool by_metric = runs_here && (int64_t)r->nr_chosen * nr_all_runs < runs_here * r->metrics.nr;
+	for (int k = 0; by_metric && k < r->nr_chosen; k++) {
+		set.k = k;
+		if (store_metric_samples(r->s, r->chosen_ids[k], job->id, collect_metric, &set) < 0)
+			goto out;
+	}
+	if (set.nr)
+		qsort(set.s, set.nr, sizeof(*set.s), cmp_by_run);
+	for (int i = 0; i < roots.nr; i++) {
+		const struct store_root_info *root = &roots.roots[i];
+		size_t cells = (size_t)(r->nr_chosen ? r->nr_chosen : 1) * (size_t)(root->nr_runs ? root->nr_runs : 1);
+		if (!commit_matches(r, root->rev) || !root->nr_runs)
+			continue;
+		r->v = xrealloc(r->v, cells * sizeof(*r->v));
+		r->have = xrealloc(r->have, cells * sizeof(*r->have));
+		memset(r->have, 0, cells * sizeof(*r->have));
+		if (!by_metric) {
+			if (read_by_run(r, root) < 0)
+				goto out;
+		} else {
+			for (int c = 0; c < root->nr_runs; c++) {
+				struct by_metric key = { root->runs[c].id, 0, 0 }, *m;
+				m = set.nr ? bsearch(&key, set.s, set.nr, sizeof(*set.s), cmp_by_run) : NULL;
+				/* bsearch lands anywhere in the run's group: go to its start */
+				while (m && m > set.s && m[-1].run_id == key.run_id)
+					m--;
+				for (; m && m < set.s + set.nr && m->run_id == key.run_id; m++) {
+					size_t at = (size_t)m->k * (size_t)root->nr_runs + (size_t)c;
+					r->v[at] = m->value;
+					r->have[at] = true;
+				}
+			}
+		}
+		print_root(r, job, root);
+		if (flush_out(r) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(set.s);
+	store_root_list_release(&roots);
+	return ret;
+}
+
+int cmd_results(int argc, char **argv)
+{
+	enum { O_TESTCASE = 256, O_COMMIT, O_METRIC, O_PARAM, O_JOB, O_JSON, O_CSV, O_DB };
+	static const struct option opts[] = {
+		{ "testcase", required_argument, NULL, O_TESTCASE },
+		{ "commit", required_argument, NULL, O_COMMIT },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "job", required_argument, NULL, O_JOB },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "db", required_argument, NULL, O_DB },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cmd *self = cmd_find("results");
+	struct results r;
+	struct store_job_filter filter;
+	struct store_job_list jobs = { NULL, 0 };
+	const char **globs = NULL, **params = NULL, *testcase = NULL, *job = NULL, *db = NULL;
+	int nr_globs = 0, nr_params = 0, c, ret = EXIT_ERROR;
+	bool have_filter = false;
+	int64_t nr_all_runs;
+
+	memset(&r, 0, sizeof(r));
+	strbuf_init(&r.out, 0);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case O_TESTCASE: testcase = optarg; break;
+		case O_COMMIT:
+			r.commits = xrealloc(r.commits, sizeof(*r.commits) * (size_t)(r.nr_commits + 1));
+			r.commits[r.nr_commits++] = optarg;
+			break;
+		case O_METRIC:
+			globs = xrealloc(globs, sizeof(*globs) * (size_t)(nr_globs + 1));
+			globs[nr_globs++] = optarg;
+			break;
+		case O_PARAM:
+			params = xrealloc(params, sizeof(*params) * (size_t)(nr_params + 1));
+			params[nr_params++] = optarg;
+			break;
+		case O_JOB: job = optarg; break;
+		case O_JSON: r.format = JSON; break;
+		case O_CSV: r.format = CSV; break;
+		case O_DB: db = optarg; break;
+		default:
+			ret = cmd_usage(self, 0);
+			goto out_args;
+		}
+	}
+	if (optind < argc) {
+		error("unexpected argument '%s'", argv[optind]);
+		ret = cmd_usage(self, 0);
+		goto out_args;
+	}
+	if (store_job_filter_init(&filter, testcase, job, params, nr_params) < 0)
+		goto out_args;
+	have_filter = true;
+	if (store_open(&r.s, db, 0) < 0 || store_jobs_load(r.s, &jobs) < 0 ||
+	    choose_metrics(&r, globs, nr_globs) < 0 || store_count_runs(r.s, &nr_all_runs) < 0)
+		goto out;
+
+	if (r.format == JSON) {
+		jw_init(&r.jw, &r.out);
+		jw_array_begin(&r.jw);
+	} else if (r.format == CSV) {
+		strbuf_addstr(&r.out, "testcase,path_params,tbox_group,rootfs,kconfig,compiler,"
+			      "commit,run,incomplete,metric,value,path\r\n");
+	}
+	for (int j = 0; j < jobs.nr; j++)
+		if (store_job_filter_match(&filter, &jobs.jobs[j]) &&
+		    print_job(&r, &jobs.jobs[j], nr_all_runs) < 0)
+			goto out;
+	if (r.format == JSON)
+		jw_array_end(&r.jw);
+	if (flush_out(&r) < 0)
+		goto out;
+	if (!r.roots_out && r.format == TEXT)
+		fprintf(stderr, "perfbot: no stored results match\n");
+	ret = 0;
+out:
+	store_job_list_release(&jobs);
+	store_metric_list_release(&r.metrics);
+	free(r.chosen);
+	free(r.chosen_ids);
+	free(r.v);
+	free(r.have);
+	store_close(r.s);
+	if (have_filter)
+		store_job_filter_release(&filter);
+out_args:
+	strbuf_release(&r.out);
+	free(r.commits);
+	free(globs);
+	free(params);
+	return ret;
+}
