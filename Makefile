@@ -13,7 +13,7 @@
 
 CC      ?= cc
 BUILD   ?= build
-PKGS     = libfyaml json-c zlib sqlite3
+PKGS     = libfyaml json-c zlib sqlite3 libpq
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc $(shell pkg-config --cflags $(PKGS))

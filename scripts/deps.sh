@@ -14,13 +14,16 @@ set -e
 
 # Compile and link perfbot and its unit tests.
 BUILD_PKGS="gcc make pkg-config libfyaml-dev libjson-c-dev zlib1g-dev
-	libsqlite3-dev libcmocka-dev libgsl-dev git"
+	libsqlite3-dev libpq-dev libcmocka-dev libgsl-dev git"
 # What the end-to-end tests exercise: the HTML report in a browser,
-# filesystems on loop devices, the Debian benchmarks, perf, and a kernel
-# under test: Debian's packaged kernel booted in QEMU (CI builds none).
+# filesystems on loop devices, the Debian benchmarks, perf, a kernel
+# under test (Debian's packaged kernel booted in QEMU; CI builds none),
+# a throwaway PostgreSQL server for lab mode (tests/pg.sh) and network
+# namespaces.
 TEST_PKGS="python3 chromium e2fsprogs xfsprogs btrfs-progs kmod mount
 	procps linux-perf ca-certificates rt-tests stress-ng fio
-	qemu-system-x86 busybox-static linux-image-amd64"
+	qemu-system-x86 busybox-static linux-image-amd64
+	postgresql-15 iproute2"
 # make demo: bisect with monitors and perf-profile.
 DEMO_PKGS="linux-perf procps"
 # make demo-kernel: build and boot a kernel under test.

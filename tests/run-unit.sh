@@ -3,6 +3,15 @@
 # cmocka prints its own "[  PASSED  ] N test(s)." per binary; this adds the
 # overall "N passed, N failed" line that CI reads.
 pass=0 fail=0 skipped=0
+
+# The lab-mode tests need PostgreSQL: one throwaway server for the whole
+# run (tests/pg.sh, stopped on exit), named to them by $PERFBOT_TEST_PG.
+# Only missing server binaries let them skip.
+. "$(dirname "$0")/pg.sh"
+if ! pg_start; then
+	echo "unit: lab tests skip: $PG_WHY"
+	[ -n "$PG_MISSING" ] || exit 1
+fi
 for t in "$@"; do
 	out=$("$t" 2>&1)
 	rc=$?

@@ -1,0 +1,94 @@
+/*
+ * worker.c: `perfbot worker`, a test box of the lab: claims queued jobs,
+ * runs them as `perfbot run` would, uploads the results (src/lab/worker.h).
+ *
+ * SIGTERM and SIGINT count into `stop`, this file's one piece of global
+ * state (a signal handler can do nothing else safely): one lets the job
+ * at hand finish, two abort it.
+ */
+#include "cmd/cmd.h"
+#include "lab/pg.h"
+#include "lab/worker.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (stop < 2)
+		stop++;
+}
+
+static int parse_seconds(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!*s || *end || !(v >= 0.1 && v <= 86400))
+		return error("%s expects seconds from 0.1 to 86400, got '%s'", opt, s);
+	*out = v;
+	return 0;
+}
+
+int cmd_worker(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "tbox-group", required_argument, NULL, 'g' },
+		{ "once", no_argument, NULL, '1' },
+		{ "lease", required_argument, NULL, 'L' },
+		{ "poll", required_argument, NULL, 'P' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cmd *self = cmd_find("worker");
+	struct worker_opts o;
+	struct sigaction sa;
+	const char *url = NULL;
+	int c;
+
+	memset(&o, 0, sizeof(o));
+	o.lease_s = WORKER_LEASE_DEFAULT;
+	o.poll_s = WORKER_POLL_DEFAULT;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:g:v", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': url = optarg; break;
+		case 'g': o.group = optarg; break;
+		case '1': o.once = true; break;
+		case 'L':
+			if (parse_seconds("--lease", optarg, &o.lease_s) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'P':
+			if (parse_seconds("--poll", optarg, &o.poll_s) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'D': o.dir = optarg; break;
+		case 'v': o.verbose++; break;
+		default: return cmd_usage(self, 0);
+		}
+	}
+	if (optind != argc)
+		return cmd_usage(self, 0);
+	if (!(o.url = lab_db_url(url)))
+		return EXIT_USAGE;
+	if (o.group && (!*o.group || strchr(o.group, '/'))) {
+		error("--tbox-group '%s' is not one path component", o.group);
+		return EXIT_USAGE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;     /* no SA_RESTART: a wait ends at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	o.stop = &stop;
+	return worker_run(&o);
+}

@@ -1,0 +1,184 @@
+/*
+ * checkout.c: a job's private checkout and build (checkout.h).
+ */
+#include "lab/checkout.h"
+#include "util/fileio.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The last non-empty line of text, into line. */
+static void last_line(const char *text, struct strbuf *line)
+{
+	const char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	strbuf_reset(line);
+	strbuf_add(line, start, (size_t)(end - start));
+}
+
+/*
+ * Run git with argv (after "git") in dir; on failure, print what and git's
+ * last stderr line.  0 or -1.  stdout is appended to out when given.
+ */
+static int git(const char *dir, struct strbuf *out, const char *what, const char *const *args)
+{
+	char *argv[16] = { "git" };
+	char errpath[] = "/tmp/perfbot-git.XXXXXX";
+	struct strbuf tmp = STRBUF_INIT, err = STRBUF_INIT, line = STRBUF_INIT;
+	int n = 1, rc, fd = mkstemp(errpath);
+
+	if (fd < 0)
+		return error("cannot create a temp file: %s", strerror(errno));
+	close(fd);
+	while (n < 15 && args[n - 1]) {
+		argv[n] = (char *)args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	rc = capture_command_err(argv, dir, out ? out : &tmp, errpath);
+	if (rc != 0) {
+		read_file(&err, errpath);
+		last_line(err.buf, &line);
+		error("%s: %s", what, line.len ? line.buf : "git failed");
+	}
+	unlink(errpath);
+	strbuf_release(&tmp);
+	strbuf_release(&err);
+	strbuf_release(&line);
+	return rc ? -1 : 0;
+}
+
+/* FNV-1a: a stable file name for a URL, whatever characters it holds. */
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Make sure the cache holds commit; called under the cache's lock. */
+static int fill_cache(const char *repo, const char *commit, const char *cache)
+{
+	struct strbuf spec = STRBUF_INIT, what = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&spec, "%s^{commit}", commit);
+	if (!is_dir(cache)) {
+		const char *clone[] = { "clone", "--quiet", "--bare", repo, cache, NULL };
+		strbuf_addf(&what, "cannot clone '%s'", repo);
+		ret = git(NULL, NULL, what.buf, clone);
+		strbuf_reset(&what);
+	} else {
+		const char *fetch[] = { "fetch", "--quiet", "--tags", "origin",
+					"+refs/heads/*:refs/heads/*", NULL };
+		/* a quiet probe: a commit not fetched yet is no error */
+		char *argv[] = { "git", "cat-file", "-e", spec.buf, NULL };
+		struct strbuf out = STRBUF_INIT;
+		if (capture_command_err(argv, cache, &out, "/dev/null") != 0) {
+			strbuf_addf(&what, "cannot fetch '%s'", repo);
+			ret = git(cache, NULL, what.buf, fetch);
+		}
+		strbuf_release(&out);
+	}
+	strbuf_release(&spec);
+	strbuf_release(&what);
+	return ret;
+}
+
+int lab_checkout(const char *repo, const char *commit, const char *cache_dir,
+		 const char *dir, char **sha)
+{
+	struct strbuf cache = STRBUF_INIT, lock = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;
+	int fd = -1, ret = -1;
+
+	*sha = NULL;
+	if (commit[0] == '-')
+		return error("'%s' is no commit", commit);
+	if (mkdir_p(cache_dir, 0777) < 0)
+		return -1;
+	strbuf_addf(&cache, "%s/%016llx.git", cache_dir, (unsigned long long)fnv(repo));
+	strbuf_addf(&lock, "%s.lock", cache.buf);
+	fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		error("cannot lock '%s': %s", lock.buf, strerror(errno));
+		goto out;
+	}
+	if (fill_cache(repo, commit, cache.buf) < 0)
+		goto out;
+	strbuf_addf(&spec, "%s^{commit}", commit);
+	strbuf_addf(&what, "'%s' has no commit '%s'", repo, commit);
+	const char *parse[] = { "rev-parse", "--verify", "--quiet", spec.buf, NULL };
+	if (git(cache.buf, &out, what.buf, parse) < 0)
+		goto out;
+	strbuf_rtrim(&out);
+	flock(fd, LOCK_UN);
+	strbuf_reset(&what);
+	strbuf_addf(&what, "cannot check %.12s out into '%s'", out.buf, dir);
+	const char *clone[] = { "clone", "--quiet", "--shared", "--no-checkout", cache.buf, dir, NULL };
+	const char *co[] = { "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach",
+			     out.buf, NULL };
+	if (git(NULL, NULL, what.buf, clone) < 0 || git(dir, NULL, what.buf, co) < 0)
+		goto out;
+	*sha = strbuf_detach(&out, NULL);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&cache);
+	strbuf_release(&lock);
+	strbuf_release(&what);
+	strbuf_release(&out);
+	strbuf_release(&spec);
+	return ret;
+}
+
+int lab_build(const char *build, const char *dir, const char *log_path,
+	      volatile sig_atomic_t *stop)
+{
+	struct child_process cp;
+	struct strbuf log = STRBUF_INIT, line = STRBUF_INIT;
+	int r;
+
+	child_process_init(&cp);
+	cp.shell_cmd = build;
+	cp.dir = dir;
+	cp.out_path = log_path;
+	cp.err_path = "&1";
+	cp.no_stdin = true;
+	cp.new_pgrp = true;
+	if (start_command(&cp) < 0)
+		return -1;
+	r = finish_command(&cp, 0, stop);
+	if (r == FINISH_EXITED && WIFEXITED(cp.status) && WEXITSTATUS(cp.status) == 0)
+		return 0;
+	if (r == FINISH_INTERRUPTED)
+		return error("build interrupted");
+	read_file(&log, log_path);
+	last_line(log.buf, &line);
+	if (r == FINISH_EXITED && WIFEXITED(cp.status))
+		error("build failed (exit status %d): %s", WEXITSTATUS(cp.status),
+		      line.len ? line.buf : "no output");
+	else
+		error("build failed (%s): %s",
+		      WIFSIGNALED(cp.status) ? strsignal(WTERMSIG(cp.status)) : "could not wait",
+		      line.len ? line.buf : "no output");
+	strbuf_release(&log);
+	strbuf_release(&line);
+	return -1;
+}

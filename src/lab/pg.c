@@ -1,0 +1,262 @@
+/*
+ * pg.c: libpq connections with one-line errors and reconnects (see pg.h).
+ */
+#include "lab/pg.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+bool pg_is_url(const char *s)
+{
+	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
+}
+
+const char *lab_db_url(const char *opt)
+{
+	const char *url = opt ? opt : getenv("PERFBOT_DB");
+
+	if (!url || !*url) {
+		error("no database: give --db postgresql://... or set PERFBOT_DB");
+		return NULL;
+	}
+	if (!pg_is_url(url)) {
+		error("'%s' is no PostgreSQL URL (postgresql://[user@]host[:port]/dbname)", url);
+		return NULL;
+	}
+	return url;
+}
+
+/* libpq messages end in a newline and often carry a second line of
+ * hints ("Is the server running locally ..."); ours are one line. */
+static void set_err(struct pg *db, const char *msg)
+{
+	const char *nl;
+
+	strbuf_reset(&db->err);
+	if (!msg || !*msg)
+		msg = "unknown error";
+	nl = strchr(msg, '\n');
+	strbuf_add(&db->err, msg, nl ? (size_t)(nl - msg) : strlen(msg));
+	strbuf_rtrim(&db->err);
+}
+
+/* Server NOTICEs ("relation already exists, skipping") are chatter for a
+ * command-line tool; WARNINGs are worth a line. */
+static void on_notice(void *arg, const PGresult *res)
+{
+	const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+	const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+	(void)arg;
+	if (sev && !strcmp(sev, "WARNING") && msg)
+		warning("database: %s", msg);
+}
+
+static int connect_once(struct pg *db)
+{
+	/* expand_dbname: the URL fills in everything it names; the keys
+	 * before it are defaults that it may override */
+	const char *keys[] = { "application_name", "connect_timeout", "dbname", NULL };
+	const char *vals[] = { "perfbot", "10", db->url, NULL };
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+
+	db->sqlstate[0] = '\0';
+	if (!c) {
+		set_err(db, "out of memory");
+		return -1;
+	}
+	if (PQstatus(c) != CONNECTION_OK) {
+		set_err(db, PQerrorMessage(c));
+		PQfinish(c);
+		return -1;
+	}
+	PQsetNoticeReceiver(c, on_notice, NULL);
+	db->conn = c;
+	for (const char *const *s = db->on_connect; s && *s; s++) {
+		bool q = db->quiet;
+		db->quiet = true;
+		int r = pg_exec(db, *s, 0, NULL);
+		db->quiet = q;
+		if (r < 0) {
+			PQfinish(c);
+			db->conn = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int pg_open(struct pg *db, const char *url)
+{
+	free(db->url);
+	db->url = xstrdup(url);
+	if (connect_once(db) < 0) {
+		if (!db->quiet)
+			error("cannot connect to the database: %s", db->err.buf);
+		return -1;
+	}
+	return 0;
+}
+
+void pg_close(struct pg *db)
+{
+	if (db->conn)
+		PQfinish(db->conn);
+	db->conn = NULL;
+	free(db->url);
+	db->url = NULL;
+	strbuf_release(&db->err);
+	db->sqlstate[0] = '\0';
+}
+
+/* Keep what a failed result says: SQLSTATE and primary message. */
+static void take_failure(struct pg *db, PGresult *res)
+{
+	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+	if (state && strlen(state) == 5)
+		memcpy(db->sqlstate, state, 6);
+	set_err(db, msg ? msg : PQresultErrorMessage(res));
+	PQclear(res);
+	if (!db->quiet) {
+		/* perfbot's own SQLSTATEs (schema.c) carry messages for people */
+		if (!strncmp(db->sqlstate, "PB", 2))
+			error("%s", db->err.buf);
+		else
+			error("database: %s", db->err.buf);
+	}
+}
+
+static PGresult *query(struct pg *db, const char *sql, int n, const char *const *params,
+		       const int *lengths, const int *formats, int result_format)
+{
+	PGresult *res;
+	ExecStatusType st;
+
+	db->sqlstate[0] = '\0';
+	if (!db->conn) {
+		set_err(db, "not connected");
+		goto fail;
+	}
+	res = PQexecParams(db->conn, sql, n, NULL, params, lengths, formats, result_format);
+	if (!res) {
+		set_err(db, PQerrorMessage(db->conn));
+		goto fail;
+	}
+	st = PQresultStatus(res);
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+		return res;
+	take_failure(db, res);
+	return NULL;
+fail:
+	if (!db->quiet)
+		error("database: %s", db->err.buf);
+	return NULL;
+}
+
+PGresult *pg_query_bin(struct pg *db, const char *sql, int n, const char *const *params,
+		       const int *lengths, const int *formats)
+{
+	return query(db, sql, n, params, lengths, formats, 0);
+}
+
+PGresult *pg_query_binary_result(struct pg *db, const char *sql, int n, const char *const *params)
+{
+	return query(db, sql, n, params, NULL, NULL, 1);
+}
+
+PGresult *pg_query(struct pg *db, const char *sql, int n, const char *const *params)
+{
+	return query(db, sql, n, params, NULL, NULL, 0);
+}
+
+int pg_exec(struct pg *db, const char *sql, int n, const char *const *params)
+{
+	PGresult *r = pg_query(db, sql, n, params);
+
+	if (!r)
+		return -1;
+	PQclear(r);
+	return 0;
+}
+
+int pg_exec_script(struct pg *db, const char *sql)
+{
+	PGresult *res;
+
+	db->sqlstate[0] = '\0';
+	res = db->conn ? PQexec(db->conn, sql) : NULL;
+	if (!res) {
+		set_err(db, db->conn ? PQerrorMessage(db->conn) : "not connected");
+		if (!db->quiet)
+			error("database: %s", db->err.buf);
+		return -1;
+	}
+	if (PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK) {
+		PQclear(res);
+		return 0;
+	}
+	take_failure(db, res);
+	return -1;
+}
+
+bool pg_broken(const struct pg *db)
+{
+	return !db->conn || PQstatus(db->conn) != CONNECTION_OK;
+}
+
+bool pg_failed_with(const struct pg *db, const char *state)
+{
+	return !strcmp(db->sqlstate, state);
+}
+
+static void nap(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	nanosleep(&ts, NULL);
+}
+
+int pg_reconnect(struct pg *db, double give_up_s, volatile sig_atomic_t *stop)
+{
+	double start = now_seconds(), wait = 0.1;
+
+	if (db->conn)
+		PQfinish(db->conn);
+	db->conn = NULL;
+	for (;;) {
+		if (connect_once(db) == 0) {
+			if (db->down)
+				fprintf(stderr, "perfbot: database connection back after %.1f s\n",
+					now_seconds() - db->down_since);
+			db->down = false;
+			return 0;
+		}
+		if (!db->down) {
+			fprintf(stderr, "perfbot: database unreachable (%s): retrying\n", db->err.buf);
+			db->down = true;
+			db->down_since = start;
+		}
+		if ((stop && *stop) || (give_up_s > 0 && now_seconds() - start >= give_up_s))
+			return -1;
+		nap(wait);
+		wait = wait * 2 > 2 ? 2 : wait * 2;
+	}
+}
+
+long long pg_int(const PGresult *res, int r, int c)
+{
+	if (PQgetisnull(res, r, c))
+		return 0;
+	return strtoll(PQgetvalue(res, r, c), NULL, 10);
+}
+
+char *pg_strdup(const PGresult *res, int r, int c)
+{
+	if (PQgetisnull(res, r, c))
+		return NULL;
+	return xstrdup(PQgetvalue(res, r, c));
+}

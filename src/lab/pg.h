@@ -1,0 +1,106 @@
+#ifndef PERFBOT_LAB_PG_H
+#define PERFBOT_LAB_PG_H
+/*
+ * PostgreSQL connections for lab mode (the queue, the workers, the
+ * PostgreSQL backend of the store): a thin layer over libpq that keeps
+ * the URL for reconnecting, turns libpq's multi-line messages into
+ * perfbot's one-line errors, and remembers the SQLSTATE of the last
+ * failure so that callers can tell "lease lost" from "server gone".
+ *
+ * Every statement is parameterized (PQexecParams): SQL text is constant,
+ * values travel apart from it, so no value can ever be read as SQL.
+ *
+ *   struct pg db = PG_INIT;
+ *   if (pg_open(&db, url) < 0) ...          // message printed
+ *   const char *p[] = { "42" };
+ *   PGresult *r = pg_query(&db, "SELECT $1::int + 1", 1, p);
+ *   if (!r) ...                             // message printed, db.sqlstate set
+ *   ... PQgetvalue(r, 0, 0) ...
+ *   PQclear(r);
+ *   pg_close(&db);
+ *
+ * A connection that breaks (server restarted, network down) makes the
+ * query fail with pg_broken() true; pg_reconnect() then opens a new one,
+ * retrying with backoff, and replays db->on_connect (LISTEN, SET ...).
+ * Work in an open transaction is lost with the connection: callers redo
+ * the whole transaction, which is why each of theirs is idempotent.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <libpq-fe.h>
+#include "util/strbuf.h"
+
+struct pg {
+	PGconn *conn;
+	char *url;                    /* as given to pg_open (owned) */
+	/* Statements run after every successful (re)connect, NULL-ended;
+	 * borrowed: set before pg_open, keep alive as long as db. */
+	const char *const *on_connect;
+	bool quiet;                   /* failures set err but print nothing */
+	bool down;                    /* pg_reconnect said it is unreachable */
+	double down_since;            /* when it first said so */
+	char sqlstate[6];             /* of the last failure; "" for a client-side one */
+	struct strbuf err;            /* the last failure, one line */
+};
+#define PG_INIT { NULL, NULL, NULL, false, false, 0, "", STRBUF_INIT }
+
+/* True when s is a PostgreSQL URL (postgresql:// or postgres://). */
+bool pg_is_url(const char *s);
+
+/*
+ * The database URL of a lab command: opt (from --db) when set, else
+ * $PERFBOT_DB.  NULL after an error saying how to give one, or when the
+ * value is not a PostgreSQL URL.
+ */
+const char *lab_db_url(const char *opt);
+
+/*
+ * Connect to url (a libpq URL or "key=value ..." string).  0, or -1 after
+ * "perfbot: cannot connect to the database: <libpq's first line>".
+ */
+int pg_open(struct pg *db, const char *url);
+/* Close and free; db is PG_INIT again (on_connect kept).  Fine twice. */
+void pg_close(struct pg *db);
+
+/*
+ * Run sql with n text parameters ($1..$n; a NULL entry is SQL NULL).
+ * Returns the result (the caller PQclear()s it) when the statement
+ * succeeded, or NULL after "perfbot: database: <message>" (just
+ * "perfbot: <message>" for perfbot's own SQLSTATEs, PBxxx, whose
+ * messages are written for people), with db->sqlstate and db->err set.
+ */
+PGresult *pg_query(struct pg *db, const char *sql, int n, const char *const *params);
+/* The same, with lengths and formats per parameter (1 = binary, for bytea). */
+PGresult *pg_query_bin(struct pg *db, const char *sql, int n, const char *const *params,
+		       const int *lengths, const int *formats);
+/* pg_query with the result in binary: bytea as raw bytes, int4 and int8
+ * in network byte order. */
+PGresult *pg_query_binary_result(struct pg *db, const char *sql, int n, const char *const *params);
+/* pg_query for statements whose rows do not matter: 0 or -1. */
+int pg_exec(struct pg *db, const char *sql, int n, const char *const *params);
+/*
+ * Run a script of several statements (the simple query protocol, which
+ * takes no parameters): only for constant SQL such as migrations.  0 or -1.
+ */
+int pg_exec_script(struct pg *db, const char *sql);
+
+/* The last failure lost the connection: reconnect before trying again. */
+bool pg_broken(const struct pg *db);
+/* The last failure's SQLSTATE is state (5 characters). */
+bool pg_failed_with(const struct pg *db, const char *state);
+
+/*
+ * Reconnect after pg_broken(): tries every 0.1 s at first, backing off to
+ * 2 s, until it connects (0), *stop becomes non-zero or give_up_s seconds
+ * pass (-1, quietly: call again to keep trying).  give_up_s <= 0 means
+ * never give up.  Prints one line when the database first proves
+ * unreachable and one when it is back, however many calls that takes.
+ */
+int pg_reconnect(struct pg *db, double give_up_s, volatile sig_atomic_t *stop);
+
+/* Integer of row r, column c of res (0 for NULL or garbage). */
+long long pg_int(const PGresult *res, int r, int c);
+/* Text of row r, column c, xstrdup'd; NULL for SQL NULL. */
+char *pg_strdup(const PGresult *res, int r, int c);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * queue.c: the queue's C side (see queue.h; the SQL is in schema.c).
+ */
+#include "lab/queue.h"
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int queue_submit(struct pg *db, const struct queue_job *j, long long *id)
+{
+	char prio[16], runs[16], att[16];
+	const char *p[9] = { j->name, j->job, j->commit, j->repo, j->build, j->tbox_group,
+			     prio, runs, att };
+	PGresult *r;
+
+	snprintf(prio, sizeof(prio), "%d", j->priority);
+	snprintf(runs, sizeof(runs), "%d", j->runs);
+	snprintf(att, sizeof(att), "%d", j->attempts);
+	r = pg_query(db, "SELECT perfbot.submit($1, $2, $3, $4, $5, $6, $7, $8, $9)", 9, p);
+	if (!r)
+		return -1;
+	*id = pg_int(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+/* cancel and retry: one call, errors (PBN01, PBS01) worded by the SQL */
+static int change(struct pg *db, const char *sql, long long id)
+{
+	char buf[24];
+	const char *p[1] = { buf };
+
+	snprintf(buf, sizeof(buf), "%lld", id);
+	return pg_exec(db, sql, 1, p);
+}
+
+int queue_cancel(struct pg *db, long long id)
+{
+	return change(db, "SELECT perfbot.cancel($1)", id);
+}
+
+int queue_retry(struct pg *db, long long id)
+{
+	return change(db, "SELECT perfbot.retry($1)", id);
+}
+
+PGresult *queue_list(struct pg *db, const char *state)
+{
+	static const char *const states[] = { "queued", "running", "done", "failed", "cancelled" };
+	const char *p[1] = { state };
+	bool known = !state;
+
+	for (size_t i = 0; !known && i < sizeof(states) / sizeof(states[0]); i++)
+		known = !strcmp(state, states[i]);
+	if (!known) {
+		error("unknown state '%s' (queued, running, done, failed, cancelled)", state);
+		return NULL;
+	}
+	return pg_query(db,
+		"SELECT id, state, priority, attempt, max_attempts, tbox_group,\n"
+		"  coalesce(box, ''), coalesce(worker, ''), coalesce(commit, ''), name,\n"
+		"  CASE WHEN state <> 'running' THEN ''\n"
+		"       WHEN lease_expires_at <= now() THEN 'expired'\n"
+		"       ELSE ceil(extract(epoch FROM lease_expires_at - now()))::int || 's' END,\n"
+		"  coalesce(last_error, '')\n"
+		"FROM perfbot.queue WHERE $1::text IS NULL OR state = $1 ORDER BY id", 1, p);
+}
+
+void queue_claim_release(struct queue_claim *c)
+{
+	free(c->name);
+	free(c->job);
+	free(c->commit);
+	free(c->repo);
+	free(c->build);
+	memset(c, 0, sizeof(*c));
+}
+
+int queue_claim(struct pg *db, const char *group, const char *worker, double lease_s,
+		struct queue_claim *c)
+{
+	char lease[32];
+	const char *p[3] = { group, worker, lease };
+	PGresult *r;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(lease, sizeof(lease), "%.3f", lease_s);
+	r = pg_query(db, "SELECT id, attempt, name, job, commit, repo, build, runs "
+		     "FROM perfbot.claim($1, $2, $3)", 3, p);
+	if (!r)
+		return -1;
+	if (PQntuples(r) == 0) {
+		PQclear(r);
+		return 0;
+	}
+	c->id = pg_int(r, 0, 0);
+	c->attempt = (int)pg_int(r, 0, 1);
+	c->name = pg_strdup(r, 0, 2);
+	c->job = pg_strdup(r, 0, 3);
+	c->commit = pg_strdup(r, 0, 4);
+	c->repo = pg_strdup(r, 0, 5);
+	c->build = pg_strdup(r, 0, 6);
+	c->runs = (int)pg_int(r, 0, 7);
+	PQclear(r);
+	return 1;
+}
+
+int queue_heartbeat(struct pg *db, long long id, int attempt, double lease_s)
+{
+	char sid[24], satt[16], lease[32];
+	const char *p[3] = { sid, satt, lease };
+	PGresult *r;
+	int held;
+
+	snprintf(sid, sizeof(sid), "%lld", id);
+	snprintf(satt, sizeof(satt), "%d", attempt);
+	snprintf(lease, sizeof(lease), "%.3f", lease_s);
+	r = pg_query(db, "SELECT perfbot.heartbeat($1, $2, $3)", 3, p);
+	if (!r)
+		return -1;
+	held = !PQgetisnull(r, 0, 0);
+	PQclear(r);
+	return held;
+}
+
+int queue_fail(struct pg *db, long long id, int attempt, const char *why)
+{
+	char sid[24], satt[16];
+	const char *p[3] = { sid, satt, why };
+	PGresult *r;
+	int ret;
+
+	snprintf(sid, sizeof(sid), "%lld", id);
+	snprintf(satt, sizeof(satt), "%d", attempt);
+	r = pg_query(db, "SELECT perfbot.fail($1, $2, $3)", 3, p);
+	if (!r)
+		return -1;
+	if (PQgetisnull(r, 0, 0))
+		ret = 2;
+	else
+		ret = strcmp(PQgetvalue(r, 0, 0), "queued") ? 1 : 0;
+	PQclear(r);
+	return ret;
+}

@@ -1,0 +1,65 @@
+#ifndef PERFBOT_LAB_SCHEMA_H
+#define PERFBOT_LAB_SCHEMA_H
+/*
+ * The lab's database schema: numbered migrations, the roles and their
+ * grants, as `perfbot lab init` applies them.
+ *
+ * Everything lives in the schema "perfbot", owned by the role
+ * perfbot_admin.  Three roles (NOLOGIN groups: people and boxes log in
+ * with their own roles, made members of one of these):
+ *
+ *   perfbot_admin      owns every object; runs `perfbot lab init`
+ *   perfbot_submitter  queues, lists, cancels and retries jobs and reads
+ *                      results; cannot write results
+ *   perfbot_worker     nothing but EXECUTE on the functions that claim a
+ *                      job, renew its lease, fail it, and upload and
+ *                      complete the results of a job it holds
+ *
+ * The worker's functions are SECURITY DEFINER (they run as the admin
+ * role) and check that the caller's login (session_user) holds the
+ * job's current attempt with a live lease.  A worker therefore cannot
+ * select from any table: it can read neither another box's lease nor any
+ * stored result, and it cannot change a stored result.  Row-level
+ * security could express part of this, but a claim must see and take
+ * another box's expired lease, which a per-box policy forbids; functions
+ * say exactly what a worker may do, in one place.
+ *
+ * perfbot.schema_version holds one row per component ("lab"); versions
+ * only grow.  A database at a newer version than this perfbot knows is
+ * refused, never "fixed"; an older one is migrated only by lab init.
+ */
+#include "lab/pg.h"
+
+#define LAB_ROLE_ADMIN "perfbot_admin"
+#define LAB_ROLE_SUBMITTER "perfbot_submitter"
+#define LAB_ROLE_WORKER "perfbot_worker"
+
+/* The lab schema version this perfbot reads and writes. */
+int lab_schema_version(void);
+
+/*
+ * Create the roles (when missing), the schema and every migration above
+ * the database's version, in one transaction under an advisory lock (two
+ * concurrent inits serialize; the second finds nothing to do).  Sets
+ * *from and *to to the versions before and after.  0, or -1 after an
+ * error (nothing changed).  The first init needs a superuser (it creates
+ * roles and a schema); later ones any member of perfbot_admin.
+ */
+int lab_migrate(struct pg *db, int *from, int *to);
+
+/*
+ * Check that the database holds the lab schema at this perfbot's version.
+ * 0, or -1 after an error saying what to do: "no perfbot schema: run
+ * 'perfbot lab init'", "schema N is older than this perfbot's M: run
+ * ...", "schema N is newer than this perfbot's M: upgrade perfbot".
+ */
+int lab_check_schema(struct pg *db);
+
+/*
+ * A lab command's connection: the URL from opt or $PERFBOT_DB
+ * (lab_db_url), connected, and its schema checked.  0, or -1 after an
+ * error with db closed.
+ */
+int lab_open(struct pg *db, const char *opt);
+
+#endif

@@ -1,0 +1,441 @@
+/*
+ * upload.c: a job's results to the lab's database and back (upload.h).
+ */
+#include "lab/upload.h"
+#include "result/matrix.h"
+#include "result/unite.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* --- names in a result root ----------------------------------------- */
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+	long x = atol(*(char *const *)a), y = atol(*(char *const *)b);
+	return (x > y) - (x < y);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The entries of dir that are run dirs (runs) or regular files (files),
+ * sorted; either may be NULL.  Dot files, perf.data and anything else
+ * are left out (upload.h says why).  0 or -1 with a message.
+ */
+static int scan(const char *dir, char ***runs, int *nr_runs, char ***files, int *nr_files)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t alloc_r = 0, alloc_f = 0;
+	struct strbuf path = STRBUF_INIT;
+
+	if (runs)
+		*runs = NULL, *nr_runs = 0;
+	if (files)
+		*files = NULL, *nr_files = 0;
+	if (!d)
+		return error("cannot open '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		struct stat st;
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "perf.data"))
+			continue;
+		strbuf_reset(&path);
+		path_join(&path, dir, e->d_name);
+		if (lstat(path.buf, &st) < 0)
+			continue;
+		if (runs && S_ISDIR(st.st_mode) && all_digits(e->d_name)) {
+			ALLOC_GROW(*runs, (size_t)*nr_runs + 1, alloc_r);
+			(*runs)[(*nr_runs)++] = xstrdup(e->d_name);
+		} else if (files && S_ISREG(st.st_mode)) {
+			ALLOC_GROW(*files, (size_t)*nr_files + 1, alloc_f);
+			(*files)[(*nr_files)++] = xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	strbuf_release(&path);
+	if (runs && *nr_runs)
+		qsort(*runs, (size_t)*nr_runs, sizeof(char *), cmp_run);
+	if (files && *nr_files)
+		qsort(*files, (size_t)*nr_files, sizeof(char *), cmp_str);
+	return 0;
+}
+
+static void free_names(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* --- upload --------------------------------------------------------- */
+
+/* A PostgreSQL array literal of every name, each double-quoted (so no
+ * name can be read as NULL or split at a comma) with " and \ escaped. */
+static void text_array(struct strbuf *sb, const struct matrix *st)
+{
+	strbuf_addch(sb, '{');
+	for (int i = 0; i < st->nr; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_addch(sb, '"');
+		for (const char *p = st->m[i].name; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *p);
+		}
+		strbuf_addch(sb, '"');
+	}
+	strbuf_addch(sb, '}');
+}
+
+/* Values as float8 input reads them back exactly (17 digits). */
+static void float_array(struct strbuf *sb, const struct matrix *st)
+{
+	strbuf_addch(sb, '{');
+	for (int i = 0; i < st->nr; i++) {
+		double v = st->m[i].v[0];
+		if (i)
+			strbuf_addch(sb, ',');
+		if (isnan(v))
+			strbuf_addstr(sb, "NaN");
+		else if (isinf(v))
+			strbuf_addstr(sb, v > 0 ? "Infinity" : "-Infinity");
+		else
+			strbuf_addf(sb, "%.17g", v);
+	}
+	strbuf_addch(sb, '}');
+}
+
+static int upload_run(struct pg *db, const char *sid, const char *satt, const char *run,
+		      const char *dir)
+{
+	struct matrix st;
+	struct strbuf path = STRBUF_INIT, names = STRBUF_INIT, vals = STRBUF_INIT;
+	int ret = -1;
+
+	matrix_init(&st);
+	path_join(&path, dir, "stats.json");
+	if (stats_load(&st, path.buf) < 0)
+		goto out;
+	text_array(&names, &st);
+	float_array(&vals, &st);
+	const char *p[5] = { sid, satt, run, names.buf, vals.buf };
+	ret = pg_exec(db, "SELECT perfbot.upload_run($1, $2, $3, $4, $5)", 5, p);
+out:
+	matrix_release(&st);
+	strbuf_release(&path);
+	strbuf_release(&names);
+	strbuf_release(&vals);
+	return ret;
+}
+
+static int upload_files(struct pg *db, const char *sid, const char *satt, const char *run,
+			const char *dir, char **files, int n)
+{
+	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT;
+	unsigned char *z = NULL;
+	size_t zalloc = 0;
+	int ret = 0;
+
+	for (int i = 0; i < n && !ret; i++) {
+		char size[24];
+		uLongf zlen;
+
+		strbuf_reset(&path);
+		strbuf_reset(&raw);
+		path_join(&path, dir, files[i]);
+		/* read_file would gunzip a .gz file: read the bytes as they are */
+		FILE *f = fopen(path.buf, "rb");
+		if (!f) {
+			ret = error("cannot read '%s': %s", path.buf, strerror(errno));
+			break;
+		}
+		char buf[65536];
+		size_t got;
+		while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+			strbuf_add(&raw, buf, got);
+		if (ferror(f))
+			ret = error("cannot read '%s': %s", path.buf, strerror(errno));
+		fclose(f);
+		if (ret)
+			break;
+		zlen = compressBound(raw.len);
+		ALLOC_GROW(z, zlen, zalloc);
+		if (compress2(z, &zlen, (const Bytef *)raw.buf, raw.len, Z_DEFAULT_COMPRESSION) != Z_OK) {
+			ret = error("cannot compress '%s'", path.buf);
+			break;
+		}
+		snprintf(size, sizeof(size), "%zu", raw.len);
+		const char *p[6] = { sid, satt, run, files[i], size, (const char *)z };
+		int lengths[6] = { 0, 0, 0, 0, 0, (int)zlen };
+		int formats[6] = { 0, 0, 0, 0, 0, 1 };
+		PGresult *r = pg_query_bin(db, "SELECT perfbot.upload_file($1, $2, $3, $4, $5, $6)",
+					   6, p, lengths, formats);
+		if (!r)
+			ret = -1;
+		PQclear(r);
+	}
+	free(z);
+	strbuf_release(&path);
+	strbuf_release(&raw);
+	return ret;
+}
+
+/* The transaction's body; the caller BEGINs and COMMITs or rolls back.
+ * 0 upload sent, 2 nothing to send (done already), -1 error. */
+static int send_all(struct pg *db, const char *sid, const char *satt, const char *root,
+		    const char *rel)
+{
+	char **runs = NULL, **files = NULL, **rfiles = NULL;
+	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1;
+	struct strbuf dir = STRBUF_INIT;
+	const char *p[3] = { sid, satt, rel };
+	PGresult *r;
+
+	if (scan(root, &runs, &nr_runs, &files, &nr_files) < 0)
+		return -1;
+	if (!nr_runs) {
+		error("'%s' holds no run", root);
+		goto out;
+	}
+	r = pg_query(db, "SELECT perfbot.upload_begin($1, $2, $3)", 3, p);
+	if (!r)
+		goto out;
+	ret = strcmp(PQgetvalue(r, 0, 0), "done") ? 0 : 2;
+	PQclear(r);
+	if (ret == 2)
+		goto out;
+	for (int i = 0; i < nr_runs && !ret; i++) {
+		strbuf_reset(&dir);
+		path_join(&dir, root, runs[i]);
+		if (upload_run(db, sid, satt, runs[i], dir.buf) < 0 ||
+		    scan(dir.buf, NULL, NULL, &rfiles, &nr_rfiles) < 0 ||
+		    upload_files(db, sid, satt, runs[i], dir.buf, rfiles, nr_rfiles) < 0)
+			ret = -1;
+		free_names(rfiles, nr_rfiles);
+		rfiles = NULL;
+		nr_rfiles = 0;
+	}
+	if (!ret && upload_files(db, sid, satt, "-1", root, files, nr_files) < 0)
+		ret = -1;
+	if (!ret && pg_exec(db, "SELECT perfbot.complete($1, $2)", 2, p) < 0)
+		ret = -1;
+out:
+	free_names(runs, nr_runs);
+	free_names(files, nr_files);
+	strbuf_release(&dir);
+	return ret;
+}
+
+int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
+	       const char *result_root)
+{
+	char sid[24], satt[16];
+	size_t bl = strlen(result_base);
+	int r;
+
+	while (bl > 1 && result_base[bl - 1] == '/')
+		bl--;
+	if (strncmp(result_root, result_base, bl) || result_root[bl] != '/')
+		return error("'%s' is not under '%s'", result_root, result_base);
+	snprintf(sid, sizeof(sid), "%lld", id);
+	snprintf(satt, sizeof(satt), "%d", attempt);
+	if (pg_exec(db, "BEGIN", 0, NULL) < 0)
+		return -1;
+	r = send_all(db, sid, satt, result_root, result_root + bl + 1);
+	if (r == 0 && pg_exec(db, "COMMIT", 0, NULL) == 0)
+		return 0;
+	/* keep the failure's state and message, not ROLLBACK's */
+	char state[6];
+	memcpy(state, db->sqlstate, sizeof(state));
+	bool q = db->quiet;
+	db->quiet = true;
+	if (!pg_broken(db))
+		pg_exec(db, "ROLLBACK", 0, NULL);
+	db->quiet = q;
+	memcpy(db->sqlstate, state, sizeof(state));
+	if (r == 2)
+		return 0;
+	return pg_failed_with(db, "PBL01") ? 1 : -1;
+}
+
+/* --- fetch ---------------------------------------------------------- */
+
+/* One path component: no '/', not "." or "..", not empty. */
+static bool safe_component(const char *s, size_t n)
+{
+	if (!n || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	return !memchr(s, '/', n) && !memchr(s, '\0', n);
+}
+
+static bool safe_relative(const char *path)
+{
+	for (const char *p = path;;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (!safe_component(p, n))
+			return false;
+		if (!slash)
+			return true;
+		p = slash + 1;
+	}
+}
+
+/* Values of a binary-format result. */
+static uint32_t bin_u32(const PGresult *r, int row, int col)
+{
+	uint32_t v;
+	memcpy(&v, PQgetvalue(r, row, col), 4);
+	return be32toh(v);
+}
+
+static uint64_t bin_u64(const PGresult *r, int row, int col)
+{
+	uint64_t v;
+	memcpy(&v, PQgetvalue(r, row, col), 8);
+	return be64toh(v);
+}
+
+/* The first run number not used in root. */
+static int next_free_run(const char *root)
+{
+	char **runs;
+	int n, next = 0;
+
+	if (scan(root, &runs, &n, NULL, NULL) < 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (atoi(runs[i]) >= next)
+			next = atoi(runs[i]) + 1;
+	free_names(runs, n);
+	return next;
+}
+
+/* Write the files of rows [from, to) (one run) into dir; 0 or -1. */
+static int write_run(const PGresult *r, int from, int to, const char *dir, long long id)
+{
+	struct strbuf path = STRBUF_INIT;
+	unsigned char *out = NULL;
+	size_t alloc = 0;
+	int ret = 0;
+
+	for (int i = from; i < to && !ret; i++) {
+		const char *name = PQgetvalue(r, i, 1);
+		uLongf size = (uLongf)bin_u64(r, i, 2), got = size;
+
+		if (!safe_component(name, (size_t)PQgetlength(r, i, 1)) ||
+		    strlen(name) != (size_t)PQgetlength(r, i, 1)) {
+			ret = error("job %lld: unsafe file name '%s' in the database", id, name);
+			break;
+		}
+		ALLOC_GROW(out, size + 1, alloc);
+		if (uncompress(out, &got, (const Bytef *)PQgetvalue(r, i, 3),
+			       (uLong)PQgetlength(r, i, 3)) != Z_OK || got != size) {
+			ret = error("job %lld: file '%s' does not decompress to its %lu bytes", id, name,
+				    (unsigned long)size);
+			break;
+		}
+		strbuf_reset(&path);
+		path_join(&path, dir, name);
+		ret = write_file_atomic(path.buf, out, size);
+	}
+	free(out);
+	strbuf_release(&path);
+	return ret;
+}
+
+int lab_fetch(struct pg *db, long long id, const char *result_base, char **root, int *nr_runs)
+{
+	char sid[24];
+	const char *p[1] = { sid };
+	struct strbuf local = STRBUF_INIT, tmp = STRBUF_INIT, dst = STRBUF_INIT;
+	char **made = NULL;
+	size_t alloc = 0;
+	int nr_made = 0, ret = -1;
+	PGresult *res, *files = NULL;
+
+	*root = NULL;
+	*nr_runs = 0;
+	snprintf(sid, sizeof(sid), "%lld", id);
+	res = pg_query(db, "SELECT result_root FROM perfbot.results WHERE job_id = $1", 1, p);
+	if (!res)
+		return -1;
+	if (!PQntuples(res)) {
+		PQclear(res);
+		return 1;
+	}
+	if (!safe_relative(PQgetvalue(res, 0, 0))) {
+		error("job %lld: unsafe result root '%s' in the database", id, PQgetvalue(res, 0, 0));
+		goto out;
+	}
+	path_join(&local, result_base, PQgetvalue(res, 0, 0));
+	/* in binary: the compressed bytes as they are, not hex text */
+	files = pg_query_binary_result(db, "SELECT run, name, size, data FROM perfbot.result_files "
+				       "WHERE job_id = $1 AND run >= 0 ORDER BY run, name", 1, p);
+	if (!files)
+		goto out;
+	if (mkdir_p(local.buf, 0777) < 0)
+		goto out;
+	for (int i = 0, n = PQntuples(files); i < n;) {
+		uint32_t run = bin_u32(files, i, 0);
+		int j = i;
+		while (j < n && bin_u32(files, j, 0) == run)
+			j++;
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/.fetch-%u.%ld", local.buf, run, (long)getpid());
+		strbuf_reset(&dst);
+		strbuf_addf(&dst, "%s/%d", local.buf, next_free_run(local.buf));
+		if (mkdir(tmp.buf, 0777) < 0 && errno != EEXIST) {
+			error("cannot create '%s': %s", tmp.buf, strerror(errno));
+			goto out;
+		}
+		if (write_run(files, i, j, tmp.buf, id) < 0)
+			goto out;
+		if (rename(tmp.buf, dst.buf) < 0) {
+			error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
+			goto out;
+		}
+		ALLOC_GROW(made, (size_t)nr_made + 1, alloc);
+		made[nr_made++] = strbuf_detach(&dst, NULL);
+		i = j;
+	}
+	if (nr_made && unite_run_dirs(made, nr_made) < 0)
+		goto out;
+	*root = strbuf_detach(&local, NULL);
+	*nr_runs = nr_made;
+	ret = 0;
+out:
+	free_names(made, nr_made);
+	PQclear(res);
+	PQclear(files);
+	strbuf_release(&local);
+	strbuf_release(&tmp);
+	strbuf_release(&dst);
+	return ret;
+}

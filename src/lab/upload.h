@@ -1,0 +1,56 @@
+#ifndef PERFBOT_LAB_UPLOAD_H
+#define PERFBOT_LAB_UPLOAD_H
+/*
+ * Results between a test box and the lab's database.
+ *
+ * lab_upload sends what a worker's run_job wrote for a job it holds, in
+ * ONE transaction that ends by marking the job done (schema.c's
+ * upload_begin, upload_run, upload_file, complete):
+ *
+ *   <result_root>/<run>/stats.json   -> one row per run: metric names and
+ *                                       values (the index the lab reads)
+ *   <result_root>/<run>/<file>       -> every regular file of the run (raw
+ *                                       monitor files, their .json series,
+ *                                       stats.json, job.yaml, the
+ *                                       benchmark's output, ...) as a zlib
+ *                                       stream, with its size
+ *   <result_root>/<file>             -> matrix.json, avg.json, stddev.json
+ *                                       (run -1)
+ *
+ * Left out: dot files (locks, a run killed half-way, ".run-K.<pid>") and
+ * perf.data, perf's binary samples, whose readable reports (perf-profile,
+ * perf-profile.txt, perf-profile.json) are uploaded.
+ *
+ * A refused or failed upload changes nothing (the transaction rolls
+ * back).  Retrying after a lost connection is safe: if the COMMIT went
+ * through but its answer was lost, upload_begin says the attempt already
+ * completed the job and lab_upload returns 0 without sending anything.
+ *
+ * lab_fetch brings a done job's runs back into a local result tree.
+ */
+#include "lab/pg.h"
+
+/*
+ * Upload result_root (a _result_root under result_base, as run_job made
+ * it) for job id's attempt and mark the job done.  Returns 0 when the job
+ * is done (now or by an earlier try of the same attempt), 1 when the
+ * database refuses because this worker does not hold (id, attempt) any
+ * more, -1 after an error: pg_broken(db) then says whether reconnecting
+ * and retrying may help.
+ */
+int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
+	       const char *result_root);
+
+/*
+ * Write done job id's runs into result_base/<its result root>/, each at
+ * the next free run number there (runs of the same job and commit from
+ * other boxes or jobs may be there already), and unite them into
+ * matrix.json.  Every name from the database is checked to be one safe
+ * path component, and every file to decompress to its recorded size.
+ * Sets *root (yours to free) to the local _result_root and *nr_runs.
+ * Returns 0, 1 when the job has no result (not done), or -1 after an
+ * error.
+ */
+int lab_fetch(struct pg *db, long long id, const char *result_base, char **root, int *nr_runs);
+
+#endif

@@ -1,0 +1,519 @@
+/*
+ * worker.c: a test box's loop (see worker.h for the steps and why the
+ * job runs in a child process).
+ *
+ * Stopping: the first SIGTERM or SIGINT lets the job at hand finish and
+ * upload, then the worker exits; a second one aborts the job (it goes
+ * back to the queue as a failed attempt).  The child runs in its own
+ * process group, so that a Ctrl-C at the terminal reaches the worker
+ * alone and the worker decides.
+ */
+#include "lab/worker.h"
+#include "job/job.h"
+#include "lab/checkout.h"
+#include "lab/queue.h"
+#include "lab/schema.h"
+#include "lab/upload.h"
+#include "run/run.h"
+#include "util/fileio.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/select.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Exit codes of the job's child process. */
+enum {
+	CHILD_COMPLETE = 0,      /* every run complete: upload */
+	CHILD_INCOMPLETE = 1,    /* some runs incomplete: upload them all */
+	CHILD_FAILED = 2,        /* nothing to upload; the reason on stderr */
+};
+
+#define TAIL_MAX 4096            /* bytes of the child's stderr kept */
+
+struct worker {
+	const struct worker_opts *o;
+	struct pg db;
+	const char *on_connect[2];
+	char host[256];
+	char name[320];          /* "host:pid", in queue listings */
+	struct strbuf group, dir;
+};
+
+static bool aborting(const struct worker *w)
+{
+	return w->o->stop && *w->o->stop >= 2;
+}
+
+static bool stopping(const struct worker *w)
+{
+	return w->o->stop && *w->o->stop >= 1;
+}
+
+static void say(const struct worker *w, const struct queue_claim *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(const struct worker *w, const struct queue_claim *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)w;
+	fprintf(stderr, "perfbot: worker: job %lld attempt %d (%s): ", c->id, c->attempt, c->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* After a call failed: reconnect when the connection broke, until it is
+ * back (true: try the call again) or the worker is aborted (false). */
+static bool recover(struct worker *w)
+{
+	if (!pg_broken(&w->db))
+		return false;
+	while (!aborting(w))
+		if (pg_reconnect(&w->db, 1.0, NULL) == 0)
+			return true;
+	return false;
+}
+
+/* --- files ---------------------------------------------------------- */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+		warning("cannot remove '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Job dirs are "job-<id>.<attempt>.<pid>": remove those of workers that
+ * are gone (killed with -9, the box rebooted). */
+static void clean_dead(struct worker *w)
+{
+	DIR *d = opendir(w->dir.buf);
+	struct dirent *e;
+	struct strbuf path = STRBUF_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		long long id;
+		int attempt;
+		long pid;
+		if (sscanf(e->d_name, "job-%lld.%d.%ld", &id, &attempt, &pid) != 3 || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		strbuf_reset(&path);
+		path_join(&path, w->dir.buf, e->d_name);
+		remove_tree(path.buf);
+	}
+	closedir(d);
+	strbuf_release(&path);
+}
+
+/* --- the child: checkout, build, run_job ----------------------------- */
+
+/* The "reason:" line of a run's last_state, into why. */
+static void run_reason(const char *run_dir, struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *r;
+
+	path_join(&path, run_dir, "last_state");
+	if (read_file(&text, path.buf) == 0 && (r = strstr(text.buf, "reason: "))) {
+		r += 8;
+		strbuf_add(why, r, strcspn(r, "\n"));
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+static int child_main(struct worker *w, const struct queue_claim *c, const char *jobdir)
+{
+	struct strbuf base = STRBUF_INIT, src = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf env = STRBUF_INIT, cache = STRBUF_INIT, path = STRBUF_INIT;
+	struct job *job = NULL;
+	struct run_opts ro;
+	struct run_result res;
+	struct utsname u;
+	char *sha = NULL;
+	char *envv[2] = { NULL, NULL };
+	int r, ret = CHILD_FAILED;
+
+	memset(&res, 0, sizeof(res));
+	path_join(&base, jobdir, "result");
+	if (job_load_string(c->job, strlen(c->job), c->name, NULL, &job) < 0)
+		goto out;
+	/* this box is where it runs: testbox, and what the submitter left
+	 * open (see src/cmd/queue.c) */
+	job_set_value(job, "testbox", job_string_new(w->host));
+	if (!job_get(job, "tbox_group"))
+		job_set_value(job, "tbox_group", job_string_new(w->group.buf));
+	if (!job_get(job, "arch") && uname(&u) == 0)
+		job_set_value(job, "arch", job_string_new(u.machine));
+	if (job_expand_percentages(job, 0) < 0)
+		goto out;
+	memset(&ro, 0, sizeof(ro));
+	if (c->repo) {
+		path_join(&src, jobdir, "src");
+		path_join(&cache, w->dir.buf, "repos");
+		if (lab_checkout(c->repo, c->commit, cache.buf, src.buf, &sha) < 0)
+			goto out;
+		if (c->build) {
+			path_join(&log, jobdir, "build.log");
+			if (lab_build(c->build, src.buf, log.buf, w->o->stop) < 0)
+				goto out;
+		}
+		strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", src.buf);
+		envv[0] = env.buf;
+		ro.env = envv;
+		ro.workdir = src.buf;
+	}
+	ro.job = job;
+	ro.runs = c->runs;
+	ro.result_base = base.buf;
+	ro.commit = sha ? sha : c->commit;
+	ro.verbose = w->o->verbose;
+	ro.stop = w->o->stop;
+	r = run_job(&ro, &res);
+	if (r < 0 || !res.result_root || !res.nr_runs)
+		goto out;
+	if (res.nr_incomplete == res.nr_runs) {
+		struct strbuf why = STRBUF_INIT;
+		run_reason(res.run_dirs[res.nr_runs - 1], &why);
+		error("all %d run%s incomplete%s%s", res.nr_runs, res.nr_runs == 1 ? "" : "s",
+		      why.len ? ": " : "", why.buf);
+		strbuf_release(&why);
+		goto out;
+	}
+	path_join(&path, jobdir, "result_root");
+	if (write_file_atomic(path.buf, res.result_root, strlen(res.result_root)) < 0)
+		goto out;
+	ret = r == 0 ? CHILD_COMPLETE : CHILD_INCOMPLETE;
+out:
+	run_result_release(&res);
+	job_free(job);
+	free(sha);
+	strbuf_release(&base);
+	strbuf_release(&src);
+	strbuf_release(&log);
+	strbuf_release(&env);
+	strbuf_release(&cache);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* --- the parent: heartbeats while the child works --------------------- */
+
+struct outcome {
+	int status;              /* the child's wait status */
+	bool lost;               /* the job was not ours any more */
+	bool aborted;            /* the worker was told to abort it */
+	struct strbuf tail;      /* the end of the child's stderr */
+};
+
+static void keep_tail(struct strbuf *tail, const char *buf, size_t n)
+{
+	strbuf_add(tail, buf, n);
+	if (tail->len > TAIL_MAX) {
+		size_t cut = tail->len - TAIL_MAX / 2;
+		memmove(tail->buf, tail->buf + cut, tail->len - cut);
+		strbuf_setlen(tail, tail->len - cut);
+	}
+}
+
+static void supervise(struct worker *w, const struct queue_claim *c, pid_t pid, int errfd,
+		      struct outcome *out)
+{
+	double period = w->o->lease_s / 3, next_hb = now_seconds() + period, killed_at = 0;
+	bool eof = false, reaped = false;
+	char buf[4096];
+
+	while (!reaped) {
+		struct pollfd pfd = { errfd, POLLIN, 0 };
+		double wait = next_hb - now_seconds();
+		int ms = eof ? 100 : (int)(wait < 0 ? 0 : wait > 0.2 ? 200 : wait * 1000);
+
+		if (!eof && poll(&pfd, 1, ms) > 0) {
+			ssize_t n = read(errfd, buf, sizeof(buf));
+			if (n > 0) {
+				fwrite(buf, 1, (size_t)n, stderr);
+				keep_tail(&out->tail, buf, (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				eof = true;
+			}
+		} else if (eof) {
+			poll(NULL, 0, ms);
+		}
+		if (waitpid(pid, &out->status, WNOHANG) == pid)
+			reaped = true;
+		if (!reaped && now_seconds() >= next_hb) {
+			int hb = queue_heartbeat(&w->db, c->id, c->attempt, w->o->lease_s);
+			if (hb < 0 && pg_broken(&w->db))
+				pg_reconnect(&w->db, 0.5, NULL);    /* again at the next tick */
+			if (hb == 0 && !out->lost) {
+				say(w, c, "no longer ours (cancelled, or its lease expired): stopping it");
+				out->lost = true;
+			}
+			next_hb = now_seconds() + (hb == 1 ? period : 1.0);
+		}
+		if (!reaped && !out->aborted && aborting(w)) {
+			say(w, c, "aborting it");
+			out->aborted = true;
+		}
+		if (!reaped && (out->lost || out->aborted)) {
+			/* SIGTERM: run_job marks the run incomplete and returns;
+			 * then SIGKILL if it takes more than 10 s */
+			if (!killed_at) {
+				kill(pid, SIGTERM);
+				killed_at = now_seconds();
+			} else if (now_seconds() - killed_at > 10) {
+				kill(pid, SIGKILL);
+			}
+		}
+	}
+	/* what the child wrote just before exiting */
+	while (!eof) {
+		ssize_t n = read(errfd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		fwrite(buf, 1, (size_t)n, stderr);
+		keep_tail(&out->tail, buf, (size_t)n);
+	}
+}
+
+/* The child's last error line ("perfbot: x" without the prefix). */
+static void last_error(const struct outcome *out, struct strbuf *why)
+{
+	const char *t = out->tail.buf, *best = NULL;
+
+	for (const char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, "perfbot: ", 9) && strncmp(l, "perfbot: warning: ", 18))
+			best = l + 9;
+	if (best)
+		strbuf_add(why, best, strcspn(best, "\n"));
+	else if (WIFSIGNALED(out->status))
+		strbuf_addf(why, "the job's process died of %s", strsignal(WTERMSIG(out->status)));
+	else
+		strbuf_addf(why, "the job's process exited with status %d", WEXITSTATUS(out->status));
+}
+
+/* --- one job, start to end ------------------------------------------ */
+
+static void report_failure(struct worker *w, const struct queue_claim *c, const char *why)
+{
+	int r;
+
+	while ((r = queue_fail(&w->db, c->id, c->attempt, why)) < 0 && recover(w))
+		;
+	if (r == 0)
+		say(w, c, "failed: %s (back in the queue)", why);
+	else if (r == 1)
+		say(w, c, "failed: %s (no attempt left: parked)", why);
+	else if (r == 2)
+		say(w, c, "failed: %s (no longer ours)", why);
+}
+
+static void upload(struct worker *w, const struct queue_claim *c, const char *jobdir)
+{
+	struct strbuf path = STRBUF_INIT, root = STRBUF_INIT, base = STRBUF_INIT;
+	int r = -1;
+
+	path_join(&path, jobdir, "result_root");
+	path_join(&base, jobdir, "result");
+	if (read_file(&root, path.buf) == 0) {
+		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf)) < 0 &&
+		       recover(w))
+			;
+	}
+	if (r == 0)
+		say(w, c, "done, results uploaded");
+	else if (r == 1)
+		say(w, c, "results refused: no longer ours (its lease expired or it was cancelled)");
+	else if (!pg_broken(&w->db))
+		report_failure(w, c, w->db.err.len ? w->db.err.buf : "upload failed");
+	strbuf_release(&path);
+	strbuf_release(&root);
+	strbuf_release(&base);
+}
+
+static void work_on(struct worker *w, const struct queue_claim *c)
+{
+	struct strbuf jobdir = STRBUF_INIT;
+	struct outcome out = { 0, false, false, STRBUF_INIT };
+	int fds[2];
+	pid_t pid;
+
+	say(w, c, "claimed (%d run%s%s%s)", c->runs, c->runs == 1 ? "" : "s",
+	    c->commit ? ", commit " : "", c->commit ? c->commit : "");
+	strbuf_addf(&jobdir, "%s/job-%lld.%d.%ld", w->dir.buf, c->id, c->attempt, (long)getpid());
+	remove_tree(jobdir.buf);
+	if (mkdir_p(jobdir.buf, 0777) < 0 || pipe2(fds, O_CLOEXEC) < 0) {
+		report_failure(w, c, "cannot make the job's directory on the box");
+		goto out;
+	}
+	fflush(NULL);    /* or the child would print our buffered output again */
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		report_failure(w, c, "cannot fork on the box");
+		goto out;
+	}
+	if (pid == 0) {
+		pid_t parent = getppid();
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(CHILD_FAILED);
+		setpgid(0, 0);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		/* the connection is the parent's: never touch it here */
+		if (w->db.conn)
+			close(PQsocket(w->db.conn));
+		int rc = child_main(w, c, jobdir.buf);
+		fflush(NULL);
+		_exit(rc);
+	}
+	close(fds[1]);
+	supervise(w, c, pid, fds[0], &out);
+	close(fds[0]);
+	if (out.lost) {
+		say(w, c, "dropped what it made");
+	} else if (out.aborted) {
+		report_failure(w, c, "the worker was stopped");
+	} else if (WIFEXITED(out.status) && (WEXITSTATUS(out.status) == CHILD_COMPLETE ||
+					     WEXITSTATUS(out.status) == CHILD_INCOMPLETE)) {
+		upload(w, c, jobdir.buf);
+	} else {
+		struct strbuf why = STRBUF_INIT;
+		last_error(&out, &why);
+		report_failure(w, c, why.buf);
+		strbuf_release(&why);
+	}
+out:
+	remove_tree(jobdir.buf);
+	strbuf_release(&jobdir);
+	strbuf_release(&out.tail);
+}
+
+/* --- the loop ------------------------------------------------------- */
+
+/* Sleep until a notification of new work, poll_s seconds, or a signal. */
+static void wait_for_work(struct worker *w)
+{
+	int fd = w->db.conn ? PQsocket(w->db.conn) : -1;
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	PGnotify *n;
+
+	if (fd < 0)
+		return;
+	if (poll(&pfd, 1, (int)(w->o->poll_s * 1000)) > 0 && !PQconsumeInput(w->db.conn))
+		return;     /* broken: the next claim finds out and reconnects */
+	while ((n = PQnotifies(w->db.conn)))
+		PQfreemem(n);
+}
+
+static int setup(struct worker *w, const struct worker_opts *o)
+{
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	memset(w, 0, sizeof(*w));
+	w->o = o;
+	w->db = (struct pg)PG_INIT;
+	if (gethostname(w->host, sizeof(w->host) - 1) < 0)
+		strcpy(w->host, "localhost");
+	snprintf(w->name, sizeof(w->name), "%s:%ld", w->host, (long)getpid());
+	strbuf_init(&w->group, 0);
+	strbuf_init(&w->dir, 0);
+	if (o->group)
+		strbuf_addstr(&w->group, o->group);
+	else
+		job_tbox_group(w->host, &w->group);
+	if (o->dir)
+		strbuf_addstr(&w->dir, o->dir);
+	else if (cache && *cache)
+		strbuf_addf(&w->dir, "%s/perfbot/worker", cache);
+	else if (home && *home)
+		strbuf_addf(&w->dir, "%s/.cache/perfbot/worker", home);
+	else
+		return error("no work dir: set HOME, XDG_CACHE_HOME or --dir");
+	if (mkdir_p(w->dir.buf, 0777) < 0)
+		return -1;
+	clean_dead(w);
+	/* new work is announced: a worker need not poll to start at once */
+	w->on_connect[0] = "LISTEN perfbot_queue";
+	w->db.on_connect = w->on_connect;
+	return 0;
+}
+
+int worker_run(const struct worker_opts *o)
+{
+	struct worker w;
+	struct queue_claim c;
+	int ret = EXIT_ERROR;
+
+	if (setup(&w, o) < 0)
+		goto out;
+	/* a box may start before the database: wait for it, like a restart */
+	w.db.quiet = true;
+	if (pg_open(&w.db, o->url) < 0) {
+		w.db.quiet = false;
+		if (!pg_broken(&w.db) || !recover(&w))
+			goto out;
+	}
+	w.db.quiet = false;
+	if (lab_check_schema(&w.db) < 0)
+		goto out;
+	fprintf(stderr, "perfbot: worker %s: tbox_group %s, taking jobs\n", w.name, w.group.buf);
+	ret = 0;
+	while (!stopping(&w)) {
+		int r = queue_claim(&w.db, w.group.buf, w.name, o->lease_s, &c);
+		if (r < 0) {
+			if (!recover(&w)) {
+				if (pg_broken(&w.db))
+					break;
+				/* not the connection: an error worth a pause */
+				poll(NULL, 0, 1000);
+			}
+			continue;
+		}
+		if (r == 0) {
+			if (o->once)
+				break;
+			wait_for_work(&w);
+			continue;
+		}
+		work_on(&w, &c);
+		queue_claim_release(&c);
+		if (o->once)
+			break;
+	}
+	if (stopping(&w))
+		fprintf(stderr, "perfbot: worker %s: stopped\n", w.name);
+out:
+	pg_close(&w.db);
+	strbuf_release(&w.group);
+	strbuf_release(&w.dir);
+	return ret;
+}

@@ -1,0 +1,652 @@
+/*
+ * The lab queue on a real PostgreSQL server: every state transition of a
+ * queue entry (schema.c draws them), every refusal, and who may do what.
+ *
+ * Leases expire in the tests by the superuser moving lease_expires_at
+ * into the past, not by sleeping: the claim's handling of an expired
+ * lease is what is under test, not the clock.
+ */
+#include "lab_helpers.h"
+#include "lab/queue.h"
+
+#include <math.h>
+
+struct ctx {
+	char *db;
+	struct pg box1, box2, sub;
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = xcalloc(1, sizeof(*c));
+	struct pg init = PG_INIT;
+
+	c->box1 = c->box2 = c->sub = init;
+	*state = c;
+	return 0;
+}
+
+/* Connect the three logins to a fresh database (skips without server). */
+static struct ctx *start(void **state)
+{
+	struct ctx *c = *state;
+
+	c->db = lab_test_db();
+	lab_test_open(&c->box1, c->db, TEST_BOX1);
+	lab_test_open(&c->box2, c->db, TEST_BOX2);
+	lab_test_open(&c->sub, c->db, TEST_SUBMITTER);
+	return c;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	pg_close(&c->box1);
+	pg_close(&c->box2);
+	pg_close(&c->sub);
+	free(c->db);
+	free(c);
+	return 0;
+}
+
+static long long submit_full(struct ctx *c, const char *name, const char *group, int prio,
+			     int attempts)
+{
+	struct queue_job j = { name, "testcase: mytest\n", "c0ffee", NULL, NULL, group, prio, 2,
+			       attempts };
+	long long id = 0;
+
+	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
+	assert_true(id > 0);
+	return id;
+}
+
+static long long submit(struct ctx *c, const char *name)
+{
+	return submit_full(c, name, NULL, QUEUE_PRIORITY_DEFAULT, QUEUE_ATTEMPTS_DEFAULT);
+}
+
+/* A column of the job, as text, read by the superuser. */
+static char *col(struct ctx *c, long long id, const char *column)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char *v;
+
+	strbuf_addf(&sql, "SELECT (%s)::text FROM perfbot.queue WHERE id = %lld", column, id);
+	v = lab_test_value(c->db, sql.buf);
+	strbuf_release(&sql);
+	return v;
+}
+
+static void assert_col(struct ctx *c, long long id, const char *column, const char *want)
+{
+	char *v = col(c, id, column);
+	if (!want)
+		assert_null(v);
+	else
+		assert_string_equal(v ? v : "(null)", want);
+	free(v);
+}
+
+static void expire(struct ctx *c, long long id)
+{
+	struct strbuf sql = STRBUF_INIT;
+	strbuf_addf(&sql, "UPDATE perfbot.queue SET lease_expires_at = now() - interval '1 second' "
+		    "WHERE id = %lld", id);
+	lab_test_sql(c->db, sql.buf);
+	strbuf_release(&sql);
+}
+
+static int claim(struct pg *db, const char *group, struct queue_claim *q)
+{
+	return queue_claim(db, group, "host:1", 60, q);
+}
+
+/* --- submit and claim --------------------------------------------- */
+
+static void test_submit_queues_with_fields(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_job j = { "a.yaml", "testcase: t\n", "abc", "https://r", "make", "grp", 3, 4, 7 };
+	long long id;
+
+	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
+	assert_col(c, id, "state", "queued");
+	assert_col(c, id, "name", "a.yaml");
+	assert_col(c, id, "job", "testcase: t\n");
+	assert_col(c, id, "commit", "abc");
+	assert_col(c, id, "repo", "https://r");
+	assert_col(c, id, "build", "make");
+	assert_col(c, id, "tbox_group", "grp");
+	assert_col(c, id, "priority", "3");
+	assert_col(c, id, "runs", "4");
+	assert_col(c, id, "max_attempts", "7");
+	assert_col(c, id, "attempt", "0");
+	assert_col(c, id, "submitted_by", TEST_SUBMITTER);
+}
+
+static void test_submit_refuses_out_of_range(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_job j = { "a.yaml", "x", NULL, NULL, NULL, NULL, 10, 1, 3 };
+	long long id = 0;
+
+	c->sub.quiet = true;
+	assert_int_equal(queue_submit(&c->sub, &j, &id), -1);
+	assert_true(pg_failed_with(&c->sub, "23514"));      /* check_violation */
+	j.priority = 0;
+	j.runs = 0;
+	assert_int_equal(queue_submit(&c->sub, &j, &id), -1);
+	j.runs = 1;
+	j.attempts = 0;
+	assert_int_equal(queue_submit(&c->sub, &j, &id), -1);
+	j.attempts = 1;
+	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
+}
+
+static void test_submit_notifies_workers(void **state)
+{
+	struct ctx *c = start(state);
+	PGnotify *n;
+
+	assert_int_equal(pg_exec(&c->box1, "LISTEN perfbot_queue", 0, NULL), 0);
+	submit_full(c, "a", "grp", 5, 3);
+	assert_int_equal(PQconsumeInput(c->box1.conn), 1);
+	n = PQnotifies(c->box1.conn);
+	assert_non_null(n);
+	assert_string_equal(n->relname, "perfbot_queue");
+	assert_string_equal(n->extra, "grp");
+	PQfreemem(n);
+}
+
+static void test_claim_takes_queued_job(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit(c, "a.yaml");
+	char *left;
+
+	assert_int_equal(queue_claim(&c->box1, "g", "host:42", 30, &q), 1);
+	assert_int_equal(q.id, id);
+	assert_int_equal(q.attempt, 1);
+	assert_int_equal(q.runs, 2);
+	assert_string_equal(q.name, "a.yaml");
+	assert_string_equal(q.job, "testcase: mytest\n");
+	assert_string_equal(q.commit, "c0ffee");
+	assert_null(q.repo);
+	assert_null(q.build);
+	assert_col(c, id, "state", "running");
+	assert_col(c, id, "box", TEST_BOX1);
+	assert_col(c, id, "worker", "host:42");
+	assert_col(c, id, "attempt", "1");
+	left = col(c, id, "round(extract(epoch FROM lease_expires_at - now()))");
+	assert_true(atoi(left) >= 28 && atoi(left) <= 30);
+	free(left);
+	queue_claim_release(&q);
+	/* nothing else to take */
+	assert_int_equal(claim(&c->box2, "g", &q), 0);
+}
+
+static void test_claim_matches_tbox_group(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long mine = submit_full(c, "mine", "ivb44", 5, 3);
+	long long any;
+
+	assert_int_equal(claim(&c->box1, "brickland2", &q), 0);
+	any = submit(c, "any");
+	assert_int_equal(claim(&c->box1, "brickland2", &q), 1);
+	assert_int_equal(q.id, any);
+	queue_claim_release(&q);
+	assert_int_equal(claim(&c->box2, "ivb44", &q), 1);
+	assert_int_equal(q.id, mine);
+	queue_claim_release(&q);
+}
+
+static void test_claim_order_priority_then_age(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long late = submit_full(c, "late", NULL, 6, 3);
+	long long first = submit_full(c, "first", NULL, 4, 3);
+	long long second = submit_full(c, "second", NULL, 4, 3);
+	long long urgent = submit_full(c, "urgent", NULL, 0, 3);
+	long long want[] = { urgent, first, second, late };
+
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(claim(&c->box1, "g", &q), 1);
+		assert_int_equal(q.id, want[i]);
+		queue_claim_release(&q);
+	}
+}
+
+static void test_claim_skips_locked_rows(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	struct pg admin = PG_INIT;
+	long long a = submit(c, "a"), b = submit(c, "b");
+	char sql[128];
+
+	/* another transaction holds a's row: the claim must take b at once
+	 * rather than wait for it */
+	lab_test_open(&admin, c->db, "postgres");
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM perfbot.queue WHERE id = %lld FOR UPDATE", a);
+	assert_int_equal(pg_exec(&admin, "BEGIN", 0, NULL), 0);
+	assert_int_equal(pg_exec(&admin, sql, 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "SET statement_timeout = '5s'", 0, NULL), 0);
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	assert_int_equal(q.id, b);
+	queue_claim_release(&q);
+	assert_int_equal(claim(&c->box2, "g", &q), 0);
+	assert_int_equal(pg_exec(&admin, "ROLLBACK", 0, NULL), 0);
+	assert_int_equal(claim(&c->box2, "g", &q), 1);
+	assert_int_equal(q.id, a);
+	queue_claim_release(&q);
+	pg_close(&admin);
+}
+
+/* --- leases --------------------------------------------------------- */
+
+static void test_heartbeat_renews_only_the_holders_lease(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit(c, "a");
+	char *left;
+
+	assert_int_equal(queue_claim(&c->box1, "g", "h:1", 5, &q), 1);
+	assert_int_equal(queue_heartbeat(&c->box1, id, 1, 100), 1);
+	left = col(c, id, "round(extract(epoch FROM lease_expires_at - now()))");
+	assert_true(atoi(left) >= 98 && atoi(left) <= 100);
+	free(left);
+	assert_int_equal(queue_heartbeat(&c->box1, id, 2, 100), 0);    /* wrong attempt */
+	assert_int_equal(queue_heartbeat(&c->box2, id, 1, 100), 0);    /* another box */
+	assert_int_equal(queue_heartbeat(&c->box1, id + 1, 1, 100), 0);
+	expire(c, id);
+	assert_int_equal(queue_heartbeat(&c->box1, id, 1, 100), 0);    /* too late */
+	assert_col(c, id, "lease_expires_at < now()", "true");
+	queue_claim_release(&q);
+}
+
+static void test_expired_lease_is_reclaimed(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit(c, "a");
+	char *err;
+
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	/* a live lease is not taken */
+	assert_int_equal(claim(&c->box2, "g", &q), 0);
+	expire(c, id);
+	assert_int_equal(queue_claim(&c->box2, "g", "other:7", 60, &q), 1);
+	assert_int_equal(q.id, id);
+	assert_int_equal(q.attempt, 2);
+	queue_claim_release(&q);
+	assert_col(c, id, "state", "running");
+	assert_col(c, id, "box", TEST_BOX2);
+	assert_col(c, id, "worker", "other:7");
+	err = col(c, id, "last_error");
+	assert_non_null(strstr(err, "attempt 1: the lease of host:1 (" TEST_BOX1 ") expired"));
+	free(err);
+	/* the first holder has lost it: heartbeat and failure refused */
+	assert_int_equal(queue_heartbeat(&c->box1, id, 1, 60), 0);
+	assert_int_equal(queue_fail(&c->box1, id, 1, "late"), 2);
+	assert_col(c, id, "attempt", "2");
+}
+
+static void test_expired_lease_without_attempts_is_parked(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit_full(c, "a", NULL, 5, 2);
+	long long other;
+	char *err;
+
+	for (int i = 1; i <= 2; i++) {
+		assert_int_equal(claim(&c->box1, "g", &q), 1);
+		assert_int_equal(q.attempt, i);
+		queue_claim_release(&q);
+		expire(c, id);
+	}
+	other = submit(c, "b");
+	/* the claim parks the exhausted job and takes the other one */
+	assert_int_equal(claim(&c->box2, "g", &q), 1);
+	assert_int_equal(q.id, other);
+	queue_claim_release(&q);
+	assert_col(c, id, "state", "failed");
+	assert_col(c, id, "lease_expires_at", NULL);
+	assert_col(c, id, "finished_at IS NOT NULL", "true");
+	err = col(c, id, "last_error");
+	assert_non_null(strstr(err, "attempt 2: the lease of host:1 (" TEST_BOX1 ") expired; "
+			       "no attempt left"));
+	free(err);
+	assert_int_equal(claim(&c->box2, "g", &q), 0);
+}
+
+/* --- failure -------------------------------------------------------- */
+
+static void test_fail_requeues_then_parks(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit_full(c, "a", NULL, 5, 2);
+
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	assert_int_equal(queue_fail(&c->box1, id, 1, "build failed"), 0);
+	assert_col(c, id, "state", "queued");
+	assert_col(c, id, "last_error", "attempt 1: build failed");
+	assert_col(c, id, "lease_expires_at", NULL);
+	assert_col(c, id, "finished_at", NULL);
+	/* a failure reported twice changes nothing */
+	assert_int_equal(queue_fail(&c->box1, id, 1, "again"), 2);
+	assert_int_equal(claim(&c->box2, "g", &q), 1);
+	assert_int_equal(q.attempt, 2);
+	queue_claim_release(&q);
+	assert_int_equal(queue_fail(&c->box1, id, 2, "not mine"), 2);
+	assert_int_equal(queue_fail(&c->box2, id, 2, "bench crashed"), 1);
+	assert_col(c, id, "state", "failed");
+	assert_col(c, id, "last_error", "attempt 2: bench crashed");
+	assert_col(c, id, "finished_at IS NOT NULL", "true");
+	assert_int_equal(claim(&c->box1, "g", &q), 0);
+}
+
+static void test_fail_after_lease_expired_is_refused(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit(c, "a");
+
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	expire(c, id);
+	assert_int_equal(queue_fail(&c->box1, id, 1, "late"), 2);
+	assert_col(c, id, "state", "running");
+	assert_col(c, id, "last_error", NULL);
+}
+
+/* --- cancel and retry ----------------------------------------------- */
+
+static void test_cancel_queued_and_running(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long a = submit(c, "a"), b = submit(c, "b");
+
+	assert_int_equal(queue_cancel(&c->sub, a), 0);
+	assert_col(c, a, "state", "cancelled");
+	assert_col(c, a, "finished_at IS NOT NULL", "true");
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	assert_int_equal(q.id, b);
+	queue_claim_release(&q);
+	assert_int_equal(queue_cancel(&c->sub, b), 0);
+	assert_col(c, b, "state", "cancelled");
+	assert_col(c, b, "lease_expires_at", NULL);
+	/* the worker learns it at its next heartbeat */
+	assert_int_equal(queue_heartbeat(&c->box1, b, 1, 60), 0);
+	assert_int_equal(queue_fail(&c->box1, b, 1, "x"), 2);
+	assert_int_equal(claim(&c->box1, "g", &q), 0);
+}
+
+static void test_cancel_refuses_finished_and_unknown(void **state)
+{
+	struct ctx *c = start(state);
+	struct stderr_capture cap;
+	long long a = submit(c, "a");
+	char *msg;
+
+	assert_int_equal(queue_cancel(&c->sub, a), 0);
+	capture_start(&cap);
+	assert_int_equal(queue_cancel(&c->sub, a), -1);
+	msg = capture_end(&cap);
+	assert_true(pg_failed_with(&c->sub, "PBS01"));
+	assert_string_equal(msg, "perfbot: job 1 is cancelled: nothing to cancel\n");
+	free(msg);
+	capture_start(&cap);
+	assert_int_equal(queue_cancel(&c->sub, 99), -1);
+	msg = capture_end(&cap);
+	assert_true(pg_failed_with(&c->sub, "PBN01"));
+	assert_string_equal(msg, "perfbot: no job 99\n");
+	free(msg);
+}
+
+static void test_retry_failed_and_cancelled(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long a = submit_full(c, "a", "g", 5, 1), b = submit_full(c, "b", "g", 5, 1);
+
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	assert_int_equal(queue_fail(&c->box1, a, 1, "boom"), 1);
+	assert_col(c, a, "state", "failed");
+	assert_int_equal(queue_cancel(&c->sub, b), 0);
+
+	assert_int_equal(pg_exec(&c->box2, "LISTEN perfbot_queue", 0, NULL), 0);
+	assert_int_equal(queue_retry(&c->sub, a), 0);
+	assert_col(c, a, "state", "queued");
+	assert_col(c, a, "finished_at", NULL);
+	assert_col(c, a, "attempt", "1");       /* never reset: see schema.c */
+	assert_col(c, a, "max_attempts", "2");  /* one more, the job's budget */
+	assert_int_equal(PQconsumeInput(c->box2.conn), 1);
+	PGnotify *n = PQnotifies(c->box2.conn);
+	assert_non_null(n);
+	assert_string_equal(n->extra, "g");
+	PQfreemem(n);
+	assert_int_equal(queue_retry(&c->sub, b), 0);
+	assert_col(c, b, "state", "queued");
+
+	assert_int_equal(claim(&c->box2, "g", &q), 1);
+	assert_int_equal(q.id, a);
+	assert_int_equal(q.attempt, 2);
+	queue_claim_release(&q);
+	/* the holder of attempt 1 is still refused */
+	assert_int_equal(queue_heartbeat(&c->box1, a, 1, 60), 0);
+}
+
+static void test_retry_refuses_live_jobs(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long a = submit(c, "a"), b = submit(c, "b");
+
+	c->sub.quiet = true;
+	assert_int_equal(queue_retry(&c->sub, a), -1);
+	assert_true(pg_failed_with(&c->sub, "PBS01"));
+	assert_string_equal(c->sub.err.buf, "job 1 is queued: nothing to retry");
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	assert_int_equal(queue_retry(&c->sub, a), -1);
+	assert_string_equal(c->sub.err.buf, "job 1 is running: nothing to retry");
+	assert_int_equal(queue_retry(&c->sub, 77), -1);
+	assert_true(pg_failed_with(&c->sub, "PBN01"));
+	assert_col(c, a, "state", "running");
+	assert_col(c, b, "state", "queued");
+}
+
+/* --- listing ------------------------------------------------------- */
+
+static void test_list_filters_by_state(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	struct stderr_capture cap;
+	PGresult *r;
+	char *msg;
+
+	submit(c, "a");
+	submit_full(c, "b", "ivb44", 5, 3);
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	r = queue_list(&c->sub, NULL);
+	assert_non_null(r);
+	assert_int_equal(PQntuples(r), 2);
+	assert_int_equal(PQnfields(r), 12);
+	assert_string_equal(PQgetvalue(r, 0, 1), "running");
+	assert_string_equal(PQgetvalue(r, 0, 6), TEST_BOX1);
+	assert_string_equal(PQgetvalue(r, 0, 10), "60s");
+	assert_string_equal(PQgetvalue(r, 1, 5), "ivb44");
+	assert_string_equal(PQgetvalue(r, 1, 10), "");
+	PQclear(r);
+	r = queue_list(&c->sub, "queued");
+	assert_int_equal(PQntuples(r), 1);
+	assert_string_equal(PQgetvalue(r, 0, 9), "b");
+	PQclear(r);
+	capture_start(&cap);
+	assert_null(queue_list(&c->sub, "runing"));
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "perfbot: unknown state 'runing' (queued, running, done, failed, "
+			    "cancelled)\n");
+	free(msg);
+}
+
+/* --- who may do what ------------------------------------------------ */
+
+static void assert_denied(struct pg *db, const char *sql)
+{
+	db->quiet = true;
+	assert_int_equal(pg_exec(db, sql, 0, NULL), -1);
+	if (!pg_failed_with(db, "42501"))
+		fail_msg("'%s' gave %s (%s), not permission denied", sql, db->sqlstate, db->err.buf);
+	db->quiet = false;
+}
+
+static void test_worker_cannot_read_queue_or_change_results(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+
+	submit(c, "a");
+	assert_int_equal(claim(&c->box2, "g", &q), 1);
+	queue_claim_release(&q);
+	/* box1 cannot see box2's lease in any way */
+	assert_denied(&c->box1, "SELECT lease_expires_at FROM perfbot.queue");
+	assert_denied(&c->box1, "SELECT perfbot.hold(1, 1)");
+	assert_denied(&c->box1, "UPDATE perfbot.queue SET lease_expires_at = now()");
+	assert_int_equal(queue_heartbeat(&c->box1, 1, 1, 60), 0);
+	/* nor read, change or delete stored results */
+	assert_denied(&c->box1, "SELECT * FROM perfbot.result_runs");
+	assert_denied(&c->box1, "UPDATE perfbot.result_runs SET incomplete = true");
+	assert_denied(&c->box1, "DELETE FROM perfbot.result_files");
+	assert_denied(&c->box1, "INSERT INTO perfbot.results VALUES (1, 1, 'x', 'y')");
+	/* nor queue work */
+	assert_denied(&c->box1, "SELECT perfbot.submit('n', 'j', NULL, NULL, NULL, NULL, 5, 1, 3)");
+	assert_denied(&c->box1, "SELECT perfbot.cancel(1)");
+}
+
+static void test_submitter_cannot_work_or_write_results(void **state)
+{
+	struct ctx *c = start(state);
+	PGresult *r;
+
+	submit(c, "a");
+	assert_denied(&c->sub, "SELECT * FROM perfbot.claim('g', 'w', 60)");
+	assert_denied(&c->sub, "SELECT perfbot.heartbeat(1, 1, 60)");
+	assert_denied(&c->sub, "SELECT perfbot.upload_begin(1, 1, 'x')");
+	assert_denied(&c->sub, "SELECT perfbot.complete(1, 1)");
+	assert_denied(&c->sub, "UPDATE perfbot.queue SET state = 'done'");
+	assert_denied(&c->sub, "INSERT INTO perfbot.result_runs VALUES (1, 0, false, '{a}', '{1}')");
+	assert_denied(&c->sub, "DELETE FROM perfbot.results");
+	r = pg_query(&c->sub, "SELECT count(*) FROM perfbot.result_runs", 0, NULL);
+	assert_non_null(r);
+	PQclear(r);
+}
+
+/* --- the schema ----------------------------------------------------- */
+
+static void test_schema_check_and_versions(void **state)
+{
+	char *empty = lab_test_empty_db();
+	struct pg db = PG_INIT;
+	struct stderr_capture cap;
+	int from, to;
+	char *msg;
+
+	(void)state;
+	lab_test_open(&db, empty, "postgres");
+	capture_start(&cap);
+	assert_int_equal(lab_check_schema(&db), -1);
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "perfbot: the database has no perfbot schema: run "
+			    "'perfbot lab init --db URL' as its admin first\n");
+	free(msg);
+	assert_int_equal(lab_migrate(&db, &from, &to), 0);
+	assert_int_equal(from, 0);
+	assert_int_equal(to, lab_schema_version());
+	assert_int_equal(lab_check_schema(&db), 0);
+	assert_int_equal(lab_migrate(&db, &from, &to), 0);
+	assert_int_equal(from, to);
+
+	/* a newer database is refused by both, and left as it is */
+	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version + 1", 0,
+				 NULL), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_check_schema(&db), -1);
+	assert_int_equal(lab_migrate(&db, &from, &to), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "newer than this perfbot's"));
+	assert_non_null(strstr(msg, "upgrade perfbot"));
+	free(msg);
+	pg_close(&db);
+	free(empty);
+}
+
+static void test_migrate_needs_a_superuser_first(void **state)
+{
+	char *empty = lab_test_empty_db();
+	struct pg db = PG_INIT;
+	struct stderr_capture cap;
+	int from, to;
+	char *msg, *n;
+
+	(void)state;
+	lab_test_sql(empty, "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE "
+		     "rolname = 't_plain') THEN CREATE ROLE t_plain LOGIN; END IF; END $$");
+	lab_test_open(&db, empty, "t_plain");
+	capture_start(&cap);
+	assert_int_equal(lab_migrate(&db, &from, &to), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "run the first 'perfbot lab init' as a superuser"));
+	free(msg);
+	/* nothing was made */
+	n = lab_test_value(empty, "SELECT count(*) FROM pg_namespace WHERE nspname = 'perfbot'");
+	assert_string_equal(n, "0");
+	free(n);
+	pg_close(&db);
+	free(empty);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_submit_queues_with_fields),
+		T(test_submit_refuses_out_of_range),
+		T(test_submit_notifies_workers),
+		T(test_claim_takes_queued_job),
+		T(test_claim_matches_tbox_group),
+		T(test_claim_order_priority_then_age),
+		T(test_claim_skips_locked_rows),
+		T(test_heartbeat_renews_only_the_holders_lease),
+		T(test_expired_lease_is_reclaimed),
+		T(test_expired_lease_without_attempts_is_parked),
+		T(test_fail_requeues_then_parks),
+		T(test_fail_after_lease_expired_is_refused),
+		T(test_cancel_queued_and_running),
+		T(test_cancel_refuses_finished_and_unknown),
+		T(test_retry_failed_and_cancelled),
+		T(test_retry_refuses_live_jobs),
+		T(test_list_filters_by_state),
+		T(test_worker_cannot_read_queue_or_change_results),
+		T(test_submitter_cannot_work_or_write_results),
+		T(test_schema_check_and_versions),
+		T(test_migrate_needs_a_superuser_first),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
