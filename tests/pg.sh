@@ -28,14 +28,17 @@
 PG_DIR=
 PG_PORT=5432
 PG_TCP_ADDR=
+PG_TCP_NET=
 PG_WHY=
 PG_MISSING=
 
-# pg_listen_tcp ADDR PORT: before pg_start, listen on ADDR:PORT too and
-# accept password (scram-sha-256) logins from ADDR's /24.
+# pg_listen_tcp ADDRS PORT NET: before pg_start, listen on ADDRS (comma
+# separated) at PORT too, and accept password (scram-sha-256) logins
+# from NET (10.1.0.0/16).
 pg_listen_tcp() {
 	PG_TCP_ADDR=$1
 	PG_PORT=$2
+	PG_TCP_NET=$3
 }
 
 # Run a server program as the user owning the cluster.
@@ -78,8 +81,7 @@ pg_start() {
 		echo "log_min_messages = warning"
 	} >>"$PG_DIR/data/postgresql.conf"
 	if [ -n "$PG_TCP_ADDR" ]; then
-		net=$(echo "$PG_TCP_ADDR" | sed 's/\.[0-9]*$/.0/')
-		echo "host all all $net/24 scram-sha-256" >>"$PG_DIR/data/pg_hba.conf"
+		echo "host all all $PG_TCP_NET scram-sha-256" >>"$PG_DIR/data/pg_hba.conf"
 	fi
 	if ! pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" \
 		-w -t 30 start >/dev/null 2>&1; then

@@ -275,6 +275,7 @@ COMMAND("queue", queue, "queue jobs for the lab's test boxes, list, cancel, retr
 	"perfbot queue list [--state S]\n"
 	"perfbot queue cancel ID...\n"
 	"perfbot queue retry ID...\n"
+	"perfbot queue fetch ID... [--result-root DIR]\n"
 	"\n"
 	"submit splits JOB into atomic jobs (as split-job) and queues one entry\n"
 	"each, all or none; a worker (perfbot worker) of a matching box runs it.\n"
@@ -285,12 +286,14 @@ COMMAND("queue", queue, "queue jobs for the lab's test boxes, list, cancel, retr
 	"      --build CMD       shell command run in that checkout before the runs\n"
 	"  -g, --tbox-group G    only boxes of group G take it (default: any)\n"
 	"  -p, --priority P      0 runs first, 9 last (default 5)\n"
-	"  -n, --runs N          runs per job (default: the job's nr_run, else 1)\n"
+	"  -n, --runs N          runs per job (default 1)\n"
 	"      --attempts N      failures before a job is parked (default 3)\n"
 	"  -s, --state S         list only: queued, running, done, failed, cancelled\n"
 	"\n"
 	"cancel stops queued or running jobs (a running one at its worker's next\n"
-	"heartbeat); retry queues failed or cancelled ones again.\n")
+	"heartbeat); retry queues failed or cancelled ones again.  fetch writes\n"
+	"done jobs' runs and files into the result tree (default as perfbot run),\n"
+	"at the next free run numbers, and unites them.\n")
 COMMAND("worker", worker, "a lab test box: run queued jobs, upload their results",
 	"perfbot worker [--db URL] [--tbox-group G] [--once] [--lease SEC] [--poll SEC]\n"
 	"               [--dir DIR] [-v]\n"

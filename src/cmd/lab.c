@@ -14,6 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 
+static void print_versions(const char *what, int from, int to)
+{
+	if (from == to)
+		printf("%s schema: version %d, up to date\n", what, to);
+	else
+		printf("%s schema: version %d -> %d\n", what, from, to);
+}
+
 static int lab_init(int argc, char **argv, const struct cmd *self)
 {
 	static const struct option opts[] = {
@@ -22,7 +30,8 @@ static int lab_init(int argc, char **argv, const struct cmd *self)
 	};
 	struct pg db = PG_INIT;
 	const char *url = NULL;
-	int c, from, to, ret = EXIT_ERROR;
+	struct lab_versions v;
+	int c, ret = EXIT_ERROR;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:", opts, NULL)) != -1) {
@@ -36,11 +45,9 @@ static int lab_init(int argc, char **argv, const struct cmd *self)
 		return EXIT_USAGE;
 	if (pg_open(&db, url) < 0)
 		return EXIT_ERROR;
-	if (lab_migrate(&db, &from, &to) == 0) {
-		if (from == to)
-			printf("lab schema: version %d, up to date\n", to);
-		else
-			printf("lab schema: version %d -> %d\n", from, to);
+	if (lab_migrate(&db, &v) == 0) {
+		print_versions("store", v.store_from, v.store_to);
+		print_versions("lab", v.lab_from, v.lab_to);
 		ret = 0;
 	}
 	pg_close(&db);

@@ -14,6 +14,8 @@
 #include "job/split.h"
 #include "lab/queue.h"
 #include "lab/schema.h"
+#include "lab/upload.h"
+#include "run/run.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -37,7 +39,7 @@ struct submit_ctx {
 	struct pg *db;
 	struct queue_job q;          /* fields shared by the atoms */
 	const char *prefix;          /* atom names: <prefix>-<path_params>.yaml */
-	bool runs_given, arch_given;
+	bool arch_given;
 	int nr;
 };
 
@@ -46,7 +48,7 @@ static int submit_atom(struct job *atom, void *data)
 	struct submit_ctx *s = data;
 	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
 	struct queue_job q = s->q;
-	long long id, nr_run = 1;
+	long long id;
 	int ret = -1;
 
 	/* the box that runs it fills these in (see the top of this file) */
@@ -55,15 +57,6 @@ static int submit_atom(struct job *atom, void *data)
 		job_delete(atom, "tbox_group");
 	if (!s->arch_given)
 		job_delete(atom, "arch");
-	if (!s->runs_given) {
-		if (job_get_int(atom, "nr_run", &nr_run) < 0)
-			goto out;
-		if (nr_run < 1 || nr_run > 1000) {
-			error("%s: nr_run %lld is out of range (1 to 1000)", s->prefix, nr_run);
-			goto out;
-		}
-		q.runs = (int)nr_run;
-	}
 	job_atom_name(atom, s->prefix, NULL, &name);
 	job_to_yaml(atom, &text);
 	q.name = name.buf;
@@ -122,7 +115,6 @@ static int queue_submit_cmd(int argc, char **argv, const struct cmd *self)
 		case 'n':
 			if (parse_int("--runs", optarg, 1, 1000, &s.q.runs) < 0)
 				return EXIT_USAGE;
-			s.runs_given = true;
 			break;
 		case 'a':
 			if (parse_int("--attempts", optarg, 1, 100, &s.q.attempts) < 0)
@@ -260,6 +252,59 @@ static int queue_change_cmd(int argc, char **argv, const struct cmd *self,
 	return ret;
 }
 
+static int queue_fetch_cmd(int argc, char **argv, const struct cmd *self)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "result-root", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pg db = PG_INIT;
+	struct strbuf base = STRBUF_INIT;
+	const char *url = NULL;
+	int c, ret = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:r:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': url = optarg; break;
+		case 'r': strbuf_reset(&base); strbuf_addstr(&base, optarg); break;
+		default: strbuf_release(&base); return cmd_usage(self, 0);
+		}
+	}
+	if (optind == argc) {
+		strbuf_release(&base);
+		return cmd_usage(self, 0);
+	}
+	if (!base.len)
+		run_default_result_base(&base);
+	if (lab_open(&db, url) < 0) {
+		strbuf_release(&base);
+		return EXIT_ERROR;
+	}
+	for (int i = optind; i < argc; i++) {
+		char *end, *root;
+		long long id = strtoll(argv[i], &end, 10);
+		int n, r;
+		if (!*argv[i] || *end || id < 1) {
+			error("'%s' is no job id", argv[i]);
+			ret = EXIT_ERROR;
+			continue;
+		}
+		r = lab_fetch(&db, id, base.buf, &root, &n);
+		if (r == 0)
+			printf("%s: %d run%s\n", root, n, n == 1 ? "" : "s");
+		else if (r == 1)
+			error("job %lld has no results (see 'perfbot queue list')", id);
+		if (r)
+			ret = EXIT_ERROR;
+		free(root);
+	}
+	pg_close(&db);
+	strbuf_release(&base);
+	return ret;
+}
+
 int cmd_queue(int argc, char **argv)
 {
 	const struct cmd *self = cmd_find("queue");
@@ -274,6 +319,8 @@ int cmd_queue(int argc, char **argv)
 		return queue_change_cmd(argc - 1, argv + 1, self, queue_cancel, "cancelled");
 	if (!strcmp(argv[1], "retry"))
 		return queue_change_cmd(argc - 1, argv + 1, self, queue_retry, "queued again");
+	if (!strcmp(argv[1], "fetch"))
+		return queue_fetch_cmd(argc - 1, argv + 1, self);
 	error("unknown queue command '%s'", argv[1]);
 	return cmd_usage(self, 0);
 }

@@ -7,6 +7,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,7 +72,16 @@ static uint64_t fnv(const char *s)
 	return h;
 }
 
-/* Make sure the cache holds commit; called under the cache's lock. */
+/* 40 hex digits: a commit id, which (unlike a branch or a tag) always
+ * names the same commit, so a cache that has it need not fetch. */
+static bool is_full_sha(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return n == 40 && !s[n];
+}
+
+/* Make sure the cache holds commit as the repository has it now; called
+ * under the cache's lock. */
 static int fill_cache(const char *repo, const char *commit, const char *cache)
 {
 	struct strbuf spec = STRBUF_INIT, what = STRBUF_INIT;
@@ -89,7 +99,7 @@ static int fill_cache(const char *repo, const char *commit, const char *cache)
 		/* a quiet probe: a commit not fetched yet is no error */
 		char *argv[] = { "git", "cat-file", "-e", spec.buf, NULL };
 		struct strbuf out = STRBUF_INIT;
-		if (capture_command_err(argv, cache, &out, "/dev/null") != 0) {
+		if (!is_full_sha(commit) || capture_command_err(argv, cache, &out, "/dev/null") != 0) {
 			strbuf_addf(&what, "cannot fetch '%s'", repo);
 			ret = git(cache, NULL, what.buf, fetch);
 		}

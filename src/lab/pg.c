@@ -112,16 +112,27 @@ void pg_close(struct pg *db)
 	db->sqlstate[0] = '\0';
 }
 
-/* Keep what a failed result says: SQLSTATE and primary message. */
-static void take_failure(struct pg *db, PGresult *res)
+void pg_take_error(struct pg *db, PGresult *res)
 {
-	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-	const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 
+	db->sqlstate[0] = '\0';
 	if (state && strlen(state) == 5)
 		memcpy(db->sqlstate, state, 6);
-	set_err(db, msg ? msg : PQresultErrorMessage(res));
+	if (msg)
+		set_err(db, msg);
+	else if (res && *PQresultErrorMessage(res))
+		set_err(db, PQresultErrorMessage(res));
+	else
+		set_err(db, db->conn ? PQerrorMessage(db->conn) : "not connected");
 	PQclear(res);
+}
+
+/* Keep what a failed result says, and say it unless quiet. */
+static void take_failure(struct pg *db, PGresult *res)
+{
+	pg_take_error(db, res);
 	if (!db->quiet) {
 		/* perfbot's own SQLSTATEs (schema.c) carry messages for people */
 		if (!strncmp(db->sqlstate, "PB", 2))
@@ -137,24 +148,17 @@ static PGresult *query(struct pg *db, const char *sql, int n, const char *const 
 	PGresult *res;
 	ExecStatusType st;
 
-	db->sqlstate[0] = '\0';
 	if (!db->conn) {
-		set_err(db, "not connected");
-		goto fail;
+		take_failure(db, NULL);
+		return NULL;
 	}
 	res = PQexecParams(db->conn, sql, n, NULL, params, lengths, formats, result_format);
-	if (!res) {
-		set_err(db, PQerrorMessage(db->conn));
-		goto fail;
-	}
-	st = PQresultStatus(res);
-	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+	st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+		db->sqlstate[0] = '\0';
 		return res;
+	}
 	take_failure(db, res);
-	return NULL;
-fail:
-	if (!db->quiet)
-		error("database: %s", db->err.buf);
 	return NULL;
 }
 
@@ -186,17 +190,11 @@ int pg_exec(struct pg *db, const char *sql, int n, const char *const *params)
 
 int pg_exec_script(struct pg *db, const char *sql)
 {
-	PGresult *res;
+	PGresult *res = db->conn ? PQexec(db->conn, sql) : NULL;
+	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 
-	db->sqlstate[0] = '\0';
-	res = db->conn ? PQexec(db->conn, sql) : NULL;
-	if (!res) {
-		set_err(db, db->conn ? PQerrorMessage(db->conn) : "not connected");
-		if (!db->quiet)
-			error("database: %s", db->err.buf);
-		return -1;
-	}
-	if (PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK) {
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+		db->sqlstate[0] = '\0';
 		PQclear(res);
 		return 0;
 	}

@@ -84,6 +84,11 @@ int pg_exec(struct pg *db, const char *sql, int n, const char *const *params);
  */
 int pg_exec_script(struct pg *db, const char *sql);
 
+/* Take a failed result's SQLSTATE and message into db (from the
+ * connection when res is NULL), printing nothing, and PQclear res: for
+ * callers of libpq's own calls (COPY, prepared statements). */
+void pg_take_error(struct pg *db, PGresult *res);
+
 /* The last failure lost the connection: reconnect before trying again. */
 bool pg_broken(const struct pg *db);
 /* The last failure's SQLSTATE is state (5 characters). */

@@ -30,6 +30,7 @@
  *   PBS01  the job's state does not allow it (cancel a done job, ...)
  */
 #include "lab/schema.h"
+#include "store/store.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -101,24 +102,21 @@ static const char migration_1[] =
 	/* what a claim scans: done/failed/cancelled rows leave the index */
 	"CREATE INDEX queue_next ON perfbot.queue (priority, scheduled_at, id)\n"
 	"  WHERE state IN ('queued', 'running');\n"
-	/* --- what workers upload -------------------------------------- */
-	"CREATE TABLE perfbot.results (\n"
+	/* --- what workers upload -------------------------------------- *
+	 * The values go into the store's tables (store_pg.c): a job's upload
+	 * is one result_root there, whose path "lab:<job id>/<result root>"
+	 * no local tree can have.  The files, which the store only points at
+	 * on disk, are kept here. */
+	"CREATE TABLE perfbot.upload (\n"
 	"  job_id bigint PRIMARY KEY REFERENCES perfbot.queue (id),\n"
 	"  attempt int NOT NULL,\n"
 	"  box text NOT NULL,\n"
 	"  result_root text NOT NULL,     -- lkp's _result_root below the base\n"
+	"  root_id bigint NOT NULL UNIQUE REFERENCES perfbot.result_root (id),\n"
 	"  uploaded_at timestamptz NOT NULL DEFAULT now()\n"
 	");\n"
-	"CREATE TABLE perfbot.result_runs (\n"
-	"  job_id bigint NOT NULL REFERENCES perfbot.results (job_id),\n"
-	"  run int NOT NULL CHECK (run >= 0),\n"
-	"  incomplete boolean NOT NULL,\n"
-	"  metrics text[] NOT NULL,       -- stats.json: names ...\n"
-	"  vals double precision[] NOT NULL,  -- ... and values, in order\n"
-	"  PRIMARY KEY (job_id, run)\n"
-	");\n"
-	"CREATE TABLE perfbot.result_files (\n"
-	"  job_id bigint NOT NULL REFERENCES perfbot.results (job_id),\n"
+	"CREATE TABLE perfbot.upload_file (\n"
+	"  job_id bigint NOT NULL REFERENCES perfbot.upload (job_id),\n"
 	"  run int NOT NULL CHECK (run >= -1),  -- -1: the _result_root's own\n"
 	"  name text NOT NULL,\n"
 	"  size bigint NOT NULL CHECK (size >= 0),  -- bytes before compression\n"
@@ -126,7 +124,7 @@ static const char migration_1[] =
 	"  PRIMARY KEY (job_id, run, name)\n"
 	");\n"
 	/* already compressed: TOAST's own compression would only cost CPU */
-	"ALTER TABLE perfbot.result_files ALTER data SET STORAGE EXTERNAL;\n"
+	"ALTER TABLE perfbot.upload_file ALTER data SET STORAGE EXTERNAL;\n"
 
 	/* --- submitter ------------------------------------------------- */
 	"CREATE FUNCTION perfbot.submit(p_name text, p_job text, p_commit text, p_repo text,\n"
@@ -270,38 +268,74 @@ static const char migration_1[] =
 	"      HINT = 'its lease expired, or it was cancelled or taken by another worker';\n"
 	"END $f$;\n"
 
-	"CREATE FUNCTION perfbot.upload_begin(p_id bigint, p_attempt int, p_result_root text)\n"
-	"RETURNS text LANGUAGE plpgsql " DEFINER " AS $f$\n"
-	"DECLARE s text;\n"
+	/* The result root is lkp's seven components (testcase/path_params/
+	 * tbox_group/rootfs/kconfig/compiler/commit), each one safe path
+	 * component: they name the store's job and rev.  p_params are the
+	 * job's axes as name, value pairs in one flat array. */
+	"CREATE FUNCTION perfbot.upload_begin(p_id bigint, p_attempt int, p_result_root text,\n"
+	"    p_params text[]) RETURNS text\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE s text; part text[]; jid bigint; rid bigint;\n"
 	"BEGIN\n"
 	"  s := perfbot.hold(p_id, p_attempt);\n"
-	"  IF s = 'running' THEN\n"
-	"    IF p_result_root IS NULL OR p_result_root = '' OR p_result_root LIKE '/%'\n"
-	"        OR p_result_root ~ '(^|/)\\.\\.?(/|$)' THEN\n"
-	"      RAISE EXCEPTION 'job %: bad result root %', p_id, coalesce(p_result_root, 'NULL')\n"
-	"        USING ERRCODE = 'PBU01';\n"
-	"    END IF;\n"
-	"    INSERT INTO perfbot.results (job_id, attempt, box, result_root)\n"
-	"    VALUES (p_id, p_attempt, session_user, p_result_root);\n"
+	"  IF s <> 'running' THEN\n"
+	"    RETURN s;\n"
 	"  END IF;\n"
+	"  part := string_to_array(p_result_root, '/');\n"
+	"  IF coalesce(cardinality(part), 0) <> 7 OR EXISTS (SELECT 1 FROM unnest(part) c\n"
+	"      WHERE c IS NULL OR c IN ('', '.', '..')) THEN\n"
+	"    RAISE EXCEPTION 'job %: bad result root % (expected 7 path components)', p_id,\n"
+	"      coalesce(p_result_root, 'NULL') USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  IF coalesce(cardinality(p_params), 0) % 2 <> 0\n"
+	"      OR array_position(p_params, NULL) IS NOT NULL THEN\n"
+	"    RAISE EXCEPTION 'job %: job parameters are not name, value pairs', p_id\n"
+	"      USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  INSERT INTO perfbot.job (testcase, path_params, tbox_group, rootfs, kconfig, compiler)\n"
+	"  VALUES (part[1], part[2], part[3], part[4], part[5], part[6])\n"
+	"  ON CONFLICT (testcase, path_params, tbox_group, rootfs, kconfig, compiler)\n"
+	"  DO UPDATE SET testcase = excluded.testcase RETURNING id INTO jid;\n"
+	"  INSERT INTO perfbot.job_param (job_id, name, value)\n"
+	"  SELECT jid, p_params[2 * i - 1], p_params[2 * i]\n"
+	"  FROM generate_series(1, coalesce(cardinality(p_params), 0) / 2) i\n"
+	"  ON CONFLICT (job_id, name) DO UPDATE SET value = excluded.value;\n"
+	"  INSERT INTO perfbot.result_root (job_id, rev, path, signature, indexed_at)\n"
+	"  VALUES (jid, part[7], format('lab:%s/%s', p_id, p_result_root),\n"
+	"      format('lab job %s attempt %s', p_id, p_attempt), extract(epoch FROM now())::bigint)\n"
+	"  RETURNING id INTO rid;\n"
+	"  INSERT INTO perfbot.upload (job_id, attempt, box, result_root, root_id)\n"
+	"  VALUES (p_id, p_attempt, session_user, p_result_root, rid);\n"
 	"  RETURN s;\n"
 	"END $f$;\n"
 
-	/* Only while running: a 'done' job takes no more uploads. */
-	"CREATE FUNCTION perfbot.upload_check(p_id bigint, p_attempt int) RETURNS void\n"
+	/* The store's root of the upload in progress; raises unless the
+	 * caller holds the job, running (a 'done' job takes no more). */
+	"CREATE FUNCTION perfbot.upload_root(p_id bigint, p_attempt int) RETURNS bigint\n"
 	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE rid bigint;\n"
 	"BEGIN\n"
 	"  IF perfbot.hold(p_id, p_attempt) <> 'running' THEN\n"
 	"    RAISE EXCEPTION 'job % attempt % is done already', p_id, p_attempt\n"
 	"      USING ERRCODE = 'PBL01';\n"
 	"  END IF;\n"
+	"  SELECT u.root_id INTO rid FROM perfbot.upload u WHERE u.job_id = p_id;\n"
+	"  IF rid IS NULL THEN\n"
+	"    RAISE EXCEPTION 'job %: upload_begin first', p_id USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  RETURN rid;\n"
 	"END $f$;\n"
 
+	/* One run's stats: a run row and its samples in the store (NaN as
+	 * NULL, as the store keeps it).  New metric names are added in name
+	 * order, so that two uploads adding overlapping names lock them in
+	 * the same order and cannot deadlock. */
 	"CREATE FUNCTION perfbot.upload_run(p_id bigint, p_attempt int, p_run int,\n"
 	"    p_metrics text[], p_vals double precision[]) RETURNS void\n"
 	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE rid bigint; runid bigint; path text;\n"
 	"BEGIN\n"
-	"  PERFORM perfbot.upload_check(p_id, p_attempt);\n"
+	"  rid := perfbot.upload_root(p_id, p_attempt);\n"
 	"  IF p_run IS NULL OR p_run < 0 OR p_run > 100000 THEN\n"
 	"    RAISE EXCEPTION 'job %: bad run number %', p_id, p_run USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
@@ -318,38 +352,47 @@ static const char migration_1[] =
 	"    RAISE EXCEPTION 'job % run %: a metric is NULL, empty or twice', p_id, p_run\n"
 	"      USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
-	"  INSERT INTO perfbot.result_runs (job_id, run, incomplete, metrics, vals)\n"
-	"  VALUES (p_id, p_run, coalesce((SELECT v <> 0 FROM unnest(p_metrics, p_vals) t(m, v)\n"
-	"      WHERE m = 'last_state.is_incomplete_run'), false), p_metrics, p_vals);\n"
+	"  SELECT r.path || '/' || p_run INTO path FROM perfbot.result_root r WHERE r.id = rid;\n"
+	"  INSERT INTO perfbot.run (root_id, number, incomplete, path)\n"
+	"  VALUES (rid, p_run, coalesce((SELECT (v <> 0)::int FROM unnest(p_metrics, p_vals) t(m, v)\n"
+	"      WHERE m = 'last_state.is_incomplete_run'), 0), path)\n"
+	"  RETURNING id INTO runid;\n"
+	"  INSERT INTO perfbot.metric (name)\n"
+	"  SELECT m FROM unnest(p_metrics) m ORDER BY m ON CONFLICT (name) DO NOTHING;\n"
+	"  INSERT INTO perfbot.sample (metric_id, run_id, value)\n"
+	"  SELECT k.id, runid, CASE WHEN t.v = 'NaN' THEN NULL ELSE t.v END\n"
+	"  FROM unnest(p_metrics, p_vals) t(m, v) JOIN perfbot.metric k ON k.name = t.m;\n"
 	"END $f$;\n"
 
 	"CREATE FUNCTION perfbot.upload_file(p_id bigint, p_attempt int, p_run int, p_name text,\n"
 	"    p_size bigint, p_data bytea) RETURNS void\n"
 	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE rid bigint;\n"
 	"BEGIN\n"
-	"  PERFORM perfbot.upload_check(p_id, p_attempt);\n"
+	"  rid := perfbot.upload_root(p_id, p_attempt);\n"
 	"  IF p_name IS NULL OR p_name = '' OR p_name IN ('.', '..') OR strpos(p_name, '/') > 0\n"
 	"      OR length(p_name) > 255 THEN\n"
 	"    RAISE EXCEPTION 'job %: bad file name %', p_id, coalesce(p_name, 'NULL')\n"
 	"      USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
-	"  IF p_run IS NULL OR (p_run <> -1 AND NOT EXISTS (SELECT 1 FROM perfbot.result_runs r\n"
-	"      WHERE r.job_id = p_id AND r.run = p_run)) THEN\n"
+	"  IF p_run IS NULL OR (p_run <> -1 AND NOT EXISTS (SELECT 1 FROM perfbot.run r\n"
+	"      WHERE r.root_id = rid AND r.number = p_run)) THEN\n"
 	"    RAISE EXCEPTION 'job %: file % of run %, which was not uploaded', p_id, p_name, p_run\n"
 	"      USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
 	"  IF p_size IS NULL OR p_size < 0 OR p_data IS NULL THEN\n"
 	"    RAISE EXCEPTION 'job %: file % without data', p_id, p_name USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
-	"  INSERT INTO perfbot.result_files (job_id, run, name, size, data)\n"
+	"  INSERT INTO perfbot.upload_file (job_id, run, name, size, data)\n"
 	"  VALUES (p_id, p_run, p_name, p_size, p_data);\n"
 	"END $f$;\n"
 
 	"CREATE FUNCTION perfbot.complete(p_id bigint, p_attempt int) RETURNS void\n"
 	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE rid bigint;\n"
 	"BEGIN\n"
-	"  PERFORM perfbot.upload_check(p_id, p_attempt);\n"
-	"  IF NOT EXISTS (SELECT 1 FROM perfbot.result_runs r WHERE r.job_id = p_id) THEN\n"
+	"  rid := perfbot.upload_root(p_id, p_attempt);\n"
+	"  IF NOT EXISTS (SELECT 1 FROM perfbot.run r WHERE r.root_id = rid) THEN\n"
 	"    RAISE EXCEPTION 'job %: no run uploaded', p_id USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
 	"  UPDATE perfbot.queue q SET state = 'done', finished_at = now(), lease_expires_at = NULL\n"
@@ -359,13 +402,13 @@ static const char migration_1[] =
 
 	/* --- who may do what ------------------------------------------- */
 	"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA perfbot FROM PUBLIC;\n"
-	"GRANT SELECT ON perfbot.queue, perfbot.results, perfbot.result_runs,\n"
-	"    perfbot.result_files TO " LAB_ROLE_SUBMITTER ";\n"
+	"GRANT SELECT ON perfbot.queue, perfbot.upload, perfbot.upload_file TO "
+	LAB_ROLE_SUBMITTER ";\n"
 	"GRANT EXECUTE ON FUNCTION perfbot.submit(text, text, text, text, text, text, int, int, int),\n"
 	"    perfbot.cancel(bigint), perfbot.retry(bigint) TO " LAB_ROLE_SUBMITTER ";\n"
 	"GRANT EXECUTE ON FUNCTION perfbot.claim(text, text, double precision),\n"
 	"    perfbot.heartbeat(bigint, int, double precision), perfbot.fail(bigint, int, text),\n"
-	"    perfbot.upload_begin(bigint, int, text),\n"
+	"    perfbot.upload_begin(bigint, int, text, text[]),\n"
 	"    perfbot.upload_run(bigint, int, int, text[], double precision[]),\n"
 	"    perfbot.upload_file(bigint, int, int, text, bigint, bytea),\n"
 	"    perfbot.complete(bigint, int) TO " LAB_ROLE_WORKER ";\n";
@@ -383,11 +426,12 @@ int lab_schema_version(void)
 	return NR_MIGRATIONS;
 }
 
-/* The database's lab version: 0 when unset; -1 after an error. */
-static int read_version(struct pg *db)
+/* The database's version of component: 0 when unset; -1 after an error. */
+static int read_version(struct pg *db, const char *component)
 {
+	const char *p[1] = { component };
 	PGresult *r = pg_query(db, "SELECT version FROM perfbot.schema_version "
-			       "WHERE component = 'lab'", 0, NULL);
+			       "WHERE component = $1", 1, p);
 	int v;
 
 	if (!r)
@@ -397,17 +441,29 @@ static int read_version(struct pg *db)
 	return v;
 }
 
-int lab_migrate(struct pg *db, int *from, int *to)
+/* BEGIN, then wait for any other `lab init` of this database. */
+static int begin_locked(struct pg *db)
 {
-	char buf[16];
-	const char *p[1] = { buf };
-	int v;
-
-	*from = *to = 0;
 	if (pg_exec(db, "BEGIN", 0, NULL) < 0)
 		return -1;
-	/* two inits at once: the second waits, then finds the work done */
 	if (pg_exec(db, "SELECT pg_advisory_xact_lock(hashtext('perfbot lab init'))", 0, NULL) < 0)
+		return -1;
+	return 0;
+}
+
+static void rollback(struct pg *db)
+{
+	bool q = db->quiet;
+
+	db->quiet = true;
+	pg_exec(db, "ROLLBACK", 0, NULL);
+	db->quiet = q;
+}
+
+/* Roles, the schema and the version table. */
+static int bootstrap_roles(struct pg *db)
+{
+	if (begin_locked(db) < 0)
 		goto fail;
 	db->quiet = true;
 	if (pg_exec_script(db, create_roles) < 0) {
@@ -420,14 +476,30 @@ int lab_migrate(struct pg *db, int *from, int *to)
 		goto fail;
 	}
 	db->quiet = false;
-	if (pg_exec_script(db, bootstrap) < 0 || (v = read_version(db)) < 0)
+	if (pg_exec_script(db, bootstrap) < 0 || pg_exec(db, "COMMIT", 0, NULL) < 0)
 		goto fail;
-	*from = *to = v;
+	return 0;
+fail:
+	rollback(db);
+	return -1;
+}
+
+static int migrate_lab(struct pg *db, struct lab_versions *out)
+{
+	char buf[16];
+	const char *p[1] = { buf };
+	int v;
+
+	if (begin_locked(db) < 0 || (v = read_version(db, "lab")) < 0)
+		goto fail;
+	out->lab_from = out->lab_to = v;
 	if (v > NR_MIGRATIONS) {
 		error("the database's lab schema is version %d, newer than this perfbot's %d: "
 		      "upgrade perfbot", v, NR_MIGRATIONS);
 		goto fail;
 	}
+	if (pg_exec(db, "SET LOCAL ROLE " LAB_ROLE_ADMIN, 0, NULL) < 0)
+		goto fail;
 	for (; v < NR_MIGRATIONS; v++) {
 		if (pg_exec_script(db, migrations[v].sql) < 0) {
 			error("lab schema migration %d (%s) failed", v + 1, migrations[v].what);
@@ -439,14 +511,30 @@ int lab_migrate(struct pg *db, int *from, int *to)
 		    "ON CONFLICT (component) DO UPDATE SET version = excluded.version", 1, p) < 0 ||
 	    pg_exec(db, "COMMIT", 0, NULL) < 0)
 		goto fail;
-	*to = v;
+	out->lab_to = v;
 	return 0;
 fail:
-	db->quiet = true;
-	pg_exec(db, "ROLLBACK", 0, NULL);
-	db->quiet = false;
-	*to = *from;
+	rollback(db);
 	return -1;
+}
+
+int lab_migrate(struct pg *db, struct lab_versions *out)
+{
+	struct store *s;
+
+	memset(out, 0, sizeof(*out));
+	/* the store is opened by URL: anything else would name a file */
+	if (!pg_is_url(db->url))
+		return error("lab init needs a postgresql:// URL, not '%s'", db->url);
+	if (bootstrap_roles(db) < 0 || (out->store_from = read_version(db, "store")) < 0)
+		return -1;
+	out->store_to = out->store_from;
+	/* the store's tables first: the lab's functions write into them */
+	if (store_open(&s, db->url, STORE_CREATE) < 0)
+		return -1;
+	out->store_to = store_schema_version(s);
+	store_close(s);
+	return migrate_lab(db, out);
 }
 
 int lab_check_schema(struct pg *db)
@@ -454,7 +542,7 @@ int lab_check_schema(struct pg *db)
 	int v;
 
 	db->quiet = true;
-	v = read_version(db);
+	v = read_version(db, "lab");
 	db->quiet = false;
 	if (v < 0) {
 		if (pg_failed_with(db, "42P01") || pg_failed_with(db, "3F000"))

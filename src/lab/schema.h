@@ -24,8 +24,9 @@
  * another box's expired lease, which a per-box policy forbids; functions
  * say exactly what a worker may do, in one place.
  *
- * perfbot.schema_version holds one row per component ("lab"); versions
- * only grow.  A database at a newer version than this perfbot knows is
+ * perfbot.schema_version holds one row per component ("lab", and
+ * "store" for the store's tables, src/store/store_pg.c); versions only
+ * grow.  A database at a newer version than this perfbot knows is
  * refused, never "fixed"; an older one is migrated only by lab init.
  */
 #include "lab/pg.h"
@@ -37,15 +38,23 @@
 /* The lab schema version this perfbot reads and writes. */
 int lab_schema_version(void);
 
+/* Schema versions before and after lab_migrate. */
+struct lab_versions {
+	int store_from, store_to;     /* the store's tables (store_pg.c) */
+	int lab_from, lab_to;         /* the queue and uploads (schema.c) */
+};
+
 /*
- * Create the roles (when missing), the schema and every migration above
- * the database's version, in one transaction under an advisory lock (two
- * concurrent inits serialize; the second finds nothing to do).  Sets
- * *from and *to to the versions before and after.  0, or -1 after an
- * error (nothing changed).  The first init needs a superuser (it creates
- * roles and a schema); later ones any member of perfbot_admin.
+ * `perfbot lab init`: create the roles (when missing), the schema and
+ * its version table; then the store's migrations (store_open on this
+ * URL); then the lab's, whose functions write into the store's tables.
+ * Each step is one transaction under an advisory lock, so two inits at
+ * once serialize (the second finds nothing to do) and a failure leaves
+ * each component at a version it fully has.  0, or -1 after an error.
+ * The first init needs a superuser (it creates roles and a schema);
+ * later ones any member of perfbot_admin.
  */
-int lab_migrate(struct pg *db, int *from, int *to);
+int lab_migrate(struct pg *db, struct lab_versions *out);
 
 /*
  * Check that the database holds the lab schema at this perfbot's version.

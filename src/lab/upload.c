@@ -94,21 +94,27 @@ static void free_names(char **v, int n)
 
 /* --- upload --------------------------------------------------------- */
 
-/* A PostgreSQL array literal of every name, each double-quoted (so no
- * name can be read as NULL or split at a comma) with " and \ escaped. */
+/* One element of a PostgreSQL array literal, double-quoted (so that no
+ * text can be read as NULL or split at a comma) with " and \ escaped. */
+static void array_text(struct strbuf *sb, const char *text)
+{
+	strbuf_addch(sb, '"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* The metric names of a stats matrix as a text[] literal. */
 static void text_array(struct strbuf *sb, const struct matrix *st)
 {
 	strbuf_addch(sb, '{');
 	for (int i = 0; i < st->nr; i++) {
 		if (i)
 			strbuf_addch(sb, ',');
-		strbuf_addch(sb, '"');
-		for (const char *p = st->m[i].name; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				strbuf_addch(sb, '\\');
-			strbuf_addch(sb, *p);
-		}
-		strbuf_addch(sb, '"');
+		array_text(sb, st->m[i].name);
 	}
 	strbuf_addch(sb, '}');
 }
@@ -209,13 +215,22 @@ static int upload_files(struct pg *db, const char *sid, const char *satt, const 
 /* The transaction's body; the caller BEGINs and COMMITs or rolls back.
  * 0 upload sent, 2 nothing to send (done already), -1 error. */
 static int send_all(struct pg *db, const char *sid, const char *satt, const char *root,
-		    const char *rel)
+		    const char *rel, const char *const *params)
 {
 	char **runs = NULL, **files = NULL, **rfiles = NULL;
 	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1;
-	struct strbuf dir = STRBUF_INIT;
-	const char *p[3] = { sid, satt, rel };
+	struct strbuf dir = STRBUF_INIT, pa = STRBUF_INIT;
+	const char *p[4] = { sid, satt, rel, NULL };
 	PGresult *r;
+
+	strbuf_addch(&pa, '{');
+	for (int i = 0; params && params[i]; i++) {
+		if (i)
+			strbuf_addch(&pa, ',');
+		array_text(&pa, params[i]);
+	}
+	strbuf_addch(&pa, '}');
+	p[3] = pa.buf;
 
 	if (scan(root, &runs, &nr_runs, &files, &nr_files) < 0)
 		return -1;
@@ -223,7 +238,7 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 		error("'%s' holds no run", root);
 		goto out;
 	}
-	r = pg_query(db, "SELECT perfbot.upload_begin($1, $2, $3)", 3, p);
+	r = pg_query(db, "SELECT perfbot.upload_begin($1, $2, $3, $4)", 4, p);
 	if (!r)
 		goto out;
 	ret = strcmp(PQgetvalue(r, 0, 0), "done") ? 0 : 2;
@@ -249,11 +264,12 @@ out:
 	free_names(runs, nr_runs);
 	free_names(files, nr_files);
 	strbuf_release(&dir);
+	strbuf_release(&pa);
 	return ret;
 }
 
 int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
-	       const char *result_root)
+	       const char *result_root, const char *const *params)
 {
 	char sid[24], satt[16];
 	size_t bl = strlen(result_base);
@@ -267,7 +283,7 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 	snprintf(satt, sizeof(satt), "%d", attempt);
 	if (pg_exec(db, "BEGIN", 0, NULL) < 0)
 		return -1;
-	r = send_all(db, sid, satt, result_root, result_root + bl + 1);
+	r = send_all(db, sid, satt, result_root, result_root + bl + 1, params);
 	if (r == 0 && pg_exec(db, "COMMIT", 0, NULL) == 0)
 		return 0;
 	/* keep the failure's state and message, not ROLLBACK's */
@@ -383,7 +399,7 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, char **root,
 	*root = NULL;
 	*nr_runs = 0;
 	snprintf(sid, sizeof(sid), "%lld", id);
-	res = pg_query(db, "SELECT result_root FROM perfbot.results WHERE job_id = $1", 1, p);
+	res = pg_query(db, "SELECT result_root FROM perfbot.upload WHERE job_id = $1", 1, p);
 	if (!res)
 		return -1;
 	if (!PQntuples(res)) {
@@ -396,7 +412,7 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, char **root,
 	}
 	path_join(&local, result_base, PQgetvalue(res, 0, 0));
 	/* in binary: the compressed bytes as they are, not hex text */
-	files = pg_query_binary_result(db, "SELECT run, name, size, data FROM perfbot.result_files "
+	files = pg_query_binary_result(db, "SELECT run, name, size, data FROM perfbot.upload_file "
 				       "WHERE job_id = $1 AND run >= 0 ORDER BY run, name", 1, p);
 	if (!files)
 		goto out;

@@ -7,8 +7,9 @@
  * ONE transaction that ends by marking the job done (schema.c's
  * upload_begin, upload_run, upload_file, complete):
  *
- *   <result_root>/<run>/stats.json   -> one row per run: metric names and
- *                                       values (the index the lab reads)
+ *   <result_root>/<run>/stats.json   -> a run and its samples in the store
+ *                                       (store.h), under a result root
+ *                                       "lab:<job id>/<result root>"
  *   <result_root>/<run>/<file>       -> every regular file of the run (raw
  *                                       monitor files, their .json series,
  *                                       stats.json, job.yaml, the
@@ -32,14 +33,16 @@
 
 /*
  * Upload result_root (a _result_root under result_base, as run_job made
- * it) for job id's attempt and mark the job done.  Returns 0 when the job
+ * it) for job id's attempt and mark the job done.  params are the job's
+ * axes for the store (name, value, name, value, ..., NULL), or NULL.
+ * Returns 0 when the job
  * is done (now or by an earlier try of the same attempt), 1 when the
  * database refuses because this worker does not hold (id, attempt) any
  * more, -1 after an error: pg_broken(db) then says whether reconnecting
  * and retrying may help.
  */
 int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
-	       const char *result_root);
+	       const char *result_root, const char *const *params);
 
 /*
  * Write done job id's runs into result_base/<its result root>/, each at

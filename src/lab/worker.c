@@ -342,7 +342,7 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	path_join(&path, jobdir, "result_root");
 	path_join(&base, jobdir, "result");
 	if (read_file(&root, path.buf) == 0) {
-		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf)) < 0 &&
+		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf, NULL)) < 0 &&
 		       recover(w))
 			;
 	}
@@ -351,7 +351,8 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	else if (r == 1)
 		say(w, c, "results refused: no longer ours (its lease expired or it was cancelled)");
 	else if (!pg_broken(&w->db))
-		report_failure(w, c, w->db.err.len ? w->db.err.buf : "upload failed");
+		report_failure(w, c, w->db.sqlstate[0] ? w->db.err.buf
+			       : "the upload failed on the box (see the worker's log)");
 	strbuf_release(&path);
 	strbuf_release(&root);
 	strbuf_release(&base);
@@ -450,8 +451,13 @@ static int setup(struct worker *w, const struct worker_opts *o)
 		strbuf_addstr(&w->group, o->group);
 	else
 		job_tbox_group(w->host, &w->group);
-	if (o->dir)
-		strbuf_addstr(&w->dir, o->dir);
+	if (o->dir) {
+		/* absolute: run_job makes result roots absolute, and the job's
+		 * child works in other directories */
+		char *abs = abs_path(o->dir);
+		strbuf_addstr(&w->dir, abs);
+		free(abs);
+	}
 	else if (cache && *cache)
 		strbuf_addf(&w->dir, "%s/perfbot/worker", cache);
 	else if (home && *home)

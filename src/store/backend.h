@@ -165,7 +165,8 @@ static inline void *search_some(const void *key, const void *base, size_t n, siz
 	return n ? bsearch(key, base, n, size, cmp) : NULL;
 }
 
-/* The backends store.c knows (store_sqlite.c, ...). */
+/* The backends store.c knows (store_sqlite.c, store_pg.c). */
 extern const struct store_backend store_sqlite_backend;
+extern const struct store_backend store_pg_backend;
 
 #endif

@@ -25,6 +25,7 @@ const char *const store_job_field_names[SJ_NR] = {
 
 static const struct store_backend *const backends[] = {
 	&store_sqlite_backend,
+	&store_pg_backend,
 };
 
 static const char *const queries[Q_NR] = {
@@ -172,7 +173,7 @@ int store_open(struct store **out, const char *spec, unsigned flags)
 			be = backends[i];
 	if (!be) {
 		error("store '%s': no backend for this URL in this perfbot (it knows sqlite:"
-		      " a file path)", spec);
+		      " a file path, and postgresql://)", spec);
 		strbuf_release(&def);
 		return -1;
 	}

@@ -26,7 +26,8 @@
 #define TEST_BOX2 "t_box2"
 #define TEST_SUBMITTER "t_sub"
 
-/* "key=value" connection string for dbname as user on the test server. */
+/* The URL of dbname as user on the test server (its socket dir and port
+ * from $PERFBOT_TEST_PG). */
 static inline char *lab_test_conninfo(const char *dbname, const char *user)
 {
 	const char *url = getenv("PERFBOT_TEST_PG");
@@ -34,10 +35,10 @@ static inline char *lab_test_conninfo(const char *dbname, const char *user)
 	struct strbuf sb = STRBUF_INIT;
 
 	assert_non_null(o);
+	strbuf_addf(&sb, "postgresql:///%s?user=%s", dbname, user);
 	for (PQconninfoOption *i = o; i->keyword; i++)
 		if (i->val && (!strcmp(i->keyword, "host") || !strcmp(i->keyword, "port")))
-			strbuf_addf(&sb, "%s='%s' ", i->keyword, i->val);
-	strbuf_addf(&sb, "dbname='%s' user='%s'", dbname, user);
+			strbuf_addf(&sb, "&%s=%s", i->keyword, i->val);
 	PQconninfoFree(o);
 	return strbuf_detach(&sb, NULL);
 }
@@ -105,11 +106,11 @@ static inline char *lab_test_db(void)
 {
 	char *name = lab_test_empty_db();
 	struct pg db = PG_INIT;
-	int from, to;
+	struct lab_versions v;
 
 	lab_test_open(&db, name, "postgres");
-	assert_int_equal(lab_migrate(&db, &from, &to), 0);
-	assert_int_equal(to, lab_schema_version());
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_to, lab_schema_version());
 	/* logins are cluster-wide: the first test database makes them */
 	assert_int_equal(pg_exec_script(&db,
 		"DO $$ BEGIN\n"

@@ -8,8 +8,10 @@
  */
 #include "lab_helpers.h"
 #include "lab/queue.h"
+#include "store/backend.h"
 
 #include <math.h>
+#include <poll.h>
 
 struct ctx {
 	char *db;
@@ -98,6 +100,21 @@ static void expire(struct ctx *c, long long id)
 	strbuf_release(&sql);
 }
 
+/* The next notification on db (waiting up to 5 s: it comes from another
+ * connection's commit), or NULL. */
+static PGnotify *next_notify(struct pg *db)
+{
+	PGnotify *n = NULL;
+
+	for (int i = 0; i < 50 && !n; i++) {
+		struct pollfd pfd = { PQsocket(db->conn), POLLIN, 0 };
+		poll(&pfd, 1, 100);
+		assert_int_equal(PQconsumeInput(db->conn), 1);
+		n = PQnotifies(db->conn);
+	}
+	return n;
+}
+
 static int claim(struct pg *db, const char *group, struct queue_claim *q)
 {
 	return queue_claim(db, group, "host:1", 60, q);
@@ -152,8 +169,7 @@ static void test_submit_notifies_workers(void **state)
 
 	assert_int_equal(pg_exec(&c->box1, "LISTEN perfbot_queue", 0, NULL), 0);
 	submit_full(c, "a", "grp", 5, 3);
-	assert_int_equal(PQconsumeInput(c->box1.conn), 1);
-	n = PQnotifies(c->box1.conn);
+	n = next_notify(&c->box1);
 	assert_non_null(n);
 	assert_string_equal(n->relname, "perfbot_queue");
 	assert_string_equal(n->extra, "grp");
@@ -433,8 +449,7 @@ static void test_retry_failed_and_cancelled(void **state)
 	assert_col(c, a, "finished_at", NULL);
 	assert_col(c, a, "attempt", "1");       /* never reset: see schema.c */
 	assert_col(c, a, "max_attempts", "2");  /* one more, the job's budget */
-	assert_int_equal(PQconsumeInput(c->box2.conn), 1);
-	PGnotify *n = PQnotifies(c->box2.conn);
+	PGnotify *n = next_notify(&c->box2);
 	assert_non_null(n);
 	assert_string_equal(n->extra, "g");
 	PQfreemem(n);
@@ -530,10 +545,13 @@ static void test_worker_cannot_read_queue_or_change_results(void **state)
 	assert_denied(&c->box1, "UPDATE perfbot.queue SET lease_expires_at = now()");
 	assert_int_equal(queue_heartbeat(&c->box1, 1, 1, 60), 0);
 	/* nor read, change or delete stored results */
-	assert_denied(&c->box1, "SELECT * FROM perfbot.result_runs");
-	assert_denied(&c->box1, "UPDATE perfbot.result_runs SET incomplete = true");
-	assert_denied(&c->box1, "DELETE FROM perfbot.result_files");
-	assert_denied(&c->box1, "INSERT INTO perfbot.results VALUES (1, 1, 'x', 'y')");
+	assert_denied(&c->box1, "SELECT * FROM perfbot.sample");
+	assert_denied(&c->box1, "UPDATE perfbot.sample SET value = 0");
+	assert_denied(&c->box1, "DELETE FROM perfbot.run");
+	assert_denied(&c->box1, "INSERT INTO perfbot.metric (name) VALUES ('x')");
+	assert_denied(&c->box1, "SELECT * FROM perfbot.upload_file");
+	assert_denied(&c->box1, "DELETE FROM perfbot.upload_file");
+	assert_denied(&c->box1, "UPDATE perfbot.upload SET box = 'x'");
 	/* nor queue work */
 	assert_denied(&c->box1, "SELECT perfbot.submit('n', 'j', NULL, NULL, NULL, NULL, 5, 1, 3)");
 	assert_denied(&c->box1, "SELECT perfbot.cancel(1)");
@@ -547,12 +565,16 @@ static void test_submitter_cannot_work_or_write_results(void **state)
 	submit(c, "a");
 	assert_denied(&c->sub, "SELECT * FROM perfbot.claim('g', 'w', 60)");
 	assert_denied(&c->sub, "SELECT perfbot.heartbeat(1, 1, 60)");
-	assert_denied(&c->sub, "SELECT perfbot.upload_begin(1, 1, 'x')");
+	assert_denied(&c->sub, "SELECT perfbot.upload_begin(1, 1, 'x', '{}')");
 	assert_denied(&c->sub, "SELECT perfbot.complete(1, 1)");
 	assert_denied(&c->sub, "UPDATE perfbot.queue SET state = 'done'");
-	assert_denied(&c->sub, "INSERT INTO perfbot.result_runs VALUES (1, 0, false, '{a}', '{1}')");
-	assert_denied(&c->sub, "DELETE FROM perfbot.results");
-	r = pg_query(&c->sub, "SELECT count(*) FROM perfbot.result_runs", 0, NULL);
+	assert_denied(&c->sub, "INSERT INTO perfbot.metric (name) VALUES ('x')");
+	assert_denied(&c->sub, "UPDATE perfbot.sample SET value = 0");
+	assert_denied(&c->sub, "DELETE FROM perfbot.upload");
+	assert_denied(&c->sub, "DELETE FROM perfbot.result_root");
+	/* reading is what it is for */
+	r = pg_query(&c->sub, "SELECT count(*) FROM perfbot.sample JOIN perfbot.upload_file ON true",
+		     0, NULL);
 	assert_non_null(r);
 	PQclear(r);
 }
@@ -564,7 +586,7 @@ static void test_schema_check_and_versions(void **state)
 	char *empty = lab_test_empty_db();
 	struct pg db = PG_INIT;
 	struct stderr_capture cap;
-	int from, to;
+	struct lab_versions v;
 	char *msg;
 
 	(void)state;
@@ -575,22 +597,43 @@ static void test_schema_check_and_versions(void **state)
 	assert_string_equal(msg, "perfbot: the database has no perfbot schema: run "
 			    "'perfbot lab init --db URL' as its admin first\n");
 	free(msg);
-	assert_int_equal(lab_migrate(&db, &from, &to), 0);
-	assert_int_equal(from, 0);
-	assert_int_equal(to, lab_schema_version());
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_from, 0);
+	assert_int_equal(v.lab_to, lab_schema_version());
+	assert_int_equal(v.store_from, 0);
+	assert_int_equal(v.store_to, store_pg_backend.nr_migrations);
 	assert_int_equal(lab_check_schema(&db), 0);
-	assert_int_equal(lab_migrate(&db, &from, &to), 0);
-	assert_int_equal(from, to);
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_from, v.lab_to);
+	assert_int_equal(v.store_from, v.store_to);
+	/* the admin role owns what the superuser made */
+	msg = lab_test_value(empty, "SELECT string_agg(DISTINCT tableowner, ',') FROM pg_tables "
+			     "WHERE schemaname = 'perfbot'");
+	assert_string_equal(msg, LAB_ROLE_ADMIN);
+	free(msg);
 
-	/* a newer database is refused by both, and left as it is */
-	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version + 1", 0,
-				 NULL), 0);
+	/* a newer lab schema is refused by both, and left as it is */
+	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version + 1 "
+				 "WHERE component = 'lab'", 0, NULL), 0);
 	capture_start(&cap);
 	assert_int_equal(lab_check_schema(&db), -1);
-	assert_int_equal(lab_migrate(&db, &from, &to), -1);
+	assert_int_equal(lab_migrate(&db, &v), -1);
 	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "newer than this perfbot's"));
-	assert_non_null(strstr(msg, "upgrade perfbot"));
+	assert_non_null(strstr(msg, "the database's lab schema is version 2, newer than this "
+			       "perfbot's 1: upgrade perfbot\n"));
+	free(msg);
+	msg = lab_test_value(empty, "SELECT version FROM perfbot.schema_version WHERE component = 'lab'");
+	assert_string_equal(msg, "2");
+	free(msg);
+	/* so is a newer store */
+	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = 1 "
+				 "WHERE component = 'lab'", 0, NULL), 0);
+	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version + 1 "
+				 "WHERE component = 'store'", 0, NULL), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_migrate(&db, &v), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "has schema version 2, newer than this perfbot's 1"));
 	free(msg);
 	pg_close(&db);
 	free(empty);
@@ -601,7 +644,7 @@ static void test_migrate_needs_a_superuser_first(void **state)
 	char *empty = lab_test_empty_db();
 	struct pg db = PG_INIT;
 	struct stderr_capture cap;
-	int from, to;
+	struct lab_versions v;
 	char *msg, *n;
 
 	(void)state;
@@ -609,7 +652,7 @@ static void test_migrate_needs_a_superuser_first(void **state)
 		     "rolname = 't_plain') THEN CREATE ROLE t_plain LOGIN; END IF; END $$");
 	lab_test_open(&db, empty, "t_plain");
 	capture_start(&cap);
-	assert_int_equal(lab_migrate(&db, &from, &to), -1);
+	assert_int_equal(lab_migrate(&db, &v), -1);
 	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "run the first 'perfbot lab init' as a superuser"));
 	free(msg);

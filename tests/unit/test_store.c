@@ -1,6 +1,10 @@
 /* Unit tests of src/store: opening (targets, migrations, refusals, locks),
- * storing and replacing result roots, and the readers. */
-#include "test_helpers.h"
+ * storing and replacing result roots, and the readers.
+ *
+ * The tests of storing and reading run against both backends: each
+ * test_x also runs as test_x_pg on a fresh database of the throwaway
+ * PostgreSQL server (lab_helpers.h), with dbpath holding its URL. */
+#include "lab_helpers.h"
 #include "store/backend.h"
 #include "store/store.h"
 #include "result/matrix.h"
@@ -12,7 +16,7 @@
 #include <time.h>
 
 static char tmpdir[64];
-static char dbpath[128];
+static char dbpath[256];
 
 static int setup(void **state)
 {
@@ -33,10 +37,25 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-/* Run SQL on the database file directly, as another program would. */
+/* A connection to the PostgreSQL store at url, its tables unqualified. */
+static void raw_pg(struct pg *db, const char *url)
+{
+	static const char *const path[] = { "SET search_path = perfbot", NULL };
+	db->on_connect = path;
+	assert_int_equal(pg_open(db, url), 0);
+}
+
+/* Run SQL on the database directly, as another program would. */
 static void raw_sql(const char *path, const char *sql)
 {
 	sqlite3 *db;
+	if (pg_is_url(path)) {
+		struct pg pdb = PG_INIT;
+		raw_pg(&pdb, path);
+		assert_int_equal(pg_exec_script(&pdb, sql), 0);
+		pg_close(&pdb);
+		return;
+	}
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -47,6 +66,17 @@ static int raw_int(const char *path, const char *sql)
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	int v;
+	if (pg_is_url(path)) {
+		struct pg pdb = PG_INIT;
+		raw_pg(&pdb, path);
+		PGresult *r = pg_query(&pdb, sql, 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(PQntuples(r), 1);
+		v = (int)pg_int(r, 0, 0);
+		PQclear(r);
+		pg_close(&pdb);
+		return v;
+	}
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -566,6 +596,119 @@ static void test_dollar_params(void **state)
 	store_close(s);
 }
 
+/* --- PostgreSQL ----------------------------------------------------------- */
+
+static char pgdb[64];            /* the database use_pg made */
+
+/* Point dbpath at a fresh lab database (skips the test without a server). */
+static void use_pg(void)
+{
+	char *db = lab_test_db(), *url = lab_test_conninfo(db, "postgres");
+	snprintf(dbpath, sizeof(dbpath), "%s", url);
+	snprintf(pgdb, sizeof(pgdb), "%s", db);
+	free(url);
+	free(db);
+}
+
+/* The same tests on PostgreSQL. */
+#define ON_PG(test) static void test##_pg(void **state) { use_pg(); test(state); }
+ON_PG(test_put_and_read)
+ON_PG(test_replace_delete_paths)
+ON_PG(test_rollback)
+ON_PG(test_dollar_params)
+
+static void test_pg_open(void **state)
+{
+	struct store *s;
+	char *msg, *db, *url;
+	(void)state;
+
+	/* a database without `lab init` says to run it */
+	db = lab_test_empty_db();
+	url = lab_test_conninfo(db, "postgres");
+	msg = open_fails(url, STORE_CREATE);
+	assert_non_null(strstr(msg, "no perfbot schema: run 'perfbot lab init --db URL'"));
+	free(msg);
+	free(url);
+	free(db);
+
+	/* one with it opens on the postgresql backend, at its version */
+	use_pg();
+	assert_int_equal(store_open(&s, dbpath, 0), 0);
+	assert_string_equal(store_backend_name(s), "postgresql");
+	assert_int_equal(store_schema_version(s), store_pg_backend.nr_migrations);
+	store_close(s);
+	/* a newer schema is refused, and left alone */
+	raw_sql(dbpath, "UPDATE schema_version SET version = 2 WHERE component = 'store'");
+	msg = open_fails(dbpath, 0);
+	assert_non_null(strstr(msg, "has schema version 2, newer than this perfbot's 1"));
+	free(msg);
+	assert_int_equal(raw_int(dbpath, "SELECT version FROM schema_version WHERE component = 'store'"), 2);
+	/* an older one needs the admin: other logins may not migrate */
+	raw_sql(dbpath, "UPDATE schema_version SET version = 0 WHERE component = 'store'");
+	url = lab_test_conninfo(pgdb, TEST_SUBMITTER);
+	msg = open_fails(url, 0);
+	assert_non_null(strstr(msg, "this login's roles do not allow it"));
+	free(msg);
+	free(url);
+
+	/* the password of a URL stays out of messages */
+	msg = open_fails("postgresql://u:secret@127.0.0.1:1/x?connect_timeout=1", 0);
+	assert_null(strstr(msg, "secret"));
+	assert_non_null(strstr(msg, "postgresql://u:***@127.0.0.1:1/x"));
+	free(msg);
+	msg = open_fails("postgresql://127.0.0.1:1/x?password=secret&connect_timeout=1", 0);
+	assert_null(strstr(msg, "secret"));
+	free(msg);
+}
+
+/* The submitter reads the store; only the admin (and the workers'
+ * upload functions) write it. */
+static void test_pg_roles(void **state)
+{
+	struct store *s;
+	struct matrix mx;
+	struct store_root r;
+	struct store_run runs[1] = { { 0, false, "p0" } };
+	struct store_job_list jobs;
+	char *url;
+	(void)state;
+
+	use_pg();
+	assert_int_equal(store_open(&s, dbpath, 0), 0);
+	make_matrix(&mx, 2, 1, "m");
+	fill_root(&r, job_a, "c1", "/t/r", runs, 1, &mx);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_put_root(s, &r), 0);
+	assert_int_equal(store_commit(s), 0);
+	store_close(s);
+
+	url = lab_test_conninfo(pgdb, TEST_SUBMITTER);
+	assert_int_equal(store_open(&s, url, 0), 0);
+	assert_int_equal(store_jobs_load(s, &jobs), 0);
+	assert_int_equal(jobs.nr, 1);
+	store_job_list_release(&jobs);
+	struct stderr_capture cap;
+	capture_start(&cap);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_put_root(s, &r), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "permission denied"));
+	free(msg);
+	store_rollback(s);
+	store_close(s);
+
+	free(url);
+	url = lab_test_conninfo(pgdb, TEST_BOX1);
+	assert_int_equal(store_open(&s, url, 0), 0);
+	capture_start(&cap);
+	assert_int_equal(store_jobs_load(s, &jobs), -1);
+	free(capture_end(&cap));
+	store_close(s);
+	free(url);
+	matrix_release(&mx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +721,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replace_delete_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dollar_params, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_put_and_read_pg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replace_delete_paths_pg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rollback_pg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dollar_params_pg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pg_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pg_roles, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

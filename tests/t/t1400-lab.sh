@@ -1,0 +1,270 @@
+#!/bin/sh
+# lab mode: lab init, the queue from the command line, workers running
+# jobs (checkout and build of a commit, failures, cancel, an expired
+# lease) against a throwaway PostgreSQL server (tests/pg.sh)
+. ./lib.sh
+. ../pg.sh
+
+if ! pg_start; then
+	[ -n "$PG_MISSING" ] || { echo "not ok - PostgreSQL: $PG_WHY"; exit 1; }
+	echo "# skipped: $PG_WHY"
+	test_done
+	exit 0
+fi
+PSQL="$PG_BIN/psql -X -q -At -v ON_ERROR_STOP=1"
+# workers started in the background are killed even when a test fails
+trap 'for p in $(cat "$TRASH/pids" 2>/dev/null); do kill -9 $p 2>/dev/null; done; pg_stop' EXIT
+# bg perfbot ARGS...: run perfbot in the background, its pid in $pid (the
+# binary's own, not a subshell's: the tests stop and kill it)
+bg() { shift; "$PERFBOT" "$@" & pid=$!; echo $pid >>"$TRASH/pids"; }
+
+# url DB [USER]: a login's URL for database DB
+url() { echo "postgresql:///$1?host=$PG_DIR&port=$PG_PORT&user=${2:-postgres}"; }
+# lab_db NAME: a fresh database with the lab schema (superuser's URL)
+lab_db() { pg_createdb "$1" >/dev/null && perfbot lab init --db "$(url "$1")" >/dev/null && url "$1"; }
+# sql DB SQL: one query as the superuser
+sql() { $PSQL "$(url "$1")" -c "$2"; }
+
+# the logins: two boxes and a submitter (roles are per server)
+lab_db first >/dev/null &&
+pg_sql "CREATE ROLE box1 LOGIN IN ROLE perfbot_worker;
+	CREATE ROLE box2 LOGIN IN ROLE perfbot_worker;
+	CREATE ROLE sub LOGIN IN ROLE perfbot_submitter" >/dev/null ||
+	{ echo "not ok - cannot make the test logins"; exit 1; }
+
+# job FILE COMMAND [extra lines]: a mytest job
+job() {
+	f=$1 c=$2; shift 2
+	printf 'testcase: mytest\nmytest:\n  command: "%s"\n' "$c" >"$f"
+	for l in "$@"; do printf '%s\n' "$l" >>"$f"; done
+}
+
+test_expect_success 'lab init makes the roles and schema, then has nothing to do' '
+	pg_createdb init >/dev/null &&
+	perfbot lab init --db "$(url init)" >out &&
+	printf "store schema: version 0 -> 1\nlab schema: version 0 -> 1\n" >expect &&
+	test_cmp expect out &&
+	perfbot lab init --db "$(url init)" >out &&
+	printf "store schema: version 1, up to date\nlab schema: version 1, up to date\n" >expect &&
+	test_cmp expect out &&
+	test "$(sql init "SELECT string_agg(rolname, \$\$,\$\$ ORDER BY rolname) FROM pg_roles
+		WHERE rolname LIKE \$\$perfbot\\_%\$\$")" = "perfbot_admin,perfbot_submitter,perfbot_worker"
+'
+
+test_expect_success 'lab init: missing, bad and unreachable databases, a plain login' '
+	(unset PERFBOT_DB; test_must_fail 2 perfbot lab init 2>err) &&
+	grep -q "^perfbot: no database: give --db postgresql://... or set PERFBOT_DB$" err &&
+	test_must_fail 2 perfbot lab init --db /tmp/x.db 2>err &&
+	grep -q "is no PostgreSQL URL" err &&
+	test_must_fail 1 perfbot lab init --db "postgresql:///x?host=$TRASH/nowhere" 2>err &&
+	grep -q "^perfbot: cannot connect to the database: connection to server on socket" err &&
+	test $(wc -l <err) = 1 &&
+	pg_createdb plain >/dev/null && pg_sql "CREATE ROLE plain LOGIN" &&
+	test_must_fail 1 perfbot lab init --db "$(url plain plain)" 2>err &&
+	grep -q "run the first .perfbot lab init. as a superuser" err
+'
+
+test_expect_success 'submit splits the job: one entry per atomic job, all or nothing' '
+	db=$(lab_db submit) && S=$(url submit sub) &&
+	job j.yaml "echo score: 1" "  x: [1, 2]" &&
+	perfbot queue submit --db "$S" j.yaml --commit abc -p 3 -n 2 >out &&
+	printf "queued 1 j-echo_score:_1-1-abc.yaml\nqueued 2 j-echo_score:_1-2-abc.yaml\n" >expect &&
+	test_cmp expect out &&
+	test "$(sql submit "SELECT string_agg(concat_ws(\$\$ \$\$, priority, runs, tbox_group,
+		commit), \$\$,\$\$) FROM perfbot.queue")" = "3 2  abc,3 2  abc" &&
+	# the atoms leave it to the box to name itself
+	sql submit "SELECT job FROM perfbot.queue WHERE id = 1" >atom &&
+	! grep -q "^testbox:" atom && ! grep -q "^tbox_group:" atom && ! grep -q "^arch:" atom &&
+	grep -q "^commit: abc" atom && grep -q "^  x: 1" atom &&
+	# with a group, the atoms keep it
+	perfbot queue submit --db "$S" j.yaml -g ivb44 >out &&
+	sql submit "SELECT job FROM perfbot.queue WHERE id = 3" | grep -q "^tbox_group: ivb44" &&
+	test "$(sql submit "SELECT tbox_group FROM perfbot.queue WHERE id = 4")" = ivb44 &&
+	# one run unless told
+	perfbot queue submit --db "$S" j.yaml -c abc >out &&
+	test "$(sql submit "SELECT runs FROM perfbot.queue WHERE id = 5")" = 1
+'
+
+test_expect_success 'submit refuses bad options before queueing anything' '
+	db=$(lab_db subbad) && S=$(url subbad sub) &&
+	job j.yaml "echo score: 1" &&
+	test_must_fail 2 perfbot queue submit --db "$S" -p 10 j.yaml 2>err &&
+	grep -q "^perfbot: --priority expects a number from 0 to 9, got .10.$" err &&
+	test_must_fail 2 perfbot queue submit --db "$S" -n 0 j.yaml 2>err &&
+	test_must_fail 2 perfbot queue submit --db "$S" --attempts 101 j.yaml 2>err &&
+	test_must_fail 2 perfbot queue submit --db "$S" --build make j.yaml 2>err &&
+	grep -q "^perfbot: --build needs --repo" err &&
+	test_must_fail 2 perfbot queue submit --db "$S" --repo /r j.yaml 2>err &&
+	grep -q "^perfbot: --repo needs --commit" err &&
+	printf "testcase: mytest\nbogus_key: 1\n" >bad.yaml &&
+	test_must_fail 1 perfbot queue submit --db "$S" bad.yaml 2>err &&
+	grep -q "bad.yaml:2" err &&
+	# a worker login may not queue
+	test_must_fail 1 perfbot queue submit --db "$(url subbad box1)" j.yaml 2>err &&
+	grep -q "permission denied for function submit" err &&
+	test "$(sql subbad "SELECT count(*) FROM perfbot.queue")" = 0
+'
+
+test_expect_success 'list, cancel and retry from the command line' '
+	db=$(lab_db cli) && S=$(url cli sub) &&
+	job j.yaml "echo score: 1" "  x: [1, 2, 3]" &&
+	perfbot queue submit --db "$S" j.yaml -c c0ffee >/dev/null &&
+	perfbot queue cancel --db "$S" 2 3 >out &&
+	printf "cancelled 2\ncancelled 3\n" >expect && test_cmp expect out &&
+	test_must_fail 1 perfbot queue cancel --db "$S" 3 9 >out 2>err &&
+	printf "perfbot: job 3 is cancelled: nothing to cancel\nperfbot: no job 9\n" >expect &&
+	test_cmp expect err &&
+	perfbot queue retry --db "$S" 3 >out &&
+	echo "queued again 3" >expect && test_cmp expect out &&
+	perfbot queue list --db "$S" >out &&
+	head -1 out | grep -q "^ *ID  STATE *PRI *TRY  TBOX_GROUP *BOX *LEASE *COMMIT *JOB$" &&
+	grep -q "^ *1  queued *5 *0/3  \* .*c0ffee *j-echo_score:_1-1-c0ffee.yaml$" out &&
+	grep -q "^ *2  cancelled " out &&
+	grep -q "^ *3  queued *5 *0/3 " out &&
+	perfbot queue list --db "$S" --state cancelled >out &&
+	test $(wc -l <out) = 2 &&
+	test_must_fail 1 perfbot queue list --db "$S" --state runing 2>err &&
+	grep -q "unknown state .runing." err &&
+	test_must_fail 2 perfbot queue cancel --db "$S" x1 2>err &&
+	grep -q "^perfbot: .x1. is no job id$" err &&
+	# a box may not look at the queue
+	test_must_fail 1 perfbot queue list --db "$(url cli box1)" 2>err &&
+	grep -q "permission denied for table queue" err
+'
+
+test_expect_success 'a worker runs a job and uploads runs, matrix and raw files' '
+	db=$(lab_db work) && S=$(url work sub) &&
+	job j.yaml "echo score: 7" "meminfo:" &&
+	perfbot queue submit --db "$S" j.yaml -c v1 -n 2 >/dev/null &&
+	perfbot worker --db "$(url work box1)" --once --dir w -g lkp-x 2>err &&
+	grep -q "^perfbot: worker: job 1 attempt 1 (j-echo_score:_7-v1.yaml): claimed (2 runs, commit v1)$" err &&
+	grep -q "^perfbot: worker: job 1 attempt 1 (j-echo_score:_7-v1.yaml): done, results uploaded$" err &&
+	perfbot queue list --db "$S" --state done | grep -q "^ *1  done .*box1 (" &&
+	test "$(sql work "SELECT path FROM perfbot.result_root")" = \
+		"lab:1/mytest/echo_score:_7/lkp-x/$(. /etc/os-release; echo "$ID-$VERSION_ID-$(uname -m)")/$(uname -m)-local/gcc/v1" &&
+	test "$(sql work "SELECT count(*) FROM perfbot.run")" = 2 &&
+	test "$(sql work "SELECT string_agg(value::text, \$\$,\$\$) FROM perfbot.sample s
+		JOIN perfbot.metric m ON m.id = s.metric_id WHERE m.name = \$\$mytest.score\$\$")" = 7,7 &&
+	sql work "SELECT run || \$\$/\$\$ || name FROM perfbot.upload_file" >files &&
+	grep -q "^-1/matrix.json$" files && grep -q "^0/meminfo$" files &&
+	grep -q "^1/meminfo.json$" files && grep -q "^0/stats.json$" files &&
+	grep -q "^0/job.yaml$" files &&
+	# the box named itself in the job it ran
+	perfbot queue fetch --db "$S" 1 -r got >out &&
+	rr=$(sed -n "s/: 2 runs$//p" out) && test -d "$rr/1" &&
+	grep -q "^testbox: $(hostname)$" "$rr/0/job.yaml" &&
+	grep -q "^tbox_group: lkp-x$" "$rr/0/job.yaml" &&
+	grep -q "\"mytest.score\": 7" "$rr/1/stats.json" &&
+	head -1 "$rr/0/meminfo" | grep -q "^time: " &&
+	perfbot compare "$rr" "$rr" >/dev/null &&
+	# nothing left behind on the box
+	test -z "$(ls w | grep -v repos)" &&
+	# --once with nothing queued returns at once
+	perfbot worker --db "$(url work box1)" --once --dir w 2>err &&
+	! grep -q claimed err
+'
+
+# A repository whose VALUE differs per commit.
+make_repo() {
+	git init -q -b main "$1" && (cd "$1" && git config user.name t && git config user.email t@t &&
+	echo 100 >VALUE && git add VALUE && git commit -q -m one &&
+	echo 90 >VALUE && git commit -q -am two)
+}
+
+test_expect_success 'a job naming a repo: the box checks the commit out and builds it' '
+	db=$(lab_db repo) && S=$(url repo sub) &&
+	make_repo repo && first=$(git -C repo rev-parse HEAD~1) &&
+	job j.yaml "echo score: \$(cat \$PERFBOT_BUILD_DIR/built)" &&
+	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit HEAD~1 \
+		--build "sed s/0/1/ VALUE >built" >/dev/null &&
+	perfbot worker --db "$(url repo box1)" --once --dir w 2>err &&
+	grep -q "done, results uploaded" err &&
+	test "$(sql repo "SELECT rev FROM perfbot.result_root")" = "$first" &&
+	test "$(sql repo "SELECT s.value FROM perfbot.sample s JOIN perfbot.metric m
+		ON m.id = s.metric_id WHERE m.name = \$\$mytest.score\$\$")" = 110 &&
+	# the user repository is untouched; the box keeps one bare cache
+	test -z "$(git -C repo status --porcelain)" &&
+	test $(ls -d w/repos/*.git | wc -l) = 1 &&
+	# a second job on the newer commit fetches into the same cache
+	(cd repo && echo 80 >VALUE && git commit -q -am three) &&
+	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit main \
+		--build "cp VALUE built" >/dev/null &&
+	perfbot worker --db "$(url repo box1)" --once --dir w 2>err &&
+	test "$(sql repo "SELECT s.value FROM perfbot.sample s JOIN perfbot.metric m
+		ON m.id = s.metric_id JOIN perfbot.run r ON r.id = s.run_id JOIN perfbot.result_root
+		t ON t.id = r.root_id WHERE m.name = \$\$mytest.score\$\$ AND t.rev = \$\$$(git -C repo rev-parse main)\$\$")" = 80
+'
+
+test_expect_success 'failures go back to the queue, then the job is parked with its last error' '
+	db=$(lab_db fail) && S=$(url fail sub) &&
+	make_repo repo &&
+	job j.yaml "echo score: 1" &&
+	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit HEAD \
+		--build "echo compiling; echo oops >&2; exit 3" --attempts 2 >/dev/null &&
+	perfbot worker --db "$(url fail box1)" --once --dir w 2>err &&
+	grep -q "failed: build failed (exit status 3): oops (back in the queue)$" err &&
+	perfbot queue list --db "$S" >out &&
+	grep -q "^ *1  queued .* 1/2 " out &&
+	grep -q "last error: attempt 1: build failed (exit status 3): oops$" out &&
+	perfbot worker --db "$(url fail box2)" --once --dir w 2>err &&
+	grep -q "(no attempt left: parked)$" err &&
+	perfbot queue list --db "$S" --state failed | grep -q "last error: attempt 2: build failed" &&
+	# a commit the repository does not have
+	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit nosuch --attempts 1 >/dev/null &&
+	perfbot worker --db "$(url fail box1)" --once --dir w 2>err &&
+	sql fail "SELECT last_error FROM perfbot.queue WHERE id = 2" | grep -q "has no commit .nosuch." &&
+	# a benchmark that fails every run
+	job bad.yaml "exit 5" &&
+	perfbot queue submit --db "$S" bad.yaml --attempts 1 >/dev/null &&
+	perfbot worker --db "$(url fail box1)" --once --dir w 2>err &&
+	sql fail "SELECT last_error FROM perfbot.queue WHERE id = 3" >e &&
+	grep -q "^attempt 1: all 1 run incomplete" e &&
+	test "$(sql fail "SELECT count(*) FROM perfbot.upload")" = 0 &&
+	# and retry gives it another attempt
+	perfbot queue retry --db "$S" 3 >/dev/null &&
+	perfbot queue list --db "$S" --state queued | grep -q "^ *3  queued .* 1/2 "
+'
+
+test_expect_success 'a job cancelled while it runs is stopped and nothing is uploaded' '
+	db=$(lab_db cancel) && S=$(url cancel sub) &&
+	job j.yaml "sleep 60; echo score: 1" &&
+	perfbot queue submit --db "$S" j.yaml >/dev/null &&
+	bg perfbot worker --db "$(url cancel box1)" --once --dir w --lease 1.5 2>err &&
+	i=0 && while [ "$(sql cancel "SELECT state FROM perfbot.queue")" != running ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1)); done &&
+	perfbot queue cancel --db "$S" 1 >/dev/null &&
+	wait $pid &&
+	grep -q "no longer ours (cancelled, or its lease expired): stopping it" err &&
+	grep -q "dropped what it made" err &&
+	test "$(sql cancel "SELECT state FROM perfbot.queue")" = cancelled &&
+	test "$(sql cancel "SELECT count(*) FROM perfbot.upload")" = 0 &&
+	test -z "$(ls w | grep -v repos)"
+'
+
+test_expect_success 'an expired lease: another box runs the job, the late upload is refused' '
+	db=$(lab_db lease) && S=$(url lease sub) &&
+	job j.yaml "sleep 2; echo score: 1" &&
+	perfbot queue submit --db "$S" j.yaml >/dev/null &&
+	bg perfbot worker --db "$(url lease box1)" --once --dir w1 --lease 1 2>err1 &&
+	i=0 && while [ "$(sql lease "SELECT state FROM perfbot.queue")" != running ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1)); done &&
+	# the box hangs (network gone, machine stuck): no heartbeat
+	kill -STOP $pid &&
+	sleep 1.5 &&
+	perfbot worker --db "$(url lease box2)" --once --dir w2 --lease 30 2>err2 &&
+	grep -q "attempt 2 (.*): done, results uploaded" err2 &&
+	kill -CONT $pid && wait $pid &&
+	grep -q "no longer ours\|results refused: no longer ours" err1 &&
+	test "$(sql lease "SELECT box || \$\$ \$\$ || attempt FROM perfbot.upload")" = "box2 2" &&
+	test "$(sql lease "SELECT count(*) FROM perfbot.run")" = 1 &&
+	sql lease "SELECT last_error FROM perfbot.queue" | grep -q "attempt 1: the lease of .* (box1) expired"
+'
+
+test_expect_success 'a worker starting cleans the job dirs of dead workers' '
+	db=$(lab_db clean) &&
+	mkdir -p w/job-7.1.999999/result w/job-8.1.$$ &&
+	perfbot worker --db "$(url clean box1)" --once --dir w 2>err &&
+	! test -d w/job-7.1.999999 && test -d w/job-8.1.$$
+'
+
+test_done

@@ -1,0 +1,464 @@
+/*
+ * Uploads and fetches of a job's results on a real PostgreSQL server:
+ * what lands in the store and beside it, that a late or malformed upload
+ * changes nothing, and that a fetch gives back the files byte for byte.
+ */
+#include "lab_helpers.h"
+#include "lab/queue.h"
+#include "lab/upload.h"
+#include "result/matrix.h"
+#include "util/fileio.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+#define REL "mytest/defaults/box/debian/x86_64-local/gcc/c0ffee"
+
+struct ctx {
+	char *db;
+	char tmp[64];
+	struct strbuf base, root;
+	struct pg box1, box2, sub;
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = xcalloc(1, sizeof(*c));
+	struct pg init = PG_INIT;
+
+	c->box1 = c->box2 = c->sub = init;
+	strbuf_init(&c->base, 0);
+	strbuf_init(&c->root, 0);
+	snprintf(c->tmp, sizeof(c->tmp), "/tmp/perfbot-upload-XXXXXX");
+	if (!mkdtemp(c->tmp))
+		return -1;
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+	char cmd[128];
+
+	pg_close(&c->box1);
+	pg_close(&c->box2);
+	pg_close(&c->sub);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", c->tmp);
+	free(c->db);
+	strbuf_release(&c->base);
+	strbuf_release(&c->root);
+	free(c);
+	return system(cmd);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	struct strbuf p = STRBUF_INIT;
+	path_join(&p, dir, name);
+	assert_int_equal(write_file_atomic(p.buf, text, strlen(text)), 0);
+	strbuf_release(&p);
+}
+
+/* A result root of two runs as run_job leaves it, with files that must
+ * and must not travel. */
+static void make_result(struct ctx *c)
+{
+	struct strbuf run = STRBUF_INIT;
+
+	strbuf_addf(&c->base, "%s/result", c->tmp);
+	strbuf_addf(&c->root, "%s/%s", c->base.buf, REL);
+	for (int i = 0; i < 2; i++) {
+		strbuf_reset(&run);
+		strbuf_addf(&run, "%s/%d", c->root.buf, i);
+		assert_int_equal(mkdir_p(run.buf, 0777), 0);
+		put(run.buf, "stats.json", i ? "{\n  \"mytest.score\": 11,\n  \"odd\\\"name\": NaN,\n"
+			"  \"last_state.is_incomplete_run\": 1\n}"
+			: "{\n  \"mytest.score\": 10.5,\n  \"big\": 1e300,\n  \"inf\": Infinity,\n"
+			"  \"last_state.is_incomplete_run\": 0\n}");
+		put(run.buf, "vmstat", "time: 1\nprocs r b\n 1 0\n");
+		put(run.buf, "perf.data", "binary samples, left out");
+		put(run.buf, ".hidden", "left out");
+	}
+	/* a run killed half-way: never uploaded */
+	strbuf_reset(&run);
+	strbuf_addf(&run, "%s/.run-2.123", c->root.buf);
+	assert_int_equal(mkdir_p(run.buf, 0777), 0);
+	put(run.buf, "stats.json", "{}");
+	put(c->root.buf, "matrix.json", "{\n  \"mytest.score\": [10.5, 11]\n}");
+	strbuf_release(&run);
+}
+
+/* A fresh database, a submitted job claimed by box1; returns its id. */
+static long long start(void **state, struct queue_claim *q)
+{
+	struct ctx *c = *state;
+	struct queue_job j = { "a.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 2, 3 };
+	long long id;
+
+	c->db = lab_test_db();
+	lab_test_open(&c->box1, c->db, TEST_BOX1);
+	lab_test_open(&c->box2, c->db, TEST_BOX2);
+	lab_test_open(&c->sub, c->db, TEST_SUBMITTER);
+	make_result(c);
+	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
+	assert_int_equal(queue_claim(&c->box1, "g", "h:1", 60, q), 1);
+	assert_int_equal(q->id, id);
+	return id;
+}
+
+static int count(struct ctx *c, const char *sql)
+{
+	char *v = lab_test_value(c->db, sql);
+	int n = atoi(v);
+	free(v);
+	return n;
+}
+
+static char *value(struct ctx *c, const char *sql)
+{
+	return lab_test_value(c->db, sql);
+}
+
+static void test_upload_completes_the_job(void **state)
+{
+	struct ctx *c;
+	struct queue_claim q;
+	long long id = start(state, &q);
+	char *v;
+
+	c = *state;
+	assert_int_equal(pg_exec(&c->sub, "LISTEN perfbot_done", 0, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	v = value(c, "SELECT state FROM perfbot.queue");
+	assert_string_equal(v, "done");
+	free(v);
+	v = value(c, "SELECT lease_expires_at IS NULL AND finished_at IS NOT NULL FROM perfbot.queue");
+	assert_string_equal(v, "t");
+	free(v);
+	/* the store: the job's identity from the result root's components */
+	v = value(c, "SELECT concat_ws('|', testcase, path_params, tbox_group, rootfs, kconfig, compiler)"
+		  " FROM perfbot.job");
+	assert_string_equal(v, "mytest|defaults|box|debian|x86_64-local|gcc");
+	free(v);
+	v = value(c, "SELECT rev || ' ' || path FROM perfbot.result_root");
+	assert_string_equal(v, "c0ffee lab:1/" REL);
+	free(v);
+	v = value(c, "SELECT string_agg(number || ':' || incomplete || ':' || path, ' ' ORDER BY number)"
+		  " FROM perfbot.run");
+	assert_string_equal(v, "0:0:lab:1/" REL "/0 1:1:lab:1/" REL "/1");
+	free(v);
+	/* every value, NaN as NULL, the quote in a name kept */
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.sample"), 7);
+	v = value(c, "SELECT string_agg(m.name || '=' || coalesce(s.value::text, 'NULL'), ' ' "
+		  "ORDER BY r.number, m.name) FROM perfbot.sample s JOIN perfbot.metric m ON "
+		  "m.id = s.metric_id JOIN perfbot.run r ON r.id = s.run_id");
+	assert_string_equal(v, "big=1e+300 inf=Infinity last_state.is_incomplete_run=0 "
+			    "mytest.score=10.5 last_state.is_incomplete_run=1 mytest.score=11 "
+			    "odd\"name=NULL");
+	free(v);
+	/* the files: each run's, and the root's; not perf.data, dot files,
+	 * nor the half-made run */
+	v = value(c, "SELECT string_agg(run || '/' || name || ':' || size, ' ' ORDER BY run, name) "
+		  "FROM perfbot.upload_file");
+	assert_string_equal(v, "-1/matrix.json:32 0/stats.json:98 0/vmstat:23 "
+			    "1/stats.json:81 1/vmstat:23");
+	free(v);
+	v = value(c, "SELECT box || ' ' || attempt FROM perfbot.upload");
+	assert_string_equal(v, TEST_BOX1 " 1");
+	free(v);
+	/* and the submitter heard it */
+	assert_int_equal(PQconsumeInput(c->sub.conn), 1);
+	for (int i = 0; i < 50; i++) {
+		PGnotify *n = PQnotifies(c->sub.conn);
+		if (n) {
+			assert_string_equal(n->relname, "perfbot_done");
+			assert_string_equal(n->extra, "1");
+			PQfreemem(n);
+			break;
+		}
+		assert_true(i < 49);
+		usleep(100000);
+		PQconsumeInput(c->sub.conn);
+	}
+	queue_claim_release(&q);
+}
+
+static void test_upload_again_after_done_adds_nothing(void **state)
+{
+	struct queue_claim q;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	/* the COMMIT went through but its answer was lost: the retry is a no-op */
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload_file"), 5);
+	/* another box, or another attempt, is refused */
+	c->box2.quiet = true;
+	assert_int_equal(lab_upload(&c->box2, id, 1, c->base.buf, c->root.buf, NULL), 1);
+	c->box1.quiet = true;
+	assert_int_equal(lab_upload(&c->box1, id, 2, c->base.buf, c->root.buf, NULL), 1);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.result_root"), 1);
+	queue_claim_release(&q);
+}
+
+static void test_late_upload_is_refused(void **state)
+{
+	struct queue_claim q, q2;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct stderr_capture cap;
+	char *msg;
+
+	lab_test_sql(c->db, "UPDATE perfbot.queue SET lease_expires_at = now() - interval '1s'");
+	/* expired but not taken yet: refused all the same */
+	capture_start(&cap);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 1);
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "perfbot: job 1 attempt 1 is not held by " TEST_BOX1 "\n");
+	free(msg);
+	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
+	c->box1.quiet = true;
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 1);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload"), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.result_root"), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.sample"), 0);
+	/* the new holder's upload is the one */
+	assert_int_equal(lab_upload(&c->box2, id, 2, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload WHERE attempt = 2"), 1);
+	queue_claim_release(&q);
+	queue_claim_release(&q2);
+}
+
+/* A malformed call, as a buggy or hostile worker would make it, inside a
+ * transaction rolled back afterwards as lab_upload does. */
+static void assert_malformed(struct ctx *c, const char *sql, const char *msg)
+{
+	c->box1.quiet = true;
+	assert_int_equal(pg_exec(&c->box1, "BEGIN", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_begin(1, 1, '" REL "', '{}')", 0,
+				 NULL), 0);
+	assert_int_equal(pg_exec_script(&c->box1, sql), -1);
+	if (!pg_failed_with(&c->box1, "PBU01") || !strstr(c->box1.err.buf, msg))
+		fail_msg("'%s' gave %s: %s", sql, c->box1.sqlstate, c->box1.err.buf);
+	assert_int_equal(pg_exec(&c->box1, "ROLLBACK", 0, NULL), 0);
+	c->box1.quiet = false;
+}
+
+static void test_malformed_upload_changes_nothing(void **state)
+{
+	struct queue_claim q, q2;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	long long other;
+	char *before, *after;
+
+	/* something stored already, which must stay as it is */
+	assert_int_equal(queue_submit(&c->sub, &j, &other), 0);
+	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
+	assert_int_equal(lab_upload(&c->box2, other, 1, c->base.buf, c->root.buf, NULL), 0);
+	const char *snapshot = "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM ("
+		"SELECT s.metric_id || ':' || s.run_id || ':' || coalesce(s.value::text, '') x "
+		"FROM perfbot.sample s UNION ALL SELECT name || md5(data) FROM perfbot.upload_file "
+		"UNION ALL SELECT path FROM perfbot.run UNION ALL SELECT state || id FROM perfbot.queue) t";
+	before = value(c, snapshot);
+
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, 0, '{a,b}', '{1}')",
+			 "2 metric names for 1 values");
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, 0, '{}', '{}')",
+			 "0 metric names for 0 values");
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, 0, '{a,a}', '{1,2}')",
+			 "a metric is NULL, empty or twice");
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, 0, '{a,NULL}', '{1,2}')",
+			 "a metric is NULL, empty or twice");
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, 0, '{a}', '{NULL}')",
+			 "a metric is NULL, empty or twice");
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, -1, '{a}', '{1}')", "bad run number -1");
+	assert_malformed(c, "SELECT perfbot.upload_file(1, 1, 0, 'x', 1, 'x')",
+			 "file x of run 0, which was not uploaded");
+	assert_malformed(c, "SELECT perfbot.upload_run(1, 1, 0, '{a}', '{1}');"
+			 "SELECT perfbot.upload_file(1, 1, 0, '../x', 1, 'x')", "bad file name ../x");
+	assert_malformed(c, "SELECT perfbot.upload_file(1, 1, -1, 'a/b', 1, 'x')", "bad file name a/b");
+	assert_malformed(c, "SELECT perfbot.upload_file(1, 1, -1, '..', 1, 'x')", "bad file name ..");
+	assert_malformed(c, "SELECT perfbot.upload_file(1, 1, -1, 'x', -1, 'x')", "without data");
+	assert_malformed(c, "SELECT perfbot.complete(1, 1)", "no run uploaded");
+	/* a bad result root fails at the first call */
+	const char *roots[] = { "a/b", "/" REL, REL "/x", "a/../c/d/e/f/g", "a//c/d/e/f/g" };
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		const char *p[1] = { roots[i] };
+		c->box1.quiet = true;
+		assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_begin(1, 1, $1, '{}')", 1, p),
+				 -1);
+		assert_true(pg_failed_with(&c->box1, "PBU01"));
+		assert_non_null(strstr(c->box1.err.buf, "bad result root"));
+	}
+	c->box1.quiet = true;
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_begin(1, 1, '" REL "', '{k}')", 0,
+				 NULL), -1);
+	assert_non_null(strstr(c->box1.err.buf, "not name, value pairs"));
+
+	after = value(c, snapshot);
+	assert_string_equal(before, after);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload"), 1);
+	free(before);
+	free(after);
+	/* and the job is still box1's to upload properly */
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	queue_claim_release(&q);
+	queue_claim_release(&q2);
+}
+
+static void test_upload_of_a_broken_tree(void **state)
+{
+	struct queue_claim q;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct stderr_capture cap;
+	struct strbuf p = STRBUF_INIT;
+	char *msg, *v;
+
+	/* a run without stats.json: an error, nothing stored */
+	strbuf_addf(&p, "%s/1/stats.json", c->root.buf);
+	assert_int_equal(unlink(p.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "1/stats.json"));
+	free(msg);
+	assert_false(pg_broken(&c->box1));
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload"), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 0);
+	v = value(c, "SELECT state FROM perfbot.queue");
+	assert_string_equal(v, "running");
+	free(v);
+	/* a result root outside the base */
+	capture_start(&cap);
+	assert_int_equal(lab_upload(&c->box1, id, 1, "/elsewhere", c->root.buf, NULL), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "is not under '/elsewhere'"));
+	free(msg);
+	/* no runs at all */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/empty", c->base.buf);
+	assert_int_equal(mkdir_p(p.buf, 0777), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, p.buf, NULL), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "holds no run"));
+	free(msg);
+	strbuf_release(&p);
+	queue_claim_release(&q);
+}
+
+static void test_upload_after_connection_loss(void **state)
+{
+	struct queue_claim q;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct strbuf sql = STRBUF_INIT;
+
+	/* the server drops the connection (as a restart does) */
+	strbuf_addf(&sql, "SELECT pg_terminate_backend(%d)", PQbackendPID(c->box1.conn));
+	lab_test_sql(c->db, sql.buf);
+	c->box1.quiet = true;
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), -1);
+	assert_true(pg_broken(&c->box1));
+	assert_int_equal(pg_reconnect(&c->box1, 10, NULL), 0);
+	assert_false(pg_broken(&c->box1));
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
+	strbuf_release(&sql);
+	queue_claim_release(&q);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same = read_file(&x, a) == 0 && read_file(&y, b) == 0 && x.len == y.len &&
+		    !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+static void test_fetch_gives_the_files_back(void **state)
+{
+	struct queue_claim q;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct strbuf base = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	char *root;
+	int n;
+
+	strbuf_addf(&base, "%s/fetched", c->tmp);
+	/* nothing to fetch before the job is done */
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 1);
+	assert_null(root);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 0);
+	assert_int_equal(n, 2);
+	strbuf_addf(&a, "%s/%s", base.buf, REL);
+	assert_string_equal(root, a.buf);
+	free(root);
+	const char *files[] = { "0/stats.json", "0/vmstat", "1/stats.json", "1/vmstat" };
+	for (size_t i = 0; i < 4; i++) {
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		strbuf_addf(&a, "%s/%s/%s", base.buf, REL, files[i]);
+		strbuf_addf(&b, "%s/%s", c->root.buf, files[i]);
+		assert_true(same_file(a.buf, b.buf));
+	}
+	strbuf_reset(&a);
+	strbuf_addf(&a, "%s/%s/0/perf.data", base.buf, REL);
+	assert_false(file_exists(a.buf));
+	/* united again locally: both runs in matrix.json */
+	struct matrix mx;
+	strbuf_reset(&a);
+	strbuf_addf(&a, "%s/%s", base.buf, REL);
+	matrix_init(&mx);
+	assert_int_equal(matrix_load(&mx, a.buf), 0);
+	assert_int_equal(mx.ncols, 2);
+	matrix_release(&mx);
+	/* fetched again (another job's runs of the same commit, say): the
+	 * runs go to the next free numbers, nothing is overwritten */
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 0);
+	free(root);
+	matrix_init(&mx);
+	assert_int_equal(matrix_load(&mx, a.buf), 0);
+	assert_int_equal(mx.ncols, 4);
+	matrix_release(&mx);
+	strbuf_addstr(&a, "/3/vmstat");
+	assert_true(file_exists(a.buf));
+
+	/* a corrupt stream in the database is caught, not written */
+	struct stderr_capture cap;
+	lab_test_sql(c->db, "UPDATE perfbot.upload_file SET data = 'garbage' WHERE name = 'vmstat'");
+	capture_start(&cap);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "file 'vmstat' does not decompress to its 23 bytes"));
+	free(msg);
+	strbuf_release(&base);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	queue_claim_release(&q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_upload_completes_the_job),
+		T(test_upload_again_after_done_adds_nothing),
+		T(test_late_upload_is_refused),
+		T(test_malformed_upload_changes_nothing),
+		T(test_upload_of_a_broken_tree),
+		T(test_upload_after_connection_loss),
+		T(test_fetch_gives_the_files_back),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
