@@ -197,3 +197,7 @@ $(STATIC_BINS): static-from-build
 	@mkdir -p $(dir $@)
 	cp build/static/$(notdir $@) $@
 endif
+# the lab queue's claim/complete throughput and upload time (bench/queue.sh)
+$(BUILD)/bench/queue-bench: bench/queue-bench.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)

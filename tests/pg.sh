@@ -15,6 +15,10 @@
 # fsync=off: a test server never needs to survive a power cut, and fsync
 # is most of what initdb and a commit cost.
 #
+# PG_DURABLE=1 before pg_start keeps PostgreSQL's durable defaults
+# (fsync, synchronous_commit, full_page_writes) for benchmarks that
+# want a production server's figures.
+#
 # It exports PG_URL, a libpq connection URL for the superuser "postgres"
 # on the socket (postgresql:///postgres?host=DIR&port=PORT&user=postgres),
 # and PERFBOT_TEST_PG with the same value: that is how the cmocka unit
@@ -41,10 +45,11 @@ pg_listen_tcp() {
 	PG_TCP_NET=$3
 }
 
-# Run a server program as the user owning the cluster.
+# Run a server program as the user owning the cluster (from /: the
+# caller's directory may be closed to that user).
 pg_as_owner() {
 	if [ "$(id -u)" = 0 ]; then
-		runuser -u postgres -- "$@"
+		(cd / && runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi
@@ -74,9 +79,11 @@ pg_start() {
 		echo "listen_addresses = '$PG_TCP_ADDR'"
 		echo "port = $PG_PORT"
 		echo "unix_socket_directories = '$PG_DIR'"
-		echo "fsync = off"
-		echo "synchronous_commit = off"
-		echo "full_page_writes = off"
+		if [ -z "${PG_DURABLE:-}" ]; then
+			echo "fsync = off"
+			echo "synchronous_commit = off"
+			echo "full_page_writes = off"
+		fi
 		echo "max_connections = 200"
 		echo "log_min_messages = warning"
 	} >>"$PG_DIR/data/postgresql.conf"

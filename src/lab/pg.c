@@ -225,18 +225,20 @@ int pg_reconnect(struct pg *db, double give_up_s, volatile sig_atomic_t *stop)
 	if (db->conn)
 		PQfinish(db->conn);
 	db->conn = NULL;
+	if (!db->lost) {
+		db->lost = true;
+		db->down_since = start;
+	}
 	for (;;) {
 		if (connect_once(db) == 0) {
-			if (db->down)
-				fprintf(stderr, "perfbot: database connection back after %.1f s\n",
-					now_seconds() - db->down_since);
-			db->down = false;
+			fprintf(stderr, "perfbot: database connection back after %.1f s\n",
+				now_seconds() - db->down_since);
+			db->lost = db->down = false;
 			return 0;
 		}
 		if (!db->down) {
 			fprintf(stderr, "perfbot: database unreachable (%s): retrying\n", db->err.buf);
 			db->down = true;
-			db->down_since = start;
 		}
 		if ((stop && *stop) || (give_up_s > 0 && now_seconds() - start >= give_up_s))
 			return -1;

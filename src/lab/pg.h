@@ -37,12 +37,13 @@ struct pg {
 	 * borrowed: set before pg_open, keep alive as long as db. */
 	const char *const *on_connect;
 	bool quiet;                   /* failures set err but print nothing */
-	bool down;                    /* pg_reconnect said it is unreachable */
-	double down_since;            /* when it first said so */
+	bool lost;                    /* pg_reconnect is at work on it */
+	bool down;                    /* and said it is unreachable */
+	double down_since;            /* when pg_reconnect was first called */
 	char sqlstate[6];             /* of the last failure; "" for a client-side one */
 	struct strbuf err;            /* the last failure, one line */
 };
-#define PG_INIT { NULL, NULL, NULL, false, false, 0, "", STRBUF_INIT }
+#define PG_INIT { NULL, NULL, NULL, false, false, false, 0, "", STRBUF_INIT }
 
 /* True when s is a PostgreSQL URL (postgresql:// or postgres://). */
 bool pg_is_url(const char *s);
@@ -99,7 +100,8 @@ bool pg_failed_with(const struct pg *db, const char *state);
  * 2 s, until it connects (0), *stop becomes non-zero or give_up_s seconds
  * pass (-1, quietly: call again to keep trying).  give_up_s <= 0 means
  * never give up.  Prints one line when the database first proves
- * unreachable and one when it is back, however many calls that takes.
+ * unreachable and one when the connection is back (with how long it was
+ * lost), however many calls that takes.
  */
 int pg_reconnect(struct pg *db, double give_up_s, volatile sig_atomic_t *stop);
 

@@ -481,15 +481,11 @@ int worker_run(const struct worker_opts *o)
 
 	if (setup(&w, o) < 0)
 		goto out;
-	/* a box may start before the database: wait for it, like a restart */
-	w.db.quiet = true;
-	if (pg_open(&w.db, o->url) < 0) {
-		w.db.quiet = false;
-		if (!pg_broken(&w.db) || !recover(&w))
-			goto out;
-	}
-	w.db.quiet = false;
-	if (lab_check_schema(&w.db) < 0)
+	/* a first connection that fails is an error (a wrong URL or
+	 * password is no passing trouble; a service manager restarts a
+	 * worker that started before the database); once connected, a lost
+	 * connection is waited out */
+	if (pg_open(&w.db, o->url) < 0 || lab_check_schema(&w.db) < 0)
 		goto out;
 	fprintf(stderr, "perfbot: worker %s: tbox_group %s, taking jobs\n", w.name, w.group.buf);
 	ret = 0;

@@ -31,7 +31,8 @@
  *
  * The database going away (restart, network) is waited out: each call
  * that finds the connection broken reconnects with backoff and is
- * repeated; a job keeps running meanwhile, and its upload waits.
+ * repeated; a job keeps running meanwhile, and its upload waits.  Only
+ * the first connection must succeed: failing it is an error.
  */
 #include <signal.h>
 #include <stdbool.h>

@@ -3,41 +3,7 @@
 # jobs (checkout and build of a commit, failures, cancel, an expired
 # lease) against a throwaway PostgreSQL server (tests/pg.sh)
 . ./lib.sh
-. ../pg.sh
-
-if ! pg_start; then
-	[ -n "$PG_MISSING" ] || { echo "not ok - PostgreSQL: $PG_WHY"; exit 1; }
-	echo "# skipped: $PG_WHY"
-	test_done
-	exit 0
-fi
-PSQL="$PG_BIN/psql -X -q -At -v ON_ERROR_STOP=1"
-# workers started in the background are killed even when a test fails
-trap 'for p in $(cat "$TRASH/pids" 2>/dev/null); do kill -9 $p 2>/dev/null; done; pg_stop' EXIT
-# bg perfbot ARGS...: run perfbot in the background, its pid in $pid (the
-# binary's own, not a subshell's: the tests stop and kill it)
-bg() { shift; "$PERFBOT" "$@" & pid=$!; echo $pid >>"$TRASH/pids"; }
-
-# url DB [USER]: a login's URL for database DB
-url() { echo "postgresql:///$1?host=$PG_DIR&port=$PG_PORT&user=${2:-postgres}"; }
-# lab_db NAME: a fresh database with the lab schema (superuser's URL)
-lab_db() { pg_createdb "$1" >/dev/null && perfbot lab init --db "$(url "$1")" >/dev/null && url "$1"; }
-# sql DB SQL: one query as the superuser
-sql() { $PSQL "$(url "$1")" -c "$2"; }
-
-# the logins: two boxes and a submitter (roles are per server)
-lab_db first >/dev/null &&
-pg_sql "CREATE ROLE box1 LOGIN IN ROLE perfbot_worker;
-	CREATE ROLE box2 LOGIN IN ROLE perfbot_worker;
-	CREATE ROLE sub LOGIN IN ROLE perfbot_submitter" >/dev/null ||
-	{ echo "not ok - cannot make the test logins"; exit 1; }
-
-# job FILE COMMAND [extra lines]: a mytest job
-job() {
-	f=$1 c=$2; shift 2
-	printf 'testcase: mytest\nmytest:\n  command: "%s"\n' "$c" >"$f"
-	for l in "$@"; do printf '%s\n' "$l" >>"$f"; done
-}
+. ./lab-lib.sh
 
 test_expect_success 'lab init makes the roles and schema, then has nothing to do' '
 	pg_createdb init >/dev/null &&
@@ -230,8 +196,7 @@ test_expect_success 'a job cancelled while it runs is stopped and nothing is upl
 	job j.yaml "sleep 60; echo score: 1" &&
 	perfbot queue submit --db "$S" j.yaml >/dev/null &&
 	bg perfbot worker --db "$(url cancel box1)" --once --dir w --lease 1.5 2>err &&
-	i=0 && while [ "$(sql cancel "SELECT state FROM perfbot.queue")" != running ] && [ $i -lt 100 ]; do
-		sleep 0.1; i=$((i + 1)); done &&
+	wait_sql cancel "SELECT state FROM perfbot.queue" running &&
 	perfbot queue cancel --db "$S" 1 >/dev/null &&
 	wait $pid &&
 	grep -q "no longer ours (cancelled, or its lease expired): stopping it" err &&
@@ -246,8 +211,7 @@ test_expect_success 'an expired lease: another box runs the job, the late upload
 	job j.yaml "sleep 2; echo score: 1" &&
 	perfbot queue submit --db "$S" j.yaml >/dev/null &&
 	bg perfbot worker --db "$(url lease box1)" --once --dir w1 --lease 1 2>err1 &&
-	i=0 && while [ "$(sql lease "SELECT state FROM perfbot.queue")" != running ] && [ $i -lt 100 ]; do
-		sleep 0.1; i=$((i + 1)); done &&
+	wait_sql lease "SELECT state FROM perfbot.queue" running &&
 	# the box hangs (network gone, machine stuck): no heartbeat
 	kill -STOP $pid &&
 	sleep 1.5 &&
