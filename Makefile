@@ -77,7 +77,8 @@ check-e2e: $(PERFBOT)
 # end-to-end tests use: named in PERFBOT_REQUIRE, a test that would skip
 # for want of one fails instead (tests/t/lib.sh, test_have), so that CI
 # never loses a check silently.  check-e2e alone still skips.
-CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox vmlinuz
+CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox vmlinuz \
+	postgresql netns
 
 check: deps
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check-unit check-e2e

@@ -91,7 +91,7 @@ static int work(const char *url, const char *base, const char *root, int n)
 	if (pg_open(&db, url) < 0)
 		return 1;
 	while ((r = queue_claim(&db, "bench", name, 60, &c)) == 1) {
-		if (lab_upload(&db, c.id, c.attempt, base, root, NULL) != 0)
+		if (lab_upload(&db, c.id, c.attempt, base, root) != 0)
 			return 1;
 		queue_claim_release(&c);
 		done++;
@@ -169,7 +169,7 @@ static int upload(const char *url, int metrics, int tries)
 		if (queue_claim(&db, "bench", "bench:upload", 60, &c) != 1)
 			return 1;
 		double t = now_seconds();
-		if (lab_upload(&db, c.id, c.attempt, tmp, root, NULL) != 0)
+		if (lab_upload(&db, c.id, c.attempt, tmp, root) != 0)
 			return 1;
 		ms[i] = (now_seconds() - t) * 1000;
 		queue_claim_release(&c);

@@ -6,11 +6,15 @@ pass=0 fail=0 skipped=0
 
 # The lab-mode tests need PostgreSQL: one throwaway server for the whole
 # run (tests/pg.sh, stopped on exit), named to them by $PERFBOT_TEST_PG.
-# Only missing server binaries let them skip.
+# Only missing server binaries let them skip, and not where
+# $PERFBOT_REQUIRE names postgresql (make check: CI installs it).
 . "$(dirname "$0")/pg.sh"
 if ! pg_start; then
 	echo "unit: lab tests skip: $PG_WHY"
 	[ -n "$PG_MISSING" ] || exit 1
+	case " ${PERFBOT_REQUIRE:-} " in *" postgresql "*)
+		echo "unit: PERFBOT_REQUIRE wants postgresql: failing, not skipping"; exit 1 ;;
+	esac
 fi
 for t in "$@"; do
 	out=$("$t" 2>&1)

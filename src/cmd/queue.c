@@ -16,6 +16,7 @@
 #include "lab/schema.h"
 #include "lab/upload.h"
 #include "run/run.h"
+#include "util/pathsafe.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -126,6 +127,11 @@ static int queue_submit_cmd(int argc, char **argv, const struct cmd *self)
 	}
 	if (optind + 1 != argc)
 		return cmd_usage(self, 0);
+	/* they name directories of the boxes' result trees (with --repo, the
+	 * commit's full id does, whatever names it here) */
+	if ((s.q.tbox_group && check_path_component(s.q.tbox_group, "--tbox-group") < 0) ||
+	    (s.q.commit && !s.q.repo && check_path_component(s.q.commit, "--commit") < 0))
+		return EXIT_USAGE;
 	if (s.q.build && !s.q.repo) {
 		error("--build needs --repo: there is no checkout to build in");
 		return EXIT_USAGE;

@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "lab/pg.h"
 #include "lab/worker.h"
+#include "util/pathsafe.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -79,10 +80,8 @@ int cmd_worker(int argc, char **argv)
 		return cmd_usage(self, 0);
 	if (!(o.url = lab_db_url(url)))
 		return EXIT_USAGE;
-	if (o.group && (!*o.group || strchr(o.group, '/'))) {
-		error("--tbox-group '%s' is not one path component", o.group);
+	if (o.group && check_path_component(o.group, "--tbox-group") < 0)
 		return EXIT_USAGE;
-	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;     /* no SA_RESTART: a wait ends at once */
 	sigemptyset(&sa.sa_mask);

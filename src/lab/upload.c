@@ -2,9 +2,13 @@
  * upload.c: a job's results to the lab's database and back (upload.h).
  */
 #include "lab/upload.h"
+#include "job/axes.h"
+#include "job/job.h"
 #include "result/matrix.h"
+#include "store/ingest.h"
 #include "result/unite.h"
 #include "util/fileio.h"
+#include "util/pathsafe.h"
 #include "util/xalloc.h"
 
 #include <dirent.h>
@@ -214,8 +218,41 @@ static int upload_files(struct pg *db, const char *sid, const char *satt, const 
 
 /* The transaction's body; the caller BEGINs and COMMITs or rolls back.
  * 0 upload sent, 2 nothing to send (done already), -1 error. */
+/* The job's parameters for the store, from the first run's job.yaml, as
+ * `perfbot index` takes them (store_job_params), as a text[] literal of
+ * name, value pairs. */
+static void params_array(const char *root, char **runs, int nr_runs, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct job *job = NULL;
+	struct axis *axes = NULL;
+	int n = 0;
+
+	for (int k = 0; k < nr_runs && !job; k++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s/job.yaml", root, runs[k]);
+		if (file_exists(path.buf) &&
+		    job_load_opts(path.buf, &(struct job_load_opts){ .no_check = true }, &job) < 0)
+			warning("'%s' is uploaded without its job's parameters", root);
+	}
+	if (job)
+		n = store_job_params(job, &axes);
+	strbuf_addch(out, '{');
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		array_text(out, axes[i].key);
+		strbuf_addch(out, ',');
+		array_text(out, axes[i].value);
+	}
+	strbuf_addch(out, '}');
+	axes_release(axes, n);
+	job_free(job);
+	strbuf_release(&path);
+}
+
 static int send_all(struct pg *db, const char *sid, const char *satt, const char *root,
-		    const char *rel, const char *const *params)
+		    const char *rel)
 {
 	char **runs = NULL, **files = NULL, **rfiles = NULL;
 	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1;
@@ -223,21 +260,14 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 	const char *p[4] = { sid, satt, rel, NULL };
 	PGresult *r;
 
-	strbuf_addch(&pa, '{');
-	for (int i = 0; params && params[i]; i++) {
-		if (i)
-			strbuf_addch(&pa, ',');
-		array_text(&pa, params[i]);
-	}
-	strbuf_addch(&pa, '}');
-	p[3] = pa.buf;
-
 	if (scan(root, &runs, &nr_runs, &files, &nr_files) < 0)
 		return -1;
 	if (!nr_runs) {
 		error("'%s' holds no run", root);
 		goto out;
 	}
+	params_array(root, runs, nr_runs, &pa);
+	p[3] = pa.buf;
 	r = pg_query(db, "SELECT perfbot.upload_begin($1, $2, $3, $4)", 4, p);
 	if (!r)
 		goto out;
@@ -269,7 +299,7 @@ out:
 }
 
 int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
-	       const char *result_root, const char *const *params)
+	       const char *result_root)
 {
 	char sid[24], satt[16];
 	size_t bl = strlen(result_base);
@@ -283,7 +313,7 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 	snprintf(satt, sizeof(satt), "%d", attempt);
 	if (pg_exec(db, "BEGIN", 0, NULL) < 0)
 		return -1;
-	r = send_all(db, sid, satt, result_root, result_root + bl + 1, params);
+	r = send_all(db, sid, satt, result_root, result_root + bl + 1);
 	if (r == 0 && pg_exec(db, "COMMIT", 0, NULL) == 0)
 		return 0;
 	/* keep the failure's state and message, not ROLLBACK's */
@@ -302,25 +332,23 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 
 /* --- fetch ---------------------------------------------------------- */
 
-/* One path component: no '/', not "." or "..", not empty. */
-static bool safe_component(const char *s, size_t n)
-{
-	if (!n || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-		return false;
-	return !memchr(s, '/', n) && !memchr(s, '\0', n);
-}
-
+/* Each '/'-separated part of path is one safe component (pathsafe.h). */
 static bool safe_relative(const char *path)
 {
-	for (const char *p = path;;) {
+	struct strbuf part = STRBUF_INIT;
+	bool ok = true;
+
+	for (const char *p = path; ok;) {
 		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (!safe_component(p, n))
-			return false;
+		strbuf_reset(&part);
+		strbuf_add(&part, p, slash ? (size_t)(slash - p) : strlen(p));
+		ok = !path_component_problem(part.buf);
 		if (!slash)
-			return true;
+			break;
 		p = slash + 1;
 	}
+	strbuf_release(&part);
+	return ok;
 }
 
 /* Values of a binary-format result. */
@@ -365,8 +393,8 @@ static int write_run(const PGresult *r, int from, int to, const char *dir, long 
 		const char *name = PQgetvalue(r, i, 1);
 		uLongf size = (uLongf)bin_u64(r, i, 2), got = size;
 
-		if (!safe_component(name, (size_t)PQgetlength(r, i, 1)) ||
-		    strlen(name) != (size_t)PQgetlength(r, i, 1)) {
+		/* a NUL inside would hide the rest of the name from the check */
+		if (strlen(name) != (size_t)PQgetlength(r, i, 1) || path_component_problem(name)) {
 			ret = error("job %lld: unsafe file name '%s' in the database", id, name);
 			break;
 		}

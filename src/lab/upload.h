@@ -33,16 +33,16 @@
 
 /*
  * Upload result_root (a _result_root under result_base, as run_job made
- * it) for job id's attempt and mark the job done.  params are the job's
- * axes for the store (name, value, name, value, ..., NULL), or NULL.
- * Returns 0 when the job
+ * it) for job id's attempt and mark the job done; the job's parameters
+ * for the store come from the first run's job.yaml, as `perfbot index`
+ * takes them.  Returns 0 when the job
  * is done (now or by an earlier try of the same attempt), 1 when the
  * database refuses because this worker does not hold (id, attempt) any
  * more, -1 after an error: pg_broken(db) then says whether reconnecting
  * and retrying may help.
  */
 int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
-	       const char *result_root, const char *const *params);
+	       const char *result_root);
 
 /*
  * Write done job id's runs into result_base/<its result root>/, each at

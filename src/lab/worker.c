@@ -342,7 +342,7 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	path_join(&path, jobdir, "result_root");
 	path_join(&base, jobdir, "result");
 	if (read_file(&root, path.buf) == 0) {
-		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf, NULL)) < 0 &&
+		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf)) < 0 &&
 		       recover(w))
 			;
 	}

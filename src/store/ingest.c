@@ -200,12 +200,33 @@ static int read_runs(struct root_read *rr)
 	return ret;
 }
 
+int store_job_params(const struct job *job, struct axis **axes)
+{
+	size_t alloc = 0;
+	int nr = 0, kept = 0;
+
+	*axes = NULL;
+	job_axes(job, axes, &nr, &alloc);
+	for (int i = 0; i < nr; i++) {
+		bool identity = !strcmp((*axes)[i].key, "commit");
+		for (int f = 0; f < SJ_NR && !identity; f++)
+			identity = !strcmp((*axes)[i].key, store_job_field_names[f]);
+		if (identity) {
+			/* the path says it, and says it for every root */
+			free((*axes)[i].key);
+			free((*axes)[i].value);
+			continue;
+		}
+		(*axes)[kept++] = (*axes)[i];
+	}
+	return kept;
+}
+
 /* The job's parameters from the first run's job.yaml, if any. */
 static void read_params(struct root_read *rr)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct job *job = NULL;
-	size_t alloc = 0;
 
 	for (int k = 0; k < rr->nr_runs && !job; k++) {
 		strbuf_reset(&path);
@@ -220,19 +241,14 @@ static void read_params(struct root_read *rr)
 	strbuf_release(&path);
 	if (!job)
 		return;
-	job_axes(job, &rr->axes, &rr->nr_axes, &alloc);
+	rr->nr_axes = store_job_params(job, &rr->axes);
 	job_free(job);
 	rr->params = xcalloc((size_t)(rr->nr_axes ? rr->nr_axes : 1), sizeof(*rr->params));
 	for (int i = 0; i < rr->nr_axes; i++) {
-		bool identity = !strcmp(rr->axes[i].key, "commit");
-		for (int f = 0; f < SJ_NR && !identity; f++)
-			identity = !strcmp(rr->axes[i].key, store_job_field_names[f]);
-		if (identity)
-			continue;       /* the path says it, and says it for every root */
-		rr->params[rr->nr_params].key = rr->axes[i].key;
-		rr->params[rr->nr_params].value = rr->axes[i].value;
-		rr->nr_params++;
+		rr->params[i].key = rr->axes[i].key;
+		rr->params[i].value = rr->axes[i].value;
 	}
+	rr->nr_params = rr->nr_axes;
 }
 
 /* The identity: the last seven components of the absolute path. */

@@ -24,6 +24,16 @@
 #include <stdbool.h>
 
 struct store;
+struct job;
+struct axis;
+
+/*
+ * A job's parameters as the store keeps them: its axes (job/axes.h)
+ * without the keys its result path says already (the six identity
+ * fields and commit).  Sets *axes (free with axes_release) and returns
+ * how many.  Used by the indexer and by lab uploads (src/lab/upload.c).
+ */
+int store_job_params(const struct job *job, struct axis **axes);
 
 /* True when dir holds matrix.json(.gz), or a numbered run dir with a
  * stats.json(.gz). */

@@ -1,7 +1,8 @@
 # tests/t/lab-lib.sh: what the lab-mode tests share (sourced after lib.sh).
 #
 # Starts the throwaway PostgreSQL server (../pg.sh) or, only when its
-# binaries are missing, skips the whole script with the reason.  Then:
+# binaries are missing, skips the whole script with the reason (fails
+# where $PERFBOT_REQUIRE names postgresql: lib.sh's test_required).  Then:
 #
 #   url DB [USER]     a login's URL for database DB (default: postgres)
 #   lab_db NAME       a fresh database with the lab schema; prints its URL
@@ -24,6 +25,8 @@ if [ -n "${LAB_TCP:-}" ]; then
 fi
 if ! pg_start; then
 	[ -n "$PG_MISSING" ] || { echo "not ok - PostgreSQL: $PG_WHY"; exit 1; }
+	test_required postgresql &&
+		{ echo "not ok - $PG_WHY, but PERFBOT_REQUIRE wants postgresql"; exit 1; }
 	echo "# skipped: $PG_WHY"
 	test_done
 	exit 0

@@ -62,6 +62,10 @@ test_expect_success 'submit refuses bad options before queueing anything' '
 	grep -q "^perfbot: --build needs --repo" err &&
 	test_must_fail 2 perfbot queue submit --db "$S" --repo /r j.yaml 2>err &&
 	grep -q "^perfbot: --repo needs --commit" err &&
+	test_must_fail 2 perfbot queue submit --db "$S" -c ../x j.yaml 2>err &&
+	grep -q "^perfbot: --commit expected one path component" err &&
+	test_must_fail 2 perfbot queue submit --db "$S" -g a/b j.yaml 2>err &&
+	grep -q "^perfbot: --tbox-group expected one path component" err &&
 	printf "testcase: mytest\nbogus_key: 1\n" >bad.yaml &&
 	test_must_fail 1 perfbot queue submit --db "$S" bad.yaml 2>err &&
 	grep -q "bad.yaml:2" err &&
@@ -195,7 +199,9 @@ test_expect_success 'a job cancelled while it runs is stopped and nothing is upl
 	db=$(lab_db cancel) && S=$(url cancel sub) &&
 	job j.yaml "sleep 60; echo score: 1" &&
 	perfbot queue submit --db "$S" j.yaml >/dev/null &&
-	bg perfbot worker --db "$(url cancel box1)" --once --dir w --lease 1.5 2>err &&
+	tag=$(test_tag) &&
+	bg env PERFBOT_TEST_TAG=$tag "$PERFBOT" worker --db "$(url cancel box1)" --once --dir w \
+		--lease 1.5 2>err &&
 	wait_sql cancel "SELECT state FROM perfbot.queue" running &&
 	perfbot queue cancel --db "$S" 1 >/dev/null &&
 	wait $pid &&
@@ -203,7 +209,9 @@ test_expect_success 'a job cancelled while it runs is stopped and nothing is upl
 	grep -q "dropped what it made" err &&
 	test "$(sql cancel "SELECT state FROM perfbot.queue")" = cancelled &&
 	test "$(sql cancel "SELECT count(*) FROM perfbot.upload")" = 0 &&
-	test -z "$(ls w | grep -v repos)"
+	test -z "$(ls w | grep -v repos)" &&
+	# the benchmark was stopped with the job, not left running
+	test_no_leftovers $tag
 '
 
 test_expect_success 'an expired lease: another box runs the job, the late upload is refused' '

@@ -29,6 +29,8 @@ box() {
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null || ! box $NS1 pv$$a 1 2>/dev/null; then
 	netns_down
+	test_required netns &&
+		{ echo "not ok - 'ip netns' does not work here, but PERFBOT_REQUIRE wants netns"; exit 1; }
 	echo "# skipped: network namespaces need root and a working 'ip netns' (iproute2)"
 	test_done
 	exit 0

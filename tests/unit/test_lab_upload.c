@@ -77,6 +77,8 @@ static void make_result(struct ctx *c)
 			: "{\n  \"mytest.score\": 10.5,\n  \"big\": 1e300,\n  \"inf\": Infinity,\n"
 			"  \"last_state.is_incomplete_run\": 0\n}");
 		put(run.buf, "vmstat", "time: 1\nprocs r b\n 1 0\n");
+		put(run.buf, "job.yaml", "testcase: mytest\nruntime: 3s\ncommit: c0ffee\n"
+		    "mytest:\n  nr_threads: 4\n");
 		put(run.buf, "perf.data", "binary samples, left out");
 		put(run.buf, ".hidden", "left out");
 	}
@@ -129,7 +131,7 @@ static void test_upload_completes_the_job(void **state)
 
 	c = *state;
 	assert_int_equal(pg_exec(&c->sub, "LISTEN perfbot_done", 0, NULL), 0);
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	v = value(c, "SELECT state FROM perfbot.queue");
 	assert_string_equal(v, "done");
 	free(v);
@@ -161,8 +163,12 @@ static void test_upload_completes_the_job(void **state)
 	 * nor the half-made run */
 	v = value(c, "SELECT string_agg(run || '/' || name || ':' || size, ' ' ORDER BY run, name) "
 		  "FROM perfbot.upload_file");
-	assert_string_equal(v, "-1/matrix.json:32 0/stats.json:98 0/vmstat:23 "
-			    "1/stats.json:81 1/vmstat:23");
+	assert_string_equal(v, "-1/matrix.json:32 0/job.yaml:68 0/stats.json:98 0/vmstat:23 "
+			    "1/job.yaml:68 1/stats.json:81 1/vmstat:23");
+	free(v);
+	/* the job's parameters, as perfbot index keeps them */
+	v = value(c, "SELECT string_agg(name || '=' || value, ' ' ORDER BY name) FROM perfbot.job_param");
+	assert_string_equal(v, "nr_threads=4 runtime=3s");
 	free(v);
 	v = value(c, "SELECT box || ' ' || attempt FROM perfbot.upload");
 	assert_string_equal(v, TEST_BOX1 " 1");
@@ -190,16 +196,16 @@ static void test_upload_again_after_done_adds_nothing(void **state)
 	long long id = start(state, &q);
 	struct ctx *c = *state;
 
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	/* the COMMIT went through but its answer was lost: the retry is a no-op */
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
-	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload_file"), 5);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload_file"), 7);
 	/* another box, or another attempt, is refused */
 	c->box2.quiet = true;
-	assert_int_equal(lab_upload(&c->box2, id, 1, c->base.buf, c->root.buf, NULL), 1);
+	assert_int_equal(lab_upload(&c->box2, id, 1, c->base.buf, c->root.buf), 1);
 	c->box1.quiet = true;
-	assert_int_equal(lab_upload(&c->box1, id, 2, c->base.buf, c->root.buf, NULL), 1);
+	assert_int_equal(lab_upload(&c->box1, id, 2, c->base.buf, c->root.buf), 1);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.result_root"), 1);
 	queue_claim_release(&q);
 }
@@ -215,18 +221,18 @@ static void test_late_upload_is_refused(void **state)
 	lab_test_sql(c->db, "UPDATE perfbot.queue SET lease_expires_at = now() - interval '1s'");
 	/* expired but not taken yet: refused all the same */
 	capture_start(&cap);
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 1);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 1);
 	msg = capture_end(&cap);
 	assert_string_equal(msg, "perfbot: job 1 attempt 1 is not held by " TEST_BOX1 "\n");
 	free(msg);
 	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
 	c->box1.quiet = true;
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 1);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 1);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload"), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.result_root"), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.sample"), 0);
 	/* the new holder's upload is the one */
-	assert_int_equal(lab_upload(&c->box2, id, 2, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box2, id, 2, c->base.buf, c->root.buf), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload WHERE attempt = 2"), 1);
 	queue_claim_release(&q);
 	queue_claim_release(&q2);
@@ -259,7 +265,7 @@ static void test_malformed_upload_changes_nothing(void **state)
 	/* something stored already, which must stay as it is */
 	assert_int_equal(queue_submit(&c->sub, &j, &other), 0);
 	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
-	assert_int_equal(lab_upload(&c->box2, other, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box2, other, 1, c->base.buf, c->root.buf), 0);
 	const char *snapshot = "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM ("
 		"SELECT s.metric_id || ':' || s.run_id || ':' || coalesce(s.value::text, '') x "
 		"FROM perfbot.sample s UNION ALL SELECT name || md5(data) FROM perfbot.upload_file "
@@ -306,7 +312,7 @@ static void test_malformed_upload_changes_nothing(void **state)
 	free(before);
 	free(after);
 	/* and the job is still box1's to upload properly */
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	queue_claim_release(&q);
 	queue_claim_release(&q2);
 }
@@ -324,7 +330,7 @@ static void test_upload_of_a_broken_tree(void **state)
 	strbuf_addf(&p, "%s/1/stats.json", c->root.buf);
 	assert_int_equal(unlink(p.buf), 0);
 	capture_start(&cap);
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), -1);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), -1);
 	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "1/stats.json"));
 	free(msg);
@@ -336,7 +342,7 @@ static void test_upload_of_a_broken_tree(void **state)
 	free(v);
 	/* a result root outside the base */
 	capture_start(&cap);
-	assert_int_equal(lab_upload(&c->box1, id, 1, "/elsewhere", c->root.buf, NULL), -1);
+	assert_int_equal(lab_upload(&c->box1, id, 1, "/elsewhere", c->root.buf), -1);
 	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "is not under '/elsewhere'"));
 	free(msg);
@@ -345,7 +351,7 @@ static void test_upload_of_a_broken_tree(void **state)
 	strbuf_addf(&p, "%s/empty", c->base.buf);
 	assert_int_equal(mkdir_p(p.buf, 0777), 0);
 	capture_start(&cap);
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, p.buf, NULL), -1);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, p.buf), -1);
 	msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "holds no run"));
 	free(msg);
@@ -364,11 +370,11 @@ static void test_upload_after_connection_loss(void **state)
 	strbuf_addf(&sql, "SELECT pg_terminate_backend(%d)", PQbackendPID(c->box1.conn));
 	lab_test_sql(c->db, sql.buf);
 	c->box1.quiet = true;
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), -1);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), -1);
 	assert_true(pg_broken(&c->box1));
 	assert_int_equal(pg_reconnect(&c->box1, 10, NULL), 0);
 	assert_false(pg_broken(&c->box1));
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
 	strbuf_release(&sql);
 	queue_claim_release(&q);
@@ -397,14 +403,14 @@ static void test_fetch_gives_the_files_back(void **state)
 	/* nothing to fetch before the job is done */
 	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 1);
 	assert_null(root);
-	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf, NULL), 0);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 0);
 	assert_int_equal(n, 2);
 	strbuf_addf(&a, "%s/%s", base.buf, REL);
 	assert_string_equal(root, a.buf);
 	free(root);
-	const char *files[] = { "0/stats.json", "0/vmstat", "1/stats.json", "1/vmstat" };
-	for (size_t i = 0; i < 4; i++) {
+	const char *files[] = { "0/stats.json", "0/vmstat", "0/job.yaml", "1/stats.json", "1/vmstat" };
+	for (size_t i = 0; i < 5; i++) {
 		strbuf_reset(&a);
 		strbuf_reset(&b);
 		strbuf_addf(&a, "%s/%s/%s", base.buf, REL, files[i]);
