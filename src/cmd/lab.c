@@ -43,8 +43,10 @@ static int lab_init(int argc, char **argv, const struct cmd *self)
 		return cmd_usage(self, 0);
 	if (!(url = lab_db_url(url)))
 		return EXIT_USAGE;
-	if (pg_open(&db, url) < 0)
+	if (pg_open(&db, url) < 0) {
+		pg_close(&db);
 		return EXIT_ERROR;
+	}
 	if (lab_migrate(&db, &v) == 0) {
 		print_versions("store", v.store_from, v.store_to);
 		print_versions("lab", v.lab_from, v.lab_to);

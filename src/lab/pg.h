@@ -58,6 +58,7 @@ const char *lab_db_url(const char *opt);
 /*
  * Connect to url (a libpq URL or "key=value ..." string).  0, or -1 after
  * "perfbot: cannot connect to the database: <libpq's first line>".
+ * Either way, pg_close(db) when done with it.
  */
 int pg_open(struct pg *db, const char *url);
 /* Close and free; db is PG_INIT again (on_connect kept).  Fine twice. */

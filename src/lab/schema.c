@@ -569,9 +569,9 @@ int lab_open(struct pg *db, const char *opt)
 {
 	const char *url = lab_db_url(opt);
 
-	if (!url || pg_open(db, url) < 0)
+	if (!url)
 		return -1;
-	if (lab_check_schema(db) < 0) {
+	if (pg_open(db, url) < 0 || lab_check_schema(db) < 0) {
 		pg_close(db);
 		return -1;
 	}

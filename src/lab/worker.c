@@ -268,9 +268,12 @@ static void supervise(struct worker *w, const struct queue_claim *c, pid_t pid, 
 		if (waitpid(pid, &out->status, WNOHANG) == pid)
 			reaped = true;
 		if (!reaped && now_seconds() >= next_hb) {
-			int hb = queue_heartbeat(&w->db, c->id, c->attempt, w->o->lease_s);
+			/* while the database is away, try to reconnect at each
+			 * tick (briefly: the child's output must keep flowing) */
+			int hb = pg_broken(&w->db) ? -1 :
+				queue_heartbeat(&w->db, c->id, c->attempt, w->o->lease_s);
 			if (hb < 0 && pg_broken(&w->db))
-				pg_reconnect(&w->db, 0.5, NULL);    /* again at the next tick */
+				pg_reconnect(&w->db, 0.5, NULL);
 			if (hb == 0 && !out->lost) {
 				say(w, c, "no longer ours (cancelled, or its lease expired): stopping it");
 				out->lost = true;

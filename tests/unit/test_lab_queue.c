@@ -354,7 +354,12 @@ static void test_fail_requeues_then_parks(void **state)
 
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
+	assert_int_equal(pg_exec(&c->box2, "LISTEN perfbot_queue", 0, NULL), 0);
 	assert_int_equal(queue_fail(&c->box1, id, 1, "build failed"), 0);
+	/* back in the queue: the boxes hear of it */
+	PGnotify *n = next_notify(&c->box2);
+	assert_non_null(n);
+	PQfreemem(n);
 	assert_col(c, id, "state", "queued");
 	assert_col(c, id, "last_error", "attempt 1: build failed");
 	assert_col(c, id, "lease_expires_at", NULL);
@@ -423,6 +428,15 @@ static void test_cancel_refuses_finished_and_unknown(void **state)
 	assert_true(pg_failed_with(&c->sub, "PBS01"));
 	assert_string_equal(msg, "perfbot: job 1 is cancelled: nothing to cancel\n");
 	free(msg);
+	/* nor a done one */
+	lab_test_sql(c->db, "UPDATE perfbot.queue SET state = 'done'");
+	c->sub.quiet = true;
+	assert_int_equal(queue_cancel(&c->sub, a), -1);
+	assert_string_equal(c->sub.err.buf, "job 1 is done: nothing to cancel");
+	assert_int_equal(queue_retry(&c->sub, a), -1);
+	assert_string_equal(c->sub.err.buf, "job 1 is done: nothing to retry");
+	assert_col(c, a, "state", "done");
+	c->sub.quiet = false;
 	capture_start(&cap);
 	assert_int_equal(queue_cancel(&c->sub, 99), -1);
 	msg = capture_end(&cap);
