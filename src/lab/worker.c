@@ -22,7 +22,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,20 +89,6 @@ static bool recover(struct worker *w)
 }
 
 /* --- files ---------------------------------------------------------- */
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
-		warning("cannot remove '%s': %s", path, strerror(errno));
-	return 0;
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Job dirs are "job-<id>.<attempt>.<pid>": remove those of workers that
  * are gone (killed with -9, the box rebooted). */
