@@ -77,12 +77,14 @@ static void say(const struct worker *w, const struct queue_claim *c, const char 
 }
 
 /* After a call failed: reconnect when the connection broke, until it is
- * back (true: try the call again) or the worker is aborted (false). */
-static bool recover(struct worker *w)
+ * back (true: try the call again) or the worker is told to stop (false):
+ * with a job at hand (busy), only an abort stops the waiting, its results
+ * are worth it; idle, the first SIGTERM does. */
+static bool recover(struct worker *w, bool busy)
 {
 	if (!pg_broken(&w->db))
 		return false;
-	while (!aborting(w))
+	while (busy ? !aborting(w) : !stopping(w))
 		if (pg_reconnect(&w->db, 1.0, NULL) == 0)
 			return true;
 	return false;
@@ -312,7 +314,7 @@ static void report_failure(struct worker *w, const struct queue_claim *c, const 
 {
 	int r;
 
-	while ((r = queue_fail(&w->db, c->id, c->attempt, why)) < 0 && recover(w))
+	while ((r = queue_fail(&w->db, c->id, c->attempt, why)) < 0 && recover(w, true))
 		;
 	if (r == 0)
 		say(w, c, "failed: %s (back in the queue)", why);
@@ -331,7 +333,7 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	path_join(&base, jobdir, "result");
 	if (read_file(&root, path.buf) == 0) {
 		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf)) < 0 &&
-		       recover(w))
+		       recover(w, true))
 			;
 	}
 	if (r == 0)
@@ -480,7 +482,7 @@ int worker_run(const struct worker_opts *o)
 	while (!stopping(&w)) {
 		int r = queue_claim(&w.db, w.group.buf, w.name, o->lease_s, &c);
 		if (r < 0) {
-			if (!recover(&w)) {
+			if (!recover(&w, false)) {
 				if (pg_broken(&w.db))
 					break;
 				/* not the connection: an error worth a pause */
