@@ -7,6 +7,8 @@
 #include "bisect/decide.h"
 #include "bisect/log.h"
 #include "job/job.h"
+#include "lab/queue.h"
+#include "lab/remote.h"
 #include "report/report.h"
 #include "result/matrix.h"
 #include "run/checkout.h"
@@ -54,6 +56,7 @@ struct bisect {
 	size_t alloc_cs;
 	struct strbuf dir;           /* "<state>.d" */
 	struct checkout wt[3];       /* the good, bad and step worktrees */
+	struct lab_remote *lab;      /* --db postgresql://: runs on the lab's boxes */
 	char *result;                /* first bad commit, when found */
 	struct strbuf order;         /* "sha verdict\n" in the order measured, for the plot */
 	struct bisect_outlook outlook;       /* the endpoints' noise, at the start */
@@ -179,12 +182,60 @@ static int prepare(struct bisect *b, int w, const char *sha)
 		struct strbuf path = STRBUF_INIT;
 
 		path_join(&path, b->dir.buf, wt_name[w]);
-		checkout_init(c, b->o->repo, path.buf, b->o->build, b->dir.buf);
+		/* in the lab the boxes build; here only git bisect checks out */
+		checkout_init(c, b->o->repo, path.buf, b->lab ? NULL : b->o->build, b->dir.buf);
 		c->verbose = b->o->verbose;
 		c->stop = b->o->stop;
 		strbuf_release(&path);
 	}
 	return checkout_prepare(c, sha);
+}
+
+/*
+ * measure() in the lab: the n runs go to the queue as n entries, so that
+ * as many boxes as are free run them at once; they check sha out of the
+ * repository and build it themselves, and their runs are fetched into
+ * sha's result root here (src/lab/remote.h, journalled in "<state>.d/
+ * lab-jobs" so that --resume waits for what is out instead of queueing
+ * it again).  The boxes are those of the job's tbox_group, else any.
+ */
+static int measure_in_lab(struct bisect *b, const char *sha, int n)
+{
+	struct strbuf rr = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct lab_remote_job j;
+	char *repo = abs_path(b->o->repo);
+	int before, after, got;
+
+	for (int i = 0; i < b->o->nr_command; i++) {
+		if (i)
+			strbuf_addch(&cmd, ' ');
+		shell_quote(&cmd, b->o->command[i]);
+	}
+	memset(&j, 0, sizeof(j));
+	j.job = b->job;
+	j.command = cmd.len ? cmd.buf : NULL;
+	j.repo = repo;
+	j.build = b->o->build;
+	j.commit = sha;
+	j.tbox_group = job_get(b->job, "tbox_group");
+	j.priority = QUEUE_PRIORITY_DEFAULT;
+	got = job_result_root(b->job, b->o->result_base, sha, &rr);
+	before = samples_of(b, sha, false)->s.nr;
+	if (got == 0)
+		got = lab_remote_run(b->lab, &j, n, rr.buf, b->o->stop);
+	after = samples_of(b, sha, true)->s.nr;
+	if (b->o->verbose && got >= 0)
+		fprintf(stderr, "perfbot: %.12s: %d run%s from the lab\n", sha, got, got == 1 ? "" : "s");
+	free(repo);
+	strbuf_release(&rr);
+	strbuf_release(&cmd);
+	if ((b->o->stop && *b->o->stop) || got < 0)
+		return -1;
+	if (after <= before) {
+		warning("%.12s: %d lab run%s gave no '%s'", sha, n, n == 1 ? "" : "s", b->o->metric);
+		return 1;
+	}
+	return 0;
 }
 
 /* Run the job n more times on sha in worktree w. 0, 1 build failed, -1. */
@@ -197,6 +248,8 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 
 	if (n <= 0)
 		return 0;
+	if (b->lab)
+		return measure_in_lab(b, sha, n);
 	r = prepare(b, w, sha);
 	if (r)
 		return r;
@@ -855,6 +908,16 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	strbuf_addf(&b.dir, "%s.d", o->state_path);
 	if (mkdir_p(b.dir.buf, 0755) < 0)
 		goto out;
+	if (o->db && pg_is_url(o->db)) {
+		struct strbuf journal = STRBUF_INIT;
+		path_join(&journal, b.dir.buf, "lab-jobs");
+		b.lab = xcalloc(1, sizeof(*b.lab));
+		int r = lab_remote_open(b.lab, o->db, journal.buf);
+		b.lab->verbose = o->verbose;
+		strbuf_release(&journal);
+		if (r < 0)
+			goto out;
+	}
 	if (!resume) {
 		if (file_exists(o->state_path)) {
 			error("'%s' exists: continue it with --resume, or remove it", o->state_path);
@@ -990,6 +1053,9 @@ out:
 	free(b.cs);
 	for (int i = 0; i < 3; i++)
 		checkout_release(&b.wt[i]);
+	if (b.lab)
+		lab_remote_release(b.lab);
+	free(b.lab);
 	free(b.result);
 	job_free(b.job);
 	strbuf_release(&b.dir);

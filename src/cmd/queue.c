@@ -297,7 +297,7 @@ static int queue_fetch_cmd(int argc, char **argv, const struct cmd *self)
 			ret = EXIT_ERROR;
 			continue;
 		}
-		r = lab_fetch(&db, id, base.buf, &root, &n);
+		r = lab_fetch(&db, id, base.buf, NULL, &root, &n);
 		if (r == 0)
 			printf("%s: %d run%s\n", root, n, n == 1 ? "" : "s");
 		else if (r == 1)

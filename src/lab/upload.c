@@ -381,6 +381,42 @@ static int next_free_run(const char *root)
 	return next;
 }
 
+/*
+ * Each fetched run dir holds ".lab-job" ("job <id> run <n>"), the job and
+ * run it came from: a second fetch of the job (a crash between writing
+ * the runs and noting them done, a user fetching twice) finds it and
+ * writes nothing again.  A dot file: an upload of this tree leaves it out.
+ */
+#define FETCH_MARK ".lab-job"
+
+/* The run dir of root that holds job id's run, appended to dir; 1 when
+ * there is one, 0 when not. */
+static int fetched_run(const char *root, long long id, unsigned run, struct strbuf *dir)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	char **runs;
+	int n, found = 0;
+
+	if (scan(root, &runs, &n, NULL, NULL) < 0)
+		return 0;
+	for (int i = 0; i < n && !found; i++) {
+		long long jid;
+		unsigned jrun;
+		strbuf_reset(&path);
+		strbuf_reset(&text);
+		strbuf_addf(&path, "%s/%s/" FETCH_MARK, root, runs[i]);
+		if (file_exists(path.buf) && read_file(&text, path.buf) == 0 &&
+		    sscanf(text.buf, "job %lld run %u", &jid, &jrun) == 2 && jid == id && jrun == run) {
+			strbuf_addf(dir, "%s/%s", root, runs[i]);
+			found = 1;
+		}
+	}
+	free_names(runs, n);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return found;
+}
+
 /* Write the files of rows [from, to) (one run) into dir; 0 or -1. */
 static int write_run(const PGresult *r, int from, int to, const char *dir, long long id)
 {
@@ -414,11 +450,13 @@ static int write_run(const PGresult *r, int from, int to, const char *dir, long 
 	return ret;
 }
 
-int lab_fetch(struct pg *db, long long id, const char *result_base, char **root, int *nr_runs)
+int lab_fetch(struct pg *db, long long id, const char *result_base, const char *dest,
+	      char **root, int *nr_runs)
 {
 	char sid[24];
 	const char *p[1] = { sid };
 	struct strbuf local = STRBUF_INIT, tmp = STRBUF_INIT, dst = STRBUF_INIT;
+	struct strbuf mark = STRBUF_INIT, mpath = STRBUF_INIT;
 	char **made = NULL;
 	size_t alloc = 0;
 	int nr_made = 0, ret = -1;
@@ -438,7 +476,10 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, char **root,
 		error("job %lld: unsafe result root '%s' in the database", id, PQgetvalue(res, 0, 0));
 		goto out;
 	}
-	path_join(&local, result_base, PQgetvalue(res, 0, 0));
+	if (dest)
+		strbuf_addstr(&local, dest);
+	else
+		path_join(&local, result_base, PQgetvalue(res, 0, 0));
 	/* in binary: the compressed bytes as they are, not hex text */
 	files = pg_query_binary_result(db, "SELECT run, name, size, data FROM perfbot.upload_file "
 				       "WHERE job_id = $1 AND run >= 0 ORDER BY run, name", 1, p);
@@ -451,15 +492,28 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, char **root,
 		int j = i;
 		while (j < n && bin_u32(files, j, 0) == run)
 			j++;
+		strbuf_reset(&dst);
+		if (fetched_run(local.buf, id, run, &dst)) {
+			/* there already; united again below, in case the crash
+			 * came before the unite */
+			ALLOC_GROW(made, (size_t)nr_made + 1, alloc);
+			made[nr_made++] = strbuf_detach(&dst, NULL);
+			i = j;
+			continue;
+		}
 		strbuf_reset(&tmp);
 		strbuf_addf(&tmp, "%s/.fetch-%u.%ld", local.buf, run, (long)getpid());
-		strbuf_reset(&dst);
 		strbuf_addf(&dst, "%s/%d", local.buf, next_free_run(local.buf));
 		if (mkdir(tmp.buf, 0777) < 0 && errno != EEXIST) {
 			error("cannot create '%s': %s", tmp.buf, strerror(errno));
 			goto out;
 		}
-		if (write_run(files, i, j, tmp.buf, id) < 0)
+		strbuf_reset(&mark);
+		strbuf_addf(&mark, "job %lld run %u\n", id, run);
+		strbuf_reset(&mpath);
+		strbuf_addf(&mpath, "%s/" FETCH_MARK, tmp.buf);
+		if (write_run(files, i, j, tmp.buf, id) < 0 ||
+		    write_file_atomic(mpath.buf, mark.buf, mark.len) < 0)
 			goto out;
 		if (rename(tmp.buf, dst.buf) < 0) {
 			error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
@@ -481,5 +535,7 @@ out:
 	strbuf_release(&local);
 	strbuf_release(&tmp);
 	strbuf_release(&dst);
+	strbuf_release(&mark);
+	strbuf_release(&mpath);
 	return ret;
 }

@@ -45,15 +45,19 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 	       const char *result_root);
 
 /*
- * Write done job id's runs into result_base/<its result root>/, each at
- * the next free run number there (runs of the same job and commit from
- * other boxes or jobs may be there already), and unite them into
- * matrix.json.  Every name from the database is checked to be one safe
+ * Write done job id's runs into result_base/<its result root>/ (or into
+ * dest, when not NULL: a result root of the caller's), each at the next
+ * free run number there (runs of the same commit from other boxes or
+ * jobs may be there already), and unite them into matrix.json.  Each run
+ * dir is marked with its job and run (".lab-job"): fetching a job again
+ * writes nothing twice, so a fetch interrupted at any point can simply
+ * be repeated.  Every name from the database is checked to be one safe
  * path component, and every file to decompress to its recorded size.
  * Sets *root (yours to free) to the local _result_root and *nr_runs.
  * Returns 0, 1 when the job has no result (not done), or -1 after an
  * error.
  */
-int lab_fetch(struct pg *db, long long id, const char *result_base, char **root, int *nr_runs);
+int lab_fetch(struct pg *db, long long id, const char *result_base, const char *dest,
+	      char **root, int *nr_runs);
 
 #endif

@@ -401,10 +401,10 @@ static void test_fetch_gives_the_files_back(void **state)
 
 	strbuf_addf(&base, "%s/fetched", c->tmp);
 	/* nothing to fetch before the job is done */
-	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 1);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), 1);
 	assert_null(root);
 	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
-	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 0);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), 0);
 	assert_int_equal(n, 2);
 	strbuf_addf(&a, "%s/%s", base.buf, REL);
 	assert_string_equal(root, a.buf);
@@ -428,22 +428,38 @@ static void test_fetch_gives_the_files_back(void **state)
 	assert_int_equal(matrix_load(&mx, a.buf), 0);
 	assert_int_equal(mx.ncols, 2);
 	matrix_release(&mx);
-	/* fetched again (another job's runs of the same commit, say): the
-	 * runs go to the next free numbers, nothing is overwritten */
-	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), 0);
+	/* fetched again (an interrupted fetch repeated): nothing twice */
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), 0);
+	assert_int_equal(n, 2);
+	free(root);
+	matrix_init(&mx);
+	assert_int_equal(matrix_load(&mx, a.buf), 0);
+	assert_int_equal(mx.ncols, 2);
+	matrix_release(&mx);
+	/* another job's runs of the same commit go to the next free numbers */
+	struct queue_job j2 = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 2, 3 };
+	struct queue_claim q2;
+	long long id2;
+	assert_int_equal(queue_submit(&c->sub, &j2, &id2), 0);
+	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
+	assert_int_equal(lab_upload(&c->box2, id2, 1, c->base.buf, c->root.buf), 0);
+	queue_claim_release(&q2);
+	assert_int_equal(lab_fetch(&c->sub, id2, base.buf, NULL, &root, &n), 0);
 	free(root);
 	matrix_init(&mx);
 	assert_int_equal(matrix_load(&mx, a.buf), 0);
 	assert_int_equal(mx.ncols, 4);
 	matrix_release(&mx);
-	strbuf_addstr(&a, "/3/vmstat");
-	assert_true(file_exists(a.buf));
+	strbuf_addstr(&a, "/3/.lab-job");
+	strbuf_reset(&b);
+	assert_true(read_file(&b, a.buf) == 0);
+	assert_string_equal(b.buf, "job 2 run 1\n");
 
 	/* a corrupt stream in the database is caught, not written */
 	struct stderr_capture cap;
 	lab_test_sql(c->db, "UPDATE perfbot.upload_file SET data = 'garbage' WHERE name = 'vmstat'");
 	capture_start(&cap);
-	assert_int_equal(lab_fetch(&c->sub, id, base.buf, &root, &n), -1);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), -1);
 	char *msg = capture_end(&cap);
 	assert_non_null(strstr(msg, "file 'vmstat' does not decompress to its 23 bytes"));
 	free(msg);

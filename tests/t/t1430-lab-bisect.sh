@@ -1,0 +1,83 @@
+#!/bin/sh
+# perfbot bisect --db postgresql://...: the runs of each step go through
+# the lab's queue to two boxes, which check each commit out and build it;
+# killed with -9 and resumed, the bisect waits for the jobs it had out
+# instead of queueing them again, and fetches each job once.
+. ./lib.sh
+. ./lab-lib.sh
+
+# 16 commits; from commit BAD on, VALUE drops from 1000 to 850 (-15%)
+make_repo() {
+	git init -q -b main "$1" && (
+	cd "$1" && git config user.name t && git config user.email t@t &&
+	i=0 && v=1000 &&
+	while [ $i -lt 16 ]; do
+		[ $i -eq "$2" ] && v=850
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" && i=$((i + 1))
+	done
+	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
+}
+
+# The benchmark: the value the box built, +-1% noise from a counter.
+cat >"$TRASH/bench.sh" <<'EOS'
+#!/bin/sh
+n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+v=$(cat "$PERFBOT_BUILD_DIR/built")
+noise=$(awk -v n="$n" 'BEGIN { srand(n * 7 + 1); print int((rand() - 0.5) * 20) }')
+[ -n "${BENCH_SLEEP:-}" ] && sleep "$BENCH_SLEEP"
+echo "score: $((v + noise))"
+EOS
+chmod +x "$TRASH/bench.sh"
+printf 'testcase: mytest\n' >"$TRASH/job.yaml"
+
+# fetched_once DB RESULTS: every done job's run is in the result tree once
+fetched_once() {
+	test "$(find "$2" -name stats.json -path "*/[0-9]*/stats.json" | wc -l)" = \
+		"$(sql "$1" "SELECT count(*) FROM perfbot.queue WHERE state = 'done'")"
+}
+
+test_expect_success 'bisect --db: the steps run on two boxes, which build each commit' '
+	db=$(lab_db bis) && make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	bg perfbot worker --db "$(url bis box1)" --dir w1 --poll 0.3 2>log1 &&
+	bg perfbot worker --db "$(url bis box2)" --dir w2 --poll 0.3 2>log2 &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --build "cp VALUE built" --state st --result-root res \
+		--db "$(url bis sub)" -- "$TRASH/bench.sh" >out 2>err &&
+	want=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	grep -q "^first bad commit: $want (\"commit 8\")" out &&
+	# every run came from the queue, one run a job, from both boxes
+	test "$(sql bis "SELECT count(*) > 8 AND bool_and(runs = 1) AND bool_and(state = '\''done'\'')
+		FROM perfbot.queue")" = t &&
+	test "$(sql bis "SELECT count(DISTINCT box) FROM perfbot.upload")" = 2 &&
+	fetched_once bis res &&
+	grep -q "^queued [0-9]* $want$" st.d/lab-jobs &&
+	test "$(grep -c "^queued" st.d/lab-jobs)" = "$(grep -c "^fetched" st.d/lab-jobs)" &&
+	# the boxes built; this machine did not
+	! test -e st.d/step/built &&
+	grep -q "done, results uploaded" log1 && grep -q "done, results uploaded" log2
+'
+
+test_expect_success 'bisect --db killed with -9 and resumed: jobs out are waited for, not queued again' '
+	db=$(lab_db bisr) && make_repo repo 11 && export COUNTER=$(pwd)/counter &&
+	export BENCH_SLEEP=0.5 &&
+	bg perfbot worker --db "$(url bisr box1)" --dir w1 --poll 0.3 2>log1 &&
+	bg perfbot worker --db "$(url bisr box2)" --dir w2 --poll 0.3 2>log2 &&
+	{ "$PERFBOT" bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --build "cp VALUE built" --state st --result-root res \
+		--db "$(url bisr sub)" -- "$TRASH/bench.sh" >/dev/null 2>&1 & } &&
+	pid=$! &&
+	# killed while some of its jobs are still out
+	wait_sql bisr "SELECT count(*) > 4 FROM perfbot.queue" t &&
+	kill -9 $pid && { wait $pid || true; } &&
+	test "$(grep -c "^queued" st.d/lab-jobs)" -gt "$(grep -c "^fetched" st.d/lab-jobs)" &&
+	unset BENCH_SLEEP &&
+	perfbot bisect --resume --state st >out 2>err &&
+	want=$(git -C repo log --format=%H --grep="^commit 11$" bad) &&
+	grep -q "^first bad commit: $want" out &&
+	fetched_once bisr res &&
+	test "$(sql bisr "SELECT count(*) FROM perfbot.queue WHERE state <> '\''done'\''")" = 0
+'
+
+test_done
