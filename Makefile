@@ -173,18 +173,29 @@ $(BUILD)/bench/detect-sim: bench/detect-sim.c $(BUILD)/libperfbot.a
 # build/static's, made with the default flags.
 STATIC_BINS = $(BUILD)/static/perfbot $(BUILD)/static/will-it-scale \
 	$(BUILD)/static/vm-scalability $(BUILD)/static/bench-harness
-STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS)) -lm -lpthread
+# Without lab mode (PERFBOT_NO_LAB: no src/lab, no PostgreSQL store): a
+# test kernel's initramfs has no lab database to talk to, and Debian's
+# libpq has no static build (no libpgcommon.a, no static Kerberos).
+STATIC_PKGS = $(filter-out libpq,$(PKGS))
+STATIC_LIBS = $(shell pkg-config --static --libs $(STATIC_PKGS)) -lm -lpthread
+STATIC_SRCS = $(filter-out src/lab/% src/store/store_pg.c,$(LIB_SRCS))
 .PHONY: static
 static: $(STATIC_BINS)
 all: static
 check-unit check-e2e check-asan: static
 ifeq ($(BUILD),build)
-build/static/perfbot: build/src/perfbot.o build/libperfbot.a
+build/static-obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<
+build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(GEN_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+build/static/perfbot: build/static-obj/src/perfbot.o build/static-obj/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
-build/static/bench-harness: benchmarks/harness/bench-harness.c build/libperfbot.a
+build/static/bench-harness: benchmarks/harness/bench-harness.c build/static-obj/libperfbot.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -static -o $@ $< build/libperfbot.a $(STATIC_LIBS)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $< build/static-obj/libperfbot.a $(STATIC_LIBS)
 build/static/will-it-scale: benchmarks/will-it-scale/will-it-scale.c
 build/static/vm-scalability: benchmarks/vm-scalability/vm-scalability.c
 build/static/will-it-scale build/static/vm-scalability:

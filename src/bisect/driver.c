@@ -191,6 +191,7 @@ static int prepare(struct bisect *b, int w, const char *sha)
 	return checkout_prepare(c, sha);
 }
 
+#ifndef PERFBOT_NO_LAB
 /*
  * measure() in the lab: the n runs go to the queue as n entries, so that
  * as many boxes as are free run them at once; they check sha out of the
@@ -239,6 +240,8 @@ static int measure_in_lab(struct bisect *b, const char *sha, int n)
 }
 
 /* Run the job n more times on sha in worktree w. 0, 1 build failed, -1. */
+#endif
+
 static int measure(struct bisect *b, int w, const char *sha, int n)
 {
 	struct run_opts ro;
@@ -248,8 +251,10 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 
 	if (n <= 0)
 		return 0;
+#ifndef PERFBOT_NO_LAB
 	if (b->lab)
 		return measure_in_lab(b, sha, n);
+#endif
 	r = prepare(b, w, sha);
 	if (r)
 		return r;
@@ -908,6 +913,12 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	strbuf_addf(&b.dir, "%s.d", o->state_path);
 	if (mkdir_p(b.dir.buf, 0755) < 0)
 		goto out;
+#ifdef PERFBOT_NO_LAB
+	if (o->db && (!strncmp(o->db, "postgresql://", 13) || !strncmp(o->db, "postgres://", 11))) {
+		error("this perfbot is built without lab mode (--db %s)", o->db);
+		goto out;
+	}
+#else
 	if (o->db && pg_is_url(o->db)) {
 		struct strbuf journal = STRBUF_INIT;
 		path_join(&journal, b.dir.buf, "lab-jobs");
@@ -918,6 +929,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		if (r < 0)
 			goto out;
 	}
+#endif
 	if (!resume) {
 		if (file_exists(o->state_path)) {
 			error("'%s' exists: continue it with --resume, or remove it", o->state_path);
@@ -1053,8 +1065,10 @@ out:
 	free(b.cs);
 	for (int i = 0; i < 3; i++)
 		checkout_release(&b.wt[i]);
+#ifndef PERFBOT_NO_LAB
 	if (b.lab)
 		lab_remote_release(b.lab);
+#endif
 	free(b.lab);
 	free(b.result);
 	job_free(b.job);

@@ -263,6 +263,7 @@ COMMAND("results", results, "list stored values: by job, commit, metric, paramet
 	"                        compiler, commit, run, incomplete (0/1), metric,\n"
 	"                        value, path (of the run)\n"
 	"  --db D                the store (default: as perfbot index)\n")
+#ifndef PERFBOT_NO_LAB  /* the static build has no lab mode (Makefile) */
 COMMAND("lab", lab, "set up a PostgreSQL database for lab mode (queue, workers, store)",
 	"perfbot lab init [--db URL]\n"
 	"\n"
@@ -318,3 +319,4 @@ COMMAND("worker", worker, "a lab test box: run queued jobs, upload their results
 	"      --poll SEC        look at the queue at least every SEC (default 10)\n"
 	"      --dir DIR         checkouts and runs (default ~/.cache/perfbot/worker)\n"
 	"  -v, --verbose         log each phase of the runs\n")
+#endif

@@ -25,7 +25,9 @@ const char *const store_job_field_names[SJ_NR] = {
 
 static const struct store_backend *const backends[] = {
 	&store_sqlite_backend,
+#ifndef PERFBOT_NO_LAB          /* the static build has no libpq (Makefile) */
 	&store_pg_backend,
+#endif
 };
 
 static const char *const queries[Q_NR] = {
@@ -173,7 +175,8 @@ int store_open(struct store **out, const char *spec, unsigned flags)
 			be = backends[i];
 	if (!be) {
 		error("store '%s': no backend for this URL in this perfbot (it knows sqlite:"
-		      " a file path, and postgresql://)", spec);
+		      " a file path%s)", spec, sizeof(backends) / sizeof(backends[0]) > 1 ?
+		      ", and postgresql://" : "");
 		strbuf_release(&def);
 		return -1;
 	}
