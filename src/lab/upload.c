@@ -25,16 +25,6 @@
 
 /* --- names in a result root ----------------------------------------- */
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 static int cmp_run(const void *a, const void *b)
 {
 	long x = atol(*(char *const *)a), y = atol(*(char *const *)b);
@@ -72,7 +62,7 @@ static int scan(const char *dir, char ***runs, int *nr_runs, char ***files, int 
 		path_join(&path, dir, e->d_name);
 		if (lstat(path.buf, &st) < 0)
 			continue;
-		if (runs && S_ISDIR(st.st_mode) && all_digits(e->d_name)) {
+		if (runs && S_ISDIR(st.st_mode) && ingest_is_run_name(e->d_name)) {
 			ALLOC_GROW(*runs, (size_t)*nr_runs + 1, alloc_r);
 			(*runs)[(*nr_runs)++] = xstrdup(e->d_name);
 		} else if (files && S_ISREG(st.st_mode)) {

@@ -31,7 +31,7 @@ struct root_read {
 	struct strbuf sig;
 };
 
-static bool all_digits(const char *s)
+bool ingest_is_run_name(const char *s)
 {
 	if (!*s)
 		return false;
@@ -80,7 +80,7 @@ static char **run_dirs(const char *dir, int *nr)
 
 	*nr = 0;
 	while (d && (de = readdir(d))) {
-		if (!all_digits(de->d_name))
+		if (!ingest_is_run_name(de->d_name))
 			continue;
 		strbuf_reset(&sub);
 		path_join(&sub, dir, de->d_name);
@@ -151,7 +151,7 @@ static void matrix_runs(struct root_read *rr)
 		}
 		memcpy(name, start, (size_t)(end - start));
 		name[end - start] = '\0';
-		by_source = all_digits(name) && strlen(name) < 9;
+		by_source = ingest_is_run_name(name) && strlen(name) < 9;
 		num[c] = by_source ? atoi(name) : 0;
 		for (int k = 0; k < c && by_source; k++)
 			by_source = num[k] != num[c];

@@ -35,6 +35,9 @@ struct axis;
  */
 int store_job_params(const struct job *job, struct axis **axes);
 
+/* True for the name of a run dir: digits only ("0", "1", ...). */
+bool ingest_is_run_name(const char *name);
+
 /* True when dir holds matrix.json(.gz), or a numbered run dir with a
  * stats.json(.gz). */
 bool ingest_is_result_root(const char *dir);

@@ -458,6 +458,7 @@ static void test_fetch_gives_the_files_back(void **state)
 	/* a corrupt stream in the database is caught, not written */
 	struct stderr_capture cap;
 	lab_test_sql(c->db, "UPDATE perfbot.upload_file SET data = 'garbage' WHERE name = 'vmstat'");
+	strbuf_addstr(&base, "-again");      /* not fetched there yet */
 	capture_start(&cap);
 	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), -1);
 	char *msg = capture_end(&cap);
