@@ -647,7 +647,7 @@ static void test_schema_check_and_versions(void **state)
 	capture_start(&cap);
 	assert_int_equal(lab_migrate(&db, &v), -1);
 	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "has schema version 2, newer than this perfbot's 1"));
+	assert_non_null(strstr(msg, "has schema version 3, newer than this perfbot's 2"));
 	free(msg);
 	pg_close(&db);
 	free(empty);

@@ -639,11 +639,12 @@ static void test_pg_open(void **state)
 	assert_int_equal(store_schema_version(s), store_pg_backend.nr_migrations);
 	store_close(s);
 	/* a newer schema is refused, and left alone */
-	raw_sql(dbpath, "UPDATE schema_version SET version = 2 WHERE component = 'store'");
+	assert_int_equal(store_pg_backend.nr_migrations, STORE_SCHEMA_VERSION);
+	raw_sql(dbpath, "UPDATE schema_version SET version = 3 WHERE component = 'store'");
 	msg = open_fails(dbpath, 0);
-	assert_non_null(strstr(msg, "has schema version 2, newer than this perfbot's 1"));
+	assert_non_null(strstr(msg, "has schema version 3, newer than this perfbot's 2"));
 	free(msg);
-	assert_int_equal(raw_int(dbpath, "SELECT version FROM schema_version WHERE component = 'store'"), 2);
+	assert_int_equal(raw_int(dbpath, "SELECT version FROM schema_version WHERE component = 'store'"), 3);
 	/* an older one needs the admin: other logins may not migrate */
 	raw_sql(dbpath, "UPDATE schema_version SET version = 0 WHERE component = 'store'");
 	url = lab_test_conninfo(pgdb, TEST_SUBMITTER);

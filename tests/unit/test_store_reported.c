@@ -1,14 +1,15 @@
 /*
  * test_store_reported.c: the regressions perfbot watch handled
  * (src/store/store_reported.c): found by range or by first bad commit,
- * recorded once, kept across reopening.
+ * recorded once, kept across reopening.  On both backends: test_x_pg
+ * runs test_x on a fresh database of the test PostgreSQL server.
  */
-#include "test_helpers.h"
+#include "lab_helpers.h"
 #include "store/store.h"
 #include "util/xalloc.h"
 
 static char tmpdir[64];
-static char dbpath[128];
+static char dbpath[256];
 
 static int setup(void **state)
 {
@@ -86,10 +87,27 @@ static void test_reported(void **state)
 	strbuf_release(&report);
 }
 
+/* On PostgreSQL, under a submitter's login (what a watch runs as), with
+ * the jobs the records name (its foreign keys hold, SQLite's are not
+ * enforced). */
+static void test_reported_pg(void **state)
+{
+	char *db = lab_test_db(), *url = lab_test_conninfo(db, TEST_SUBMITTER);
+
+	lab_test_sql(db, "INSERT INTO perfbot.job (id, testcase, path_params, tbox_group, rootfs,"
+		     " kconfig, compiler) SELECT i, 't' || i, '', '', '', '', '' "
+		     "FROM generate_series(1, 8) i");
+	snprintf(dbpath, sizeof(dbpath), "%s", url);
+	test_reported(state);
+	free(url);
+	free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reported_pg, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
