@@ -901,8 +901,14 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		/* not in the log: how this process was asked to run */
 		lo.quiet = o->quiet;
 		lo.no_index = o->no_index;
-		lo.db = o->db;
-		o->db = NULL;
+		/* ... except a lab's database: where the runs are made, and
+		 * the jobs the journal (STATE.d/lab-jobs) waits for live */
+		if (o->db || !lo.db || (strncmp(lo.db, "postgresql://", 13) &&
+					strncmp(lo.db, "postgres://", 11))) {
+			free(lo.db);
+			lo.db = o->db;
+			o->db = NULL;
+		}
 		lo.stop = o->stop;
 		o->state_path = NULL;
 		bisect_opts_release(o);
