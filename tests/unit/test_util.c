@@ -7,9 +7,13 @@
 #include "util/rng.h"
 #include "util/pathsafe.h"
 #include "util/strmap.h"
+#include "util/xalloc.h"
 
 #include <math.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 static void test_strbuf_basics(void **state)
 {
@@ -605,6 +609,172 @@ static void test_bigint(void **state)
 	bigint_release(&b);
 }
 
+/* ---- error paths ------------------------------------------------------- */
+
+/* Run fn in a child with stderr captured; its exit status and message. */
+static int in_child(void (*fn)(void), struct strbuf *err)
+{
+	int fds[2], status;
+	pid_t pid;
+	char buf[512];
+	ssize_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 2);
+		fn();
+		exit(0);
+	}
+	close(fds[1]);
+	strbuf_reset(err);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+		strbuf_add(err, buf, (size_t)n);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void huge_malloc(void) { free(xmalloc(SIZE_MAX)); }
+static void huge_calloc(void) { free(xcalloc(SIZE_MAX / 2, 4)); }
+static void huge_realloc(void) { free(xrealloc(NULL, SIZE_MAX)); }
+static void huge_grow(void)
+{
+	size_t alloc = 16;
+	free(xgrow(NULL, SIZE_MAX / 8, 17, &alloc));
+}
+static void dies(void) { die("cannot go on: %d", 42); }
+static void full_stdout(void)
+{
+	int fd = open("/dev/full", O_WRONLY);
+	if (fd < 0 || dup2(fd, 1) < 0)
+		exit(99);
+	printf("lost\n");
+	exit(finish_stdout() < 0 ? 1 : 0);
+}
+
+/* Out of memory and die() end perfbot with status 1 and one line. */
+static void test_dying(void **state)
+{
+	static void (*const oom[])(void) = { huge_malloc, huge_calloc, huge_realloc, huge_grow };
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+
+	/* (AddressSanitizer reports such an allocation itself and aborts) */
+#ifndef __SANITIZE_ADDRESS__
+	for (size_t i = 0; i < sizeof(oom) / sizeof(oom[0]); i++) {
+		assert_int_equal(in_child(oom[i], &err), 1);
+		assert_string_equal(err.buf, "perfbot: out of memory\n");
+	}
+#else
+	(void)oom;
+#endif
+	assert_int_equal(in_child(dies, &err), 1);
+	assert_string_equal(err.buf, "perfbot: cannot go on: 42\n");
+	if (access("/dev/full", W_OK) == 0) {
+		assert_int_equal(in_child(full_stdout, &err), 1);
+		assert_non_null(strstr(err.buf, "perfbot: write failure on standard output: "));
+	}
+	strbuf_release(&err);
+}
+
+/* Every failure of the file helpers is an error naming the file. */
+static void test_fileio_errors(void **state)
+{
+	char dir[] = "/tmp/perfbot-util-XXXXXX";
+	struct strbuf p = STRBUF_INIT, sb = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stderr_capture cap;
+	char *abs;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	/* a directory is not a file */
+	capture_start(&cap);
+	assert_int_equal(read_file(&sb, dir), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "Is a directory"));
+	/* a .gz that is not gzip, and one that is missing */
+	strbuf_addf(&p, "%s/bad.gz", dir);
+	/* gzip of a text, its CRC spoiled */
+	static const char spoiled[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\xcb\x48\xcd"
+		"\xc9\xc9\x57\x28\xcf\x2f\xca\x49\xd1\x51\xc8\x40\x70\xb8\x32\x48\x96\x00"
+		"\x00\xbf\x15\xcb\x3b\x4b\x00\x00\x00";
+	assert_int_equal(write_file_atomic(p.buf, spoiled, 40), 0);
+	capture_start(&cap);
+	assert_int_equal(read_file(&sb, p.buf), -1);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/none.gz", dir);
+	assert_int_equal(read_file(&sb, p.buf), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "bad.gz"));
+	assert_non_null(strstr(msg.buf, "none.gz"));
+	/* read_file_maybe_gz: neither the file nor its .gz */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/none", dir);
+	char *used = (char *)"x";
+	capture_start(&cap);
+	assert_int_equal(read_file_maybe_gz(&sb, p.buf, &used), -1);
+	capture_end_sb(&cap, &msg);
+	assert_null(used);
+	assert_non_null(strstr(msg.buf, "none': No such file or directory"));
+	/* writing under a file, onto a directory, mkdir under a file */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/f", dir);
+	assert_int_equal(write_file_atomic(p.buf, "x", 1), 0);
+	strbuf_addstr(&p, "/under");
+	capture_start(&cap);
+	assert_int_equal(write_file_atomic(p.buf, "x", 1), -1);
+	assert_int_equal(mkdir_p(p.buf, 0755), -1);
+	strbuf_addstr(&p, "/deeper");
+	assert_int_equal(mkdir_p(p.buf, 0755), -1);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/d", dir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	assert_int_equal(write_file_atomic(p.buf, "x", 1), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "cannot write"));
+	assert_non_null(strstr(msg.buf, "cannot create directory"));
+	/* the failed write left no temp file */
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "test $(ls -A %s | wc -l) -eq 0", p.buf);
+	assert_int_equal(system(sb.buf), 0);
+	/* abs_path: relative to the cwd, absolute kept */
+	abs = abs_path("rel/x");
+	assert_true(abs[0] == '/');
+	assert_non_null(strstr(abs, "/rel/x"));
+	free(abs);
+	abs = abs_path("/a/b");
+	assert_string_equal(abs, "/a/b");
+	free(abs);
+	/* remove_tree: nested folders, a link to outside stays untouched */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/t/a/b", dir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/file");
+	assert_int_equal(write_file_atomic(p.buf, "x", 1), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/t/a/link", dir);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/f", dir);
+	assert_int_equal(symlink(sb.buf, p.buf), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/t", dir);
+	assert_int_equal(remove_tree(p.buf), 0);
+	assert_false(file_exists(p.buf));
+	assert_true(file_exists(sb.buf));
+	assert_int_equal(remove_tree(p.buf), 0);        /* missing: fine */
+	assert_int_equal(remove_tree(sb.buf), 0);       /* a file */
+	assert_false(file_exists(sb.buf));
+	assert_int_equal(remove_tree(dir), 0);
+	strbuf_release(&p);
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +791,8 @@ int main(void)
 		cmocka_unit_test(test_json_quote_controls),
 		cmocka_unit_test(test_number_edges),
 		cmocka_unit_test(test_ruby_float_shortest_random),
+		cmocka_unit_test(test_dying),
+		cmocka_unit_test(test_fileio_errors),
 		cmocka_unit_test(test_bounded_reads),
 		cmocka_unit_test(test_remove_tree),
 		cmocka_unit_test(test_bigint),
