@@ -343,6 +343,8 @@ def main():
         return 0
 
     work = tempfile.mkdtemp(prefix="perfbot-mutate.")
+    # readable by all, like a checkout: a test runs perfbot as nobody
+    os.chmod(work, 0o755)
     shared = os.path.join(os.path.dirname(ROOT), "shared")
     if os.path.isdir(shared):
         os.symlink(shared, os.path.join(work, "shared"))
