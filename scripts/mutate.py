@@ -50,6 +50,7 @@ The full report is also written to tests/out/mutate.txt.
 import argparse
 import concurrent.futures
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -59,6 +60,11 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# process groups of the tests running now: killed if mutate.py is stopped
+RUNNING = set()
+RUNNING_LOCK = threading.Lock()
+# cmocka's "[  ERROR   ] --- ..." and "[  FAILED  ] test_x"
+FAILED_LINE = re.compile(r"^\[\s+(FAILED|ERROR)\s+\]")
 KEYS = ("id", "file", "from", "to", "tests", "why", "equivalent", "smoke")
 
 
@@ -177,6 +183,8 @@ def run_group(argv, cwd, env, timeout):
     t0 = time.monotonic()
     p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, start_new_session=True)
+    with RUNNING_LOCK:
+        RUNNING.add(p.pid)
     try:
         out, _ = p.communicate(timeout=timeout)
         rc = p.returncode
@@ -192,12 +200,14 @@ def run_group(argv, cwd, env, timeout):
         os.killpg(p.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    with RUNNING_LOCK:
+        RUNNING.discard(p.pid)
     lines = out.decode(errors="replace").splitlines()
     # what failed: each "not ok" of an end-to-end script with the lines
     # after it, else the end of the output
     why = []
     for i, x in enumerate(lines):
-        if x.startswith("not ok") or "FAILED ]" in x or "ERROR ]" in x:
+        if x.startswith("not ok") or FAILED_LINE.search(x):
             why += lines[i:i + 12]
     return rc, (why or lines)[-40:], time.monotonic() - t0
 
@@ -248,9 +258,9 @@ class Suite:
 
 
 def make(root, targets, env, jobs=1):
-    p = subprocess.run(["make", "-s", f"-j{jobs}", "BUILD=build"] + targets,
-                       cwd=root, env=env, capture_output=True)
-    return p.returncode == 0, p.stderr.decode(errors="replace").splitlines()[-10:]
+    rc, tail, _ = run_group(["make", "-s", f"-j{jobs}", "BUILD=build"] + targets,
+                            root, env, 3600)
+    return rc == 0, tail[-10:]
 
 
 def run_mutant(m, base, work, suite, args, log):
@@ -289,7 +299,7 @@ def run_mutant(m, base, work, suite, args, log):
                 m.status = "killed"
                 m.detail = f"by {t} ({how}{', fast' if i < len(fast) else ''})"
                 why = [x.strip() for x in tail
-                       if x.startswith("not ok") or "FAILED ]" in x or "ERROR ]" in x]
+                       if x.startswith("not ok") or FAILED_LINE.search(x)]
                 log(f"  {m.id}: {t}: " + " / ".join((why or [x.strip() for x in tail])[:3]))
                 return
         m.status = "survived"
@@ -313,6 +323,9 @@ def main():
     ap.add_argument("-h", "--help", action="store_true")
     ap.add_argument("file", nargs="?", default=os.path.join(ROOT, "tests/mutants.txt"))
     args = ap.parse_args()
+    # SIGTERM as ^C: through the finally below, which stops the tests
+    # running and removes the copies
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.help:
         print(__doc__)
         return 0
@@ -410,6 +423,12 @@ def main():
             for f in [ex.submit(one, m) for m in todo]:
                 f.result()
     finally:
+        with RUNNING_LOCK:
+            for pgid in RUNNING:
+                try:
+                    os.killpg(pgid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         if args.keep:
             print(f"mutate: kept {work}")
         else:
