@@ -888,38 +888,38 @@ static void expect_changed(const char *a, const char *b, const struct change_opt
 
 static void test_cutoff_edges(void **state)
 {
+	static const struct { const char *a, *b; int want; } cases[] = {
+		/* a perf metric: ratio must exceed 1.01 (1010 / 1000 is 1.01 exactly) */
+		{ "{\"foo.score\": [1010, 1010, 1010]}", "{\"foo.score\": [1000, 1000, 1000]}", 0 },
+		{ "{\"foo.score\": [1011, 1011, 1011]}", "{\"foo.score\": [1000, 1000, 1000]}", 1 },
+		{ "{\"foo.score\": [1000, 1000, 1000]}", "{\"foo.score\": [1011, 1011, 1011]}", 1 },
+		/* any other metric: beyond 1.05 */
+		{ "{\"uptime.idle\": [1050, 1050, 1050]}", "{\"uptime.idle\": [1000, 1000, 1000]}", 0 },
+		{ "{\"uptime.idle\": [1051, 1051, 1051]}", "{\"uptime.idle\": [1000, 1000, 1000]}", 1 },
+		/* proc-vmstat.* and *meminfo*: max above 1000 */
+		{ "{\"proc-vmstat.pgfault\": [1000, 1000, 1000]}", "{\"proc-vmstat.pgfault\": [900, 900, 900]}", 0 },
+		{ "{\"proc-vmstat.pgfault\": [1001, 1001, 1001]}", "{\"proc-vmstat.pgfault\": [900, 900, 900]}", 1 },
+		/* slabinfo.*: delta above 100 */
+		{ "{\"slabinfo.dentry.active_objs\": [1100, 1100, 1100]}",
+		  "{\"slabinfo.dentry.active_objs\": [1000, 1000, 1000]}", 0 },
+		{ "{\"slabinfo.dentry.active_objs\": [1101, 1101, 1101]}",
+		  "{\"slabinfo.dentry.active_objs\": [1000, 1000, 1000]}", 1 },
+		/* softirqs.* as interrupts.*: max above 10000 */
+		{ "{\"softirqs.RCU\": [10000, 10000, 10000]}", "{\"softirqs.RCU\": [5000, 5000, 5000]}", 0 },
+		{ "{\"softirqs.RCU\": [10001, 10001, 10001]}", "{\"softirqs.RCU\": [5000, 5000, 5000]}", 1 },
+		/* an integer threshold of the table (interrupts.* 100) also wants
+		 * a delta of floor(100 / 2) = 50 */
+		{ "{\"interrupts.x\": [149, 149, 149]}", "{\"interrupts.x\": [100, 100, 100]}", 0 },
+		{ "{\"interrupts.x\": [150, 150, 150]}", "{\"interrupts.x\": [100, 100, 100]}", 1 },
+	};
 	struct change_options opt;
 
 	lkp_opts(&opt);
 	opt.more = true;
-	/* a perf metric: ratio must exceed 1.01 (1010 / 1000 is 1.01 exactly) */
 	assert_true(lkp_perf_metric("foo.score"));
-	expect_changed("{\"foo.score\": [1010, 1010, 1010]}", "{\"foo.score\": [1000, 1000, 1000]}", &opt, 0);
-	expect_changed("{\"foo.score\": [1011, 1011, 1011]}", "{\"foo.score\": [1000, 1000, 1000]}", &opt, 1);
-	expect_changed("{\"foo.score\": [1000, 1000, 1000]}", "{\"foo.score\": [1011, 1011, 1011]}", &opt, 1);
-	/* any other metric: beyond 1.05 */
 	assert_false(lkp_perf_metric("uptime.idle"));
-	expect_changed("{\"uptime.idle\": [1050, 1050, 1050]}", "{\"uptime.idle\": [1000, 1000, 1000]}", &opt, 0);
-	expect_changed("{\"uptime.idle\": [1051, 1051, 1051]}", "{\"uptime.idle\": [1000, 1000, 1000]}", &opt, 1);
-	/* proc-vmstat.* and *meminfo*: max above 1000 */
-	expect_changed("{\"proc-vmstat.pgfault\": [1000, 1000, 1000]}",
-		       "{\"proc-vmstat.pgfault\": [900, 900, 900]}", &opt, 0);
-	expect_changed("{\"proc-vmstat.pgfault\": [1001, 1001, 1001]}",
-		       "{\"proc-vmstat.pgfault\": [900, 900, 900]}", &opt, 1);
-	/* slabinfo.*: delta above 100 */
-	expect_changed("{\"slabinfo.dentry.active_objs\": [1100, 1100, 1100]}",
-		       "{\"slabinfo.dentry.active_objs\": [1000, 1000, 1000]}", &opt, 0);
-	expect_changed("{\"slabinfo.dentry.active_objs\": [1101, 1101, 1101]}",
-		       "{\"slabinfo.dentry.active_objs\": [1000, 1000, 1000]}", &opt, 1);
-	/* softirqs.* as interrupts.*: max above 10000 */
-	expect_changed("{\"softirqs.RCU\": [10000, 10000, 10000]}",
-		       "{\"softirqs.RCU\": [5000, 5000, 5000]}", &opt, 0);
-	expect_changed("{\"softirqs.RCU\": [10001, 10001, 10001]}",
-		       "{\"softirqs.RCU\": [5000, 5000, 5000]}", &opt, 1);
-	/* an integer threshold of the table (interrupts.* 100) also wants a
-	 * delta of floor(100 / 2) = 50 */
-	expect_changed("{\"interrupts.x\": [149, 149, 149]}", "{\"interrupts.x\": [100, 100, 100]}", &opt, 0);
-	expect_changed("{\"interrupts.x\": [150, 150, 150]}", "{\"interrupts.x\": [100, 100, 100]}", &opt, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect_changed(cases[i].a, cases[i].b, &opt, cases[i].want);
 }
 
 /* skip_regular_stat?: compared once either side has 3 runs */
