@@ -194,6 +194,39 @@ static void test_still_boundary(void **state)
 	series_release(&s);
 }
 
+/* The text form's lines around a change: ±stddev% from 2 runs on (the
+ * run count beside it), blank for 1 run; "run" for one; the subject.  A
+ * tag on the first point after the change is the tag after it. */
+static void test_print_text(void **state)
+{
+	static const double drop[12] = { 100, 100, 100, 100, 100, 80, 80, 80, 80, 80, 80, 80 };
+	static const char *const tags[12] = { [3] = "v2", [5] = "v3", [11] = "v4" };
+	struct strbuf out = STRBUF_INIT;
+	struct cp_options opt;
+	struct detect_result r;
+	struct series s;
+	(void)state;
+
+	cp_options_init(&opt);
+	levels(&s, drop, 12, tags);
+	s.pt[4].cp = (struct cp_point){ 100, 5, 2 };
+	s.pt[5].cp = (struct cp_point){ 80, NAN, 1 };
+	s.pt[5].subject = xstrdup("mm: take the lock");
+	assert_int_equal(detect_series(&s, NULL, &opt, &r), 0);
+	assert_int_equal(r.nr, 1);
+	assert_int_equal(r.ch[0].cp.index, 5);
+	detect_print_text(&s, &r, &opt, &out);
+	assert_string_equal(out.buf,
+		"mytest.throughput: 12 tested commits, 1 change (higher is better; pvalue 0.01, min-change 1%)\n"
+		"\n"
+		"regression: -19.9% (99.8929 -> 80, p = 7.4e-12) between v2 and v3, and it's still low as of v4\n"
+		"    last before 000000000000                    100 ±  5%   2 runs\n"
+		"    first after 000000000000  v3                 80         1 run   mm: take the lock\n");
+	detect_result_release(&r);
+	series_release(&s);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_where_and_still),
 		cmocka_unit_test(test_still_boundary),
+		cmocka_unit_test(test_print_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
