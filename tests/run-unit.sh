@@ -3,6 +3,8 @@
 # cmocka prints its own "[  PASSED  ] N test(s)." per binary; this adds the
 # overall "N passed, N failed" line that CI reads.
 pass=0 fail=0 skipped=0
+# git as on a fresh machine (see tests/t/lib.sh)
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 
 # The lab-mode tests need PostgreSQL: one throwaway server for the whole
 # run (tests/pg.sh, stopped on exit), named to them by $PERFBOT_TEST_PG.

@@ -19,6 +19,12 @@ SHARED=$(cd ../.. && pwd)/../shared/conformance
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-t.XXXXXX")
 # perfbot run and bisect index into the store: never the user's own
 export PERFBOT_DB="$TRASH/perfbot.db"
+# git as on a fresh machine: neither this machine's global or system
+# config (an identity, safe.directory, aliases) nor its absence may decide
+# a test; the tests' own commits have an identity of their own.
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME="perfbot tests" GIT_AUTHOR_EMAIL="tests@perfbot.invalid"
+export GIT_COMMITTER_NAME="perfbot tests" GIT_COMMITTER_EMAIL="tests@perfbot.invalid"
 test_count=0 test_fail=0
 perfbot() { "$PERFBOT" "$@"; }
 
