@@ -5,6 +5,7 @@
 #include "bisect/driver.h"
 #include "bisect/advice.h"
 #include "bisect/decide.h"
+#include "bisect/kernel.h"
 #include "bisect/log.h"
 #include "job/job.h"
 #include "lab/queue.h"
@@ -64,6 +65,9 @@ struct bisect {
 	enum bisect_stop stop;       /* why the search gave up, if it did */
 	struct bisect_noise_check recheck;   /* the endpoints at the end */
 	bool rechecked;
+	struct bisect_kernel k;      /* --kernel-tree */
+	struct strbuf why;           /* why the commit being measured cannot be */
+	struct strbuf skips;         /* "sha reason\n" of skipped commits */
 };
 
 enum { WT_GOOD, WT_BAD, WT_STEP };
@@ -173,10 +177,31 @@ static struct commit_samples *samples_of(struct bisect *b, const char *sha, bool
 	return c;
 }
 
+/* --kernel-tree: build sha in the kernel cache, boot it for its runs;
+ * 1 when it does not build (b->why says why) */
+static int prepare_kernel(struct bisect *b, const char *sha)
+{
+	strbuf_reset(&b->why);
+	int r = bisect_kernel_prepare(&b->k, sha, &b->why);
+	if (r > 0) {
+		struct strbuf w = STRBUF_INIT;
+		warning("%.12s does not build (%s): skipping it", sha, b->why.buf);
+		strbuf_addf(&w, "does not build: %s", b->why.buf);
+		strbuf_release(&b->why);
+		b->why = w;
+	}
+	return r;
+}
+
 /* Prepare worktree w at sha and build it, unless already built there. */
 static int prepare(struct bisect *b, int w, const char *sha)
 {
 	struct checkout *c = &b->wt[w];
+
+	/* kernels build in the kernel cache: the endpoints need no worktree,
+	 * the step's is git bisect's */
+	if (b->o->kernel_tree && w != WT_STEP)
+		return prepare_kernel(b, sha);
 
 	if (!c->path) {
 		struct strbuf path = STRBUF_INIT;
@@ -188,7 +213,14 @@ static int prepare(struct bisect *b, int w, const char *sha)
 		c->stop = b->o->stop;
 		strbuf_release(&path);
 	}
-	return checkout_prepare(c, sha);
+	int r = checkout_prepare(c, sha);
+	if (r == 0 && b->o->kernel_tree)
+		r = prepare_kernel(b, sha);
+	else if (r == 1) {
+		strbuf_reset(&b->why);
+		strbuf_addf(&b->why, "does not build (see %s/build-%.12s.log)", b->dir.buf, sha);
+	}
+	return r;
 }
 
 #ifndef PERFBOT_NO_LAB
@@ -274,6 +306,7 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 	ro.status_line = isatty(2) && !b->o->verbose;
 	ro.stop = b->o->stop;
 	ro.label = label.buf;
+	ro.backend = b->o->kernel_tree ? &b->k.vm.backend : NULL;
 	ro.index = !b->o->no_index;
 	ro.db = b->o->db;
 	int before = samples_of(b, sha, false)->s.nr;
@@ -295,6 +328,16 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 	if (after <= before) {
 		warning("%.12s: %d run%s gave no '%s' (see the last_state and stderr files of its runs)",
 			sha, n, n == 1 ? "" : "s", b->o->metric);
+		/* the reason its runs recorded (a kernel's: panic, no init...) */
+		struct strbuf rr = STRBUF_INIT;
+		strbuf_reset(&b->why);
+		strbuf_addf(&b->why, "%d run%s gave no '%s'", n, n == 1 ? "" : "s", b->o->metric);
+		if (job_result_root(b->job, b->o->result_base, sha, &rr) == 0) {
+			strbuf_addstr(&b->why, ": ");
+			if (bisect_kernel_run_reason(rr.buf, &b->why) < 0)
+				strbuf_setlen(&b->why, b->why.len - 2);
+		}
+		strbuf_release(&rr);
 		return 1;
 	}
 	return 0;
@@ -540,6 +583,52 @@ static void endpoints_json(struct bisect *b, const char *parent, struct json_wri
 			    step, jw);
 }
 
+/* One skip's reason, remembered for bisect.json (the last one wins). */
+static void remember_skip(struct bisect *b, const char *sha, const char *why)
+{
+	strbuf_addf(&b->skips, "%s ", sha);
+	for (const char *p = why; *p; p++)
+		strbuf_addch(&b->skips, *p == '\n' ? ' ' : *p);
+	strbuf_addch(&b->skips, '\n');
+}
+
+/* Say why sha was skipped: "# skip <sha>: <why>" in the log, read back
+ * on --resume, and in bisect.json's step (the report shows it). */
+static int note_skip(struct bisect *b, const char *sha, int used)
+{
+	struct strbuf line = STRBUF_INIT;
+	int r;
+
+	if (!b->why.len)
+		strbuf_addf(&b->why, "no verdict after %d runs", used);
+	remember_skip(b, sha, b->why.buf);
+	strbuf_addf(&line, "# skip %s: ", sha);
+	for (const char *p = b->why.buf; *p; p++)
+		strbuf_addch(&line, *p == '\n' ? ' ' : *p);
+	strbuf_addch(&line, '\n');
+	r = bisect_log_append(b->o->state_path, line.buf);
+	strbuf_release(&line);
+	return r;
+}
+
+/* The remembered reason sha was skipped, or NULL. */
+static const char *skip_reason(const struct bisect *b, const char *sha, struct strbuf *sb)
+{
+	size_t n = strlen(sha);
+	const char *found = NULL;
+
+	for (const char *l = b->skips.buf; *l;) {
+		const char *nl = strchr(l, '\n');
+		if (!strncmp(l, sha, n) && l[n] == ' ') {
+			strbuf_reset(sb);
+			strbuf_add(sb, l + n + 1, (size_t)(nl - l - n - 1));
+			found = sb->buf;
+		}
+		l = nl + 1;
+	}
+	return found;
+}
+
 static void write_bisect_json(struct bisect *b, const char *parent)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT, rr = STRBUF_INIT;
@@ -601,6 +690,10 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 		jw_object_begin(&jw);
 		jw_key(&jw, "commit"); jw_string(&jw, st.sha);
 		jw_key(&jw, "verdict"); jw_string(&jw, st.what);
+		if (!strcmp(st.what, "skip") && skip_reason(b, st.sha, &s)) {
+			jw_key(&jw, "reason");
+			jw_string(&jw, s.buf);
+		}
 		jw_key(&jw, "samples");
 		jw_array_begin(&jw);
 		for (int k = 0; k < used.nr; k++)
@@ -654,7 +747,14 @@ static int load_log(struct bisect *b, const char *path, struct bisect_opts *o)
 			break;   /* a torn last line (crash mid-write) is ignored */
 		*nl = '\0';
 		lineno++;
-		if (!*l || *l == '#') {
+		if (!strncmp(l, "# skip ", 7) && started) {
+			/* why a commit was skipped (note_skip) */
+			char *colon = strstr(l + 7, ": ");
+			if (colon) {
+				*colon = '\0';
+				remember_skip(b, l + 7, colon + 2);
+			}
+		} else if (!*l || *l == '#') {
 			/* comments and blank lines */
 		} else if (!started) {
 			ret = bisect_parse_start(l, path, lineno, o);
@@ -763,6 +863,7 @@ static int bisect_loop(struct bisect *b)
 				enum bisect_verdict old = d->v;
 				d->from = from;
 				d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
+				strbuf_reset(&b->why);
 				int v = decide(b, cand[i], &cp, from, &used);
 				if (v < 0) {
 					d->v = old;
@@ -776,7 +877,8 @@ static int bisect_loop(struct bisect *b)
 				d->used = used;
 				d->confirmed = true;
 				note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
-				if (record(b, "confirm", cand[i], d->v, used) < 0) {
+				if (record(b, "confirm", cand[i], d->v, used) < 0 ||
+				    (d->v == BISECT_UNKNOWN && note_skip(b, cand[i], used) < 0)) {
 					bisect_free_words(par, np);
 					goto out;
 				}
@@ -803,6 +905,7 @@ static int bisect_loop(struct bisect *b)
 			goto out;
 		}
 		/* GIT_NEXT: measure the commit git checked out */
+		strbuf_reset(&b->why);
 		int used;
 		int v = decide(b, sha, &b->p, 0, &used);
 		if (v < 0) {
@@ -815,7 +918,8 @@ static int bisect_loop(struct bisect *b)
 		d->used = used;
 		d->from = 0;
 		note_order(b, sha, bisect_verdict_name(d->v), 0, used);
-		if (record(b, "verdict", sha, d->v, used) < 0)
+		if (record(b, "verdict", sha, d->v, used) < 0 ||
+		    (d->v == BISECT_UNKNOWN && note_skip(b, sha, used) < 0))
 			goto out;
 		struct strbuf path = STRBUF_INIT;
 		path_join(&path, b->dir.buf, wt_name[WT_STEP]);
@@ -889,6 +993,8 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	b.o = o;
 	strbuf_init(&b.dir, 0);
 	strbuf_init(&b.order, 0);
+	strbuf_init(&b.why, 0);
+	strbuf_init(&b.skips, 0);
 	if (resume) {
 		struct bisect_opts lo;
 		memset(&lo, 0, sizeof(lo));
@@ -925,6 +1031,12 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		goto out;
 	}
 #else
+	if (o->db && pg_is_url(o->db) && o->kernel_tree) {
+		/* the lab's boxes build the user space they are given, not a
+		 * kernel to boot: that flow is a box's own (kexec), not here */
+		error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
+		goto out;
+	}
 	if (o->db && pg_is_url(o->db)) {
 		struct strbuf journal = STRBUF_INIT;
 		path_join(&journal, b.dir.buf, "lab-jobs");
@@ -958,6 +1070,17 @@ int bisect_run(struct bisect_opts *o, bool resume)
 			goto out;
 		}
 		strbuf_release(&line);
+	}
+	/* a kernel bisect files its runs under the VM and the config: the
+	 * job gets those keys before any result is looked up */
+	if (o->kernel_tree) {
+		b.k.tree = o->kernel_tree;
+		b.k.config = o->kconfig;
+		b.k.verbose = o->verbose;
+		b.k.stop = o->stop;
+		b.k.command = o->nr_command ? o->command : NULL;
+		if (bisect_kernel_init(&b.k, b.job, o->bad, &b.why) < 0)
+			goto out;
 	}
 	bisect_params_init(&b.p, count_commits(&b));
 	if (o->runs > 0)
@@ -1079,6 +1202,9 @@ out:
 	free(b.result);
 	job_free(b.job);
 	strbuf_release(&b.dir);
+	bisect_kernel_release(&b.k);
+	strbuf_release(&b.why);
+	strbuf_release(&b.skips);
 	strbuf_release(&b.order);
 	return ret;
 }

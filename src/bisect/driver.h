@@ -34,6 +34,8 @@ struct bisect_opts {
 	char *job_path;
 	char *metric;
 	char *build;                 /* shell command run in the worktree, or NULL */
+	char *kernel_tree;           /* build and boot each commit (bisect/kernel.h) */
+	char *kconfig;               /* the kernels' --config, NULL: tiny */
 	int runs;                    /* runs of a step before its first verdict */
 	int max_runs;                /* most runs of a step before skipping it */
 	int max_total_runs;          /* the budget, all runs; <= 0: the default */

@@ -79,6 +79,8 @@ void bisect_opts_release(struct bisect_opts *o)
 	free(o->job_path);
 	free(o->metric);
 	free(o->build);
+	free(o->kernel_tree);
+	free(o->kconfig);
 	free(o->result_base);
 	free(o->db);
 	free(o->state_path);
@@ -99,6 +101,12 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 	if (o->build) {
 		strbuf_addstr(sb, " --build ");
 		shell_quote(sb, o->build);
+	}
+	if (o->kernel_tree) {
+		strbuf_addstr(sb, " --kernel-tree ");
+		shell_quote(sb, o->kernel_tree);
+		strbuf_addstr(sb, " --config ");
+		shell_quote(sb, o->kconfig ? o->kconfig : "tiny");
 	}
 	strbuf_addf(sb, " --runs %d --max-runs %d", o->runs, o->max_runs);
 	if (o->max_total_runs > 0)
@@ -152,6 +160,8 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--job")) o->job_path = xstrdup(v);
 		else if (!strcmp(k, "--metric")) o->metric = xstrdup(v);
 		else if (!strcmp(k, "--build")) o->build = xstrdup(v);
+		else if (!strcmp(k, "--kernel-tree")) o->kernel_tree = xstrdup(v);
+		else if (!strcmp(k, "--config")) o->kconfig = xstrdup(v);
 		else if (!strcmp(k, "--runs")) o->runs = atoi(v);
 		else if (!strcmp(k, "--max-runs")) o->max_runs = atoi(v);
 		else if (!strcmp(k, "--max-total-runs")) o->max_total_runs = atoi(v);

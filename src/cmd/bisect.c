@@ -45,7 +45,7 @@ static char *absolute(const char *path)
 
 int cmd_bisect(int argc, char **argv)
 {
-	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_RUNS, O_MAXRUNS, O_TOTAL,
+	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_KTREE, O_KCONFIG, O_RUNS, O_MAXRUNS, O_TOTAL,
 	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_DB, O_NO_INDEX };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, O_REPO },
@@ -54,6 +54,8 @@ int cmd_bisect(int argc, char **argv)
 		{ "job", required_argument, NULL, O_JOB },
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "build", required_argument, NULL, O_BUILD },
+		{ "kernel-tree", required_argument, NULL, O_KTREE },
+		{ "config", required_argument, NULL, O_KCONFIG },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "max-runs", required_argument, NULL, O_MAXRUNS },
 		{ "max-total-runs", required_argument, NULL, O_TOTAL },
@@ -83,6 +85,12 @@ int cmd_bisect(int argc, char **argv)
 		case O_JOB: o.job_path = absolute(optarg); break;
 		case O_METRIC: o.metric = xstrdup(optarg); break;
 		case O_BUILD: o.build = xstrdup(optarg); break;
+		case O_KTREE: o.kernel_tree = absolute(optarg); break;
+		case O_KCONFIG:
+			/* a config file is read where the bisect runs, later too */
+			o.kconfig = strcmp(optarg, "tiny") && strcmp(optarg, "defconfig") ?
+				    absolute(optarg) : xstrdup(optarg);
+			break;
 		case O_RUNS:
 			o.runs = (int)strtol(optarg, &end, 10);
 			break;
@@ -132,6 +140,14 @@ int cmd_bisect(int argc, char **argv)
 	}
 	o.state_path = absolute(state);
 	if (!resume) {
+		/* a kernel bisect bisects the kernel tree */
+		if (o.kernel_tree && !o.repo)
+			o.repo = xstrdup(o.kernel_tree);
+		if (o.kernel_tree && o.build) {
+			error("--kernel-tree builds each commit itself: drop --build");
+			bisect_opts_release(&o);
+			return EXIT_USAGE;
+		}
 		if (!o.repo || !o.good || !o.bad || !o.job_path || !o.metric) {
 			error("bisect needs --repo, --good, --bad, --job and --metric (or --resume)");
 			bisect_opts_release(&o);

@@ -136,6 +136,8 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	/* the guest runs the job where it is: without `kernel:` */
 	struct job *guest = job_dup(atom);
 	job_delete(guest, "kernel");
+	/* nor its commit: one initramfs serves every commit of a bisect */
+	job_delete(guest, "commit");
 	job_to_yaml(guest, &yaml);
 	job_free(guest);
 	spec.job_yaml = yaml.buf;
@@ -408,6 +410,16 @@ static int finish_run_dir(struct boot *b, bool got_results, bool *complete)
 	strbuf_addf(&s, "boot: %s\nqemu_accel: %s\n", boot_state_name(b->rep.state), qemu_accel_name(b->vm->accel));
 	if (append_file(b->dir.buf, "last_state", s.buf) < 0)
 		goto out;
+	/* the machine is the guest (its perfbot wrote the file): say how it
+	 * ran, so that a report can warn of emulated timings */
+	strbuf_reset(&path);
+	path_join(&path, b->dir.buf, "machine");
+	if (file_exists(path.buf)) {
+		strbuf_reset(&s);
+		strbuf_addf(&s, "qemu_accel: %s\n", qemu_accel_name(b->vm->accel));
+		if (append_file(b->dir.buf, "machine", s.buf) < 0)
+			goto out;
+	}
 	note(b, "boot %s after %.1fs%s%s", boot_state_name(b->rep.state), b->t_end - b->t0,
 	     b->rep.reason.len ? ": " : "", b->rep.reason.buf);
 	if (b->qemu_out.len) {

@@ -108,6 +108,7 @@ enum report_verdict {
 struct report_step {
 	char *commit;
 	enum report_verdict verdict;
+	char *reason;                   /* why a skip was skipped, or NULL */
 	double *samples;
 	int nr;
 };
@@ -127,7 +128,8 @@ struct report_bisect_commit {
  *    "commits": {sha: {"subject": "...", "result_root": "...",
  *                      "tags": ["v1.0"]}},
  *    "steps": [{"commit": sha, "verdict": "good"|"bad"|"skip"|
- *               "good-endpoint"|"bad-endpoint", "samples": [...]}, ...],
+ *               "good-endpoint"|"bad-endpoint", "samples": [...],
+ *               "reason": "does not build: ..."}, ...],  (reason: skips)
  *    "endpoints": {"good_mean": x, "bad_mean": y, "rel_shift": r, "p": p},
  *    "command": "perfbot bisect ..."}            (optional)
  * Relative paths are taken relative to the file's directory.  Unknown
@@ -184,6 +186,8 @@ struct report_machine {
 	char *model;                    /* CPU model name, NULL when unknown */
 	long nr_cpu;                    /* 0 when unknown */
 	unsigned long long memory_kb;   /* 0 when unknown */
+	char *accel;                    /* a QEMU guest's accel ("tcg", "kvm":
+	                                 * `qemu_accel` in the file), or NULL */
 	char *source;                   /* what it was read from (a sentence
 	                                 * fragment: "<path>" or "this
 	                                 * machine's /proc") */

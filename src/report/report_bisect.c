@@ -229,6 +229,14 @@ static int parse_steps(const struct ctx *c, struct report_bisect *b, struct json
 		free(verdict);
 		s->verdict = verdicts[k].v;
 		strbuf_setlen(&field, field.len - strlen(".verdict"));
+		strbuf_addstr(&field, ".reason");
+		if (get_string(c, st, "reason", field.buf, false, &s->reason) < 0) {
+			ret = -1;
+			break;
+		}
+		strbuf_setlen(&field, field.len - strlen(".reason"));
+		strbuf_addstr(&field, ".verdict");
+		strbuf_setlen(&field, field.len - strlen(".verdict"));
 		strbuf_addstr(&field, ".samples");
 		if (!json_object_object_get_ex(st, "samples", &samples) ||
 		    !json_object_is_type(samples, json_type_array)) {
@@ -473,6 +481,7 @@ void report_bisect_release(struct report_bisect *b)
 	free(b->commits);
 	for (int i = 0; i < b->nr_steps; i++) {
 		free(b->steps[i].commit);
+		free(b->steps[i].reason);
 		free(b->steps[i].samples);
 	}
 	free(b->steps);

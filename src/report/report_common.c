@@ -192,7 +192,11 @@ int report_machine_parse(struct report_machine *m, const char *text, const char 
 		*colon = '\0';
 		key = trim(key);
 		val = trim(colon + 1);
-		if (!strcmp(key, "model") || !strcmp(key, "model name")) {
+		if (!strcmp(key, "qemu_accel")) {
+			/* written by perfbot run --kernel (kernel/vm.h) */
+			free(m->accel);
+			m->accel = xstrdup(val);
+		} else if (!strcmp(key, "model") || !strcmp(key, "model name")) {
 			free(m->model);
 			m->model = xstrdup(val);
 		} else if (!strcmp(key, "nr_cpu")) {
@@ -273,6 +277,7 @@ void report_memory_size(unsigned long long kb, struct strbuf *sb)
 void report_machine_release(struct report_machine *m)
 {
 	free(m->model);
+	free(m->accel);
 	free(m->source);
 	memset(m, 0, sizeof(*m));
 }
@@ -1101,7 +1106,11 @@ bool report_machine_sentence(const struct report *r, struct strbuf *sb)
 
 	if (!m->model && !m->nr_cpu && !m->memory_kb)
 		return false;
-	strbuf_addstr(sb, "The test machine has");
+	if (m->accel)
+		strbuf_addf(sb, "The test machine is a QEMU guest (%s) that has",
+			    !strcmp(m->accel, "tcg") ? "TCG" : !strcmp(m->accel, "kvm") ? "KVM" : m->accel);
+	else
+		strbuf_addstr(sb, "The test machine has");
 	if (m->nr_cpu)
 		strbuf_addf(sb, " %ld CPU%s", m->nr_cpu, m->nr_cpu == 1 ? "" : "s");
 	if (m->model)
@@ -1114,6 +1123,10 @@ bool report_machine_sentence(const struct report *r, struct strbuf *sb)
 		strbuf_addstr(sb, " memory");
 	}
 	strbuf_addf(sb, " (from %s).", m->source);
+	/* an emulated CPU's times are not a real machine's */
+	if (m->accel && !strcmp(m->accel, "tcg"))
+		strbuf_addstr(sb, " Its timings are emulated under TCG: compare them with each other, "
+			      "not with a real machine.");
 	return true;
 }
 

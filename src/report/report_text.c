@@ -231,6 +231,28 @@ static int plot_section(const struct report *r, struct strbuf *out)
 	return ret;
 }
 
+/* The commits the bisect skipped and why, as git bisect skip's list. */
+static void skipped_section(const struct report *r, struct strbuf *out)
+{
+	const struct report_bisect *b = r->bisect;
+	int n = 0;
+
+	for (int i = 0; b && i < b->nr_steps; i++) {
+		const struct report_step *st = &b->steps[i];
+		if (st->verdict != VERDICT_SKIP)
+			continue;
+		if (!n++)
+			strbuf_addstr(out, "The bisect skipped these commits:\n");
+		const struct report_bisect_commit *c = report_bisect_commit(b, st->commit);
+		strbuf_addf(out, "  %.12s", st->commit);
+		if (c && c->subject)
+			strbuf_addf(out, " (\"%s\")", c->subject);
+		strbuf_addf(out, ": %s\n", st->reason ? st->reason : "no reason recorded");
+	}
+	if (n)
+		strbuf_addch(out, '\n');
+}
+
 static void machine_section(const struct report *r, struct strbuf *out)
 {
 	struct strbuf para = STRBUF_INIT;
@@ -271,6 +293,7 @@ int report_text(const struct report *r, struct strbuf *out)
 	perf_section(r, out);
 	if (plot_section(r, out) < 0)
 		return -1;
+	skipped_section(r, out);
 	machine_section(r, out);
 	reproduce_section(r, out);
 	strbuf_addstr(out, "Thanks,\nperfbot\n");

@@ -126,7 +126,24 @@ test_expect_success 'a failing build skips the commit' '
 	c8s=$(echo $c8 | cut -c1-12) &&
 	grep -q "build of $c8s failed (see .*st.d/build-$c8s.log): skipping it" err &&
 	grep -q "^building$" st.d/build-$c8s.log &&
+	grep -q "^# skip $c8: does not build (see .*st.d/build-$c8s.log)$" st &&
 	! test -d res/mytest/*/*/*/*/*/$c8
+'
+
+test_expect_success 'a skipped commit: its reason in the log and the report, also after --resume' '
+	make_repo repo 12 && export COUNTER=$(pwd)/counter &&
+	mid=$(git -C repo rev-list --bisect good..bad) && mids=$(echo $mid | cut -c1-12) &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--build "test \$(git rev-parse HEAD) != $mid" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	want=$(git -C repo log --format=%H --grep="^commit 12$" bad) &&
+	grep -q "^first bad commit: $want" out &&
+	grep -q "^verdict $mid skip " st &&
+	grep -q "^# skip $mid: does not build (see .*st.d/build-$mids.log)$" st &&
+	grep -q "^The bisect skipped these commits:$" out &&
+	grep -q "^  $mids (\"commit [0-9]*\"): does not build (see .*build-$mids.log)$" out &&
+	perfbot bisect --resume --state st >out2 2>err2 &&
+	grep -q "^  $mids (\"commit [0-9]*\"): does not build (see " out2
 '
 
 test_expect_success 'usage and state errors' '

@@ -322,6 +322,23 @@ static void test_machine_file(void **state)
 	assert_int_equal(rc, -1);
 	assert_string_equal(sb.buf, "perfbot: m:4: 'nr_cpu' expected a positive integer, got 'many'\n");
 	report_machine_release(&m);
+	/* a QEMU guest of perfbot run --kernel: TCG's times are emulated */
+	struct report r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(report_machine_parse(&r.machine, "nr_cpu: 2\nmemory: 1G\nqemu_accel: tcg\n", "m"), 0);
+	r.machine.source = xstrdup("m");
+	strbuf_reset(&sb);
+	assert_true(report_machine_sentence(&r, &sb));
+	assert_string_equal(sb.buf, "The test machine is a QEMU guest (TCG) that has 2 CPUs and 1G memory "
+			    "(from m). Its timings are emulated under TCG: compare them with each other, "
+			    "not with a real machine.");
+	report_machine_release(&r.machine);
+	assert_int_equal(report_machine_parse(&r.machine, "nr_cpu: 2\nqemu_accel: kvm\n", "m"), 0);
+	r.machine.source = xstrdup("m");
+	strbuf_reset(&sb);
+	assert_true(report_machine_sentence(&r, &sb));
+	assert_string_equal(sb.buf, "The test machine is a QEMU guest (KVM) that has 2 CPUs (from m).");
+	report_machine_release(&r.machine);
 	CAPTURE_STDERR(&sb, rc = report_machine_parse(&m, "memory: 12Q\n", "m"));
 	assert_int_equal(rc, -1);
 	assert_string_equal(sb.buf, "perfbot: m:1: 'memory' expected a size like 16G, got '12Q'\n");
@@ -453,6 +470,21 @@ static void test_bisect_errors(void **state)
 	assert_int_equal(b.nr_commits, 1);
 	assert_false(b.has_endpoints);
 	report_bisect_release(&b);
+
+	/* a skip's reason, optional, a string */
+	const char *skips = "{\"version\": 1, \"metric\": \"m\", \"first_bad\": \"b\", \"parent\": \"a\", "
+			    "\"commits\": {}, \"steps\": ["
+			    "{\"commit\": \"a\", \"verdict\": \"skip\", \"samples\": [], "
+			    "\"reason\": \"does not build: x.c:1: error: y\"}, "
+			    "{\"commit\": \"b\", \"verdict\": \"good\", \"samples\": [1]}]}";
+	assert_int_equal(report_bisect_parse(&b, skips, strlen(skips), "bisect.json"), 0);
+	assert_int_equal(b.nr_steps, 2);
+	assert_string_equal(b.steps[0].reason, "does not build: x.c:1: error: y");
+	assert_null(b.steps[1].reason);
+	report_bisect_release(&b);
+	expect_bisect_error(HEAD "\"commits\": {}, \"steps\": [{\"commit\": \"a\", "
+			    "\"verdict\": \"skip\", \"reason\": 1, \"samples\": []}]}",
+			    "perfbot: t/bisect.json: 'steps[0].reason' expected a string\n");
 }
 
 static void test_bisect_missing_roots(void **state)

@@ -1,0 +1,94 @@
+/*
+ * kernel.c: the steps of a kernel bisect, built and booted (see kernel.h).
+ */
+#include "bisect/kernel.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int bisect_kernel_prepare(struct bisect_kernel *k, const char *sha, struct strbuf *why)
+{
+	struct kernel_build_opts bo = {
+		.tree = k->tree, .commit = sha, .config = k->config, .verbose = k->verbose,
+		.status_line = isatty(2) && !k->verbose, .stop = k->stop,
+	};
+	int r;
+
+	if (k->vm_ready && k->img.commit && !strcmp(k->img.commit, sha))
+		return 0;
+	if (k->vm_ready)
+		kernel_vm_release(&k->vm);
+	k->vm_ready = false;
+	kernel_image_release(&k->img);
+	r = kernel_build(&bo, &k->img, why);
+	if (r)
+		return r == KERNEL_BUILD_FAILED ? 1 : -1;
+	struct kernel_vm_opts vo = {
+		.kernel = k->img.dir, .commit = sha, .verbose = k->verbose > 1,
+		.status_line = isatty(2) && !k->verbose, .stop = k->stop,
+	};
+	/* the same keys each time: kconfig, the VM; the commit is sha's */
+	r = kernel_vm_prepare(&k->vm, &vo, k->job, NULL, k->command);
+	if (r < 0) {
+		kernel_vm_release(&k->vm);
+		return -1;
+	}
+	k->vm_ready = true;
+	return 0;
+}
+
+int bisect_kernel_init(struct bisect_kernel *k, struct job *job, const char *bad, struct strbuf *why)
+{
+	k->job = job;
+	int r = bisect_kernel_prepare(k, bad, why);
+	if (r > 0)
+		return error("the bad endpoint does not build (%s): nothing can be bisected", why->buf);
+	return r;
+}
+
+void bisect_kernel_release(struct bisect_kernel *k)
+{
+	if (k->vm_ready)
+		kernel_vm_release(&k->vm);
+	k->vm_ready = false;
+	kernel_image_release(&k->img);
+}
+
+int bisect_kernel_run_reason(const char *result_root, struct strbuf *why)
+{
+	DIR *d = opendir(result_root);
+	struct dirent *de;
+	long last = -1;
+	int ret = -1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+		if (end != de->d_name && !*end && v > last)
+			last = v;
+	}
+	closedir(d);
+	if (last < 0)
+		return -1;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%ld/last_state", result_root, last);
+	if (file_exists(path.buf) && read_file(&text, path.buf) == 0) {
+		const char *p = strstr(text.buf, "\nreason: ");
+		p = p ? p + 1 : !strncmp(text.buf, "reason: ", 8) ? text.buf : NULL;
+		if (p) {
+			p += 8;
+			strbuf_add(why, p, strcspn(p, "\n"));
+			ret = 0;
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}

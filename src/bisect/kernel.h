@@ -1,0 +1,52 @@
+#ifndef PERFBOT_BISECT_KERNEL_H
+#define PERFBOT_BISECT_KERNEL_H
+/*
+ * Kernel bisects (`perfbot bisect --kernel-tree DIR --config C`): each
+ * commit is built in the kernel cache (kernel/build.h: incremental, one
+ * out-of-tree dir per config, never in the user's checkout) and its runs
+ * boot it in QEMU (kernel/vm.h).  The driver calls these three where a
+ * user-space bisect runs --build in a worktree:
+ *
+ *   bisect_kernel_init     at the start (and on --resume): builds the bad
+ *                          endpoint, so that the job gets its result-path
+ *                          keys (kconfig, the VM's tbox_group) before any
+ *                          result is looked up
+ *   bisect_kernel_prepare  per commit to measure: build it, point the VM
+ *                          backend at it; a commit that does not build is
+ *                          a skip, why says so
+ *   bisect_kernel_release
+ *
+ * Runs whose boot failed are incomplete (vm.h), so the driver sees no
+ * sample and skips the commit; bisect_kernel_run_reason() finds the
+ * reason a run recorded, for the skip's line in the log and the report.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include "job/job.h"
+#include "kernel/build.h"
+#include "kernel/vm.h"
+
+struct bisect_kernel {
+	const char *tree, *config;   /* --kernel-tree, --config (owned by the opts) */
+	int verbose;
+	volatile sig_atomic_t *stop;
+	char *const *command;        /* the guest's benchmark after --, or NULL */
+	struct job *job;             /* the bisect's job: gets the path keys */
+	struct kernel_image img;     /* the last commit built */
+	struct kernel_vm vm;         /* its runs */
+	bool vm_ready;
+};
+
+/* Build bad and give job its keys: 0, or -1 after error() (the bad
+ * endpoint does not build: the message says why). */
+int bisect_kernel_init(struct bisect_kernel *k, struct job *job, const char *bad, struct strbuf *why);
+/* Build sha and set k->vm.backend up for its runs.  0; 1 when sha does
+ * not build (why: the first error); -1 after error(). */
+int bisect_kernel_prepare(struct bisect_kernel *k, const char *sha, struct strbuf *why);
+void bisect_kernel_release(struct bisect_kernel *k);
+
+/* The "reason:" of the last incomplete run under result_root, appended
+ * to why ("kernel panic: Fatal exception"); 0 when found, -1 when none. */
+int bisect_kernel_run_reason(const char *result_root, struct strbuf *why);
+
+#endif
