@@ -4,6 +4,7 @@
 #   make check      unit tests (cmocka) + end-to-end shell tests, then the
 #                   same suite again under ASan+UBSan
 #   make demo       install missing packages (as root), build, run the demo
+#   make demo-kernel  the same for a kernel bisect in QEMU (scripts/demo-kernel.sh)
 #   make coverage   line and branch coverage per folder (gcov + lcov)
 #   make mutate     the mutation test: tests/mutants.txt, score per layer
 #
@@ -31,7 +32,7 @@ HDRS     = $(shell find src -name '*.h')
 
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
-.PHONY: all check check-unit check-e2e check-asan demo clean deps bench
+.PHONY: all check check-unit check-e2e check-asan demo demo-kernel clean deps bench
 .PHONY: unit-tests coverage mutate check-mutants
 
 all: $(PERFBOT)
@@ -96,6 +97,12 @@ demo:
 	@sh scripts/deps.sh install
 	$(MAKE) all
 	@sh scripts/demo.sh
+
+# a kernel regression bisected by building and booting each commit in QEMU
+demo-kernel:
+	@sh scripts/deps.sh kernel
+	$(MAKE) all
+	@sh scripts/demo-kernel.sh
 
 # Coverage and mutation testing (README.md, "Testing"): slow, not part
 # of check; each builds in a directory of its own.
