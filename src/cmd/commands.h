@@ -243,7 +243,13 @@ COMMAND("kernel", kernel, "build kernel commits for runs and bisects in QEMU",
 	"  -j, --jobs N       make -j N (default: the online CPUs)\n"
 	"\n"
 	"Exit: 0 built, 1 error, 6 the commit does not build (its first error and\n"
-	"the end of the log on stderr).\n")
+	"the end of the log on stderr).\n"
+	"\n"
+	"perfbot kernel probe --kernel BZIMAGE [--force]\n"
+	"\n"
+	"Says whether runs use KVM or TCG here, and why: KVM only when /dev/kvm\n"
+	"opens and BZIMAGE, booted under KVM, reaches perfbot's /init within\n"
+	"seconds (the answer is kept per host; --force probes again).\n")
 COMMAND("results", results, "list stored values: by job, commit, metric, parameter",
 	"perfbot results [--testcase T] [--commit C]... [--metric GLOB]...\n"
 	"                [--job J] [--param K=V]... [--json | --csv] [--db D]\n"

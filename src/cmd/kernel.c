@@ -3,7 +3,7 @@
  *
  *   perfbot kernel build --tree DIR [--commit C] [--config tiny|defconfig|FILE]
  *                        [--out DIR] [-j N] [-v]
- *   perfbot kernel probe [--kernel BZIMAGE] [--force]
+ *   perfbot kernel probe --kernel BZIMAGE [--force]
  *
  * build prints the bzImage's path on stdout (progress on stderr), so a
  * script can boot it: `perfbot run --kernel "$(perfbot kernel build ...)"`.
@@ -15,6 +15,8 @@
  */
 #include "cmd/cmd.h"
 #include "kernel/build.h"
+#include "kernel/initramfs.h"
+#include "kernel/qemu.h"
 #include "util/fileio.h"
 
 #include <getopt.h>
@@ -62,6 +64,8 @@ static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 	int c, r;
 
 	memset(&o, 0, sizeof(o));
+	if (argc > 1 && is_help_arg(argv[1]))
+		return cmd_usage(self, 1);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:c:C:o:j:v", opts, NULL)) != -1) {
 		char *end;
@@ -107,6 +111,57 @@ static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 	return finish_stdout() < 0 ? EXIT_ERROR : 0;
 }
 
+/*
+ * Which accel runs here: /dev/kvm, then a boot of --kernel under KVM with
+ * an initramfs that stops at /init (qemu.h); --force probes again instead
+ * of reading the answer the kernel cache keeps.
+ */
+static int kernel_probe_cmd(int argc, char **argv, const struct cmd *self)
+{
+	static const struct option opts[] = {
+		{ "kernel", required_argument, NULL, 'K' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *kernel = NULL;
+	bool force = false;
+	struct strbuf cache = STRBUF_INIT, dir = STRBUF_INIT, initrd = STRBUF_INIT, how = STRBUF_INIT;
+	struct kernel_image img;
+	int c, ret = EXIT_ERROR;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "K:f", opts, NULL)) != -1) {
+		switch (c) {
+		case 'K': kernel = optarg; break;
+		case 'f': force = true; break;
+		default: return cmd_usage(self, 0);
+		}
+	}
+	if (!kernel || optind < argc) {
+		error("kernel probe needs --kernel BZIMAGE (the guest to boot under KVM)");
+		return cmd_usage(self, 0);
+	}
+	catch_signals();
+	memset(&img, 0, sizeof(img));
+	if (kernel_image_load(kernel, &img) < 0)
+		goto out;
+	kernel_cache_dir(NULL, &cache);
+	path_join(&dir, cache.buf, "initrd");
+	struct initramfs_spec spec = { .job_yaml = "testcase: probe\n" };
+	if (initramfs_build(&spec, dir.buf, &initrd) < 0)
+		goto out;
+	qemu_choose_accel(QEMU_ACCEL_AUTO, cache.buf, img.bzimage, initrd.buf, force, &stop_requested, &how);
+	printf("%s\n", how.buf);
+	ret = finish_stdout() < 0 ? EXIT_ERROR : 0;
+out:
+	kernel_image_release(&img);
+	strbuf_release(&cache);
+	strbuf_release(&dir);
+	strbuf_release(&initrd);
+	strbuf_release(&how);
+	return stop_requested ? 130 : ret;
+}
+
 int cmd_kernel(int argc, char **argv)
 {
 	const struct cmd *self = cmd_find("kernel");
@@ -115,6 +170,8 @@ int cmd_kernel(int argc, char **argv)
 		return cmd_usage(self, argc >= 2);
 	if (!strcmp(argv[1], "build"))
 		return kernel_build_cmd(argc - 1, argv + 1, self);
+	if (!strcmp(argv[1], "probe"))
+		return kernel_probe_cmd(argc - 1, argv + 1, self);
 	error("unknown kernel subcommand '%s'", argv[1]);
 	return cmd_usage(self, 0);
 }

@@ -89,7 +89,15 @@ void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out
 		"/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 		"/bin/busybox mount -t tmpfs tmpfs /tmp\n"
 		"/bin/busybox --install -s /bin\n"
-		"export PATH=/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n"
+		"export PATH=/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n");
+	if (spec->hostname) {
+		char *name[] = { (char *)spec->hostname, NULL };
+		/* the box's name, which perfbot run files the run under */
+		strbuf_addstr(out, "hostname");
+		quoted_args(out, name);
+		strbuf_addstr(out, "\nexport HOSTNAME=$(hostname)\n");
+	}
+	strbuf_addstr(out,
 		"read up idle </proc/uptime\n"
 		"echo \"" GUEST_MARK_INIT "$up\"\n"
 		"for w in $(cat /proc/cmdline); do\n"

@@ -39,6 +39,7 @@ struct initramfs_spec {
 	char *const *command;        /* the benchmark after --, or NULL */
 	const char *static_dir;      /* NULL: initramfs_static_dir() */
 	const char *busybox;         /* NULL: $PERFBOT_BUSYBOX or /bin/busybox */
+	const char *hostname;        /* the guest's (the test box's name), or NULL */
 };
 
 /* Append the guest's /init script for spec to out. */

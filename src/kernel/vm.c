@@ -100,7 +100,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	kernel_cache_dir(o->cache, &cache);
 	path_join(&dir, cache.buf, "initrd");
 
-	struct initramfs_spec spec = { NULL, run_args, command, NULL, NULL };
+	struct initramfs_spec spec = { .run_args = run_args, .command = command };
 	/* the accel first: it names the test box.  A probe boots the job's
 	 * initramfs as it is (perfbot.probe=1 stops at /init). */
 	vm->accel = qemu_choose_accel(o->accel, cache.buf, vm->img.bzimage, NULL, false, o->stop,
@@ -141,6 +141,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	job_to_yaml(guest, &yaml);
 	job_free(guest);
 	spec.job_yaml = yaml.buf;
+	spec.hostname = s.buf;
 	if (initramfs_build(&spec, dir.buf, &vm->initrd) < 0)
 		goto out;
 	if (o->verbose)

@@ -14,10 +14,10 @@
  */
 #include "parse/dmesg.h"
 #include "parse/parse_util.h"
+#include "util/rx.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,21 +346,23 @@ static void generic_id(struct strbuf *sb)
 
 /* ---- the heads ------------------------------------------------------------ */
 
-/* The first match of the extended regex re in s into *so, *eo. */
+/* The first match of re in s (util/rx.h: linear, whatever the console
+ * printed) into *so, *eo. */
 static bool re_find(const char *re, const char *s, size_t *so, size_t *eo)
 {
-	regex_t rx;
-	regmatch_t m[1];
+	struct rx rx;
+	struct rx_sub m[1];
+	const char *why;
 	bool found;
 
-	if (regcomp(&rx, re, REG_EXTENDED))
+	if (rx_compile(&rx, re, &why) < 0)
 		return false;
-	found = regexec(&rx, s, 1, m, 0) == 0;
+	found = rx_exec(&rx, s, m, 1);
 	if (found) {
-		*so = (size_t)m[0].rm_so;
-		*eo = (size_t)m[0].rm_eo;
+		*so = (size_t)m[0].so;
+		*eo = (size_t)m[0].eo;
 	}
-	regfree(&rx);
+	rx_release(&rx);
 	return found;
 }
 

@@ -482,7 +482,7 @@ static void test_init_script(void **state)
 {
 	char *args[] = { "-M", "vmstat,meminfo", NULL };
 	char *cmd[] = { "sh", "-c", "echo 'ops: 1'", NULL };
-	struct initramfs_spec spec = { "testcase: x\n", args, cmd, NULL, NULL };
+	struct initramfs_spec spec = { "testcase: x\n", args, cmd, NULL, NULL, "vm-tcg-2cpu-1G" };
 	struct strbuf s = STRBUF_INIT;
 	(void)state;
 	initramfs_init_script(&spec, &s);
@@ -494,10 +494,13 @@ static void test_init_script(void **state)
 	assert_non_null(strstr(s.buf, "echo \"" GUEST_MARK_SENT "$n\""));
 	assert_non_null(strstr(s.buf, "stty raw -echo <&3"));
 	assert_non_null(strstr(s.buf, "perfbot.probe=1) reboot -f"));
+	assert_non_null(strstr(s.buf, "\nhostname vm-tcg-2cpu-1G\nexport HOSTNAME=$(hostname)\n"));
 	strbuf_reset(&s);
 	spec.run_args = NULL;
 	spec.command = NULL;
+	spec.hostname = NULL;
 	initramfs_init_script(&spec, &s);
+	assert_null(strstr(s.buf, "hostname"));
 	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index -n 1 -r /result /job.yaml\n"));
 	strbuf_release(&s);
 }
@@ -522,7 +525,7 @@ static void test_initramfs_build(void **state)
 	struct strbuf bb = STRBUF_INIT;
 	strbuf_addf(&bb, "%s/busybox", d);
 	assert_int_equal(write_file_atomic(bb.buf, elf, sizeof(elf)), 0);
-	struct initramfs_spec spec = { "testcase: x\n", NULL, NULL, sdir.buf, bb.buf };
+	struct initramfs_spec spec = { .job_yaml = "testcase: x\n", .static_dir = sdir.buf, .busybox = bb.buf };
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/initrd", d);
 	strbuf_addf(&p2, "%s/initrd", d);

@@ -1,0 +1,98 @@
+#!/bin/sh
+# bench/kernel.sh: kernels under test, measured.
+#
+#   1. builds of the tiny kernel (perfbot kernel build --config tiny) of the
+#      demo tree (scripts/make-demo-kernel-repo.sh): a full build (the one
+#      recorded in the kernel cache when the tree was built before: the
+#      first build is 10-15 minutes of 2 cores and is not repeated), and an
+#      incremental one, a one-file change after the commit before it
+#   2. boot to /init under TCG, host wall time and guest time
+#      (boot-time.boot), 3 boots; and whether KVM boots a guest here
+#   3. guest noise: getppid1 (jobs/kernel-getppid.yaml) over 10 boots of
+#      one kernel, mean and stddev%
+#   4. the planted-regression bisect (make demo-kernel's), from a fresh
+#      state and result tree: steps, builds, boots and total time
+#
+# Needs the kernel packages (scripts/deps.sh kernel) and a built perfbot.
+# Run it with `nice -n 10` on a shared machine.  Timings under TCG are
+# emulated: they compare kernels with each other, not with real machines.
+set -e
+cd "$(dirname "$0")/.."
+PERFBOT=${PERFBOT:-$(pwd)/perfbot}
+DEMO_DIR=${DEMO_DIR:-/var/cache/perfbot/kernel-demo}
+B=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-bench-kernel.XXXXXX")
+trap 'rm -rf "$B"' EXIT
+repo=$DEMO_DIR/linux
+job=$(pwd)/jobs/kernel-getppid.yaml
+sh scripts/make-demo-kernel-repo.sh "$repo" >/dev/null
+cache=${PERFBOT_KERNEL_CACHE:-/var/cache/perfbot/kernel}
+now() { date +%s.%N; }
+secs() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
+field() { sed -n "s/^$1: //p" "$2"; }
+
+echo "== 1. builds (tiny config, $(nproc) CPUs, ccache $(command -v ccache >/dev/null && echo on || echo off))"
+base=$(git -C "$repo" rev-parse v6.1-debian)
+img=$($PERFBOT kernel build --tree "$repo" --commit "$base" --config tiny 2>"$B/err") || { cat "$B/err"; exit 1; }
+if grep -q "is built already" "$B/err"; then
+	echo "full build of $(echo "$base" | cut -c1-12): $(field build_seconds "$(dirname "$img")/info") s" \
+		"(recorded when it was built)"
+else
+	echo "full build of $(echo "$base" | cut -c1-12): $(field build_seconds "$(dirname "$img")/info") s"
+fi
+# a one-file change: the first commit that touches kernel/sys.c, built
+# right after its parent (both taken out of the image cache first)
+one=$(git -C "$repo" log --format=%H --reverse v6.1-debian..demo-head -- kernel/sys.c | head -n 1)
+prev=$(git -C "$repo" rev-parse "$one^")
+for c in "$prev" "$one"; do
+	rm -rf "$cache"/images/"$c"-x86_64-tiny-*
+done
+$PERFBOT kernel build --tree "$repo" --commit "$prev" --config tiny >/dev/null 2>"$B/err" || { cat "$B/err"; exit 1; }
+t0=$(now)
+img1=$($PERFBOT kernel build --tree "$repo" --commit "$one" --config tiny 2>"$B/err") || { cat "$B/err"; exit 1; }
+echo "incremental build ($(git -C "$repo" diff --shortstat "$prev" "$one")): $(secs "$t0" "$(now)") s"
+
+echo "== 2. boot to /init"
+cat >"$B/boot.yaml" <<'EOF'
+testcase: mytest
+mytest:
+  command: "echo ok: 1"
+EOF
+$PERFBOT run --accel tcg -n 3 -r "$B/boot" -M meminfo --kernel "$img" "$B/boot.yaml" >/dev/null 2>"$B/err" ||
+	{ cat "$B/err"; exit 1; }
+for d in "$B"/boot/mytest/*/*/*/*/*/*/[0-9]*; do
+	h=$(sed -n 's/.*host: \/init reached after \([0-9.]*\)s$/\1/p' "$d/perfbot.log")
+	g=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['boot-time.boot'])" "$d/stats.json")
+	echo "TCG boot $(basename "$d"): host ${h} s to /init, guest ${g} s (boot-time.boot)"
+done
+echo "KVM: $($PERFBOT kernel probe --kernel "$img" 2>/dev/null)"
+
+echo "== 3. guest noise: getppid1, 10 boots of one kernel"
+$PERFBOT run --accel tcg -n 10 -r "$B/noise" --kernel "$img" "$job" >/dev/null 2>"$B/err" ||
+	{ cat "$B/err"; exit 1; }
+python3 - "$B"/noise/will-it-scale/*/*/*/*/*/*/matrix.json <<'EOF'
+import json, sys, statistics as st
+v = json.load(open(sys.argv[1]))["will-it-scale.per_process_ops"]
+m = st.mean(v)
+print("per_process_ops: n=%d mean %.0f stddev %.1f%% min %.0f max %.0f"
+      % (len(v), m, 100 * st.pstdev(v) / m, min(v), max(v)))
+EOF
+
+echo "== 4. the planted-regression bisect (fresh state and results)"
+images_before=$(ls -d "$cache"/images/*-x86_64-tiny-* 2>/dev/null | grep -vc failed.log || true)
+t0=$(now)
+$PERFBOT bisect --kernel-tree "$repo" --config tiny --good v6.1-debian --bad demo-head \
+	--job "$job" --metric will-it-scale.per_process_ops --state "$B/st" --result-root "$B/bisect" \
+	--no-index >"$B/out" 2>"$B/err" || { tail -n 30 "$B/err"; exit 1; }
+t1=$(now)
+images_after=$(ls -d "$cache"/images/*-x86_64-tiny-* 2>/dev/null | grep -vc failed.log || true)
+head -n 3 "$B/out"
+planted=$(git -C "$repo" rev-parse demo-planted)
+grep -q "^result $planted$" "$B/st" && echo "found the planted commit" || echo "MISSED the planted commit"
+steps=$(grep -c "^verdict " "$B/st" || true)
+confirms=$(grep -c "^confirm " "$B/st" || true)
+commits=$(grep -h "^\(verdict\|confirm\) " "$B/st" | awk '{print $2}' | sort -u | wc -l)
+boots=$(ls -d "$B"/bisect/will-it-scale/*/*/*/*/*/*/[0-9]* | wc -l)
+echo "steps: $steps verdicts + $confirms confirmations over $commits commits (plus the 2 endpoints)"
+echo "builds: $((images_after - images_before)) new kernels built, the rest from the cache"
+echo "boots: $boots (one per run)"
+echo "total: $(secs "$t0" "$t1") s"
