@@ -69,6 +69,9 @@ static int check_out(struct checkout *c, const char *sha)
 	int ret = 0;
 
 	if (!is_dir(c->path)) {
+		/* a worktree dir removed by hand (an old bisect's state dir) is
+		 * still registered, and git would refuse to add it again */
+		git(c, c->repo, NULL, "worktree", "prune", NULL);
 		if (git(c, c->repo, &out, "worktree", "add", "--detach", c->path, sha, NULL) != 0)
 			ret = error("cannot create worktree '%s' at %.12s: %s", c->path, sha, out.buf);
 	} else {

@@ -143,7 +143,13 @@ test_expect_success 'a skipped commit: its reason in the log and the report, als
 	grep -q "^The bisect skipped these commits:$" out &&
 	grep -q "^  $mids (\"commit [0-9]*\"): does not build (see .*build-$mids.log)$" out &&
 	perfbot bisect --resume --state st >out2 2>err2 &&
-	grep -q "^  $mids (\"commit [0-9]*\"): does not build (see " out2
+	grep -q "^  $mids (\"commit [0-9]*\"): does not build (see " out2 &&
+	# the state and its worktrees removed by hand: the same bisect again
+	rm -rf st st.d &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--build "test \$(git rev-parse HEAD) != $mid" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out3 2>err3 &&
+	grep -q "^first bad commit: $want" out3
 '
 
 test_expect_success 'usage and state errors' '
