@@ -67,7 +67,9 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"                        inside (initramfs: busybox, a static perfbot, the\n"
 	"                        benchmarks); the result path gets the kernel's\n"
 	"                        commit and kconfig (from `perfbot kernel build`)\n"
-	"      --accel A         auto (KVM where a probe boots, else TCG), tcg, kvm\n"
+	"      --accel A         auto (KVM where a probe boots, else icount), icount\n"
+	"                        (TCG whose clock counts instructions: immune to the\n"
+	"                        host's load), tcg (the host's clock), kvm\n"
 	"      --boot-timeout S  seconds until the guest's /init (default 300)\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"

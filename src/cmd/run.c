@@ -152,7 +152,7 @@ int cmd_run(int argc, char **argv)
 		case 'K': rc.vm.kernel = optarg; break;
 		case 'A':
 			if (qemu_accel_parse(optarg, &rc.vm.accel) < 0) {
-				error("--accel expects auto, tcg or kvm, got '%s'", optarg);
+				error("--accel expects auto, icount, tcg or kvm, got '%s'", optarg);
 				return EXIT_USAGE;
 			}
 			break;

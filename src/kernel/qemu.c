@@ -22,7 +22,8 @@
 
 const char *qemu_accel_name(enum qemu_accel a)
 {
-	return a == QEMU_ACCEL_TCG ? "tcg" : a == QEMU_ACCEL_KVM ? "kvm" : "auto";
+	return a == QEMU_ACCEL_TCG ? "tcg" : a == QEMU_ACCEL_KVM ? "kvm" :
+	       a == QEMU_ACCEL_ICOUNT ? "icount" : "auto";
 }
 
 int qemu_accel_parse(const char *s, enum qemu_accel *a)
@@ -31,6 +32,8 @@ int qemu_accel_parse(const char *s, enum qemu_accel *a)
 		*a = QEMU_ACCEL_TCG;
 	else if (!strcmp(s, "kvm"))
 		*a = QEMU_ACCEL_KVM;
+	else if (!strcmp(s, "icount"))
+		*a = QEMU_ACCEL_ICOUNT;
 	else if (!strcmp(s, "auto"))
 		*a = QEMU_ACCEL_AUTO;
 	else
@@ -41,7 +44,10 @@ int qemu_accel_parse(const char *s, enum qemu_accel *a)
 void qemu_append(const struct qemu_vm *vm, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "console=ttyS0,115200 panic=-1 oops=panic");
-	if (vm->tsc_khz)
+	/* icount's TSC counts virtual nanoseconds */
+	if (vm->accel == QEMU_ACCEL_ICOUNT)
+		strbuf_addstr(sb, " tsc_early_khz=1000000 tsc=reliable");
+	else if (vm->tsc_khz)
 		strbuf_addf(sb, " tsc_early_khz=%lu tsc=reliable", vm->tsc_khz);
 	if (vm->epoch > 0)
 		strbuf_addf(sb, " perfbot.epoch=%lld", vm->epoch);
@@ -94,6 +100,10 @@ void qemu_argv(const struct qemu_vm *vm, struct argv_list *argv)
 	argv_list_push(argv, "-no-reboot");
 	argv_list_push(argv, "-accel");
 	argv_list_push(argv, kvm ? "kvm" : "tcg");
+	if (vm->accel == QEMU_ACCEL_ICOUNT) {
+		argv_list_push(argv, "-icount");
+		argv_list_pushf(argv, "shift=%d,sleep=on", QEMU_ICOUNT_SHIFT);
+	}
 	argv_list_push(argv, "-cpu");
 	argv_list_push(argv, kvm ? "host" : "max");
 	argv_list_push(argv, "-smp");
@@ -225,7 +235,9 @@ enum qemu_accel qemu_choose_accel(enum qemu_accel want, const char *cache, const
 {
 	struct strbuf key = STRBUF_INIT, file = STRBUF_INIT, saved = STRBUF_INIT, why = STRBUF_INIT;
 	const char *qemu = getenv("PERFBOT_QEMU");
-	enum qemu_accel got = QEMU_ACCEL_TCG;
+	/* without KVM: the emulator whose clock the host's load cannot move */
+	const enum qemu_accel fallback = QEMU_ACCEL_ICOUNT;
+	enum qemu_accel got = fallback;
 
 	if (want != QEMU_ACCEL_AUTO) {
 		strbuf_addf(how, "%s: as asked", qemu_accel_name(want));
@@ -233,8 +245,8 @@ enum qemu_accel qemu_choose_accel(enum qemu_accel want, const char *cache, const
 	}
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		strbuf_addf(how, "tcg: /dev/kvm: %s", strerror(errno));
-		return QEMU_ACCEL_TCG;
+		strbuf_addf(how, "%s: /dev/kvm: %s", qemu_accel_name(fallback), strerror(errno));
+		return fallback;
 	}
 	close(fd);
 	host_key(qemu && *qemu ? qemu : "qemu-system-x86_64", &key);
@@ -242,7 +254,7 @@ enum qemu_accel qemu_choose_accel(enum qemu_accel want, const char *cache, const
 	strbuf_addf(&file, "%s/kvm-probe.%016llx", cache, (unsigned long long)h);
 	if (!force && file_exists(file.buf) && read_file(&saved, file.buf) == 0 && saved.len > 4) {
 		strbuf_rtrim(&saved);
-		got = !strncmp(saved.buf, "kvm:", 4) ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
+		got = !strncmp(saved.buf, "kvm:", 4) ? QEMU_ACCEL_KVM : fallback;
 		strbuf_addf(how, "%s (probed before: %s)", qemu_accel_name(got), file.buf);
 		goto out;
 	}
@@ -265,10 +277,10 @@ enum qemu_accel qemu_choose_accel(enum qemu_accel want, const char *cache, const
 	strbuf_release(&con);
 	strbuf_release(&res);
 	if (r < 0 || (stop && *stop)) {
-		strbuf_addstr(how, "tcg: the KVM probe did not run");
+		strbuf_addf(how, "%s: the KVM probe did not run", qemu_accel_name(fallback));
 		goto out;
 	}
-	got = r ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
+	got = r ? QEMU_ACCEL_KVM : fallback;
 	strbuf_reset(&saved);
 	strbuf_addf(&saved, "%s: %s\nhost: %s\n", qemu_accel_name(got), r ? "the guest reached /init" : why.buf,
 		    key.buf);

@@ -27,6 +27,19 @@
  * clock 20x fast): tsc_early_khz gives it the host's TSC rate, which TCG
  * passes through.  perfbot.epoch sets the guest's clock (initramfs.h).
  *
+ * Under plain TCG (--accel tcg) the guest's clock is the host's: when
+ * the host is loaded, QEMU's threads wait and the guest sees fewer
+ * operations per second.  On this project's shared 2-core machine a
+ * getppid benchmark's mean moved 3x within an hour, which no statistics
+ * can bisect through.  icount (--accel icount, the fallback of auto)
+ * runs TCG with -icount shift=5,sleep=on: the guest's clock advances 32
+ * ns per instruction executed (idle time is skipped), whatever the host
+ * does, so a benchmark's ops per second become a count of instructions
+ * per operation: deterministic to 0.01% from boot to boot, and blind to
+ * what instructions cost on real hardware (caches, memory, locks between
+ * vCPUs, which icount runs one at a time).  The TSC then ticks at 1 GHz
+ * of virtual time: tsc_early_khz=1000000.
+ *
  * KVM is used only when it really boots a guest: on a PVM host /dev/kvm
  * opens fine but an ordinary kernel dies in instruction emulation.
  * qemu_choose_accel() boots the kernel once under KVM with
@@ -41,7 +54,10 @@
 #include "util/run_command.h"
 #include "util/strbuf.h"
 
-enum qemu_accel { QEMU_ACCEL_AUTO, QEMU_ACCEL_TCG, QEMU_ACCEL_KVM };
+enum qemu_accel { QEMU_ACCEL_AUTO, QEMU_ACCEL_TCG, QEMU_ACCEL_KVM, QEMU_ACCEL_ICOUNT };
+
+/* icount's virtual time per guest instruction: 2^5 = 32 ns (see above) */
+#define QEMU_ICOUNT_SHIFT 5
 
 struct qemu_vm {
 	const char *qemu;            /* NULL: $PERFBOT_QEMU or qemu-system-x86_64 */
@@ -58,7 +74,7 @@ struct qemu_vm {
 	const char *results_path;    /* ttyS1 into this file */
 };
 
-/* "tcg", "kvm", "auto" and back; -1 for an unknown name. */
+/* "tcg", "kvm", "icount", "auto" and back; -1 for an unknown name. */
 const char *qemu_accel_name(enum qemu_accel a);
 int qemu_accel_parse(const char *s, enum qemu_accel *a);
 
@@ -98,12 +114,12 @@ int qemu_probe(const struct qemu_vm *vm, double timeout_s, volatile sig_atomic_t
 
 /*
  * The accel to use for kernel under the cache dir: want unless AUTO;
- * for AUTO, TCG when /dev/kvm cannot be opened, else the cached probe
+ * for AUTO, ICOUNT when /dev/kvm cannot be opened, else the cached probe
  * answer for this host, else a fresh probe (booting kernel with initrd)
  * whose answer is cached.  force re-probes.  how gets one line saying why
- * ("tcg: /dev/kvm: Permission denied", "tcg (KVM probe: no /init within
- * 8 s)").  Returns TCG or KVM; AUTO when a probe is due and initrd is
- * NULL: call again with an initramfs to boot.
+ * ("icount: /dev/kvm: Permission denied", "icount (KVM probe: no /init
+ * within 8 s)").  Returns want, KVM or ICOUNT; AUTO when a probe is due
+ * and initrd is NULL: call again with an initramfs to boot.
  */
 enum qemu_accel qemu_choose_accel(enum qemu_accel want, const char *cache, const char *kernel,
 				  const char *initrd, bool force, volatile sig_atomic_t *stop,

@@ -47,7 +47,9 @@ static long mem_mb(const char *s)
 }
 
 /* The VM's size: the options, else the job's nr_cpu and memory (lkp's
- * host keys), else 2 CPUs and 1 GiB. */
+ * host keys), else 1 GiB and 2 CPUs, 1 under icount: it runs vCPUs in
+ * turn on one host thread, so a second one adds no parallelism, and
+ * Debian's generic kernel hangs bringing it up there. */
 static int vm_size(struct kernel_vm *vm, const struct job *atom)
 {
 	long long nr = 0;
@@ -56,7 +58,7 @@ static int vm_size(struct kernel_vm *vm, const struct job *atom)
 	if (vm->o.cpus <= 0) {
 		if (job_get_int(atom, "nr_cpu", &nr) < 0)
 			return -1;
-		vm->o.cpus = nr > 0 && nr <= 64 ? (int)nr : 2;
+		vm->o.cpus = nr > 0 && nr <= 64 ? (int)nr : vm->accel == QEMU_ACCEL_ICOUNT ? 1 : 2;
 	}
 	if (vm->o.mem_mb <= 0) {
 		vm->o.mem_mb = mem ? mem_mb(mem) : 1024;
@@ -92,7 +94,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 		      qemu && *qemu ? qemu : "qemu-system-x86_64");
 		goto out;
 	}
-	if (kernel_image_load(o->kernel, &vm->img) < 0 || vm_size(vm, atom) < 0)
+	if (kernel_image_load(o->kernel, &vm->img) < 0)
 		goto out;
 	vm->append = job_get(atom, "kernel_cmdline");
 	if (read_file(&cpuinfo, "/proc/cpuinfo") == 0)
@@ -118,6 +120,8 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 		strbuf_reset(&yaml);
 	}
 
+	if (vm_size(vm, atom) < 0)
+		goto out;
 	/* lkp's result path: the kernel's commit and config, the VM as box */
 	job_set(atom, "commit", o->commit ? o->commit : vm->img.commit);
 	if (vm->img.kconfig)

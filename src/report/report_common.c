@@ -1108,7 +1108,8 @@ bool report_machine_sentence(const struct report *r, struct strbuf *sb)
 		return false;
 	if (m->accel)
 		strbuf_addf(sb, "The test machine is a QEMU guest (%s) that has",
-			    !strcmp(m->accel, "tcg") ? "TCG" : !strcmp(m->accel, "kvm") ? "KVM" : m->accel);
+			    !strcmp(m->accel, "tcg") ? "TCG" : !strcmp(m->accel, "kvm") ? "KVM" :
+			    !strcmp(m->accel, "icount") ? "TCG with instruction counting" : m->accel);
 	else
 		strbuf_addstr(sb, "The test machine has");
 	if (m->nr_cpu)
@@ -1127,6 +1128,10 @@ bool report_machine_sentence(const struct report *r, struct strbuf *sb)
 	if (m->accel && !strcmp(m->accel, "tcg"))
 		strbuf_addstr(sb, " Its timings are emulated under TCG: compare them with each other, "
 			      "not with a real machine.");
+	else if (m->accel && !strcmp(m->accel, "icount"))
+		strbuf_addstr(sb, " Its timings are emulated under TCG on a clock that counts "
+			      "instructions: they measure how many each operation takes, not what "
+			      "they cost on real hardware.");
 	return true;
 }
 

@@ -102,7 +102,7 @@ test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel' '
 	test_must_fail 1 perfbot run --accel tcg -r res --kernel notakernel "$TRASH/job.yaml" 2>err &&
 	grep -q "is not a bzImage" err &&
 	test_must_fail 2 perfbot run --accel hvf --kernel "$KERNEL" "$TRASH/job.yaml" 2>err &&
-	grep -q "accel expects auto, tcg or kvm" err
+	grep -q "accel expects auto, icount, tcg or kvm" err
 '
 
 test_done

@@ -358,6 +358,16 @@ static void test_qemu_argv(void **state)
 	assert_non_null(strstr(sh.buf, " -accel kvm -cpu host -smp 1 -m 1024 "));
 	assert_non_null(strstr(sh.buf, " -append 'console=ttyS0,115200 panic=-1 oops=panic perfbot.probe=1' "));
 	argv_list_release(&a);
+	/* icount: TCG counting instructions, its TSC at 1 GHz of virtual time */
+	strbuf_reset(&sh);
+	vm.accel = QEMU_ACCEL_ICOUNT;
+	vm.tsc_khz = 2445426;
+	vm.probe = false;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_non_null(strstr(sh.buf, " -accel tcg -icount shift=5,sleep=on -cpu max "));
+	assert_non_null(strstr(sh.buf, "'console=ttyS0,115200 panic=-1 oops=panic tsc_early_khz=1000000 tsc=reliable'"));
+	argv_list_release(&a);
 	strbuf_release(&sh);
 }
 
@@ -375,6 +385,9 @@ static void test_qemu_small_parts(void **state)
 	assert_int_equal(a, QEMU_ACCEL_KVM);
 	assert_int_equal(qemu_accel_parse("auto", &a), 0);
 	assert_int_equal(a, QEMU_ACCEL_AUTO);
+	assert_int_equal(qemu_accel_parse("icount", &a), 0);
+	assert_int_equal(a, QEMU_ACCEL_ICOUNT);
+	assert_string_equal(qemu_accel_name(QEMU_ACCEL_ICOUNT), "icount");
 	assert_int_equal(qemu_accel_parse("hvf", &a), -1);
 	assert_string_equal(qemu_accel_name(QEMU_ACCEL_TCG), "tcg");
 	assert_string_equal(qemu_accel_name(QEMU_ACCEL_KVM), "kvm");

@@ -339,6 +339,15 @@ static void test_machine_file(void **state)
 	assert_true(report_machine_sentence(&r, &sb));
 	assert_string_equal(sb.buf, "The test machine is a QEMU guest (KVM) that has 2 CPUs (from m).");
 	report_machine_release(&r.machine);
+	assert_int_equal(report_machine_parse(&r.machine, "nr_cpu: 1\nqemu_accel: icount\n", "m"), 0);
+	r.machine.source = xstrdup("m");
+	strbuf_reset(&sb);
+	assert_true(report_machine_sentence(&r, &sb));
+	assert_string_equal(sb.buf, "The test machine is a QEMU guest (TCG with instruction counting) that "
+			    "has 1 CPU (from m). Its timings are emulated under TCG on a clock that counts "
+			    "instructions: they measure how many each operation takes, not what they cost "
+			    "on real hardware.");
+	report_machine_release(&r.machine);
 	CAPTURE_STDERR(&sb, rc = report_machine_parse(&m, "memory: 12Q\n", "m"));
 	assert_int_equal(rc, -1);
 	assert_string_equal(sb.buf, "perfbot: m:1: 'memory' expected a size like 16G, got '12Q'\n");
