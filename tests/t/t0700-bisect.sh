@@ -162,7 +162,16 @@ test_expect_success 'usage and state errors' '
 	make_repo repo 3 &&
 	test_must_fail 1 perfbot bisect --repo repo --good nosuch --bad bad --job "$TRASH/job.yaml" \
 		--metric m --state st3 --result-root res -- true 2>err &&
-	grep -q "unknown revision .nosuch." err
+	grep -q "unknown revision .nosuch." err &&
+	# a kernel bisect builds and boots here: not with --build, not in the lab
+	test_must_fail 2 perfbot bisect --kernel-tree repo --good good --bad bad --build true \
+		--job "$TRASH/job.yaml" --metric m --state st4 --result-root res 2>err &&
+	grep -q "kernel-tree builds each commit itself: drop --build" err &&
+	test_must_fail 1 perfbot bisect --kernel-tree repo --good good --bad bad \
+		--db postgresql://nowhere/lab --job "$TRASH/job.yaml" --metric m \
+		--state st4 --result-root res 2>err &&
+	grep -q "kernel-tree runs here, not in the lab: drop --db postgresql://nowhere/lab" err &&
+	! test -e st4
 '
 
 test_expect_success 'says the noise and the runs a verdict needs, and checks the endpoints at the end' '
