@@ -74,7 +74,10 @@ HOT_PATH void strbuf_setlen(struct strbuf *sb, size_t len)
 HOT_PATH void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
+	/* memcpy's source must not be NULL even for 0 bytes (C11 7.24.1),
+	 * and callers pass (NULL, 0) for an empty payload (cpio_add) */
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 }

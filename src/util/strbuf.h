@@ -31,6 +31,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 #define strbuf_reset(sb) strbuf_setlen((sb), 0)
 
+/* Append len bytes of data; data may be NULL when len is 0. */
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);

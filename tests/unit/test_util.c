@@ -295,6 +295,9 @@ static void test_strbuf_edges(void **state)
 	strbuf_addch(&sb, '|');
 	strbuf_addu(&sb, 18446744073709551615ULL, 1);
 	assert_string_equal(sb.buf, "   42| 42|42|12345|123456|0|18446744073709551615");
+	/* an empty payload may be NULL (UBSan checks memcpy's arguments) */
+	strbuf_add(&sb, NULL, 0);
+	assert_int_equal(sb.len, 48);
 	strbuf_release(&sb);
 }
 
