@@ -252,4 +252,46 @@ test_expect_success 'an indexing failure in perfbot run warns, keeps the runs, s
 	test "$(sql good.db "SELECT count(*) FROM run")" = 1
 '
 
+# a 6-commit line whose VALUE drops from 1000 to 800 at commit 3
+bisect_repo() {
+	git init -q -b main repo && (
+	cd repo && git config user.name t && git config user.email t@t &&
+	for i in 0 1 2 3 4 5; do
+		v=1000 && [ $i -ge 3 ] && v=800
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" || exit 1
+	done ) &&
+	printf "testcase: mytest\n" >j.yaml &&
+	cat >bench.sh <<-\EOS &&
+	#!/bin/sh
+	n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+	echo "score: $(( $(cat "$PERFBOT_BUILD_DIR/VALUE") + n % 5 ))"
+	EOS
+	chmod +x bench.sh &&
+	export COUNTER=$(pwd)/counter
+}
+
+test_expect_success 'perfbot bisect indexes each step it runs; --no-index does not' '
+	bisect_repo &&
+	good=$(git -C repo rev-list --max-parents=0 main) &&
+	perfbot bisect --repo repo --good $good --bad main --job j.yaml --metric mytest.score \
+		--state st --result-root res --db b.db -- "$(pwd)/bench.sh" >out 2>err &&
+	bad=$(git -C repo log --format=%H --grep="^commit 3$" main) &&
+	grep -q "^first bad commit: $bad" out &&
+	# every root the bisect wrote is stored, with every run it holds
+	find res -name matrix.json | sed "s|/matrix.json$||" | while read d; do
+		(cd "$d" && pwd -P); done | sort >on_disk &&
+	sql b.db "SELECT path FROM result_root ORDER BY path" >stored &&
+	test_cmp on_disk stored &&
+	grep -q "$bad" stored &&
+	test "$(sql b.db "SELECT count(*) FROM run")" = "$(find res -name stats.json | wc -l)" &&
+	test "$(sql b.db "SELECT count(DISTINCT rev) FROM result_root")" -ge 3 &&
+	rm -rf st st.d res &&
+	perfbot bisect --repo repo --good $good --bad main --job j.yaml --metric mytest.score \
+		--state st --result-root res --db nob.db --no-index -- "$(pwd)/bench.sh" >out 2>err &&
+	grep -q "^first bad commit: $bad" out &&
+	test ! -f nob.db
+'
+
 test_done
