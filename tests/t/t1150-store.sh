@@ -228,6 +228,37 @@ test_expect_success 'a corrupt store, a newer schema, a foreign file: one line e
 	grep -q "is an SQLite database of another program" err
 '
 
+test_expect_success 'readers: not held up by a writer (WAL); a corrupt or newer store is one line' '
+	$GEN tree --roots 2 --metrics 2 --runs 1 &&
+	perfbot index -q --db p.db tree >/dev/null &&
+	perfbot results --db p.db --csv >before.csv &&
+	{ python3 -c "
+import sqlite3, time
+c = sqlite3.connect(\"p.db\", isolation_level=None)
+c.execute(\"BEGIN IMMEDIATE\")
+c.execute(\"DELETE FROM sample\")
+open(\"locked\", \"w\").close()
+time.sleep(3)
+c.execute(\"ROLLBACK\")
+" & } &&
+	while [ ! -f locked ]; do sleep 0.05; done &&
+	PERFBOT_DB_TIMEOUT=0 perfbot results --db p.db --csv >during.csv &&
+	test_cmp before.csv during.csv &&
+	PERFBOT_DB_TIMEOUT=0 test_must_fail 1 perfbot index -q --force --db p.db tree 2>err &&
+	grep -q "database is locked; another process holds it" err &&
+	wait && rm locked &&
+	head -c 10000 /dev/urandom | tr -d "\0" >bad.db &&
+	test_must_fail 1 perfbot results --db bad.db 2>err &&
+	test $(wc -l <err) = 1 && grep -q "^perfbot: store .bad.db.: cannot open: file is not a database" err &&
+	test_must_fail 1 perfbot history --db bad.db --repo . --metric m 2>err &&
+	test $(wc -l <err) = 1 && grep -q "file is not a database" err &&
+	sql p.db "PRAGMA user_version = 9" &&
+	test_must_fail 1 perfbot results --db p.db 2>err &&
+	test $(wc -l <err) = 1 && grep -q "has schema version 9, newer than this perfbot" err &&
+	test_must_fail 1 perfbot detect --db p.db --repo . --metric m 2>err &&
+	test $(wc -l <err) = 1 && grep -q "has schema version 9, newer than this perfbot" err
+'
+
 test_expect_success 'perfbot run indexes what it writes; --no-index does not' '
 	printf "testcase: mytest\n" >j.yaml &&
 	perfbot run -n 2 -r res -c v1 -M vmstat --db run.db j.yaml -- sh -c "echo ops: 7" >out &&
