@@ -66,6 +66,22 @@ test_expect_success 'indexing again changes nothing; --force rereads; -q is quie
 	test_cmp before after
 '
 
+test_expect_success 'an unchanged root is judged by the stat of its files alone, not read' '
+	$GEN tree --roots 2 --metrics 4 --runs 2 &&
+	$GEN st --roots 1 --metrics 3 --runs 2 --stats-only &&
+	perfbot index -q --db p.db tree st >/dev/null &&
+	# the same size and mtime over bytes that do not parse: still unchanged
+	for f in $(ls tree/*/*/*/*/*/*/*/matrix.json | head -n 1) $(ls st/*/*/*/*/*/*/*/1/stats.json); do
+		cp -p $f $f.orig &&
+		head -c $(wc -c <$f.orig) /dev/zero | tr "\0" "x" >$f &&
+		touch -r $f.orig $f && rm $f.orig || return 1
+	done &&
+	perfbot index -q --db p.db tree st >out &&
+	grep -q "3 result roots: 0 stored, 3 unchanged, 0 forgotten, 0 skipped" out &&
+	test_must_fail 1 perfbot index -q --force --db p.db tree st >out 2>err &&
+	grep -q "3 result roots: 1 stored, 0 unchanged, 0 forgotten, 2 skipped" out
+'
+
 test_expect_success 'a changed root is stored again, a vanished one forgotten' '
 	$GEN tree --roots 3 --metrics 4 --runs 2 &&
 	perfbot index -q --db p.db tree >/dev/null &&
