@@ -39,6 +39,9 @@ struct results {
 	bool *chosen;                   /* by position in metrics */
 	int nr_chosen;
 	int64_t *chosen_ids;            /* sorted, for lookups by id */
+	/* the chosen metrics in name order (positions in `metrics`) with their
+	 * index in chosen_ids: a root's rows without a pass over every metric */
+	struct chosen_row { int pos, k; } *rows;
 	/* one root's values, metric position x run */
 	double *v;
 	bool *have;
@@ -99,6 +102,12 @@ static int choose_metrics(struct results *r, const char *const *globs, int nr_gl
 			r->chosen_ids[k++] = r->metrics.metrics[i].id;
 	if (r->nr_chosen)
 		qsort(r->chosen_ids, (size_t)r->nr_chosen, sizeof(*r->chosen_ids), cmp_int64);
+	r->rows = xcalloc((size_t)(r->nr_chosen ? r->nr_chosen : 1), sizeof(*r->rows));
+	for (int i = 0, n = 0; i < r->metrics.nr; i++)
+		if (r->chosen[i]) {
+			r->rows[n].pos = i;
+			r->rows[n++].k = chosen_index(r, r->metrics.metrics[i].id);
+		}
 	return 0;
 }
 
@@ -186,11 +195,9 @@ static void print_root(struct results *r, const struct store_job_info *job,
 		strbuf_addch(o, '\n');
 	}
 	/* metrics in name order: the positions of the chosen ones */
-	for (int i = 0; i < r->metrics.nr; i++) {
-		int k = r->chosen[i] ? chosen_index(r, r->metrics.metrics[i].id) : -1;
+	for (int row = 0; row < r->nr_chosen; row++) {
+		int i = r->rows[row].pos, k = r->rows[row].k;
 		bool any = false;
-		if (k < 0)
-			continue;
 		for (int c = 0; c < n; c++)
 			any |= r->have[(size_t)k * (size_t)n + (size_t)c];
 		if (!any)
@@ -458,6 +465,7 @@ out:
 	store_metric_list_release(&r.metrics);
 	free(r.chosen);
 	free(r.chosen_ids);
+	free(r.rows);
 	free(r.v);
 	free(r.have);
 	store_close(r.s);

@@ -181,7 +181,6 @@ static int read_runs(struct root_read *rr)
 			ret = error("cannot read '%s/stats.json': it went away", run.buf);
 			break;
 		}
-		add_sig(&rr->sig, names[i], &st);
 		matrix_init(&stats);
 		if (stats_load(&stats, path.buf) < 0) {
 			matrix_release(&stats);
@@ -280,25 +279,62 @@ static void root_read_release(struct root_read *rr)
 	strbuf_release(&rr->sig);
 }
 
-/* Everything of the root, from disk; nothing is written.  0 or -1. */
-static int read_root(struct root_read *rr, const char *dir)
+/*
+ * The signature of the files a root is read from, from their stat alone:
+ * matrix.json(.gz), else each run's stats.json(.gz) by run number.  It is
+ * taken before they are read, so that a file changed meanwhile makes the
+ * next index read it again.
+ */
+static void root_signature(const char *dir, struct strbuf *sig)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, run = STRBUF_INIT;
 	struct stat st;
-	int ret = -1;
+	int nr;
+	char **names;
 
+	if (exists_maybe_gz(dir, "matrix.json", &path, &st)) {
+		add_sig(sig, strrchr(path.buf, '/') + 1, &st);
+		strbuf_release(&path);
+		return;
+	}
+	names = run_dirs(dir, &nr);
+	for (int i = 0; i < nr; i++) {
+		strbuf_reset(&run);
+		path_join(&run, dir, names[i]);
+		if (exists_maybe_gz(run.buf, "stats.json", &path, &st))
+			add_sig(sig, names[i], &st);
+		free(names[i]);
+	}
+	free(names);
+	strbuf_release(&path);
+	strbuf_release(&run);
+}
+
+/* Where the root is, what it is called and its signature; nothing is read
+ * from its files yet.  0 or -1. */
+static int locate_root(struct root_read *rr, const char *dir)
+{
 	memset(rr, 0, sizeof(*rr));
 	matrix_init(&rr->mx);
 	strbuf_init(&rr->sig, 0);
 	rr->dir = realpath(dir, NULL);
 	if (!rr->dir) {
 		rr->dir = xstrdup(dir);
-		error("cannot index '%s': %s", dir, strerror(errno));
-		goto out;
+		return error("cannot index '%s': %s", dir, strerror(errno));
 	}
 	read_identity(rr);
+	root_signature(rr->dir, &rr->sig);
+	return 0;
+}
+
+/* Everything of the located root, from disk; nothing is written.  0 or -1. */
+static int read_root(struct root_read *rr)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret = -1;
+
 	if (exists_maybe_gz(rr->dir, "matrix.json", &path, &st)) {
-		add_sig(&rr->sig, strrchr(path.buf, '/') + 1, &st);
 		if (matrix_load(&rr->mx, path.buf) < 0)
 			goto out;
 		matrix_runs(rr);
@@ -324,18 +360,23 @@ int store_ingest_root(struct store *s, const char *dir, bool force, struct inges
 
 	if (res)
 		memset(res, 0, sizeof(*res));
-	if (read_root(&rr, dir) < 0)
+	if (locate_root(&rr, dir) < 0)
 		goto out;
-	ret = INGEST_ERR_STORE;
+	/* an unchanged root costs a few stats and one lookup, not a parse */
 	if (!force) {
 		int r = store_root_signature(s, rr.dir, &old);
-		if (r < 0)
+		if (r < 0) {
+			ret = INGEST_ERR_STORE;
 			goto out;
+		}
 		if (r == 1 && !strcmp(old.buf, rr.sig.buf)) {
 			ret = INGEST_UNCHANGED;
 			goto out;
 		}
 	}
+	if (read_root(&rr) < 0)
+		goto out;
+	ret = INGEST_ERR_STORE;
 	memset(&root, 0, sizeof(root));
 	for (int i = 0; i < SJ_NR; i++)
 		root.job[i] = rr.parts[i];

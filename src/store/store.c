@@ -68,8 +68,7 @@ static const char *const queries[Q_NR] = {
 	[Q_JOB_ROOTS] = "SELECT id, rev, path FROM result_root WHERE job_id = $1",
 	[Q_JOB_RUNS] =
 		"SELECT ru.id, ru.root_id, ru.number, ru.incomplete, ru.path FROM run ru"
-		" JOIN result_root r ON r.id = ru.root_id WHERE r.job_id = $1"
-		" ORDER BY ru.root_id, ru.number",
+		" JOIN result_root r ON r.id = ru.root_id WHERE r.job_id = $1",
 	/* driven by the metric table so that each row is a key lookup */
 	[Q_RUN_SAMPLES] =
 		"SELECT s.metric_id, s.value FROM metric m"

@@ -66,6 +66,22 @@ test_expect_success 'indexing again changes nothing; --force rereads; -q is quie
 	test_cmp before after
 '
 
+test_expect_success 'an unchanged root is judged by the stat of its files alone, not read' '
+	$GEN tree --roots 2 --metrics 4 --runs 2 &&
+	$GEN st --roots 1 --metrics 3 --runs 2 --stats-only &&
+	perfbot index -q --db p.db tree st >/dev/null &&
+	# the same size and mtime over bytes that do not parse: still unchanged
+	for f in $(ls tree/*/*/*/*/*/*/*/matrix.json | head -n 1) $(ls st/*/*/*/*/*/*/*/1/stats.json); do
+		cp -p $f $f.orig &&
+		head -c $(wc -c <$f.orig) /dev/zero | tr "\0" "x" >$f &&
+		touch -r $f.orig $f && rm $f.orig || return 1
+	done &&
+	perfbot index -q --db p.db tree st >out &&
+	grep -q "3 result roots: 0 stored, 3 unchanged, 0 forgotten, 0 skipped" out &&
+	test_must_fail 1 perfbot index -q --force --db p.db tree st >out 2>err &&
+	grep -q "3 result roots: 1 stored, 0 unchanged, 0 forgotten, 2 skipped" out
+'
+
 test_expect_success 'a changed root is stored again, a vanished one forgotten' '
 	$GEN tree --roots 3 --metrics 4 --runs 2 &&
 	perfbot index -q --db p.db tree >/dev/null &&
@@ -228,6 +244,37 @@ test_expect_success 'a corrupt store, a newer schema, a foreign file: one line e
 	grep -q "is an SQLite database of another program" err
 '
 
+test_expect_success 'readers: not held up by a writer (WAL); a corrupt or newer store is one line' '
+	$GEN tree --roots 2 --metrics 2 --runs 1 &&
+	perfbot index -q --db p.db tree >/dev/null &&
+	perfbot results --db p.db --csv >before.csv &&
+	{ python3 -c "
+import sqlite3, time
+c = sqlite3.connect(\"p.db\", isolation_level=None)
+c.execute(\"BEGIN IMMEDIATE\")
+c.execute(\"DELETE FROM sample\")
+open(\"locked\", \"w\").close()
+time.sleep(3)
+c.execute(\"ROLLBACK\")
+" & } &&
+	while [ ! -f locked ]; do sleep 0.05; done &&
+	PERFBOT_DB_TIMEOUT=0 perfbot results --db p.db --csv >during.csv &&
+	test_cmp before.csv during.csv &&
+	PERFBOT_DB_TIMEOUT=0 test_must_fail 1 perfbot index -q --force --db p.db tree 2>err &&
+	grep -q "database is locked; another process holds it" err &&
+	wait && rm locked &&
+	head -c 10000 /dev/urandom | tr -d "\0" >bad.db &&
+	test_must_fail 1 perfbot results --db bad.db 2>err &&
+	test $(wc -l <err) = 1 && grep -q "^perfbot: store .bad.db.: cannot open: file is not a database" err &&
+	test_must_fail 1 perfbot history --db bad.db --repo . --metric m 2>err &&
+	test $(wc -l <err) = 1 && grep -q "file is not a database" err &&
+	sql p.db "PRAGMA user_version = 9" &&
+	test_must_fail 1 perfbot results --db p.db 2>err &&
+	test $(wc -l <err) = 1 && grep -q "has schema version 9, newer than this perfbot" err &&
+	test_must_fail 1 perfbot detect --db p.db --repo . --metric m 2>err &&
+	test $(wc -l <err) = 1 && grep -q "has schema version 9, newer than this perfbot" err
+'
+
 test_expect_success 'perfbot run indexes what it writes; --no-index does not' '
 	printf "testcase: mytest\n" >j.yaml &&
 	perfbot run -n 2 -r res -c v1 -M vmstat --db run.db j.yaml -- sh -c "echo ops: 7" >out &&
@@ -250,6 +297,48 @@ test_expect_success 'an indexing failure in perfbot run warns, keeps the runs, s
 	grep -q "^perfbot: warning: the runs in .$rr. are kept but not indexed; .perfbot index $rr. repairs it$" err &&
 	perfbot index -q --db good.db "$rr" >/dev/null &&
 	test "$(sql good.db "SELECT count(*) FROM run")" = 1
+'
+
+# a 6-commit line whose VALUE drops from 1000 to 800 at commit 3
+bisect_repo() {
+	git init -q -b main repo && (
+	cd repo && git config user.name t && git config user.email t@t &&
+	for i in 0 1 2 3 4 5; do
+		v=1000 && [ $i -ge 3 ] && v=800
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" || exit 1
+	done ) &&
+	printf "testcase: mytest\n" >j.yaml &&
+	cat >bench.sh <<-\EOS &&
+	#!/bin/sh
+	n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+	echo "score: $(( $(cat "$PERFBOT_BUILD_DIR/VALUE") + n % 5 ))"
+	EOS
+	chmod +x bench.sh &&
+	export COUNTER=$(pwd)/counter
+}
+
+test_expect_success 'perfbot bisect indexes each step it runs; --no-index does not' '
+	bisect_repo &&
+	good=$(git -C repo rev-list --max-parents=0 main) &&
+	perfbot bisect --repo repo --good $good --bad main --job j.yaml --metric mytest.score \
+		--state st --result-root res --db b.db -- "$(pwd)/bench.sh" >out 2>err &&
+	bad=$(git -C repo log --format=%H --grep="^commit 3$" main) &&
+	grep -q "^first bad commit: $bad" out &&
+	# every root the bisect wrote is stored, with every run it holds
+	find res -name matrix.json | sed "s|/matrix.json$||" | while read d; do
+		(cd "$d" && pwd -P); done | sort >on_disk &&
+	sql b.db "SELECT path FROM result_root ORDER BY path" >stored &&
+	test_cmp on_disk stored &&
+	grep -q "$bad" stored &&
+	test "$(sql b.db "SELECT count(*) FROM run")" = "$(find res -name stats.json | wc -l)" &&
+	test "$(sql b.db "SELECT count(DISTINCT rev) FROM result_root")" -ge 3 &&
+	rm -rf st st.d res &&
+	perfbot bisect --repo repo --good $good --bad main --job j.yaml --metric mytest.score \
+		--state st --result-root res --db nob.db --no-index -- "$(pwd)/bench.sh" >out 2>err &&
+	grep -q "^first bad commit: $bad" out &&
+	test ! -f nob.db
 '
 
 test_done
