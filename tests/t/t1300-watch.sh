@@ -51,8 +51,10 @@ watch() {
 }
 # the benchmark's counter and log, the mail folder: of the cwd's test
 here() { export COUNTER=$(pwd)/counter RUNLOG=$(pwd)/runlog MAILDIR=$(pwd)/mails; }
+# one history for all the tests: each gets its copy
+make_repo "$TRASH/repo.orig" >/dev/null
 setup() {
-	make_repo repo && here &&
+	cp -R "$TRASH/repo.orig" repo && here &&
 	cat >mail.sh <<-\EOF &&
 	#!/bin/sh
 	n=$(ls "$MAILDIR" 2>/dev/null | wc -l)
@@ -170,18 +172,29 @@ test_expect_success 'a commit that does not build: recorded as failed, skipped n
 	setup &&
 	(cd repo && echo broken >BROKEN && git add BROKEN && git commit -q -m "commit 16 broken" &&
 		git rm -q BROKEN && git commit -q -m "commit 17 fixed") &&
-	watch --once --runs 1 --build "test ! -e BROKEN" --depth 3 >out 2>err &&
+	watch --once --build "test ! -e BROKEN" --depth 3 >out 2>err &&
 	cat out &&
 	broken=$(sha_of "commit 16") &&
-	grep "^\[2/3\] $(echo $broken | cut -c1-12) \"commit 16 broken\": 1 run$" out &&
+	# the defaults: every commit (stride 1), 3 runs each
+	grep "^main at .*: 3 commits on the line, 3 to test (stride 1)$" out &&
+	grep "^\[1/3\] .* \"commit 17 fixed\": 3 runs$" out &&
+	grep "^\[2/3\] $(echo $broken | cut -c1-12) \"commit 16 broken\": 3 runs$" out &&
 	grep "^\[2/3\] $(echo $broken | cut -c1-12): the build failed (.*/build-$(echo $broken | cut -c1-12).log): skipped from now on$" out &&
 	grep "^failed $broken build$" st/log &&
-	grep "^\[3/3\] .*\"commit 15\": 1 run$" out &&
+	grep "^\[3/3\] .*\"commit 15\": 3 runs$" out &&
 	(cd repo && echo 1 >>LOG && git commit -q -a -m "commit 18") &&
+	# a line cut short by a kill is dropped from the log
+	printf "tested 0123456789abcdef" >>st/log &&
 	watch --once --runs 1 --build "test ! -e BROKEN" --depth 4 >out 2>err &&
 	cat out &&
 	grep "^main at .*: 4 commits on the line, 1 to test (stride 1)$" out &&
-	! grep "$(echo $broken | cut -c1-12)" out
+	! grep "$(echo $broken | cut -c1-12)" out &&
+	! grep 0123456789abcdef st/log &&
+	test $(grep -c "^tested" st/log) = 3 &&
+	# a line that is not one is an error naming the log and the line
+	sed -i "1s/^tested/tasted/" st/log &&
+	test_must_fail 1 watch --once --runs 1 --depth 4 >out 2>err &&
+	grep "^perfbot: $(pwd)/st/log:1: expected .tested SHA RUNS., .failed SHA WHY., .mail FILE. or .mailed FILE., got .tasted " err
 '
 
 test_expect_success '--every: a pass, then waits; SIGTERM between passes ends it cleanly' '
@@ -194,6 +207,17 @@ test_expect_success '--every: a pass, then waits; SIGTERM between passes ends it
 		sleep 0.05; i=$((i + 1)); done &&
 	kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
 	test $rc = 0 && test "$(grep -c "^nothing new" out)" -ge 2
+'
+
+test_expect_success 'without --once or --every: a pass an hour' '
+	setup &&
+	watch --once --runs 1 --depth 2 >/dev/null 2>&1 &&
+	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --runs 1 --depth 2 -- "$TRASH/bench.sh" >out 2>err & } &&
+	pid=$! &&
+	i=0 && while [ $i -lt 200 ] && ! grep -q "^nothing new" out; do sleep 0.05; i=$((i + 1)); done &&
+	sleep 2 && kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
+	test $rc = 0 && test "$(grep -c "^nothing new" out)" = 1
 '
 
 test_expect_success 'one watch at a time on a state' '
