@@ -138,6 +138,18 @@ test_expect_success 'new commits: only they are tested, at the grid from the fir
 	sort -u runlog >ran && test $(wc -l <ran) = 2
 '
 
+test_expect_success 'killed after the runs, before the log line: the runs are found, not repeated' '
+	cd "$TRASH/1" && here &&
+	tip=$(git -C repo rev-parse main) &&
+	grep -v "^tested $tip " st/log >log && mv log st/log &&
+	n1=$(cat counter) &&
+	watch --once --stride 3 --tags --runs 2 >out 2>&1 &&
+	cat out &&
+	grep "^\[1/1\] $(echo $tip | cut -c1-12) \"commit 19\": 2 runs already in the result tree$" out &&
+	test "$(cat counter)" = "$n1" &&
+	grep "^tested $tip 2$" st/log
+'
+
 test_expect_success 'kill -9 in the middle: the next start continues without repeating finished runs' '
 	setup && export BENCH_SLEEP=0.3 &&
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
