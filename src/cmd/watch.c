@@ -154,6 +154,12 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
 		for (int i = 0; i < o->nr_command; i++)
 			o->command[i] = xstrdup(argv[optind + i]);
+		/* it runs in the worktree: ./bench.sh means the one here */
+		if (strchr(o->command[0], '/') && o->command[0][0] != '/') {
+			char *a = abs_path(o->command[0]);
+			free(o->command[0]);
+			o->command[0] = a;
+		}
 	} else if (optind < argc) {
 		return error("unexpected argument '%s'", argv[optind]);
 	}
