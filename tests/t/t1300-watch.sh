@@ -232,6 +232,26 @@ test_expect_success 'without --once or --every: a pass an hour' '
 	test $rc = 0 && test "$(grep -c "^nothing new" out)" = 1
 '
 
+test_expect_success 'a clone: each pass fetches, and follows the remote-tracking branch' '
+	setup && git clone -q repo clone &&
+	w() { perfbot watch --repo clone --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --once --runs 1 --depth 2 "$@" -- "$TRASH/bench.sh"; } &&
+	w >out 2>&1 &&
+	(cd repo && echo 1 >>LOG && git commit -q -a -m "commit 16 upstream") &&
+	w --no-fetch >out 2>&1 &&
+	grep "^nothing new on main" out &&
+	w >out 2>&1 &&
+	grep "^\[1/1\] .* \"commit 16 upstream\": 1 run$" out &&
+	test "$(git -C clone rev-parse main)" != "$(git -C repo rev-parse main)"
+'
+
+test_expect_success 'a relative benchmark path is the one in the cwd, not the worktree' '
+	setup && cp "$TRASH/bench.sh" b.sh &&
+	perfbot watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --once --runs 1 --depth 1 -- ./b.sh >out 2>err &&
+	grep "^tested $(git -C repo rev-parse main) 1$" st/log
+'
+
 test_expect_success 'one watch at a time on a state' '
 	setup && mkdir st && exec 9>st/lock && flock -n 9 &&
 	test_must_fail 1 watch --once 2>err &&
