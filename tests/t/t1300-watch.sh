@@ -172,6 +172,20 @@ test_expect_success 'kill -9 in the middle: the next start continues without rep
 	test $(grep -c "^tested" st/log) = 6
 '
 
+test_expect_success 'SIGTERM in a pass: exit 130, and the next start continues' '
+	setup && export BENCH_SLEEP=0.5 &&
+	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --once --runs 2 --depth 3 -- "$TRASH/bench.sh" >out 2>err & } &&
+	pid=$! &&
+	i=0 && while [ $i -lt 300 ] && ! grep -q "^tested" st/log 2>/dev/null; do sleep 0.05; i=$((i + 1)); done &&
+	kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
+	test $rc = 130 &&
+	grep "^perfbot: watch: interrupted; the next start continues from here$" err &&
+	unset BENCH_SLEEP &&
+	watch --once --runs 2 --depth 3 >out 2>&1 &&
+	test $(grep -c "^tested" st/log) = 3
+'
+
 test_expect_success 'a branch that does not exist: one error line, exit 1' '
 	setup &&
 	test_must_fail 1 watch --once >out 2>err --branch nosuch &&
