@@ -150,6 +150,19 @@ test_expect_success 'killed after the runs, before the log line: the runs are fo
 	grep "^tested $tip 2$" st/log
 '
 
+test_expect_success 'a mail command that fails: the mail stays pending, sent by the next pass' '
+	cd "$TRASH/1" && here &&
+	grep -v "^mailed " st/log >log && mv log st/log &&
+	test_must_fail 1 watch --once --stride 3 --tags --runs 2 --mail-cmd false >out 2>err &&
+	grep "^perfbot: --mail-cmd .false. failed (exit 1) on $(pwd)/st/reports/mytest.throughput-.*\.mail: it is sent again next time$" err &&
+	! grep "^mailed" st/log &&
+	watch --once --stride 3 --tags --runs 2 --mail-cmd "$(pwd)/mail.sh" >out 2>&1 &&
+	grep "^mailed $(pwd)/st/reports/mytest.throughput-" out &&
+	test "$(ls mails)" = "msg.0
+msg.1" &&
+	cmp mails/msg.0 mails/msg.1
+'
+
 test_expect_success 'kill -9 in the middle: the next start continues without repeating finished runs' '
 	setup && export BENCH_SLEEP=0.3 &&
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
@@ -162,8 +175,13 @@ test_expect_success 'kill -9 in the middle: the next start continues without rep
 	grep -c "^tested" st/log >before && test "$(cat before)" -ge 2 &&
 	cp runlog runlog.before &&
 	unset BENCH_SLEEP &&
-	watch --once --stride 3 --runs 2 >out 2>&1 &&
+	watch --once --stride 3 --runs 2 --mail-cmd "$(pwd)/mail.sh" \
+		--mail-to "Lead <lead@example.org>" --mail-from "robot <robot@example.org>" >out 2>&1 &&
 	cat out &&
+	# the addresses given; no greeting of the author then
+	grep "^To: Lead <lead@example.org>$" mails/msg.0 &&
+	grep "^From: robot <robot@example.org>$" mails/msg.0 &&
+	sed -n "/^\$/,\$p" mails/msg.0 | sed -n 2p | grep "^Hello,$" &&
 	# the finished commits are not run again
 	for c in $(sed -n "s/^tested \([0-9a-f]*\) .*/\1/p" st/log | head -n $(cat before)); do
 		test $(grep -c "^$c\$" runlog) = 2 || { echo "$c ran again"; exit 1; }
