@@ -5,6 +5,7 @@
 #                   same suite again under ASan+UBSan
 #   make demo       install missing packages (as root), build, run the demo
 #   make demo-kernel  the same for a kernel bisect in QEMU (scripts/demo-kernel.sh)
+#   make demo-watch   perfbot watch finds, bisects and reports a regression (scripts/demo-watch.sh)
 #   make coverage   line and branch coverage per folder (gcov + lcov)
 #   make mutate     the mutation test: tests/mutants.txt, score per layer
 #
@@ -32,7 +33,7 @@ HDRS     = $(shell find src -name '*.h')
 
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
-.PHONY: all check check-unit check-e2e check-asan demo demo-kernel clean deps bench
+.PHONY: all check check-unit check-e2e check-asan demo demo-kernel demo-watch clean deps bench
 .PHONY: unit-tests coverage mutate check-mutants
 
 all: $(PERFBOT)
@@ -97,6 +98,12 @@ demo:
 	@sh scripts/deps.sh install
 	$(MAKE) all
 	@sh scripts/demo.sh
+
+# perfbot watch on a tagged history: the regression between v1.1 and v1.2
+demo-watch:
+	@sh scripts/deps.sh install
+	$(MAKE) all
+	@sh scripts/demo-watch.sh
 
 # a kernel regression bisected by building and booting each commit in QEMU
 demo-kernel:

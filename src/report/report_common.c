@@ -910,6 +910,12 @@ int report_load_bisect(struct report *r, const char *state, const struct report_
 	if (opt->nr_kpi_roots)
 		nk = opt->nr_kpi_roots;
 	make_commits(r);
+	/* the caller's columns are named by their tags, as seed 001's are */
+	for (int i = 0; opt->nr_kpi_roots && i < r->kpi.ncols; i++)
+		if (r->kpi_commits[i].tag) {
+			free(r->kpi.col[i].label);
+			r->kpi.col[i].label = xstrdup(r->kpi_commits[i].tag);
+		}
 	pick_kpi_rows(r, b->metric);
 	r->headline_row = find_row(&r->main, b->metric);
 

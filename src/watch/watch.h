@@ -5,9 +5,11 @@
  *
  *   1. fetches the repository (when it has a remote) and resolves the
  *      branch;
- *   2. picks the commits to test on its first-parent line: every
- *      stride-th from the tip and, with tags, every tagged one, newest
- *      first, none that was tested (or failed to build) before;
+ *   2. picks the commits to test on its first-parent line: the tip,
+ *      every stride-th counting from the branch's first commit (so that
+ *      the grid stays put as the branch grows: a new pass tests the new
+ *      commits only) and, with tags, every tagged one, newest first,
+ *      none that was tested (or failed to build) before;
  *   3. builds each in a private worktree and runs the job on it (the runs
  *      go to the result tree and the store, as perfbot run's do);
  *   4. reads each watched metric's history from the store and finds its
@@ -28,9 +30,11 @@
  * The state folder (default $XDG_DATA_HOME/perfbot/watch/<testcase>-<id>,
  * id from the repository, branch and job) holds:
  *
- *   lock                 held while a watch runs on it
+ *   lock                 flock'd while a watch runs on it
  *   log                  "tested <sha> <runs>" / "failed <sha> build" /
- *                        "mailed <report>" lines, appended and fsynced
+ *                        "mail <report>" (to be mailed) / "mailed <report>"
+ *                        lines, appended and fsynced
+ *   lab-jobs             with a lab's database: the queue entries out
  *   wt/                  the worktree; build-<sha12>.log
  *   bisect-<good12>-<bad12>.state, .state.d/   one bisect per range
  *   reports/             the default reports folder
@@ -38,6 +42,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include "stats/changepoint.h"
+#include "util/strbuf.h"
 
 struct watch_opts {
 	char *repo;                  /* absolute */
@@ -70,17 +75,24 @@ struct watch_opts {
 /* Exit codes beyond 0 and 1 (error). */
 #define WATCH_EXIT_INTERRUPTED 130
 
+/* The defaults of perfbot watch's options. */
+#define WATCH_STRIDE_DEFAULT 1
+#define WATCH_RUNS_DEFAULT 3
+#define WATCH_EVERY_DEFAULT 3600.0
+
 /* Run passes as o says.  Returns an exit code. */
 int watch_run(struct watch_opts *o);
 void watch_opts_release(struct watch_opts *o);
 
 /*
  * Which positions of a first-parent line of n commits (0 the oldest) to
- * test, newest first: every stride-th counting from the tip (n-1,
- * n-1-stride, ...) and, where tagged is not NULL, every tagged one, each
- * once, none with done[pos].  out holds n; returns how many.
+ * test, newest first: the tip (n - 1), every position p with (base + p)
+ * a multiple of stride (base: how many older commits the line left out,
+ * so that the grid counts from the branch's first commit) and, where
+ * tagged is not NULL, every tagged one; each once, none with done[p]
+ * (done may be NULL).  out holds n; returns how many.
  */
-int watch_plan(int n, int stride, const bool *tagged, const bool *done, int *out);
+int watch_plan(int n, int base, int stride, const bool *tagged, const bool *done, int *out);
 
 /* A mail's header fields (all borrowed; in_reply_to may be NULL). */
 struct watch_mail {
@@ -93,6 +105,14 @@ struct watch_mail {
  * body, appended to out.  Header values are folded at 78 columns.
  */
 void watch_mail_compose(const struct watch_mail *m, const char *body, struct strbuf *out);
+
+/*
+ * The subject of a regression's mail, as the 0-day robot wrote them:
+ * "[area] <sha10>: <metric> <change>% regression", area the first bad
+ * commit's subject up to its first ": " (none without one).
+ */
+void watch_mail_subject(const char *sha, const char *commit_subject, const char *metric,
+			double change_pct, struct strbuf *out);
 
 /*
  * The In-Reply-To of a commit's report: the message id of the patch, from

@@ -1,0 +1,202 @@
+/*
+ * watch.c: `perfbot watch`, the robot (watch/watch.h): the command line
+ * into struct watch_opts, SIGINT/SIGTERM into its stop flag.
+ *
+ * Exit: 0 (also "nothing new"), 1 error, 2 usage, 130 interrupted.
+ */
+#include "cmd/cmd.h"
+#include "run/run.h"
+#include "util/fileio.h"
+#include "util/numfmt.h"
+#include "watch/watch.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* A whole number >= 1 for opt, or -1 after an error. */
+static int count_arg(const char *opt, const char *arg, int *out)
+{
+	double v;
+	bool is_int;
+
+	if (parse_number(arg, &v, &is_int) < 0 || !is_int || v < 1 || v > INT_MAX)
+		return error("%s expects a whole number >= 1, got '%s'", opt, arg);
+	*out = (int)v;
+	return 0;
+}
+
+static int number_arg(const char *opt, const char *arg, bool percent, double *v)
+{
+	size_t len = strlen(arg);
+	struct strbuf sb = STRBUF_INIT;
+	bool is_int, pct = percent && len > 1 && arg[len - 1] == '%';
+	int r;
+
+	strbuf_add(&sb, arg, pct ? len - 1 : len);
+	r = parse_number(sb.buf, v, &is_int);
+	strbuf_release(&sb);
+	if (r < 0)
+		return error("%s expects a number%s, got '%s'", opt, percent ? " or a percentage" : "", arg);
+	if (pct)
+		*v /= 100;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct watch_opts *o)
+{
+	enum { O_REPO = 256, O_BRANCH, O_JOB, O_EVERY, O_ONCE, O_STRIDE, O_TAGS, O_METRIC,
+	       O_RUNS, O_DEPTH, O_NO_FETCH, O_BUILD, O_ROOT, O_DB, O_STATE, O_REPORTS,
+	       O_MAIL_CMD, O_MAIL_TO, O_MAIL_FROM, O_PVALUE, O_MIN_CHANGE };
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, O_REPO },
+		{ "branch", required_argument, NULL, O_BRANCH },
+		{ "job", required_argument, NULL, O_JOB },
+		{ "every", required_argument, NULL, O_EVERY },
+		{ "once", no_argument, NULL, O_ONCE },
+		{ "stride", required_argument, NULL, O_STRIDE },
+		{ "tags", no_argument, NULL, O_TAGS },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "depth", required_argument, NULL, O_DEPTH },
+		{ "no-fetch", no_argument, NULL, O_NO_FETCH },
+		{ "build", required_argument, NULL, O_BUILD },
+		{ "result-root", required_argument, NULL, O_ROOT },
+		{ "db", required_argument, NULL, O_DB },
+		{ "state-dir", required_argument, NULL, O_STATE },
+		{ "reports", required_argument, NULL, O_REPORTS },
+		{ "mail-cmd", required_argument, NULL, O_MAIL_CMD },
+		{ "mail-to", required_argument, NULL, O_MAIL_TO },
+		{ "mail-from", required_argument, NULL, O_MAIL_FROM },
+		{ "pvalue", required_argument, NULL, O_PVALUE },
+		{ "min-change", required_argument, NULL, O_MIN_CHANGE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool every = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+v", opts, NULL)) != -1) {
+		switch (c) {
+		case O_REPO: free(o->repo); o->repo = abs_path(optarg); break;
+		case O_BRANCH: free(o->branch); o->branch = xstrdup(optarg); break;
+		case O_JOB: free(o->job_path); o->job_path = abs_path(optarg); break;
+		case O_EVERY:
+			o->every = parse_duration(optarg);
+			if (!(o->every > 0))
+				return error("--every expects a duration > 0 (300, 300s, 5m, 1h, 2d), got '%s'",
+					     optarg);
+			every = true;
+			break;
+		case O_ONCE: o->once = true; break;
+		case O_STRIDE:
+			if (count_arg("--stride", optarg, &o->stride) < 0)
+				return -1;
+			break;
+		case O_TAGS: o->tags = true; break;
+		case O_METRIC:
+			o->metrics = xrealloc(o->metrics, sizeof(char *) * (size_t)(o->nr_metrics + 1));
+			o->metrics[o->nr_metrics++] = xstrdup(optarg);
+			break;
+		case O_RUNS:
+			if (count_arg("--runs", optarg, &o->runs) < 0)
+				return -1;
+			break;
+		case O_DEPTH:
+			if (count_arg("--depth", optarg, &o->depth) < 0)
+				return -1;
+			break;
+		case O_NO_FETCH: o->fetch = false; break;
+		case O_BUILD: free(o->build); o->build = xstrdup(optarg); break;
+		case O_ROOT: free(o->result_base); o->result_base = abs_path(optarg); break;
+		case O_DB:
+			free(o->db);
+			/* kept in bisect logs: a path must mean the same from anywhere */
+			o->db = strstr(optarg, "://") || !strncmp(optarg, "sqlite:", 7) ?
+				xstrdup(optarg) : abs_path(optarg);
+			break;
+		case O_STATE: free(o->state_dir); o->state_dir = abs_path(optarg); break;
+		case O_REPORTS: free(o->reports_dir); o->reports_dir = abs_path(optarg); break;
+		case O_MAIL_CMD: free(o->mail_cmd); o->mail_cmd = xstrdup(optarg); break;
+		case O_MAIL_TO: free(o->mail_to); o->mail_to = xstrdup(optarg); break;
+		case O_MAIL_FROM: free(o->mail_from); o->mail_from = xstrdup(optarg); break;
+		case O_PVALUE:
+			if (number_arg("--pvalue", optarg, false, &o->cp.pvalue) < 0)
+				return -1;
+			if (!(o->cp.pvalue > 0 && o->cp.pvalue < 1))
+				return error("--pvalue expects a number between 0 and 1, got '%s'", optarg);
+			break;
+		case O_MIN_CHANGE:
+			if (number_arg("--min-change", optarg, true, &o->cp.min_change) < 0)
+				return -1;
+			if (!(o->cp.min_change >= 0))
+				return error("--min-change expects a number >= 0, got '%s'", optarg);
+			break;
+		case 'v': o->verbose++; break;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o->nr_command = argc - optind;
+		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
+		for (int i = 0; i < o->nr_command; i++)
+			o->command[i] = xstrdup(argv[optind + i]);
+		/* it runs in the worktree: ./bench.sh means the one here */
+		if (strchr(o->command[0], '/') && o->command[0][0] != '/') {
+			char *a = abs_path(o->command[0]);
+			free(o->command[0]);
+			o->command[0] = a;
+		}
+	} else if (optind < argc) {
+		return error("unexpected argument '%s'", argv[optind]);
+	}
+	if (!o->repo || !o->branch || !o->job_path)
+		return error("watch needs --repo DIR, --branch B and --job JOB.yaml");
+	if (o->once && every)
+		return error("--once and --every: one pass, or one every DURATION");
+	if (!file_exists(o->job_path))
+		return error("cannot find the job '%s'", o->job_path);
+	return 0;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	const struct cmd *self = cmd_find("watch");
+	struct watch_opts o;
+	struct sigaction sa;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	o.stride = WATCH_STRIDE_DEFAULT;
+	o.every = WATCH_EVERY_DEFAULT;
+	o.fetch = true;
+	cp_options_init(&o.cp);
+	if (parse_args(argc, argv, &o) < 0) {
+		watch_opts_release(&o);
+		return cmd_usage(self, 0);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	o.stop = &stop_requested;
+	ret = watch_run(&o);
+	watch_opts_release(&o);
+	if (finish_stdout() < 0 && ret == 0)
+		ret = EXIT_ERROR;
+	return ret;
+}
