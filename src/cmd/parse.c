@@ -67,9 +67,9 @@ int cmd_parse(int argc, char **argv)
 	if (argc - optind == 2) {
 		in.name = argv[optind + 1];
 		if (parser_read_file(&raw, in.name) < 0)
-			return EXIT_ERROR;
+			goto fail;
 	} else if (parser_read_fd(&raw, 0, in.name) < 0) {
-		return EXIT_ERROR;
+		goto fail;
 	}
 	in.buf = raw.buf;
 	in.len = raw.len;
@@ -79,4 +79,8 @@ int cmd_parse(int argc, char **argv)
 	strbuf_release(&raw);
 	strbuf_release(&out);
 	return ret;
+fail:
+	/* a read past the bound leaves what it read so far in raw */
+	strbuf_release(&raw);
+	return EXIT_ERROR;
 }
