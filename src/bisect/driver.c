@@ -132,6 +132,22 @@ static int rev_parse(struct bisect *b, const char *rev, char **sha)
 	return 0;
 }
 
+/* --repo names a git repository: said before any revision is looked up
+ * in it ("unknown revision" would blame the revision) */
+static int check_repo(struct bisect *b)
+{
+	const char *repo = b->o->repo;
+
+	if (!repo)
+		return error("the bisect names no --repo");
+	if (!is_dir(repo))
+		return error("--repo '%s': %s", repo,
+			     file_exists(repo) ? "not a directory" : "no such directory");
+	if (git(b, repo, NULL, "rev-parse", "--git-dir", NULL) != 0)
+		return error("--repo '%s': not a git repository", repo);
+	return 0;
+}
+
 static void subject_of(struct bisect *b, const char *sha, struct strbuf *out)
 {
 	git(b, b->o->repo, out, "log", "-1", "--format=%s", sha, NULL);
@@ -1020,7 +1036,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		bisect_opts_release(o);
 		*o = lo;
 	}
-	if (job_load(o->job_path, &b.job) < 0)
+	if (check_repo(&b) < 0 || job_load(o->job_path, &b.job) < 0)
 		goto out;
 	strbuf_addf(&b.dir, "%s.d", o->state_path);
 	if (mkdir_p(b.dir.buf, 0755) < 0)

@@ -98,4 +98,47 @@ test_expect_success 'an empty job: run and split-job name the file' '
 	test -z "$(ls *-*.yaml 2>/dev/null)"
 '
 
+test_expect_success 'a benchmark that fails: its exit status and stderr, not a parser complaint' '
+	printf "testcase: mytest\nmytest:\n  command: \"nosuchbench-t1000\"\n" >j.yaml &&
+	test_must_fail 1 perfbot run -r res -c f1 -M vmstat j.yaml 2>err &&
+	test_cmp - err <<-\EOT &&
+	perfbot: mytest: the benchmark exited with status 127 (run 1/1): /bin/sh: 1: nosuchbench-t1000: not found
+	EOT
+	rr=$(ls -d res/mytest/*/*/*/*/*/f1) &&
+	grep -q "^is_incomplete_run: 1$" "$rr/0/last_state" &&
+	test_must_fail 1 perfbot run -r res -c f2 -M vmstat j.yaml -- sh -c "echo one >&2; echo two >&2; echo x: 1; exit 3" 2>err &&
+	printf "%s\n" "perfbot: mytest: the benchmark exited with status 3 (run 1/1), its stderr ends:" \
+		"    one" "    two" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'compare --alpha abc: one line; getopt errors name perfbot and the command' '
+	test_must_fail 2 perfbot compare --alpha abc a b 2>err &&
+	test_cmp - err <<-\EOT &&
+	perfbot: --alpha expects a number between 0 and 1, got '"'"'abc'"'"'
+	EOT
+	test_must_fail 2 perfbot compare --nosuch a b 2>err &&
+	head -n 1 err >first &&
+	test_cmp - first <<-\EOT &&
+	perfbot compare: unrecognized option '"'"'--nosuch'"'"'
+	EOT
+	test_must_fail 2 perfbot run -x 2>err &&
+	grep -q "^perfbot run: invalid option -- .x.$" err
+'
+
+test_expect_success 'bisect --repo of a missing folder or not a git tree says so' '
+	job j.yaml && mkdir plain &&
+	test_must_fail 1 perfbot bisect --repo /nonexistent/repo --good a --bad b --job j.yaml \
+		--metric mytest.score --state st 2>err &&
+	test_cmp - err <<-\EOT &&
+	perfbot: --repo '"'"'/nonexistent/repo'"'"': no such directory
+	EOT
+	test_must_fail 1 perfbot bisect --repo plain --good a --bad b --job j.yaml \
+		--metric mytest.score --state st 2>err &&
+	test_cmp - err <<-EOT &&
+	perfbot: --repo '"'"'$PWD/plain'"'"': not a git repository
+	EOT
+	test ! -e st && test ! -e st.d
+'
+
 test_done
