@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "result/matrix.h"
 #include "run/checkout.h"
+#include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
 #include "util/fileio.h"
@@ -1036,6 +1037,9 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		bisect_opts_release(o);
 		*o = lo;
 	}
+	/* what a perfbot killed with -9 left (a run's mounts, loop devices) */
+	if (run_reap_leftovers(NULL) < 0)
+		goto out;
 	if (check_repo(&b) < 0 || job_load(o->job_path, &b.job) < 0)
 		goto out;
 	strbuf_addf(&b.dir, "%s.d", o->state_path);

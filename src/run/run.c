@@ -10,6 +10,7 @@
 #include "result/matrix.h"
 #include "result/unite.h"
 #include "store/ingest.h"
+#include "run/leftovers.h"
 #include "run/perf.h"
 #include "run/setup.h"
 #include "util/fileio.h"
@@ -259,6 +260,7 @@ struct run_ctx {
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
 	const char *work_base;   /* where disks and mounts are made (setup.h) */
+	const char *cpu_sysfs;   /* the cpufreq tree of cpufreq_governor: */
 	const char *monitor_root; /* prefix of the /proc and /sys paths that the
 				     monitors and the machine file read:
 				     $PERFBOT_MONITOR_ROOT (tests), or "" */
@@ -630,6 +632,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct perf_proc pstat = { 0 }, prec = { 0 };
 	struct outcome o = { 0 };
 	struct run_setup setup = RUN_SETUP_INIT;
+	setup.cpu_sysfs = rc->cpu_sysfs;
 	struct argv_list bench_argv = ARGV_LIST_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
 	double prof_delay = rc->prof_delay;
@@ -822,6 +825,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 {
 	struct run_ctx rc;
 	struct strbuf base = STRBUF_INIT, rr = STRBUF_INIT;
+	struct strbuf work_dir = STRBUF_INIT, cpu_sysfs = STRBUF_INIT;
 	long long nr_run = 1;
 	int ret = -1;
 
@@ -895,11 +899,15 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			job_set(rc.saved_job, "testcase", rc.testcase);
 	}
 
-	/* disks and mounts live outside the result tree, in one place per
-	 * machine, so that leftovers of a perfbot killed with -9 are found */
-	const char *wb = getenv("PERFBOT_WORK_DIR");
-	rc.work_base = wb && *wb ? wb : "/var/tmp/perfbot";
-	run_setup_cleanup_stale(rc.work_base, &rc.log);
+	/* disks and mounts live outside the result tree, in one private
+	 * place per user (run/workdir.h), so that leftovers of a perfbot
+	 * killed with -9 are found; those and its half-made run dirs go
+	 * first */
+	run_setup_paths(&work_dir, &cpu_sysfs);
+	rc.work_base = work_dir.buf;
+	rc.cpu_sysfs = cpu_sysfs.buf;
+	if (run_reap_leftovers(rc.result_root) < 0)
+		goto out_plan;
 
 	/* a backend runs the monitors where the benchmark runs */
 	if (opts->backend)
@@ -962,5 +970,7 @@ out:
 	strbuf_release(&rc.log);
 	strbuf_release(&base);
 	strbuf_release(&rr);
+	strbuf_release(&work_dir);
+	strbuf_release(&cpu_sysfs);
 	return ret;
 }
