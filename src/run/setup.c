@@ -1373,6 +1373,7 @@ static int cleanup_one(const char *path, const char *cpu_sysfs, struct strbuf *l
 		ret = error("cannot remove '%s': %s", path, strerror(errno));
 		goto out;
 	}
+	strbuf_addf(log, "setup: cleaned %s\n", path);
 	ret = 1;
 out:
 	strbuf_release(&text);

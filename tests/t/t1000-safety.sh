@@ -141,4 +141,62 @@ test_expect_success 'bisect --repo of a missing folder or not a git tree says so
 	test ! -e st && test ! -e st.d
 '
 
+# The setup journals perfbot replays as root after a kill -9 (run/workdir.h):
+# only its own, in a private work dir, naming only what it makes.
+dead_journal() { # dead_journal WORKDIR N [lines]: a journal of a dead pid
+	f=$1/setup-999999999-$2.state; shift 2
+	printf "perfbot-setup 1\nowner 999999999 1\n" >"$f"
+	for l in "$@"; do printf "%s\n" "$l" >>"$f"; done
+}
+
+test_expect_success 'a journal planted by another user is refused, nothing it names is touched' '
+	test "$(id -u)" = 0 || { echo "# skipped: needs root (chown)"; exit 0; }
+	job j.yaml && mkdir -m 700 work && export PERFBOT_WORK_DIR=$PWD/work &&
+	mkdir work/setup-999999999-0 &&
+	dead_journal work 0 "dir $PWD/work/setup-999999999-0" &&
+	chown nobody work/setup-999999999-0.state &&
+	perfbot run -r res -c pl1 -M vmstat j.yaml >out 2>err &&
+	grep -q "^perfbot: $PWD/work/setup-999999999-0.state: owned by another user (uid 65534, 1 links), not a journal this perfbot wrote: refusing to replay it$" err &&
+	test -d work/setup-999999999-0 && test -f work/setup-999999999-0.state &&
+	! grep -q "cleaned up" err
+'
+
+test_expect_success 'a journal naming a file perfbot did not make is refused; its own is replayed' '
+	job j.yaml && mkdir -m 700 work && export PERFBOT_WORK_DIR=$PWD/work &&
+	echo precious >victim && mkdir -p fake/sys/devices/system/cpu/cpu0/cpufreq &&
+	gov=$PWD/fake/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor &&
+	echo performance >"$gov" &&
+	dead_journal work 0 "image $PWD/victim" &&
+	dead_journal work 1 "governor powersave $PWD/victim" &&
+	dead_journal work 2 "governor powersave $gov" &&
+	PERFBOT_MONITOR_ROOT=$PWD/fake perfbot run -r res -c pl2 -M vmstat j.yaml >out 2>err &&
+	grep -q "^perfbot: $PWD/work/setup-999999999-0.state: line 3: image $PWD/victim: not an image perfbot makes (<setup dir>/disk<N>.img): refusing to replay it$" err &&
+	grep -q "^perfbot: $PWD/work/setup-999999999-1.state: line 3: governor powersave $PWD/victim: not a scaling_governor file of the cpu sysfs tree: refusing to replay it$" err &&
+	echo precious >expect && test_cmp expect victim &&
+	ls work/setup-999999999-0.state work/setup-999999999-1.state &&
+	printf powersave >expect && test_cmp expect "$gov" && test ! -e work/setup-999999999-2.state &&
+	grep -q "^perfbot: cleaned up after a killed perfbot: 1 setup in $PWD/work (0 unmounted, 0 loop devices detached)$" err
+'
+
+test_expect_success 'a work dir others may write, or a link, is refused: the run does not start' '
+	job j.yaml && mkdir -m 777 work && mkdir -m 700 mine && ln -s mine link &&
+	PERFBOT_WORK_DIR=$PWD/work test_must_fail 1 perfbot run -r res -c wd1 -M vmstat j.yaml 2>err &&
+	test_cmp - err <<-EOT &&
+	perfbot: work dir '"'"'$PWD/work'"'"': writable by everyone (mode 0777); refusing to use it (remove it, or set PERFBOT_WORK_DIR to a folder of your own, mode 0700)
+	EOT
+	PERFBOT_WORK_DIR=$PWD/link test_must_fail 1 perfbot run -r res -c wd1 -M vmstat j.yaml 2>err &&
+	grep -q "^perfbot: work dir .$PWD/link.: it is a symbolic link; refusing to use it" err &&
+	test ! -e res/mytest/*/*/*/*/*/wd1/0
+'
+
+test_expect_success 'fs: the work dir is made 0700' '
+	if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null || [ ! -e /dev/loop-control ]; then
+		echo "# skipped: needs root, mkfs.ext4 and loop devices"; exit 0
+	fi
+	job j.yaml "fs: ext4" "disk: loop_64M" &&
+	PERFBOT_WORK_DIR=$PWD/w/work perfbot run -r res -c wd2 -M vmstat j.yaml >out &&
+	test "$(stat -c %a w/work)" = 700 &&
+	test -z "$(ls w/work)"
+'
+
 test_done
