@@ -106,9 +106,9 @@ test_expect_success 'a benchmark that fails: its exit status and stderr, not a p
 	EOT
 	rr=$(ls -d res/mytest/*/*/*/*/*/f1) &&
 	grep -q "^is_incomplete_run: 1$" "$rr/0/last_state" &&
-	test_must_fail 1 perfbot run -r res -c f2 -M vmstat j.yaml -- sh -c "echo one >&2; echo two >&2; echo x: 1; exit 3" 2>err &&
+	test_must_fail 1 perfbot run -r res -c f2 -M vmstat j.yaml -- sh -c "for w in 1 2 3 4 5 6; do echo line\$w >&2; done; echo x: 1; exit 3" 2>err &&
 	printf "%s\n" "perfbot: mytest: the benchmark exited with status 3 (run 1/1), its stderr ends:" \
-		"    one" "    two" >expect &&
+		"    line2" "    line3" "    line4" "    line5" "    line6" >expect &&
 	test_cmp expect err
 '
 
