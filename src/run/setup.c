@@ -1280,19 +1280,18 @@ int run_setup_apply(const struct job *job, const char *work_base, struct run_set
 		/* private (workdir.h); canonical, so that it matches the
 		 * loop's sysfs backing_file */
 		struct strbuf real = STRBUF_INIT;
-		if (run_work_dir_make(work_base, &real) < 0)
-			r = -1;
-		else
-			base = strbuf_detach(&real, NULL);
-		strbuf_release(&real);
-		if (r)
-			;
-		else if (apply_plan(s, &plan, &cr, base, log) < 0) {
-			run_setup_undo(s, log);
+		if (run_work_dir_make(work_base, &real) < 0) {
 			r = -1;
 		} else {
-			build_env(s);
+			base = strbuf_detach(&real, NULL);
+			if (apply_plan(s, &plan, &cr, base, log) < 0) {
+				run_setup_undo(s, log);
+				r = -1;
+			} else {
+				build_env(s);
+			}
 		}
+		strbuf_release(&real);
 	}
 	free_list(cr.gov_files, cr.nr_gov);
 	free(base);
