@@ -86,6 +86,11 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2 && is_help_arg(argv[2]))
 		return cmd_usage(c, 1);
+	/* getopt names argv[0] in its messages: "perfbot compare: ...",
+	 * like every other error of perfbot's */
+	char name[64];
+	snprintf(name, sizeof(name), "perfbot %s", c->name);
+	argv[1] = name;
 	ret = c->fn(argc - 1, argv + 1);
 	if (finish_stdout() < 0 && ret == 0)
 		ret = EXIT_ERROR;

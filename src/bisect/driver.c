@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "result/matrix.h"
 #include "run/checkout.h"
+#include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
 #include "util/fileio.h"
@@ -129,6 +130,22 @@ static int rev_parse(struct bisect *b, const char *rev, char **sha)
 	strbuf_rtrim(&out);
 	*sha = strbuf_detach(&out, NULL);
 	strbuf_release(&spec);
+	return 0;
+}
+
+/* --repo names a git repository: said before any revision is looked up
+ * in it ("unknown revision" would blame the revision) */
+static int check_repo(struct bisect *b)
+{
+	const char *repo = b->o->repo;
+
+	if (!repo)
+		return error("the bisect names no --repo");
+	if (!is_dir(repo))
+		return error("--repo '%s': %s", repo,
+			     file_exists(repo) ? "not a directory" : "no such directory");
+	if (git(b, repo, NULL, "rev-parse", "--git-dir", NULL) != 0)
+		return error("--repo '%s': not a git repository", repo);
 	return 0;
 }
 
@@ -1020,7 +1037,10 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		bisect_opts_release(o);
 		*o = lo;
 	}
-	if (job_load(o->job_path, &b.job) < 0)
+	/* what a perfbot killed with -9 left (a run's mounts, loop devices) */
+	if (run_reap_leftovers(NULL) < 0)
+		goto out;
+	if (check_repo(&b) < 0 || job_load(o->job_path, &b.job) < 0)
 		goto out;
 	strbuf_addf(&b.dir, "%s.d", o->state_path);
 	if (mkdir_p(b.dir.buf, 0755) < 0)

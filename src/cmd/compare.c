@@ -15,12 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* opt NULL: no message, the caller gives one */
 static int parse_double(const char *opt, const char *arg, double *v)
 {
 	char *end;
 	*v = strtod(arg, &end);
 	if (end == arg || *end)
-		return error("option '%s' expects a number, got '%s'", opt, arg);
+		return opt ? error("option '%s' expects a number, got '%s'", opt, arg) : -1;
 	return 0;
 }
 
@@ -63,8 +64,9 @@ int cmd_compare(int argc, char **argv)
 			}
 			break;
 		case OPT_ALPHA:
-			if (parse_double("--alpha", optarg, &opt.alpha) < 0 || opt.alpha <= 0 || opt.alpha >= 1) {
-				error("--alpha expects a number between 0 and 1");
+			/* one message for both ways to get it wrong */
+			if (parse_double(NULL, optarg, &opt.alpha) < 0 || opt.alpha <= 0 || opt.alpha >= 1) {
+				error("--alpha expects a number between 0 and 1, got '%s'", optarg);
 				return EXIT_USAGE;
 			}
 			break;

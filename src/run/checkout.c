@@ -108,6 +108,7 @@ int checkout_prepare(struct checkout *c, const char *sha)
 		cp.err_path = "&1";
 		cp.no_stdin = true;
 		cp.new_pgrp = true;
+		cp.die_with_parent = true;      /* make's compilers too */
 		if (start_command(&cp) < 0)
 			goto out;
 		r = finish_command(&cp, 0, c->stop);

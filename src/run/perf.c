@@ -94,7 +94,9 @@ static void perf_stop(struct perf_proc *p)
 {
 	if (!p->running)
 		return;
-	kill(p->cp.pid, SIGINT);
+	/* the group: perf and its sleep, as ^C would (the guard of
+	 * die_with_parent ignores it) */
+	kill(-p->cp.pid, SIGINT);
 	for (int i = 0; i < 500; i++) {
 		if (poll_command(&p->cp) != 1)
 			break;
@@ -162,6 +164,9 @@ int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
 	p->cp.argv = argv;
 	p->cp.out_fd = fd;
 	p->cp.no_stdin = true;
+	/* perf and its sleep die with perfbot, even by kill -9 */
+	p->cp.new_pgrp = true;
+	p->cp.die_with_parent = true;
 	p->cp.err_path = "/dev/null";
 	if (start_command(&p->cp) < 0) {
 		close(fd);
@@ -207,6 +212,8 @@ int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 	child_process_init(&p->cp);
 	p->cp.argv = argv;
 	p->cp.no_stdin = true;
+	p->cp.new_pgrp = true;
+	p->cp.die_with_parent = true;
 	p->cp.out_path = "/dev/null";
 	p->cp.err_path = "/dev/null";
 	if (start_command(&p->cp) < 0) {

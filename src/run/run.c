@@ -10,19 +10,23 @@
 #include "result/matrix.h"
 #include "result/unite.h"
 #include "store/ingest.h"
+#include "run/leftovers.h"
 #include "run/perf.h"
 #include "run/setup.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
+#include "util/pathsafe.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -256,6 +260,7 @@ struct run_ctx {
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
 	const char *work_base;   /* where disks and mounts are made (setup.h) */
+	const char *cpu_sysfs;   /* the cpufreq tree of cpufreq_governor: */
 	const char *monitor_root; /* prefix of the /proc and /sys paths that the
 				     monitors and the machine file read:
 				     $PERFBOT_MONITOR_ROOT (tests), or "" */
@@ -419,6 +424,85 @@ struct outcome {
 };
 
 /*
+ * Up to max_lines last lines of the file at path (its last 4 KiB at
+ * most: a benchmark's stderr may be huge), control characters shown as
+ * '?', each cut at 200 bytes, appended to lines one per line.
+ */
+static void file_tail(const char *path, int max_lines, struct strbuf *lines)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	off_t size;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	if (size < 0 || lseek(fd, size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0,
+			      SEEK_SET) < 0) {
+		close(fd);
+		return;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return;
+	/* from the end: skip trailing newlines, then take max_lines lines */
+	ssize_t end = n, start;
+	while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
+		end--;
+	start = end;
+	for (int k = 0; k < max_lines && start > 0; k++) {
+		start--;
+		while (start > 0 && buf[start - 1] != '\n')
+			start--;
+	}
+	for (ssize_t i = start; i < end;) {
+		ssize_t j = i;
+		while (j < end && buf[j] != '\n')
+			j++;
+		char *line = xstrndup(buf + i, (size_t)(j - i > 200 ? 200 : j - i));
+		if (*line) {
+			add_printable(lines, line);
+			strbuf_addch(lines, '\n');
+		}
+		free(line);
+		i = j + 1;
+	}
+}
+
+/*
+ * A benchmark that failed says so, with its exit status and the end of
+ * its stderr (a shell's "bench: not found" is the whole story); one line
+ * when its stderr ends in one.
+ */
+static void report_failed_exit(const struct run_ctx *rc, const char *dir, int status)
+{
+	struct strbuf path = STRBUF_INIT, tail = STRBUF_INIT;
+
+	path_join(&path, dir, "stderr");
+	file_tail(path.buf, 5, &tail);
+	strbuf_rtrim(&tail);
+	if (!tail.len)
+		error("%s: the benchmark exited with status %d (run %d/%d), its stderr is empty",
+		      rc->testcase, status, rc->k, rc->n);
+	else if (!strchr(tail.buf, '\n'))
+		error("%s: the benchmark exited with status %d (run %d/%d): %s", rc->testcase,
+		      status, rc->k, rc->n, tail.buf);
+	else {
+		error("%s: the benchmark exited with status %d (run %d/%d), its stderr ends:",
+		      rc->testcase, status, rc->k, rc->n);
+		for (const char *l = tail.buf; *l;) {
+			const char *nl = strchrnul(l, '\n');
+			fprintf(stderr, "    %.*s\n", (int)(nl - l), l);
+			l = *nl ? nl + 1 : nl;
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&tail);
+}
+
+/*
  * The machine the run happened on, as lkp's hosts/ files describe one
  * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
  * later still says what ran the test.
@@ -548,6 +632,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct perf_proc pstat = { 0 }, prec = { 0 };
 	struct outcome o = { 0 };
 	struct run_setup setup = RUN_SETUP_INIT;
+	setup.cpu_sysfs = rc->cpu_sysfs;
 	struct argv_list bench_argv = ARGV_LIST_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
 	double prof_delay = rc->prof_delay;
@@ -611,6 +696,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	cp.err_path = errpath.buf;
 	cp.no_stdin = true;
 	cp.new_pgrp = true;
+	/* a perfbot killed with -9 takes its benchmark's group along */
+	cp.die_with_parent = true;
 	int started = start_command(&cp);
 	free(env);
 	strbuf_release(&rundir_env);
@@ -697,7 +784,14 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	to_timespec(cp.end > 0 ? cp.end : now_seconds(), &tr.end);
 	if (time_write(tmp.buf, &tr) < 0)
 		goto out;
-	if (parse_benchmark(rc, tmp.buf) < 0)
+	if (o.failed_exit)
+		report_failed_exit(rc, tmp.buf, o.exit_status);
+	/* what a failed benchmark printed may still be worth keeping, but
+	 * "no metrics found" in nothing is not news after the above */
+	struct stat out_st;
+	if (o.failed_exit && stat(path.buf, &out_st) == 0 && out_st.st_size == 0)
+		phase(rc, "benchmark printed nothing");
+	else if (parse_benchmark(rc, tmp.buf) < 0)
 		o.incomplete = true;
 	if (write_last_state(rc, tmp.buf, &o) < 0 || write_stats(rc, tmp.buf, &o) < 0 ||
 	    write_machine(rc->monitor_root, tmp.buf) < 0)
@@ -731,6 +825,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 {
 	struct run_ctx rc;
 	struct strbuf base = STRBUF_INIT, rr = STRBUF_INIT;
+	struct strbuf work_dir = STRBUF_INIT, cpu_sysfs = STRBUF_INIT;
 	long long nr_run = 1;
 	int ret = -1;
 
@@ -804,11 +899,15 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			job_set(rc.saved_job, "testcase", rc.testcase);
 	}
 
-	/* disks and mounts live outside the result tree, in one place per
-	 * machine, so that leftovers of a perfbot killed with -9 are found */
-	const char *wb = getenv("PERFBOT_WORK_DIR");
-	rc.work_base = wb && *wb ? wb : "/var/tmp/perfbot";
-	run_setup_cleanup_stale(rc.work_base, &rc.log);
+	/* disks and mounts live outside the result tree, in one private
+	 * place per user (run/workdir.h), so that leftovers of a perfbot
+	 * killed with -9 are found; those and its half-made run dirs go
+	 * first */
+	run_setup_paths(&work_dir, &cpu_sysfs);
+	rc.work_base = work_dir.buf;
+	rc.cpu_sysfs = cpu_sysfs.buf;
+	if (run_reap_leftovers(rc.result_root) < 0)
+		goto out_plan;
 
 	/* a backend runs the monitors where the benchmark runs */
 	if (opts->backend)
@@ -871,5 +970,7 @@ out:
 	strbuf_release(&rc.log);
 	strbuf_release(&base);
 	strbuf_release(&rr);
+	strbuf_release(&work_dir);
+	strbuf_release(&cpu_sysfs);
 	return ret;
 }

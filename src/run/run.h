@@ -26,7 +26,8 @@
  * A run is complete or marked: stats.json has last_state.is_incomplete_run
  * = 1 when the benchmark failed to finish (timeout, interrupt, non-zero
  * exit).  A perfbot killed with -9 leaves only a ".run-K.<pid>" dir, which
- * no later stage reads.
+ * no later stage reads and the next run_job on that result root removes
+ * (run/leftovers.h); its children died with it (die_with_parent).
  *
  * The benchmark is, in this order: opts->command (argv after `--`), the
  * job's `mytest: {command: ...}` (run by /bin/sh), or a benchmark the job

@@ -9,6 +9,7 @@
  * run_setup_cleanup_stale the journal files of dead ones.
  */
 #include "run/setup.h"
+#include "run/workdir.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
@@ -29,8 +30,6 @@
 #include <unistd.h>
 
 #define JOURNAL_VERSION 1
-#define DEFAULT_CPU_SYSFS "/sys/devices/system/cpu"
-#define SHM_DIR "/dev/shm"      /* where brd_fallback puts its images */
 #define MAX_DISKS 64
 
 /* ------------------------------------------------------------------ */
@@ -182,7 +181,7 @@ static int read_small(const char *path, struct strbuf *sb)
 static int write_small(const char *path, const char *text)
 {
 	/* O_TRUNC: sysfs ignores it, a plain file (tests) needs it */
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	size_t len = strlen(text);
 	ssize_t n;
 
@@ -617,7 +616,7 @@ static int brd_loadable(struct strbuf *why, struct strbuf *log)
 }
 
 struct check_result {
-	bool brd_fallback;          /* make loop images in SHM_DIR instead */
+	bool brd_fallback;          /* make loop images in RUN_SETUP_SHM_DIR instead */
 	char **gov_files;           /* governor files to set */
 	size_t nr_gov;
 };
@@ -663,7 +662,7 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 		if (s->brd_fallback) {
 			cr->brd_fallback = true;
 			strbuf_addf(log, "setup: brd: %s; falling back to loop images in %s "
-				    "(RAM-backed, but through the loop driver)\n", why.buf, SHM_DIR);
+				    "(RAM-backed, but through the loop driver)\n", why.buf, RUN_SETUP_SHM_DIR);
 		} else {
 			r = cannot(log, "%s", why.buf);
 		}
@@ -692,7 +691,7 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 		}
 	}
 	if (!r && plan->governor) {
-		const char *root = s->cpu_sysfs ? s->cpu_sysfs : DEFAULT_CPU_SYSFS;
+		const char *root = s->cpu_sysfs ? s->cpu_sysfs : RUN_SETUP_CPU_SYSFS;
 		governor_files(root, &cr->gov_files, &cr->nr_gov);
 		if (!cr->nr_gov)
 			strbuf_addf(log, "setup: cpufreq_governor: skipped: no cpufreq "
@@ -814,7 +813,7 @@ static int undo_mount(const char *path, struct strbuf *log)
 {
 	/* 10 x 200 ms: a benchmark's last writer may still be closing */
 	for (int i = 0; i < 10; i++) {
-		if (umount2(path, 0) == 0) {
+		if (umount2(path, UMOUNT_NOFOLLOW) == 0) {
 			strbuf_addf(log, "undo: unmounted %s\n", path);
 			return 0;
 		}
@@ -825,7 +824,7 @@ static int undo_mount(const char *path, struct strbuf *log)
 		sync();
 		usleep(200000);
 	}
-	if (umount2(path, MNT_DETACH) == 0) {
+	if (umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW) == 0) {
 		warning("'%s' was still busy after 2 s: unmounted lazily", path);
 		strbuf_addf(log, "undo: unmounted %s lazily (busy)\n", path);
 		return 0;
@@ -1162,7 +1161,7 @@ static int apply_plan(struct run_setup *s, const struct run_setup_plan *plan,
 		for (int i = 0; i < plan->nr_disks; i++) {
 			strbuf_reset(&path);
 			if (cr->brd_fallback)
-				strbuf_addf(&path, "%s/perfbot-%s-ram%d.img", SHM_DIR,
+				strbuf_addf(&path, "%s/perfbot-%s-ram%d.img", RUN_SETUP_SHM_DIR,
 					    strrchr(dir.buf, '/') + 1, i);
 			else
 				strbuf_addf(&path, "%s/disk%d.img", dir.buf, i);
@@ -1278,17 +1277,21 @@ int run_setup_apply(const struct job *job, const char *work_base, struct run_set
 	existing = nearest_existing(work_base);
 	r = check_plan(&plan, existing, s, &cr, log);
 	if (!r && (plan.fs || plan.disk != RUN_DISK_NONE || cr.nr_gov)) {
-		/* canonical, so that it matches the loop's sysfs backing_file */
-		if (mkdir_p(work_base, 0755) < 0)
-			r = -1;
-		else if (!(base = realpath(work_base, NULL)))
-			r = error("cannot resolve '%s': %s", work_base, strerror(errno));
-		else if (apply_plan(s, &plan, &cr, base, log) < 0) {
-			run_setup_undo(s, log);
+		/* private (workdir.h); canonical, so that it matches the
+		 * loop's sysfs backing_file */
+		struct strbuf real = STRBUF_INIT;
+		if (run_work_dir_make(work_base, &real) < 0) {
 			r = -1;
 		} else {
-			build_env(s);
+			base = strbuf_detach(&real, NULL);
+			if (apply_plan(s, &plan, &cr, base, log) < 0) {
+				run_setup_undo(s, log);
+				r = -1;
+			} else {
+				build_env(s);
+			}
 		}
+		strbuf_release(&real);
 	}
 	free_list(cr.gov_files, cr.nr_gov);
 	free(base);
@@ -1326,16 +1329,23 @@ static long name_pid(const char *name)
 	return *end == '-' ? pid : -1;
 }
 
-/* Replay one stale journal; 1 cleaned, 0 left alone, -1 failed. */
-static int cleanup_one(const char *path, struct strbuf *log)
+/* Replay one stale journal; 1 cleaned, 0 left alone, -1 failed or
+ * refused (workdir.h: only our own files, naming only what we make). */
+static int cleanup_one(const char *path, const char *cpu_sysfs, struct strbuf *log)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
 	long pid = 0;
 	long long start = 0;
 	int version = 0, ret = 0;
+	int fd = run_work_dir_open_journal(path);
 
-	if (read_file(&text, path) < 0)
+	if (fd < 0)
 		return -1;
+	/* a journal is a few lines; 1 MiB is far more than any */
+	ret = read_fd_max(&text, fd, path, 1 << 20);
+	close(fd);
+	if (ret < 0)
+		goto out;
 	if (sscanf(text.buf, "perfbot-setup %d\nowner %ld %lld", &version, &pid, &start) != 3) {
 		ret = error("%s: not a perfbot setup journal", path);
 		goto out;
@@ -1349,6 +1359,10 @@ static int cleanup_one(const char *path, struct strbuf *log)
 		strbuf_addf(log, "setup: %s: owner %ld still runs, left alone\n", path, pid);
 		goto out;
 	}
+	if (run_journal_check(text.buf, path, cpu_sysfs, &why) < 0) {
+		ret = error("%s: %s: refusing to replay it", path, why.buf);
+		goto out;
+	}
 	strbuf_addf(log, "setup: cleaning up after pid %ld (%s)\n", pid, path);
 	if (replay_undo(text.buf, log) < 0) {
 		ret = error("could not undo all of '%s'; it is kept for a later try", path);
@@ -1358,25 +1372,35 @@ static int cleanup_one(const char *path, struct strbuf *log)
 		ret = error("cannot remove '%s': %s", path, strerror(errno));
 		goto out;
 	}
+	strbuf_addf(log, "setup: cleaned %s\n", path);
 	ret = 1;
 out:
 	strbuf_release(&text);
+	strbuf_release(&why);
 	return ret;
 }
 
-int run_setup_cleanup_stale(const char *work_base, struct strbuf *log)
+int run_setup_cleanup_stale(const char *work_dir, const char *cpu_sysfs, struct strbuf *log)
 {
-	DIR *d = opendir(work_base);
+	DIR *d;
 	struct dirent *de;
 	struct strbuf path = STRBUF_INIT;
 	int cleaned = 0, failed = 0;
 	char **names = NULL;
 	size_t nr = 0, alloc = 0;
+	int r = run_work_dir_check(work_dir);
 
+	if (r)
+		return r > 0 ? 0 : -1;
+	/* canonical, as apply recorded the setup dirs */
+	char *work_base = realpath(work_dir, NULL);
+	if (!work_base)
+		return error("cannot resolve '%s': %s", work_dir, strerror(errno));
+	d = opendir(work_base);
 	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		return error("cannot open '%s': %s", work_base, strerror(errno));
+		r = error("cannot open '%s': %s", work_base, strerror(errno));
+		free(work_base);
+		return r;
 	}
 	/* collect first: cleaning removes entries while we read */
 	while ((de = readdir(d))) {
@@ -1390,7 +1414,7 @@ int run_setup_cleanup_stale(const char *work_base, struct strbuf *log)
 		strbuf_reset(&path);
 		path_join(&path, work_base, names[i]);
 		if (ends_with(names[i], ".state")) {
-			int r = cleanup_one(path.buf, log);
+			r = cleanup_one(path.buf, cpu_sysfs, log);
 			if (r < 0)
 				failed = 1;
 			else
@@ -1404,5 +1428,6 @@ int run_setup_cleanup_stale(const char *work_base, struct strbuf *log)
 	}
 	free_list(names, nr);
 	strbuf_release(&path);
+	free(work_base);
 	return failed ? -1 : cleaned;
 }

@@ -34,7 +34,7 @@
  *
  * The caller's steps (src/run/run.c):
  *
- *   run_setup_cleanup_stale(work_base, &log);   // once, at the start
+ *   run_setup_cleanup_stale(work_base, NULL, &log);   // once, at the start
  *   struct run_setup s = RUN_SETUP_INIT;
  *   int r = run_setup_apply(job, work_base, &s, &log);
  *   if (r)                 // 1: cannot work here, -1: error; both printed
@@ -43,6 +43,7 @@
  *   run_setup_undo(&s, &log);   // after stats, also after a failure or
  *                               // SIGINT/SIGTERM; twice is harmless
  *
+ * work_base is private (run/workdir.h: made 0700, checked on each use).
  * Crash safety: apply keeps a journal "<work_base>/setup-<pid>-<n>.state"
  * (through write_file_atomic) and writes each change's line *before*
  * making the change, so the journal always names a superset of what
@@ -120,7 +121,8 @@ struct run_setup {
 
 /*
  * Make the disks, file systems and governor the job asks for (see the top
- * of this file), under work_base (made when missing).  Human-readable
+ * of this file), under work_base (made 0700 when missing; refused when
+ * not private, see run/workdir.h).  Human-readable
  * "setup: ..." lines are appended to log.  All checks (job keys, tools,
  * root, sizes against free space and RAM, kernel support, governor
  * availability) happen before any change.  Returns
@@ -147,13 +149,17 @@ int run_setup_apply(const struct job *job, const char *work_base,
 int run_setup_undo(struct run_setup *s, struct strbuf *log);
 
 /*
- * Replay the journals under work_base whose owner process is gone (a
+ * Replay the journals under work_dir whose owner process is gone (a
  * perfbot killed with -9, or a failed undo); journals of live processes
- * are left alone.  Logs what it did.  Returns the number of setups
- * cleaned (0 when none, also when work_base does not exist), or -1 when
- * one could not be undone completely (printed).
+ * are left alone.  work_dir must be private and each journal ours and
+ * naming only what perfbot makes, its governor files under cpu_sysfs
+ * (NULL: /sys/devices/system/cpu) -- see run/workdir.h; anything else is
+ * refused with an error and left as it is.  Logs what it did.  Returns
+ * the number of setups cleaned (0 when none, also when work_dir does not
+ * exist), or -1 when the work dir is refused or a journal could not be
+ * undone completely or was refused (printed).
  */
-int run_setup_cleanup_stale(const char *work_base, struct strbuf *log);
+int run_setup_cleanup_stale(const char *work_dir, const char *cpu_sysfs, struct strbuf *log);
 
 /* --- the parts, for tests ----------------------------------------- */
 

@@ -131,8 +131,9 @@ static void kill_own_group(int sig)
  * program killed with perfbot can leave its own children running (make
  * killed by SIGKILL cannot stop its compilers), so this process stays as
  * a guard that kills the whole group when perfbot dies, and the program
- * runs in a grandchild.  The guard ignores SIGTERM, so that perfbot's
- * kill_command reaches the program as a SIGTERM it can clean up after;
+ * runs in a grandchild.  The guard ignores SIGTERM and SIGINT, so that
+ * perfbot's kill_command (or perf's stop, a SIGINT) reaches the program
+ * as a signal it can clean up after;
  * it exits with the program's status.  Async-signal-safe calls only.
  * Returns in the grandchild.
  */
@@ -147,6 +148,7 @@ static void guard_group(pid_t parent)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);        /* perf's stop is a SIGINT to the group */
 	if (prctl(PR_SET_PDEATHSIG, SIGHUP) < 0 || getppid() != parent)
 		kill(0, SIGKILL);
 	g = fork();
@@ -162,6 +164,10 @@ static void guard_group(pid_t parent)
 	while (waitpid(g, &st, 0) < 0)
 		if (errno != EINTR)
 			_exit(126);
+	/* what the program left in the group: perfbot kills it once it sees
+	 * the guard exit, but a perfbot killed right now never will; the
+	 * guard ignores SIGTERM, the leftovers get it */
+	kill(0, SIGTERM);
 	if (WIFEXITED(st))
 		_exit(WEXITSTATUS(st));
 	signal(WTERMSIG(st), SIG_DFL);

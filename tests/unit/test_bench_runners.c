@@ -81,6 +81,14 @@ static const struct case_ commands[] = {
 	  "/B/bench-harness --for=60 -- hackbench -g 8 -f 10 --process -l 500 -s 512" },
 	{ "testcase: stress-ng\nnr_threads: 100%\nstress-ng:\n  test: pipe\n  testtime: 60\n",
 	  "stress-ng --timeout 60 --times --verify --metrics-brief --no-rand-seed --stdout --pipe 4" },
+	/* the first and the last stressor of the table, and a class */
+	{ "testcase: stress-ng\nstress-ng:\n  test: access\n",
+	  "stress-ng --timeout 1 --times --verify --metrics-brief --no-rand-seed --stdout --access 4" },
+	{ "testcase: stress-ng\nstress-ng:\n  test: zombie\n",
+	  "stress-ng --timeout 1 --times --verify --metrics-brief --no-rand-seed --stdout --zombie 4" },
+	{ "testcase: stress-ng\nstress-ng:\n  class: vm\n",
+	  "stress-ng --timeout 1 --times --verify --metrics-brief --no-rand-seed --stdout --sequential 4 "
+	  "--class vm --exclude spawn,exec" },
 	{ "testcase: stress-ng\nstress-ng:\n  class: memory\n",
 	  "stress-ng --timeout 1 --times --verify --metrics-brief --no-rand-seed --stdout --sequential 4 "
 	  "--class memory --minimize --exclude spawn,exec,stack" },
@@ -178,6 +186,16 @@ static const struct case_ errors[] = {
 	  "ERROR: t.yaml:2:13: hackbench: 'nr_threads' expected an integer or N%, got 'lots'" },
 	{ "testcase: stress-ng\nstress-ng:\n  test: pipe\n  class: cpu\n",
 	  "ERROR: stress-ng: the job needs either 'test' (a stressor) or 'class'" },
+	/* test: becomes "--<test>": an option that is not a stressor never
+	 * reaches stress-ng (--job reads a file, --log-file writes one) */
+	{ "testcase: stress-ng\nstress-ng:\n  test: log-file\n",
+	  "ERROR: t.yaml:3:9: stress-ng: 'test' expected a stressor of stress-ng --stressors, got 'log-file'" },
+	{ "testcase: stress-ng\nstress-ng:\n  test: job\n",
+	  "ERROR: t.yaml:3:9: stress-ng: 'test' expected a stressor of stress-ng --stressors, got 'job'" },
+	{ "testcase: stress-ng\nstress-ng:\n  test: \"\"\n",
+	  "ERROR: t.yaml:3:10: stress-ng: 'test' expected a stressor of stress-ng --stressors, got ''" },
+	{ "testcase: stress-ng\nstress-ng:\n  class: --all\n",
+	  "ERROR: t.yaml:3:10: stress-ng: 'class' expected a class of stress-ng (cpu, io, memory, os, ...), got '--all'" },
 	{ "testcase: perf-bench-mem\nperf-bench-mem:\n",
 	  "ERROR: perf-bench-mem: the job names no 'op' (memcpy or memset)" },
 	{ "testcase: fio\nfio:\n  test_size: 1k\n",

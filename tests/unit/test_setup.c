@@ -506,7 +506,7 @@ static void test_governor_crash_cleanup(void **state)
 	assert_int_equal(setup_entries(base), 2);
 
 	strbuf_reset(&log);
-	assert_int_equal(run_setup_cleanup_stale(base, &log), 1);
+	assert_int_equal(run_setup_cleanup_stale(base, root, &log), 1);
 	assert_non_null(strstr(log.buf, "still runs, left alone"));
 	assert_non_null(strstr(log.buf, "cleaning up after pid"));
 	assert_int_equal(setup_entries(base), 1);
@@ -514,7 +514,7 @@ static void test_governor_crash_cleanup(void **state)
 	assert_governors(root2, "performance", "performance", "powersave");
 	assert_int_equal(run_setup_undo(&s, &log), 0);
 	assert_governors(root2, "powersave", "powersave", "powersave");
-	assert_int_equal(run_setup_cleanup_stale(base, &log), 0);
+	assert_int_equal(run_setup_cleanup_stale(base, root, &log), 0);
 	assert_int_equal(setup_entries(base), 0);
 	job_free(job);
 	rm_rf(root2);
@@ -524,7 +524,7 @@ static void test_governor_crash_cleanup(void **state)
 	write_text(base, "setup-999999999-0.state",
 		   "perfbot-setup 1\nowner 999999999 1\ngovernor powersave ");
 	write_text(base, "setup-999999999-0.state.tmp.999999999", "x");
-	assert_int_equal(run_setup_cleanup_stale(base, &log), 1);
+	assert_int_equal(run_setup_cleanup_stale(base, root, &log), 1);
 	assert_int_equal(setup_entries(base), 0);
 
 	/* a journal of an unknown version is refused and kept */
@@ -532,12 +532,12 @@ static void test_governor_crash_cleanup(void **state)
 	struct stderr_capture c;
 	write_text(base, "setup-999999999-1.state", "perfbot-setup 9\nowner 999999999 1\n");
 	capture_start(&c);
-	assert_int_equal(run_setup_cleanup_stale(base, &log), -1);
+	assert_int_equal(run_setup_cleanup_stale(base, root, &log), -1);
 	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "journal version 9, this perfbot reads 1"));
 	assert_int_equal(setup_entries(base), 1);
 	/* a missing work dir has nothing to clean */
-	assert_int_equal(run_setup_cleanup_stale("/nonexistent/perfbot-setup", &log), 0);
+	assert_int_equal(run_setup_cleanup_stale("/nonexistent/perfbot-setup", NULL, &log), 0);
 
 	rm_rf(root);
 	rm_rf(base);
@@ -827,7 +827,7 @@ static void test_killed_mid_setup(void **state)
 		else
 			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 		assert_int_equal(setup_entries(base), step && !strcmp(step, "dir") ? 1 : 2);
-		assert_int_equal(run_setup_cleanup_stale(base, &log), 1);
+		assert_int_equal(run_setup_cleanup_stale(base, NULL, &log), 1);
 		assert_clean(base);
 		print_message("killed at %s: cleaned\n", step ? step : "(end, no undo)");
 		rm_rf(base);
@@ -970,14 +970,14 @@ static int driver(int argc, char **argv)
 	int r;
 
 	if (argc >= 3 && !strcmp(argv[1], "--cleanup")) {
-		r = run_setup_cleanup_stale(argv[2], &log);
+		r = run_setup_cleanup_stale(argv[2], argc > 3 ? argv[3] : NULL, &log);
 		printf("cleaned=%d\n%s", r, log.buf);
 		strbuf_release(&log);
 		return r < 0 ? 2 : 0;
 	}
 	if (argc < 4 || strcmp(argv[1], "--apply")) {
 		fprintf(stderr, "usage: test_setup --apply JOB BASE [--hold] [--brd-fallback]\n"
-			"       test_setup --cleanup BASE\n");
+			"       test_setup --cleanup BASE [CPU_SYSFS]\n");
 		return 2;
 	}
 	for (int i = 4; i < argc; i++) {
