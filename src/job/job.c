@@ -1089,6 +1089,43 @@ out:
 	return ret;
 }
 
+/*
+ * The offset of the first byte of line that is a NUL or not UTF-8, with
+ * *why saying which, or -1.  libfyaml (0.8) ends its input at a NUL and
+ * reads a plain scalar that starts with a byte that is no UTF-8 as null,
+ * both without an error: the rest of the job, or a value, would be lost
+ * silently (found by fuzzing; Psych refuses such files too).
+ */
+static long not_text_at(const char *p, size_t l, const char **why)
+{
+	const unsigned char *s = (const unsigned char *)p;
+
+	for (size_t i = 0; i < l;) {
+		unsigned char c = s[i];
+		size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+		/* the second byte's range: no overlong forms, no surrogates,
+		 * nothing past U+10FFFF */
+		unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+		unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+
+		if (!c) {
+			*why = "a NUL byte";
+			return (long)i;
+		}
+		if (!n || i + n > l || (n > 1 && (s[i + 1] < lo || s[i + 1] > hi)))
+			goto bad;
+		for (size_t k = 2; k < n; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				goto bad;
+		i += n;
+		continue;
+bad:
+		*why = "a byte that is no UTF-8";
+		return (long)i;
+	}
+	return -1;
+}
+
 static int expand_text(struct expansion *x, const char *text, size_t len,
 		       struct job_src *src, const char *indent, int depth,
 		       bool markers)
@@ -1100,10 +1137,14 @@ static int expand_text(struct expansion *x, const char *text, size_t len,
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *content;
-		long at;
+		const char *content, *why;
+		long at, bad;
 
 		lineno++;
+		bad = not_text_at(p, l, &why);
+		if (bad >= 0)
+			return error("%s:%d:%ld: expected UTF-8 text, found %s",
+				     src ? src->name : "<job>", lineno, bad + 1, why);
 		if (markers && prev_blank && is_marker_line(p, l)) {
 			ALLOC_GROW(x->marks, x->nr_marks + 1, x->alloc_marks);
 			x->marks[x->nr_marks].line = x->nr;
@@ -2087,7 +2128,10 @@ static void write_item(struct strbuf *out, const struct job_value *v, int indent
 
 	switch (v->kind) {
 	case JOB_NULL:
-		strbuf_addch(out, '\n');
+		/* not Psych's bare "-": libfyaml (0.8) refuses that in a list
+		 * at its key's indentation ("k:\n-\n"), so the job would not
+		 * read back (found by fuzzing) */
+		strbuf_addstr(out, " ~\n");
 		return;
 	case JOB_SCALAR:
 		strbuf_addch(out, ' ');
