@@ -1871,7 +1871,11 @@ static void write_wrapped(struct strbuf *out, const char *s, size_t len,
 	}
 }
 
-static void write_double(struct strbuf *out, const char *s, int indent, size_t *col)
+/* wrap: fold at spaces past LINE_WIDTH as libyaml does; never in a key,
+ * which must stay on one line (a folded key did not read back: found by
+ * fuzzing) */
+static void write_double(struct strbuf *out, const char *s, int indent, size_t *col,
+			 bool wrap)
 {
 	strbuf_addch(out, '"');
 	(*col)++;
@@ -1897,7 +1901,7 @@ static void write_double(struct strbuf *out, const char *s, int indent, size_t *
 		if (esc) {
 			strbuf_addstr(out, esc);
 			*col += strlen(esc);
-		} else if (c == ' ' && s[1] && s[1] != ' ' && s > s - 1 && *col > LINE_WIDTH) {
+		} else if (wrap && c == ' ' && s[1] && s[1] != ' ' && *col > LINE_WIDTH) {
 			/* libyaml breaks with a trailing backslash-free newline */
 			strbuf_addch(out, '\n');
 			strbuf_addchars(out, ' ', (size_t)indent);
@@ -2009,7 +2013,7 @@ static void write_scalar(struct strbuf *out, const struct job_value *v,
 		(*col)++;
 		break;
 	case OUT_DOUBLE:
-		write_double(out, s, indent, col);
+		write_double(out, s, indent, col, !key);
 		break;
 	case OUT_LITERAL: {
 		size_t len = strlen(s);

@@ -536,6 +536,18 @@ static void test_fuzz_found(void **state)
 	job_free(again);
 	job_free(j);
 	free(y);
+
+	/* a key past the line width that needs double quotes: job_to_yaml
+	 * folded it at a space, and a key on two lines did not read back */
+	j = load_any("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		     ":\x16  mode: process\n");
+	y = yaml_of(j);
+	assert_non_null(strstr(y, "aaaa:\\x16  mode\": process\n"));
+	again = load_any(y);
+	assert_true(job_value_equal(j->root, again->root));
+	job_free(again);
+	job_free(j);
+	free(y);
 }
 
 static void test_known_keys(void **state)
