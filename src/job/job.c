@@ -1871,12 +1871,17 @@ static void write_wrapped(struct strbuf *out, const char *s, size_t len,
 	}
 }
 
-/* wrap: fold at spaces past LINE_WIDTH as libyaml does; never in a key,
- * which must stay on one line (a folded key did not read back: found by
- * fuzzing) */
+/*
+ * wrap: fold at a single space past LINE_WIDTH as libyaml does; never in
+ * a key, which must stay on one line, nor in a run of spaces, whose first
+ * ones would end the line and be stripped on reading (both did not read
+ * back: found by fuzzing).
+ */
 static void write_double(struct strbuf *out, const char *s, int indent, size_t *col,
 			 bool wrap)
 {
+	const char *start = s;
+
 	strbuf_addch(out, '"');
 	(*col)++;
 	for (; *s; s++) {
@@ -1901,7 +1906,8 @@ static void write_double(struct strbuf *out, const char *s, int indent, size_t *
 		if (esc) {
 			strbuf_addstr(out, esc);
 			*col += strlen(esc);
-		} else if (wrap && c == ' ' && s[1] && s[1] != ' ' && *col > LINE_WIDTH) {
+		} else if (wrap && c == ' ' && s > start && s[-1] != ' ' && s[1] && s[1] != ' ' &&
+			   *col > LINE_WIDTH) {
 			/* libyaml breaks with a trailing backslash-free newline */
 			strbuf_addch(out, '\n');
 			strbuf_addchars(out, ' ', (size_t)indent);

@@ -537,6 +537,19 @@ static void test_fuzz_found(void **state)
 	job_free(j);
 	free(y);
 
+	/* two spaces past the line width in a double-quoted value: folding
+	 * at the second left the first at the end of the line, stripped on
+	 * reading (found by fuzzing) */
+	j = load_any("fs:\n  - a\x15" "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		     "&  ext4\n");
+	y = yaml_of(j);
+	assert_non_null(strstr(y, "bbbb&  ext4\"\n"));
+	again = load_any(y);
+	assert_true(job_value_equal(j->root, again->root));
+	job_free(again);
+	job_free(j);
+	free(y);
+
 	/* a key past the line width that needs double quotes: job_to_yaml
 	 * folded it at a space, and a key on two lines did not read back */
 	j = load_any("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
