@@ -514,6 +514,12 @@ int matrix_parse_quiet(struct matrix *mx, const char *text, size_t len, const ch
 	return load_text(mx, text, len, name, false, log);
 }
 
+int stats_parse_quiet(struct matrix *stats, const char *text, size_t len, const char *name,
+		      struct strbuf *log)
+{
+	return load_text(stats, text, len, name, true, log);
+}
+
 int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *name)
 {
 	return load_text_loud(mx, text, len, name, false);
