@@ -1833,6 +1833,11 @@ static enum out_style string_style(const char *s, bool key)
 		st = OUT_LITERAL;
 	else if (!strcmp(s, "<<"))
 		st = OUT_SINGLE;
+	else if (strstr(s, "<<"))
+		/* a line with "<< :" is an include (lkp's text rule), also
+		 * inside quotes: write_double spells the '<' as \x3C so that
+		 * the job reads back (found by fuzzing) */
+		return OUT_DOUBLE;
 	else if (!strcmp(s, "y") || !strcmp(s, "Y") || !strcmp(s, "n") || !strcmp(s, "N"))
 		st = OUT_DOUBLE;
 	else if (len && !word_char((unsigned char)s[0]) && !strchr(s, '"'))
@@ -1897,6 +1902,10 @@ static void write_double(struct strbuf *out, const char *s, int indent, size_t *
 		case '\r': esc = "\\r"; break;
 		case 0: esc = "\\0"; break;
 		case 0x1b: esc = "\\e"; break;
+		case '<':
+			if (s[1] == '<')
+				esc = "\\x3C";
+			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				snprintf(tmp, sizeof(tmp), "\\x%02X", c);

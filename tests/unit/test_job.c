@@ -550,6 +550,16 @@ static void test_fuzz_found(void **state)
 	job_free(j);
 	free(y);
 
+	/* a key or value with "<<": the line written read back as an include */
+	j = load_any("test-profi<<:\n  delay  - 100%\nk: \"a<\\x3C : b\"\n");
+	y = yaml_of(j);
+	assert_string_equal(y, "---\n\"test-profi\\x3C<\": delay  - 100%\nk: \"a\\x3C< : b\"\n");
+	again = load_any(y);
+	assert_true(job_value_equal(j->root, again->root));
+	job_free(again);
+	job_free(j);
+	free(y);
+
 	/* a key past the line width that needs double quotes: job_to_yaml
 	 * folded it at a space, and a key on two lines did not read back */
 	j = load_any("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
