@@ -102,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;
 	t->runs++;
 	fuzz_text(&raw, nl + 1, size - (size_t)(nl + 1 - data));
+	parser_blank_nuls(&raw, "<fuzz>");      /* as parser_read_file does */
 	in.buf = raw.buf;
 	in.len = raw.len;
 	in.name = "<fuzz>";
