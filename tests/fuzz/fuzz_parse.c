@@ -76,9 +76,10 @@ static void check_stats_lines(const struct target *t, const struct strbuf *out)
 	FUZZ_CHECK(!out->len || end[-1] == '\n', "%s: output does not end in a newline", t->name);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *colon = memchr(p, ':', (size_t)(nl - p));
+		/* a key may hold ':' itself (a CPU title of softirqs), as in lkp */
+		const char *colon = nl - p > 1 ? memchr(p + 1, ':', (size_t)(nl - p - 1)) : NULL;
 
-		FUZZ_CHECK(*p == '#' || (colon && colon > p), "%s: stats line without a key: '%.*s'",
+		FUZZ_CHECK(*p == '#' || colon, "%s: stats line without a key: '%.*s'",
 			   t->name, (int)(nl - p), p);
 		p = nl + 1;
 	}
