@@ -1853,7 +1853,9 @@ static enum out_style string_style(const char *s, bool key)
 	}
 	if (st == OUT_PLAIN && !plain_allowed(s, key))
 		st = OUT_SINGLE;
-	if (st == OUT_SINGLE && (!printable_ascii(s) || strchr(s, '\n')))
+	/* libfyaml (0.8) reads 'a''''b' as "a'''": two quotes in a row go
+	 * double-quoted (found by fuzzing) */
+	if (st == OUT_SINGLE && (!printable_ascii(s) || strchr(s, '\n') || strstr(s, "''")))
 		st = OUT_DOUBLE;
 	return st;
 }

@@ -560,6 +560,17 @@ static void test_fuzz_found(void **state)
 	job_free(j);
 	free(y);
 
+	/* libfyaml reads 'a''''b' as "a'''": such strings go double-quoted */
+	j = load_any("k: \"a: b''c\"\nl: \"a: b'c\"\n");
+	y = yaml_of(j);
+	assert_string_equal(y, "---\nk: \"a: b''c\"\nl: 'a: b''c'\n");
+	again = load_any(y);
+	assert_true(job_value_equal(j->root, again->root));
+	assert_string_equal(job_get(again, "k"), "a: b''c");
+	job_free(again);
+	job_free(j);
+	free(y);
+
 	/* a key past the line width that needs double quotes: job_to_yaml
 	 * folded it at a space, and a key on two lines did not read back */
 	j = load_any("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
