@@ -66,9 +66,12 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (argc - optind == 2) {
 		in.name = argv[optind + 1];
-		if (parser_read_file(&raw, in.name) < 0)
+		if (parser_read_file(&raw, in.name) < 0) {
+			strbuf_release(&raw);
 			return EXIT_ERROR;
+		}
 	} else if (parser_read_fd(&raw, 0, in.name) < 0) {
+		strbuf_release(&raw);
 		return EXIT_ERROR;
 	}
 	in.buf = raw.buf;
