@@ -599,6 +599,9 @@ static void test_time_parse(void **state)
 		  "elapsed_time: 3723.0\n"
 		  "major_page_faults: 0\n"
 		  "page_size: 4096\n");
+	/* a line with no key before ": " gave a keyless stats line (found
+	 * by fuzzing, tests/fuzz/fuzz_parse.c) */
+	check_raw("time", "\t: {\n: x\n\tSwaps: 0\n", "swaps: 0\n");
 	check_raw("time",
 		  "\tPercent of CPU this job got: ?%\n"
 		  "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:20.07\n",
