@@ -8,6 +8,7 @@
 #   make demo-watch   perfbot watch finds, bisects and reports a regression (scripts/demo-watch.sh)
 #   make coverage   line and branch coverage per folder (gcov + lcov)
 #   make mutate     the mutation test: tests/mutants.txt, score per layer
+#   make fuzz       the libFuzzer targets of tests/fuzz, FUZZ_SECONDS each
 #
 # Sources are found by wildcard: adding src/<layer>/foo.c or
 # tests/unit/test_foo.c needs no edit here.  BUILD selects the object
@@ -85,6 +86,7 @@ CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox
 check: deps
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check-unit check-e2e
 	$(MAKE) check-mutants
+	$(MAKE) check-fuzz
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" check-asan
 
 check-asan: $(TESTS) $(PERFBOT)
@@ -129,7 +131,7 @@ bench: $(PERFBOT)
 	@sh bench/compare.sh
 
 clean:
-	rm -rf build build-asan build-cov perfbot tests/out
+	rm -rf build build-asan build-cov build-fuzz perfbot tests/out
 
 # The bisection strategies measured on simulated histories (bench/bisect-sim.sh).
 .PHONY: bisect-sim
@@ -227,3 +229,26 @@ endif
 $(BUILD)/bench/queue-bench: bench/queue-bench.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+
+# Fuzzing (tests/fuzz/, README.md "Fuzzing"): libFuzzer targets, built
+# with Debian's clang and ASan+UBSan into build-fuzz, run one after the
+# other for FUZZ_SECONDS each by scripts/fuzz.sh; check runs each briefly.
+# clang's -Wstring-concatenation and -Wstring-plus-int flag idioms gcc
+# accepts (a long regexp split over lines, a string literal's tail).
+FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Wno-string-concatenation -Wno-string-plus-int
+FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
+CHECK_FUZZ_SECONDS = 5
+.PHONY: fuzz fuzz-build fuzz-bins check-fuzz
+fuzz-build:
+	@sh scripts/deps.sh fuzz
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libperfbot.a $(wildcard tests/fuzz/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
+check-fuzz: fuzz-build
+	@FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) sh scripts/fuzz.sh

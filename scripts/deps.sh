@@ -5,7 +5,8 @@
 #   deps.sh install  what `make demo` needs: build + demo packages
 #   deps.sh kernel   what `make demo-kernel` needs (kernel sources, QEMU)
 #   deps.sh coverage what `make coverage` needs (gcov comes with gcc)
-#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel coverage)
+#   deps.sh fuzz     what `make fuzz` needs (check includes it: its smoke run)
+#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel coverage fuzz)
 #
 # As root, missing packages are installed (so a second run is instant);
 # anyone else gets the exact apt-get line and exit 1.  A test whose
@@ -30,6 +31,10 @@ DEMO_PKGS="linux-perf procps"
 KERNEL_PKGS="qemu-system-x86 busybox-static linux-source-6.1 build-essential
 	bc flex bison libelf-dev libssl-dev cpio xz-utils"
 
+# make fuzz: libFuzzer with ASan+UBSan (tests/fuzz/); clang-14 leaves
+# the fuzzer runtime to libclang-rt-14-dev, a Recommends only.
+FUZZ_PKGS="clang libclang-rt-14-dev"
+
 # make coverage: lcov and genhtml over gcc's gcov counts.
 COVERAGE_PKGS="lcov"
 
@@ -41,18 +46,20 @@ pkgs() {
 		demo) echo $DEMO_PKGS ;;
 		kernel) echo $KERNEL_PKGS ;;
 		coverage) echo $COVERAGE_PKGS ;;
+		fuzz) echo $FUZZ_PKGS ;;
 		*) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
 		esac
 	done
 }
 
 case ${1:-} in
-check) want=$(pkgs build test) ;;
+check) want=$(pkgs build test fuzz) ;;
 install) want=$(pkgs build demo) ;;
 kernel) want=$(pkgs build demo kernel) ;;
 coverage) want=$(pkgs build test coverage) ;;
+fuzz) want=$(pkgs build fuzz) ;;
 list) shift; pkgs "$@"; exit 0 ;;
-*) echo "usage: deps.sh check|install|kernel|coverage|list GROUP..." >&2; exit 2 ;;
+*) echo "usage: deps.sh check|install|kernel|coverage|fuzz|list GROUP..." >&2; exit 2 ;;
 esac
 
 missing=""

@@ -1089,6 +1089,43 @@ out:
 	return ret;
 }
 
+/*
+ * The offset of the first byte of line that is a NUL or not UTF-8, with
+ * *why saying which, or -1.  libfyaml (0.8) ends its input at a NUL and
+ * reads a plain scalar that starts with a byte that is no UTF-8 as null,
+ * both without an error: the rest of the job, or a value, would be lost
+ * silently (found by fuzzing; Psych refuses such files too).
+ */
+static long not_text_at(const char *p, size_t l, const char **why)
+{
+	const unsigned char *s = (const unsigned char *)p;
+
+	for (size_t i = 0; i < l;) {
+		unsigned char c = s[i];
+		size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+		/* the second byte's range: no overlong forms, no surrogates,
+		 * nothing past U+10FFFF */
+		unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+		unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+
+		if (!c) {
+			*why = "a NUL byte";
+			return (long)i;
+		}
+		if (!n || i + n > l || (n > 1 && (s[i + 1] < lo || s[i + 1] > hi)))
+			goto bad;
+		for (size_t k = 2; k < n; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				goto bad;
+		i += n;
+		continue;
+bad:
+		*why = "a byte that is no UTF-8";
+		return (long)i;
+	}
+	return -1;
+}
+
 static int expand_text(struct expansion *x, const char *text, size_t len,
 		       struct job_src *src, const char *indent, int depth,
 		       bool markers)
@@ -1100,10 +1137,14 @@ static int expand_text(struct expansion *x, const char *text, size_t len,
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *content;
-		long at;
+		const char *content, *why;
+		long at, bad;
 
 		lineno++;
+		bad = not_text_at(p, l, &why);
+		if (bad >= 0)
+			return error("%s:%d:%ld: expected UTF-8 text, found %s",
+				     src ? src->name : "<job>", lineno, bad + 1, why);
 		if (markers && prev_blank && is_marker_line(p, l)) {
 			ALLOC_GROW(x->marks, x->nr_marks + 1, x->alloc_marks);
 			x->marks[x->nr_marks].line = x->nr;
@@ -1792,6 +1833,11 @@ static enum out_style string_style(const char *s, bool key)
 		st = OUT_LITERAL;
 	else if (!strcmp(s, "<<"))
 		st = OUT_SINGLE;
+	else if (strstr(s, "<<"))
+		/* a line with "<< :" is an include (lkp's text rule), also
+		 * inside quotes: write_double spells the '<' as \x3C so that
+		 * the job reads back (found by fuzzing) */
+		return OUT_DOUBLE;
 	else if (!strcmp(s, "y") || !strcmp(s, "Y") || !strcmp(s, "n") || !strcmp(s, "N"))
 		st = OUT_DOUBLE;
 	else if (len && !word_char((unsigned char)s[0]) && !strchr(s, '"'))
@@ -1807,7 +1853,9 @@ static enum out_style string_style(const char *s, bool key)
 	}
 	if (st == OUT_PLAIN && !plain_allowed(s, key))
 		st = OUT_SINGLE;
-	if (st == OUT_SINGLE && (!printable_ascii(s) || strchr(s, '\n')))
+	/* libfyaml (0.8) reads 'a''''b' as "a'''": two quotes in a row go
+	 * double-quoted (found by fuzzing) */
+	if (st == OUT_SINGLE && (!printable_ascii(s) || strchr(s, '\n') || strstr(s, "''")))
 		st = OUT_DOUBLE;
 	return st;
 }
@@ -1830,8 +1878,17 @@ static void write_wrapped(struct strbuf *out, const char *s, size_t len,
 	}
 }
 
-static void write_double(struct strbuf *out, const char *s, int indent, size_t *col)
+/*
+ * wrap: fold at a single space past LINE_WIDTH as libyaml does; never in
+ * a key, which must stay on one line, nor in a run of spaces, whose first
+ * ones would end the line and be stripped on reading (both did not read
+ * back: found by fuzzing).
+ */
+static void write_double(struct strbuf *out, const char *s, int indent, size_t *col,
+			 bool wrap)
 {
+	const char *start = s;
+
 	strbuf_addch(out, '"');
 	(*col)++;
 	for (; *s; s++) {
@@ -1847,6 +1904,10 @@ static void write_double(struct strbuf *out, const char *s, int indent, size_t *
 		case '\r': esc = "\\r"; break;
 		case 0: esc = "\\0"; break;
 		case 0x1b: esc = "\\e"; break;
+		case '<':
+			if (s[1] == '<')
+				esc = "\\x3C";
+			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				snprintf(tmp, sizeof(tmp), "\\x%02X", c);
@@ -1856,7 +1917,8 @@ static void write_double(struct strbuf *out, const char *s, int indent, size_t *
 		if (esc) {
 			strbuf_addstr(out, esc);
 			*col += strlen(esc);
-		} else if (c == ' ' && s[1] && s[1] != ' ' && s > s - 1 && *col > LINE_WIDTH) {
+		} else if (wrap && c == ' ' && s > start && s[-1] != ' ' && s[1] && s[1] != ' ' &&
+			   *col > LINE_WIDTH) {
 			/* libyaml breaks with a trailing backslash-free newline */
 			strbuf_addch(out, '\n');
 			strbuf_addchars(out, ' ', (size_t)indent);
@@ -1968,7 +2030,7 @@ static void write_scalar(struct strbuf *out, const struct job_value *v,
 		(*col)++;
 		break;
 	case OUT_DOUBLE:
-		write_double(out, s, indent, col);
+		write_double(out, s, indent, col, !key);
 		break;
 	case OUT_LITERAL: {
 		size_t len = strlen(s);
@@ -2087,7 +2149,10 @@ static void write_item(struct strbuf *out, const struct job_value *v, int indent
 
 	switch (v->kind) {
 	case JOB_NULL:
-		strbuf_addch(out, '\n');
+		/* not Psych's bare "-": libfyaml (0.8) refuses that in a list
+		 * at its key's indentation ("k:\n-\n"), so the job would not
+		 * read back (found by fuzzing) */
+		strbuf_addstr(out, " ~\n");
 		return;
 	case JOB_SCALAR:
 		strbuf_addch(out, ' ');

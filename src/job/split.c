@@ -10,7 +10,6 @@
 #include "job/split.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/fileio.h"
+#include "util/rx.h"
 #include "util/xalloc.h"
 
 /* ------------------------------------------------------------------ */
@@ -225,20 +225,26 @@ static struct rv parse_string(struct lexer *lx)
 	return r;
 }
 
+/*
+ * util/rx, not glibc's regcomp: a template's pattern is text perfbot does
+ * not control, and regcomp took 36 s and all memory on "/p+++++.../"
+ * (it copies the tree once per stacked '+'; found by fuzzing).
+ */
 static bool regex_match(struct lexer *lx, const char *re, const char *s, long long *at)
 {
-	regex_t rx;
-	regmatch_t m;
+	struct rx rx;
+	struct rx_sub m;
+	const char *why;
 	bool ok;
 
-	if (regcomp(&rx, re, REG_EXTENDED)) {
+	if (rx_compile(&rx, re, &why) < 0) {
 		erb_error(lx, "expected a POSIX extended regular expression", re);
 		return false;
 	}
-	ok = !regexec(&rx, s, 1, &m, 0);
+	ok = rx_exec(&rx, s, &m, 1);
 	if (ok && at)
-		*at = m.rm_so;
-	regfree(&rx);
+		*at = m.so;
+	rx_release(&rx);
 	return ok;
 }
 

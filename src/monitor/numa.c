@@ -160,7 +160,9 @@ static int meminfo_sources(const char *root, struct monitor_sources *out)
 	return node_sources(root, "meminfo", out);
 }
 
-/* lkp's awk: lines of 4 or more fields, tolower($1) $2 "." $3 " " $4 */
+/* lkp's awk: lines of 4 or more fields, tolower($1) $2 "." $3 " " $4;
+ * only where $3 is a "Key:", as in every line the kernel writes: any other
+ * line gave a stats line without a key (found by fuzzing) */
 static int meminfo_parse(void *state, const char *buf, size_t len,
 			 const char *name, struct strbuf *out)
 {
@@ -170,7 +172,7 @@ static int meminfo_parse(void *state, const char *buf, size_t len,
 
 	line_iter_init(&it, buf, len);
 	while (line_next(&it, &l)) {
-		if (split_ws(l.s, l.len, f, 4) < 4)
+		if (split_ws(l.s, l.len, f, 4) < 4 || f[2].len < 2 || f[2].s[f[2].len - 1] != ':')
 			continue;
 		for (size_t i = 0; i < f[0].len; i++)
 			strbuf_addch(out, tolower((unsigned char)f[0].s[i]));

@@ -165,6 +165,9 @@ static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 			continue;
 		strbuf_reset(&key);
 		time_key(l.s, (size_t)(sep - l.s), &key);
+		/* "\t: x" has no key: a stats line without one (found by fuzzing) */
+		if (!key.len)
+			continue;
 		strbuf_addf(&out, "%s: ", key.buf);
 		if (!strcmp(key.buf, "elapsed_time")) {
 			fmt_ruby_float(&out, elapsed_seconds(val, (size_t)(vend - val)));

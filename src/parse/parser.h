@@ -43,6 +43,13 @@ struct parser {
 #define PARSE_MAX_BYTES ((size_t)1 << 30)
 #define PARSE_MAX_LINE ((size_t)1 << 20)
 
+/*
+ * Turn the NUL bytes of a read output into spaces, with one warning
+ * naming what and the first one's line: the parsers handle C strings,
+ * and a NUL inside a field cut it when printed, leaving a stats line
+ * without its ": value" (found by fuzzing).  The reads below do this.
+ */
+void parser_blank_nuls(struct strbuf *sb, const char *what);
 /* Read a parser's input file within the bounds above.  0 or -1 (printed). */
 int parser_read_file(struct strbuf *sb, const char *path);
 /* The same for an open fd (standard input), named what in messages. */

@@ -109,6 +109,9 @@ void matrix_stddev_to_json(const struct matrix *mx, struct strbuf *out);
  * value per metric.
  */
 int stats_load(struct matrix *stats, const char *path);
+/* stats_load's parse of text in memory, logging as matrix_parse_quiet. */
+int stats_parse_quiet(struct matrix *stats, const char *text, size_t len, const char *name,
+		      struct strbuf *log);
 /* Write a one-column matrix as flat stats.json. */
 void stats_to_json(const struct matrix *stats, struct strbuf *out);
 

@@ -139,7 +139,7 @@ void fmt_ruby_float(struct strbuf *sb, double v)
 
 void fmt_number(struct strbuf *sb, double v, bool is_int)
 {
-	if (is_int && isfinite(v) && fabs(v) < 9.2e18)
+	if (is_int && isfinite(v) && fabs(v) < FMT_INT_LIMIT)
 		strbuf_addf(sb, "%lld", (long long)v);
 	else
 		fmt_ruby_float(sb, v);

@@ -14,7 +14,9 @@
 
 /* Append Ruby's Float#to_s of v ("NaN", "Infinity", "-Infinity" too). */
 void fmt_ruby_float(struct strbuf *sb, double v);
-/* Append v as an integer when is_int, else as fmt_ruby_float. */
+/* Append v as an integer when is_int and |v| < FMT_INT_LIMIT (within
+ * long long), else as fmt_ruby_float. */
+#define FMT_INT_LIMIT 9.2e18
 void fmt_number(struct strbuf *sb, double v, bool is_int);
 
 /* Parse a whole string as a number.  Returns 0 on success, setting *v and

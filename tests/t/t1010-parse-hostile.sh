@@ -44,4 +44,26 @@ test_expect_success 'parse of an endless input stops with an error naming the bo
 	grep -q "^perfbot: <stdin>:1: a line longer than 1 MiB" err
 '
 
+# found by fuzzing (tests/fuzz/fuzz_parse.c): a NUL inside a field cut it
+# when printed, and softirqs wrote "CPU0.\001 C" without ": value"
+test_expect_success 'NUL bytes in an output read as spaces, with one warning' '
+	printf "time: 1\n    CPU0 CPU1\n HI:\000 5 6\nRCU: 1\000 2\000\n" >nul &&
+	perfbot parse softirqs nul >out 2>err &&
+	test_cmp - out <<-\EOT &&
+	time: 1
+	CPU0.HI: 5
+	CPU1.HI: 6
+	HI: 11
+	CPU0.RCU: 1
+	CPU1.RCU: 2
+	RCU: 3
+	EOT
+	test_cmp - err <<-\EOT &&
+	perfbot: warning: nul:3: NUL bytes in the output read as spaces
+	EOT
+	perfbot parse softirqs <nul >out2 2>err &&
+	test_cmp out out2 &&
+	grep -qx "perfbot: warning: <stdin>:3: NUL bytes in the output read as spaces" err
+'
+
 test_done

@@ -372,6 +372,44 @@ static void test_stats_load(void **state)
 	strbuf_release(&p);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_matrix.c): an integer past long long
+ * was kept as an integer but written as a float (fmt_number), so it read
+ * back as another kind of sample.  Now it is a float from the start. */
+static void test_big_integers(void **state)
+{
+	static const char text[] = "{\"a\": [9100000000000000000, 9200000000000000000, "
+		"-9200000000000000000, 1296543266666666666666666666666661]}";
+	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT;
+	struct matrix mx, again;
+
+	(void)state;
+	matrix_init(&mx);
+	matrix_init(&again);
+	assert_int_equal(matrix_parse_quiet(&mx, text, strlen(text), "b.json", &log), 0);
+	assert_true(mx.m[0].is_int[0]);
+	assert_false(mx.m[0].is_int[1]);
+	assert_false(mx.m[0].is_int[2]);
+	assert_false(mx.m[0].is_int[3]);
+	matrix_to_json(&mx, &json);
+	assert_int_equal(matrix_parse_quiet(&again, json.buf, json.len, "again.json", &log), 0);
+	for (int c = 0; c < 4; c++) {
+		assert_true(again.m[0].v[c] == mx.m[0].v[c]);
+		assert_int_equal(again.m[0].is_int[c], mx.m[0].is_int[c]);
+	}
+	/* stats.json alike */
+	matrix_release(&again);
+	matrix_init(&again);
+	assert_int_equal(stats_parse_quiet(&again, "{\"b\": 9.3e18, \"c\": 9300000000000000000}", 39,
+					   "s.json", &log), 0);
+	assert_false(again.m[0].is_int[0]);
+	assert_false(again.m[1].is_int[0]);
+	assert_true(again.m[1].v[0] == 9.3e18);
+	matrix_release(&mx);
+	matrix_release(&again);
+	strbuf_release(&json);
+	strbuf_release(&log);
+}
+
 static void test_find_hint_and_drop(void **state)
 {
 	struct matrix mx;
@@ -606,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_parse_semantics),
 		cmocka_unit_test(test_parse_error_messages),
 		cmocka_unit_test(test_stats_load),
+		cmocka_unit_test(test_big_integers),
 		cmocka_unit_test(test_find_hint_and_drop),
 		cmocka_unit_test(test_unite_grouped),
 		cmocka_unit_test(test_unite_many_roots),

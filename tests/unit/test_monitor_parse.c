@@ -182,6 +182,11 @@ static void test_numa(void **state)
 		  "time: 3\nnode: 0\nNode 0 MemTotal:       8000 kB\nNode 0 HugePages_Total:     0\n"
 		  "node: 1\nNode 1 MemFree:  5 kB\n",
 		  "time: 3\nnode0.MemTotal: 8000\nnode0.HugePages_Total: 0\nnode1.MemFree: 5\n");
+	/* 4 fields whose third is no "Key:" gave a line without a key
+	 * (found by fuzzing, tests/fuzz/fuzz_parse.c); "X:" is the shortest key */
+	check_raw("numa-meminfo",
+		  "time: 3\nnode: 0\nTASKL80] memrate 1456.49 write64 MB/sec\nNode 0 : 1\nNode 0 X: 2\n",
+		  "time: 3\nnode0.X: 2\n");
 }
 
 static void test_softirqs(void **state)
@@ -594,6 +599,9 @@ static void test_time_parse(void **state)
 		  "elapsed_time: 3723.0\n"
 		  "major_page_faults: 0\n"
 		  "page_size: 4096\n");
+	/* a line with no key before ": " gave a keyless stats line (found
+	 * by fuzzing, tests/fuzz/fuzz_parse.c) */
+	check_raw("time", "\t: {\n: x\n\tSwaps: 0\n", "swaps: 0\n");
 	check_raw("time",
 		  "\tPercent of CPU this job got: ?%\n"
 		  "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:20.07\n",

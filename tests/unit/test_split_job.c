@@ -281,6 +281,13 @@ static void test_erb(void **state)
 	erb_fails("<%= \"abc %>", "expected the end of a string");
 	erb_fails("<%= 1 2 %>", "unexpected text");
 	erb_fails("<%= 'x' =~ /(/ %>", "expected a POSIX extended regular expression");
+	/* util/rx, not glibc's regcomp, which took 36 s and all memory on
+	 * stacked '+' (found by fuzzing, tests/fuzz/fuzz_erb.c): an error
+	 * now, and patterns keep =~'s offset and anchors */
+	erb_fails("<%= 'xpp' =~ /p++++++++++++++++++++++++++++++++++++++++++s|ext/ %>",
+		  "expected a POSIX extended regular expression near 'p+++");
+	erb("<%= 'xfs' =~ /ext4|xfs/ %> <%= 'abc' =~ /c$/ %> <%= 'abc' =~ /^b/ %>|"
+	    "<%= 'a1b22' =~ /[[:digit:]]{2}/ %>\n", "a: 1\n", NULL, "0 2 |3\n");
 }
 
 static void test_template_error_in_split(void **state)
