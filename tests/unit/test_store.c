@@ -187,6 +187,12 @@ static void test_open_create_and_migrate(void **state)
 	/* reopening an existing store needs no flag and keeps its tables */
 	assert_int_equal(store_open(&s, dbpath, 0), 0);
 	assert_int_equal(store_schema_version(s), 2);
+	/* reads go through a memory map (the library caps its size) */
+	struct store_stmt *mm = s->be->prepare(s, "PRAGMA mmap_size");
+	assert_non_null(mm);
+	assert_int_equal(s->be->step(mm), STORE_ROW);
+	assert_true(s->be->column_int(mm, 0) >= 1 << 30);
+	s->be->finalize(mm);
 	store_close(s);
 	/* a store of version 1 gets the migrations after it on open */
 	raw_sql(dbpath, "DROP TABLE reported; PRAGMA user_version = 1;");
