@@ -289,46 +289,90 @@ static int read_by_run(struct results *r, const struct store_root_info *root)
 	return 0;
 }
 
-/* Metric-major: every chosen metric's samples of the job, kept by run id. */
-struct by_metric {
+/*
+ * Metric-major: each chosen metric's values of the whole store (its key
+ * range, no join), placed by run id into the job's runs, which
+ * store_job_roots has loaded anyway.
+ */
+struct run_slot {
 	int64_t run_id;
-	int k;                  /* chosen index */
-	double value;
+	size_t cell;            /* the run's first cell in by_metric.v */
 };
 
-struct by_metric_set {
-	struct by_metric *s;
-	size_t nr, alloc;
-	int k;
+struct by_metric {
+	struct run_slot *slots; /* sorted by run id */
+	size_t nr_slots;
+	int nr_chosen, k;       /* k: the metric being read */
+	double *v;              /* run (in root order) x chosen metric */
+	bool *have;
 };
 
-static int collect_metric(const struct store_sample *sm, void *data)
+static int cmp_slot(const void *a, const void *b)
 {
-	struct by_metric_set *set = data;
+	int64_t x = ((const struct run_slot *)a)->run_id, y = ((const struct run_slot *)b)->run_id;
 
-	ALLOC_GROW(set->s, set->nr + 1, set->alloc);
-	set->s[set->nr].run_id = sm->run_id;
-	set->s[set->nr].k = set->k;
-	set->s[set->nr].value = sm->value;
-	set->nr++;
+	return x < y ? -1 : x > y;
+}
+
+static int place_value(const struct store_sample *sm, void *data)
+{
+	struct by_metric *bm = data;
+	struct run_slot key = { sm->run_id, 0 }, *slot;
+
+	slot = bm->nr_slots ? bsearch(&key, bm->slots, bm->nr_slots, sizeof(key), cmp_slot) : NULL;
+	if (slot) {             /* else a run of another job */
+		bm->v[slot->cell + (size_t)bm->k] = sm->value;
+		bm->have[slot->cell + (size_t)bm->k] = true;
+	}
 	return 0;
 }
 
-static int cmp_by_run(const void *a, const void *b)
+static bool shown_root(const struct results *r, const struct store_root_info *root)
 {
-	const struct by_metric *x = a, *y = b;
+	return commit_matches(r, root->rev) && root->nr_runs;
+}
 
-	return x->run_id < y->run_id ? -1 : x->run_id > y->run_id;
+/* Read every chosen metric of the roots shown into bm. */
+static int read_by_metric(struct results *r, const struct store_root_list *roots, struct by_metric *bm)
+{
+	size_t nr = 0;
+
+	for (int i = 0; i < roots->nr; i++)
+		if (shown_root(r, &roots->roots[i]))
+			nr += (size_t)roots->roots[i].nr_runs;
+	bm->nr_chosen = r->nr_chosen;
+	bm->slots = xcalloc(nr ? nr : 1, sizeof(*bm->slots));
+	bm->v = xcalloc(nr * (size_t)r->nr_chosen + 1, sizeof(*bm->v));
+	bm->have = xcalloc(nr * (size_t)r->nr_chosen + 1, sizeof(*bm->have));
+	for (int i = 0; i < roots->nr; i++) {
+		const struct store_root_info *root = &roots->roots[i];
+		if (!shown_root(r, root))
+			continue;
+		for (int c = 0; c < root->nr_runs; c++) {
+			bm->slots[bm->nr_slots].run_id = root->runs[c].id;
+			bm->slots[bm->nr_slots].cell = bm->nr_slots * (size_t)r->nr_chosen;
+			bm->nr_slots++;
+		}
+	}
+	/* cells stay in root order; the slots are sorted for the lookups */
+	if (bm->nr_slots)
+		qsort(bm->slots, bm->nr_slots, sizeof(*bm->slots), cmp_slot);
+	for (bm->k = 0; bm->k < r->nr_chosen; bm->k++)
+		if (store_metric_values(r->s, r->chosen_ids[bm->k], place_value, bm) < 0)
+			return -1;
+	return 0;
 }
 
 /* Print the roots of one job that pass the commit filter. */
 static int print_job(struct results *r, const struct store_job_info *job, int64_t nr_all_runs)
 {
 	struct store_root_list roots;
-	struct by_metric_set set = { NULL, 0, 0, 0 };
+	struct by_metric bm;
 	int64_t runs_here = 0;
+	size_t cell = 0;
 	int ret = -1;
 
+	memset(&bm, 0, sizeof(bm));
 	if (store_job_roots(r->s, job->id, &roots) < 0)
 		return -1;
 	for (int i = 0; i < roots.nr; i++)
@@ -337,17 +381,12 @@ static int print_job(struct results *r, const struct store_job_info *job, int64_
 	/* run by run costs every metric per run; metric by metric every run
 	 * of the store per chosen metric */
 	bool by_metric = runs_here && (int64_t)r->nr_chosen * nr_all_runs < runs_here * r->metrics.nr;
-	for (int k = 0; by_metric && k < r->nr_chosen; k++) {
-		set.k = k;
-		if (store_metric_samples(r->s, r->chosen_ids[k], job->id, collect_metric, &set) < 0)
-			goto out;
-	}
-	if (set.nr)
-		qsort(set.s, set.nr, sizeof(*set.s), cmp_by_run);
+	if (by_metric && read_by_metric(r, &roots, &bm) < 0)
+		goto out;
 	for (int i = 0; i < roots.nr; i++) {
 		const struct store_root_info *root = &roots.roots[i];
 		size_t cells = (size_t)(r->nr_chosen ? r->nr_chosen : 1) * (size_t)(root->nr_runs ? root->nr_runs : 1);
-		if (!commit_matches(r, root->rev) || !root->nr_runs)
+		if (!shown_root(r, root))
 			continue;
 		r->v = xrealloc(r->v, cells * sizeof(*r->v));
 		r->have = xrealloc(r->have, cells * sizeof(*r->have));
@@ -356,18 +395,13 @@ static int print_job(struct results *r, const struct store_job_info *job, int64_
 			if (read_by_run(r, root) < 0)
 				goto out;
 		} else {
-			for (int c = 0; c < root->nr_runs; c++) {
-				struct by_metric key = { root->runs[c].id, 0, 0 }, *m;
-				m = set.nr ? bsearch(&key, set.s, set.nr, sizeof(*set.s), cmp_by_run) : NULL;
-				/* bsearch lands anywhere in the run's group: go to its start */
-				while (m && m > set.s && m[-1].run_id == key.run_id)
-					m--;
-				for (; m && m < set.s + set.nr && m->run_id == key.run_id; m++) {
-					size_t at = (size_t)m->k * (size_t)root->nr_runs + (size_t)c;
-					r->v[at] = m->value;
-					r->have[at] = true;
+			/* bm holds run x metric, print_root wants metric x run */
+			for (int c = 0; c < root->nr_runs; c++, cell += (size_t)r->nr_chosen)
+				for (int k = 0; k < r->nr_chosen; k++) {
+					size_t at = (size_t)k * (size_t)root->nr_runs + (size_t)c;
+					r->v[at] = bm.v[cell + (size_t)k];
+					r->have[at] = bm.have[cell + (size_t)k];
 				}
-			}
 		}
 		print_root(r, job, root);
 		if (flush_out(r) < 0)
@@ -375,7 +409,9 @@ static int print_job(struct results *r, const struct store_job_info *job, int64_
 	}
 	ret = 0;
 out:
-	free(set.s);
+	free(bm.slots);
+	free(bm.v);
+	free(bm.have);
 	store_root_list_release(&roots);
 	return ret;
 }

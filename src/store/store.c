@@ -81,6 +81,7 @@ static const char *const queries[Q_NR] = {
 		"SELECT s.run_id, ru.root_id, r.job_id, r.rev, ru.number, ru.incomplete, s.value"
 		" FROM sample s JOIN run ru ON ru.id = s.run_id"
 		" JOIN result_root r ON r.id = ru.root_id WHERE s.metric_id = $1 AND r.job_id = $2",
+	[Q_METRIC_VALUES] = "SELECT run_id, value FROM sample WHERE metric_id = $1 ORDER BY run_id",
 	/* perfbot watch: the regressions reported (store_reported.c) */
 	[Q_REPORTED_BY_CULPRIT] =
 		"SELECT report FROM reported WHERE job_id = $1 AND metric = $2 AND culprit = $3"

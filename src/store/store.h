@@ -245,6 +245,14 @@ int store_run_samples(struct store *s, int64_t run_id, store_sample_fn fn, void 
  */
 int store_metric_samples(struct store *s, int64_t metric_id, int64_t job_id,
 			 store_sample_fn fn, void *data);
+/*
+ * Every stored value of one metric, in run id order, with only metric_id,
+ * run_id and value set (the rest as from store_run_samples): the sample
+ * table's (metric, run) key range alone, no join.  For a reader that
+ * holds the runs already (store_job_roots) and maps run ids itself: the
+ * join of store_metric_samples costs two row lookups per value.
+ */
+int store_metric_values(struct store *s, int64_t metric_id, store_sample_fn fn, void *data);
 
 /* --- reported regressions (perfbot watch) ---------------------------- */
 

@@ -297,3 +297,25 @@ int store_metric_samples(struct store *s, int64_t metric_id, int64_t job_id,
 	be->reset(st);
 	return ret ? ret : r < 0 ? -1 : 0;
 }
+
+int store_metric_values(struct store *s, int64_t metric_id, store_sample_fn fn, void *data)
+{
+	const struct store_backend *be = s->be;
+	struct store_stmt *st = store_stmt_get(s, Q_METRIC_VALUES);
+	struct store_sample sm;
+	int r = 0, ret = 0;
+
+	if (!st)
+		return -1;
+	memset(&sm, 0, sizeof(sm));
+	sm.metric_id = metric_id;
+	sm.run_number = -1;
+	be->bind_int(st, 1, metric_id);
+	while (!ret && (r = be->step(st)) == STORE_ROW) {
+		sm.run_id = be->column_int(st, 0);
+		sm.value = be->column_double(st, 1);
+		ret = fn(&sm, data);
+	}
+	be->reset(st);
+	return ret ? ret : r < 0 ? -1 : 0;
+}

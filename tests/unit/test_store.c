@@ -187,6 +187,12 @@ static void test_open_create_and_migrate(void **state)
 	/* reopening an existing store needs no flag and keeps its tables */
 	assert_int_equal(store_open(&s, dbpath, 0), 0);
 	assert_int_equal(store_schema_version(s), 2);
+	/* reads go through a memory map (the library caps its size) */
+	struct store_stmt *mm = s->be->prepare(s, "PRAGMA mmap_size");
+	assert_non_null(mm);
+	assert_int_equal(s->be->step(mm), STORE_ROW);
+	assert_true(s->be->column_int(mm, 0) >= 1 << 30);
+	s->be->finalize(mm);
 	store_close(s);
 	/* a store of version 1 gets the migrations after it on open */
 	raw_sql(dbpath, "DROP TABLE reported; PRAGMA user_version = 1;");
@@ -368,6 +374,27 @@ static int stop_at_two(const struct store_sample *sm, void *data)
 	return ++*n == 2 ? 42 : 0;
 }
 
+/* store_metric_values: in run id order, only the run and value set */
+struct values {
+	int n;
+	int64_t last_run;
+	double sum;
+	bool bare;
+};
+
+static int collect_value(const struct store_sample *sm, void *data)
+{
+	struct values *v = data;
+	if (sm->run_id <= v->last_run)
+		v->bare = false;
+	if (sm->root_id || sm->job_id || sm->rev || sm->run_number != -1 || sm->incomplete)
+		v->bare = false;
+	v->last_run = sm->run_id;
+	v->n++;
+	v->sum += sm->value;
+	return 0;
+}
+
 static void test_put_and_read(void **state)
 {
 	struct store *s;
@@ -450,6 +477,24 @@ static void test_put_and_read(void **state)
 	memset(&c, 0, sizeof(c));
 	assert_int_equal(store_metric_samples(s, h0, job_a_id, collect, &c), 0);
 	assert_int_equal(c.n, 0);
+
+	/* one metric's values of every job, by run id, without the join */
+	struct values v = { 0, 0, 0, true };
+	assert_int_equal(store_metric_values(s, m1, collect_value, &v), 0);
+	assert_int_equal(v.n, 5);        /* job a's runs; job b has no m1 */
+	assert_true(v.sum == 100 + 101 + 102 + 100 + 101);
+	assert_true(v.bare);
+	memset(&v, 0, sizeof(v));
+	v.bare = true;
+	assert_int_equal(store_metric_values(s, h0, collect_value, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_true(v.bare);
+	assert_true(v.last_run > roots.roots[1].runs[1].id);  /* job b's run, stored last */
+	n = 0;
+	assert_int_equal(store_metric_values(s, m1, stop_at_two, &n), 42);
+	n = 0;
+	assert_int_equal(store_metric_values(s, h0 + 1000, stop_at_two, &n), 0);
+	assert_int_equal(n, 0);
 
 	/* metric names, sorted */
 	struct store_metric_list ml;
