@@ -9,6 +9,11 @@
 #   FUZZ_MAX_LEN   the longest input libFuzzer makes (default 4096: the
 #                  parsers run ~40 inputs a second on 16 KiB, thousands on short)
 #   FUZZ_BUILD     the build directory (default build-fuzz)
+#   FUZZ_RUNS      at most this many inputs per target, from a fixed
+#                  seed (FUZZ_SEED, default 1): make check's smoke, so
+#                  that CI replays the same inputs on every machine and
+#                  FUZZ_SECONDS is only a cap (a slower machine runs a
+#                  prefix of the same sequence, never other inputs)
 #
 # Seeds are copied at each run into $FUZZ_BUILD/seeds/<target>/ from the
 # conformance data (../shared/conformance/lkp, when present), tests/data,
@@ -41,7 +46,7 @@ make_seeds() {
 	rm -rf "$B/seeds"
 	for t in $TARGETS; do
 		rm -rf "$B/crashes/$t"
-		mkdir -p "$B/seeds/$t" "$B/corpus/$t" "$B/crashes/$t"
+		mkdir -p "$B/seeds/$t" "$CORPUS/$t" "$B/crashes/$t"
 		[ -d "tests/fuzz/seeds/$t" ] && cp tests/fuzz/seeds/$t/* "$B/seeds/$t/" 2>/dev/null
 	done
 	for t in $TARGETS; do
@@ -85,6 +90,15 @@ make_seeds() {
 	done
 }
 
+DETERMINISTIC=
+CORPUS=$B/corpus
+if [ -n "${FUZZ_RUNS:-}" ]; then
+	DETERMINISTIC="-runs=$FUZZ_RUNS -seed=${FUZZ_SEED:-1}"
+	# a corpus of its own, emptied: what an earlier run found would
+	# change the inputs that follow (make fuzz keeps $B/corpus)
+	CORPUS=$B/corpus-smoke
+	rm -rf "$CORPUS"
+fi
 make_seeds
 [ -d "$LKP/tree" ] && export PERFBOT_FUZZ_LKP="$(cd "$LKP/tree" && pwd)"
 
@@ -94,16 +108,16 @@ for t in $TARGETS; do
 	bin=$B/fuzz/fuzz_$t
 	log=$B/fuzz-$t.log
 	[ -x "$bin" ] || { echo "perfbot: fuzz: $bin not built" >&2; failed=1; continue; }
-	PERFBOT_FUZZ_STATS=$B/fuzz-$t.runs "$bin" -max_total_time="$SECONDS_PER" \
+	PERFBOT_FUZZ_STATS=$B/fuzz-$t.runs "$bin" -max_total_time="$SECONDS_PER" $DETERMINISTIC \
 		-max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 \
 		-print_final_stats=1 -artifact_prefix="$B/crashes/$t/" \
-		"$B/corpus/$t" "$B/seeds/$t" >"$log" 2>&1
+		"$CORPUS/$t" "$B/seeds/$t" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-	corp=$(ls "$B/corpus/$t" | wc -l)
+	corp=$(ls "$CORPUS/$t" | wc -l)
 	crashes=$(ls "$B/crashes/$t" | wc -l)
 	[ "$rc" = 0 ] || [ "$crashes" -gt 0 ] || crashes="rc=$rc"
 	printf '%-8s %10s %8s %7s %7s %6s %8s\n' "$t" "${execs:-?}" "${rate:-?}" \
