@@ -21,6 +21,7 @@
 #include "bisect/driver.h"
 #include "cmd/cmd.h"
 #include "run/run.h"
+#include "util/cmdline.h"
 #include "util/fileio.h"
 
 #include <getopt.h>
@@ -72,11 +73,13 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_opts o;
 	bool resume = false;
 	const char *state = "perfbot-bisect.state";
+	/* options anywhere before "--"; what follows it is the command's */
+	int opts_end = cmdline_end(argc, argv, "v", opts);
 	int c, ret;
 
 	memset(&o, 0, sizeof(o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+v", opts, NULL)) != -1) {
+	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
+	while ((c = getopt_long(opts_end, argv, "v", opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
 		case O_REPO: o.repo = absolute(optarg); break;
@@ -128,12 +131,12 @@ int cmd_bisect(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		o.nr_command = argc - optind;
+	if (optind == opts_end && opts_end + 1 < argc) {
+		o.nr_command = argc - opts_end - 1;
 		o.command = xcalloc((size_t)o.nr_command + 1, sizeof(char *));
 		for (int i = 0; i < o.nr_command; i++)
-			o.command[i] = xstrdup(argv[optind + i]);
-	} else if (optind < argc) {
+			o.command[i] = xstrdup(argv[opts_end + 1 + i]);
+	} else if (optind < opts_end) {
 		error("unexpected argument '%s' (the benchmark command goes after --)", argv[optind]);
 		bisect_opts_release(&o);
 		return cmd_usage(self, 0);

@@ -51,6 +51,22 @@ test_expect_success 'command after -- and a third run appended' '
 	python3 -c "import json,sys; m=json.load(open(\"$rr/matrix.json\")); assert m[\"mytest.ops\"]==[7,9], m[\"mytest.ops\"]"
 '
 
+test_expect_success 'options anywhere before --, as run --help orders them' '
+	job j.yaml &&
+	perfbot run j.yaml --runs 2 --result-root res -c ord1 -M vmstat -- sh -c "echo ops: 5" -n 7 >out &&
+	rr=$(sed -n "s/: 2 runs$//p" out) &&
+	case "$rr" in "$(pwd -P)"/res/mytest/*/ord1) ;; *) echo "layout: $rr"; false;; esac &&
+	test -f "$rr/1/stats.json" && ! test -d "$rr/2" &&
+	grep -q "\"mytest.ops\": 5" "$rr/0/stats.json" &&
+	perfbot run -r res j.yaml -c ord2 -M vmstat -- sh -c "echo \"\$1: 1\"" sh --runs >out &&
+	grep -q "\"mytest.--runs\": 1" res/mytest/*/*/*/*/*/ord2/0/stats.json &&
+	test_must_fail 2 perfbot run j.yaml --nosuch -r res -- true 2>err &&
+	grep -q "usage: perfbot run" err &&
+	test_must_fail 2 perfbot run j.yaml -r res -c ord3 sh -c true 2>err &&
+	grep -q "unexpected argument .sh. (the benchmark command goes after --)" err &&
+	! test -d res/mytest/*/*/*/*/*/ord3
+'
+
 test_expect_success 'a timeout kills the benchmark group and marks the run incomplete' '
 	job j.yaml "timeout: 1" &&
 	tag=$(test_tag) &&
