@@ -238,6 +238,20 @@ test_expect_success 'fs: ext4 on a loop image: the benchmark runs in it, nothing
 	fi
 '
 
+test_expect_success 'perf-profile: symbols by shared object, no address or (deleted) in a name' '
+	test_have perf cc strip || exit 0
+	printf "int main(void){volatile unsigned long x=0;for(unsigned long i=0;i<200000000UL;i++)x+=i;return 0;}\n" >l.c &&
+	cc -O0 -o loop l.c && strip loop &&
+	job j.yaml "perf-profile:" "  delay: 0" &&
+	perfbot run j.yaml -r res -c pp1 -M perf-profile -- \
+		sh -c "cp ./loop ./loopx; ./loopx & sleep 0.2; rm ./loopx; wait; echo ops: 1" >out &&
+	st=$(ls res/mytest/*/*/*/*/*/pp1/0/stats.json) &&
+	grep -q "\"perf-profile.children\.cpu-clock\.[A-Za-z_]" "$st" &&
+	grep -q "\"perf-profile.self\.cpu-clock\.[A-Za-z_]" "$st" &&
+	grep -q "\"perf-profile.calltrace\.cpu-clock\.[A-Za-z_]" "$st" &&
+	! grep -E "\"perf-profile\.[^\"]*(\.0x[0-9a-f]+(\.|\")|deleted\)|\[unknown\])" "$st"
+'
+
 test_expect_success 'bad jobs and options: clear errors' '
 	printf "testcase: [a\n" >bad.yaml &&
 	test_must_fail 1 perfbot run bad.yaml 2>err &&
