@@ -8,7 +8,8 @@
  *                  ".2g" above 100000), then the avg and stddev as above
  *   name           "  <metric>"
  * where <fmt> is .2f below 1000, .4g above 1e8 and d otherwise.  Like Ruby's
- * sprintf, "%d" of a float truncates toward zero.
+ * sprintf, "%d" of a float truncates toward zero, and .1f and .2f round a
+ * near-tie to even (fmt_ruby_fixed), not as C does.
  */
 #include "report/compare.h"
 #include "util/json_writer.h"
@@ -28,7 +29,7 @@ void compare_print_avg(struct strbuf *out, double avg)
 {
 	double a = fabs(avg);
 	if (a < 1000)
-		strbuf_addf(out, "%*.2f", ABS_WIDTH, avg);
+		fmt_ruby_fixed(out, avg, ABS_WIDTH, 2, false);
 	else if (a > 100000000)
 		strbuf_addf(out, "%*.4g", ABS_WIDTH, avg);
 	else
@@ -42,8 +43,10 @@ static double stddev_percent(double avg, double stddev)
 
 static void print_change(struct strbuf *out, double p, bool abs_change)
 {
-	const char *fmt = fabs(p) < 100000 ? "%+*.1f" : "%+*.2g";
-	strbuf_addf(out, fmt, REL_WIDTH, p);
+	if (fabs(p) < 100000)
+		fmt_ruby_fixed(out, p, REL_WIDTH, 1, true);     /* lkp's -0.2 for -0.15 */
+	else
+		strbuf_addf(out, "%+*.2g", REL_WIDTH, p);
 	strbuf_addstr(out, abs_change ? "  " : "% ");
 }
 

@@ -39,6 +39,15 @@ test_expect_success 'perf-profile change is an absolute difference' '
 	grep -q "+25\\.9  " row
 '
 
+test_expect_success 'perf-profile change rounds as lkp'"'"'s ncompare (Ruby) prints it: 0.48 -> 0.33 is -0.2' '
+	mkdir b n &&
+	printf "{\"perf-profile.self.cycles-pp.foo\": [0.32, 0.64]}\n" >b/matrix.json &&
+	printf "{\"perf-profile.self.cycles-pp.foo\": [0.39, 0.27]}\n" >n/matrix.json &&
+	perfbot compare --rule lkp -a b n | grep "cycles-pp.foo$" >row &&
+	echo "      0.48 ± 33%      -0.2        0.33 ± 18%  perf-profile.self.cycles-pp.foo" >expect &&
+	test_cmp expect row
+'
+
 test_expect_success 'the whole table, as ncompare prints it' '
 	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
 	test_cmp "$DATA/compare/expect/table.txt" out
