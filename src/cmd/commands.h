@@ -14,6 +14,11 @@ COMMAND("compare", compare, "compare commits: mean, %stddev and %change per metr
 	"                        perf-profile threshold (lkp rule)\n"
 	"      --legacy          the older '~ N%' layout\n"
 	"      --json            machine-readable output\n"
+	"      --csv             RFC 4180, a line per metric and column: stat,\n"
+	"                        commit, path, runs, complete_runs, mean, stddev,\n"
+	"                        fails (function stats), change, change_unit\n"
+	"                        (percent or absolute), p_welch, direction,\n"
+	"                        changed (0/1), regression (0/1)\n"
 	"      --fail-on-regression\n"
 	"                        exit 3 when a key metric regressed significantly\n")
 COMMAND("changed", changed, "per-metric change decisions, as lkp records",
@@ -24,7 +29,9 @@ COMMAND("changed", changed, "per-metric change decisions, as lkp records",
 	"x, y, z, nr_run, interval; p-values with --rule stat).\n"
 	"\n"
 	"      --rule stat|lkp   decision rule (default: stat)\n"
-	"      --json            JSON object keyed by metric (default: YAML-like text)\n"
+	"      --json            JSON object keyed by metric (default: YAML-like text)\n"	"      --csv             RFC 4180, a line per metric: stat, mean_a, mean_b,\n"
+	"                        min_a, max_a, min_b, max_b, ratio, delta, x, y, z,\n"
+	"                        nr_run, p_welch, p_mwu (a is NEW, as in lkp)\n"
 	"      --alpha A         significance level (stat rule)\n"
 	"  -m, --more            include families hidden by default\n"
 	"      --gap G           lkp's gap variant\n"
@@ -125,7 +132,31 @@ COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 	"Reads FILE (standard input without it) and prints lkp's 'key: value'\n"
 	"lines.  --result-root DIR for parsers that read a result dir (fio).\n")
 COMMAND("split-job", split_job, "expand a job's arrays into atomic jobs", "perfbot split-job [options] JOB.yaml... [KEY=VALUE...]\n\nWrites one atomic job per point of JOB's parameter matrix, named\n<job>-<path_params>.yaml as lkp-tests' split-job names them, and prints\n'JOB => DIR/atomic.yaml' for each.\n\n  -o, --output DIR      where to write (default: .)\n  -t, --test-box NAME   testbox (default: $HOSTNAME or the host name)\n  -c, --config KCONFIG  set kconfig\n  -k, --kernel COMMIT   set commit\n  -s, --set 'KEY: VAL'  add or override a key (also KEY=VAL arguments)\n      --lkp-src DIR     an lkp-tests-like root for includes, programs/,\n                        include/ and hosts/ (repeatable; default $LKP_SRC)\n      --compatible      refine a job lkp already expanded\n      --no-defaults     do not add defaults from include files\n")
-COMMAND("report", report, "a report people act on: email text or HTML", "perfbot report [--bisect STATE | BASE NEW ...] [--format text|html] [-o FILE] ...")
+COMMAND("report", report, "a report people act on: email text or HTML",
+	"perfbot report [options] BASE NEW [NEW2 ...]\n"
+	"perfbot report [options] --bisect STATE\n"
+	"\n"
+	"Writes the report of a comparison (BASE and NEW are result roots, as for\n"
+	"perfbot compare) or of a finished bisect: the headline change, the key\n"
+	"metrics, every changed metric in lkp's table, the perf-profile changes,\n"
+	"the test machine, a plot of the samples and how to reproduce it.\n"
+	"\n"
+	"      --bisect STATE    a finished bisect: its state file, its bisect.json\n"
+	"                        or the folder holding them\n"
+	"      --format text|html  email text (default), or one self-contained\n"
+	"                        HTML page with SVG charts\n"
+	"  -o, --output FILE     write FILE (atomically) instead of stdout\n"
+	"      --legacy          the '~ N%' tables of the 2014 reports\n"
+	"      --plotter builtin|gnuplot\n"
+	"                        draw the text plot with perfbot (default) or\n"
+	"                        gnuplot's dumb terminal\n"
+	"      --tag NAME=COMMIT annotate COMMIT (an id, a prefix or a result\n"
+	"                        folder's name) with NAME; repeatable\n"
+	"  -m, --more            families hidden by default (always when bisecting)\n"
+	"      --rule stat|lkp   decision rule, as for compare (default: stat)\n"
+	"\n"
+	"The machine is described from a run's `machine` file, else from this\n"
+	"machine's /proc.\n")
 COMMAND("install", install, "install the Debian packages a job's benchmark needs", "perfbot install [--dry-run] JOB.yaml...\nperfbot install --command JOB.yaml...\nperfbot install --list\n\nLooks up each job's benchmark (src/bench/) and installs its missing\nDebian packages with apt-get install -y (root only; anyone else gets the\ncommand to run and exit 1).  Built-in benchmarks only need `make`.\n\n  -n, --dry-run         print what would be installed, install nothing\n  -c, --command         print each atomic job's benchmark command line instead\n  -l, --list            every benchmark perfbot runs: packages, availability\n")
 COMMAND("index", index, "build or refresh the results store from result trees",
 	"perfbot index [--db D] [-f] [-q] [ROOT...]\n"
@@ -243,6 +274,7 @@ COMMAND("kernel", kernel, "build kernel commits for runs and bisects in QEMU",
 	"  --out DIR          the kernel cache (default $PERFBOT_KERNEL_CACHE, else\n"
 	"                     /var/cache/perfbot/kernel as root, ~/.cache/perfbot/kernel)\n"
 	"  -j, --jobs N       make -j N (default: the online CPUs)\n"
+	"  -v, --verbose      each command on stderr\n"
 	"\n"
 	"Exit: 0 built, 1 error, 6 the commit does not build (its first error and\n"
 	"the end of the log on stderr).\n"

@@ -3,17 +3,7 @@
  * a report people act on (report/report.h), as email text or as one
  * self-contained HTML file.
  *
- *   --bisect STATE        report a finished bisect (its state file, its
- *                         bisect.json or the dir holding them)
- *   --format text|html    text (default) or HTML
- *   -o FILE               write FILE (atomically) instead of stdout
- *   --legacy              the '~ N%' tables of the 2014 reports
- *   --plotter gnuplot     draw the text plot with gnuplot's dumb terminal
- *                         (default: the built-in one, "builtin")
- *   --tag NAME=COMMIT     annotate COMMIT (an id, a prefix, or a result
- *                         dir's name) with NAME; repeatable
- *   -m, --more            families hidden by default (always when bisecting)
- *   --rule stat|lkp       decision rule, as for compare
+ * Its options are listed in cmd/commands.h (report --help).
  *
  * The machine is described from a `machine` file in a run dir, else from
  * /proc of this machine ($PERFBOT_PROC_DIR overrides /proc, for tests).

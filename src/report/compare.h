@@ -73,5 +73,7 @@ void compare_print_avg(struct strbuf *out, double avg);
 void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pvalue);
 void compare_print_legacy(const struct compare *cmp, struct strbuf *out);
 void compare_print_json(const struct compare *cmp, struct strbuf *out);
+/* --csv: a line per metric and column (compare --help names the fields). */
+void compare_print_csv(const struct compare *cmp, struct strbuf *out);
 
 #endif

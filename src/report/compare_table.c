@@ -12,6 +12,7 @@
  * near-tie to even (fmt_ruby_fixed), not as C does.
  */
 #include "report/compare.h"
+#include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 
@@ -294,4 +295,48 @@ void compare_print_json(const struct compare *cmp, struct strbuf *out)
 	}
 	jw_array_end(&jw);
 	jw_object_end(&jw);
+}
+
+/* One line per metric and column, RFC 4180; the header names the fields. */
+void compare_print_csv(const struct compare *cmp, struct strbuf *out)
+{
+	strbuf_addstr(out, "stat,commit,path,runs,complete_runs,mean,stddev,fails,change,"
+		      "change_unit,p_welch,direction,changed,regression\r\n");
+	for (int r = 0; r < cmp->nrows; r++) {
+		const struct compare_row *row = &cmp->row[r];
+
+		for (int i = 0; i < cmp->ncols; i++) {
+			const struct compare_col *c = &cmp->col[i];
+
+			csv_field(out, row->stat);
+			strbuf_addch(out, ',');
+			csv_field(out, c->label);
+			strbuf_addch(out, ',');
+			csv_field(out, c->path);
+			strbuf_addf(out, ",%d,%d,", c->runs, c->complete_runs);
+			if (!row->failure) {
+				csv_number(out, row->avg[i]);
+				strbuf_addch(out, ',');
+				if (row->stddev[i] >= 0)        /* -1: one run, no stddev */
+					csv_number(out, row->stddev[i]);
+				strbuf_addstr(out, ",,");
+			} else {
+				strbuf_addstr(out, ",,");
+				csv_number(out, row->fails[i]);
+				strbuf_addch(out, ',');
+			}
+			if (i) {
+				csv_number(out, row->change[i - 1]);
+				strbuf_addstr(out, row->abs_change ? ",absolute," : ",percent,");
+				if (!row->failure)
+					csv_number(out, row->p[i - 1]);
+			} else {
+				strbuf_addstr(out, ",,");
+			}
+			strbuf_addf(out, ",%s,%d,%d\r\n",
+				    row->direction > 0 ? "higher_is_better" :
+				    row->direction < 0 ? "lower_is_better" : "unknown",
+				    row->changed, row->regression);
+		}
+	}
 }

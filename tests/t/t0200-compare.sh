@@ -48,6 +48,35 @@ test_expect_success 'perf-profile change rounds as lkp'"'"'s ncompare (Ruby) pri
 	test_cmp expect row
 '
 
+test_expect_success '--csv: a line per metric and column, the numbers of --json' '
+	perfbot compare --csv $BASE $NEW >out.csv &&
+	perfbot compare --json $BASE $NEW >out.json &&
+	head -n 1 out.csv | grep -q "^stat,commit,path,runs,complete_runs,mean,stddev,fails,change,change_unit,p_welch,direction,changed,regression.$" &&
+	python3 - <<-\EOF
+	import csv, json
+	rows = list(csv.DictReader(open("out.csv", newline="")))
+	j = json.load(open("out.json"))
+	assert len(rows) == 2 * len(j["stats"]), (len(rows), len(j["stats"]))
+	for k, st in enumerate(j["stats"]):
+	    base, new = rows[2 * k], rows[2 * k + 1]
+	    assert base["stat"] == new["stat"] == st["stat"]
+	    assert base["commit"] == j["columns"][0]["label"] and new["commit"] == j["columns"][1]["label"]
+	    assert base["change"] == "" and base["change_unit"] == ""
+	    if st["failure"]:
+	        assert float(new["fails"]) == st["fails"][1] and new["mean"] == ""
+	    else:
+	        assert float(base["mean"]) == st["avg"][0] and float(new["mean"]) == st["avg"][1]
+	    unit = "absolute" if "abs_change" in st else "percent"
+	    assert new["change_unit"] == unit
+	    assert float(new["change"]) == st.get("abs_change", st.get("change_percent"))[0]
+	    assert new["changed"] == ("1" if st["changed"] else "0")
+	    assert new["regression"] == ("1" if st["regression"] else "0")
+	EOF
+	grep -q "^vm-scalability.throughput,9b17c62382dd2e7507984b989,.*,percent," out.csv &&
+	test_must_fail 2 perfbot compare --csv --json $BASE $NEW 2>err &&
+	grep -q "give one" err
+'
+
 test_expect_success 'the whole table, as ncompare prints it' '
 	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
 	test_cmp "$DATA/compare/expect/table.txt" out
