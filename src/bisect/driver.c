@@ -629,6 +629,69 @@ static const char *skip_reason(const struct bisect *b, const char *sha, struct s
 	return found;
 }
 
+/* An argument for a command line people copy: as it is when the shell
+ * takes it so, else single-quoted. */
+static void quote_arg(struct strbuf *sb, const char *s)
+{
+	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-")])
+		strbuf_addstr(sb, s);
+	else
+		shell_quote(sb, s);
+}
+
+/* The command that repeats this bisect, every option that changes what it
+ * measures or where it keeps things spelled out, for the report's "how to
+ * reproduce" (a bare --repo --good --bad --job --metric would run
+ * without the build, into another result tree, on another state). */
+static void reproduce_command(const struct bisect_opts *o, const char *job, struct strbuf *sb)
+{
+	static const char *const names[] = { "--repo", "--good", "--bad", "--job", "--metric" };
+	const char *values[] = { o->repo, o->good, o->bad, job, o->metric };
+
+	strbuf_addstr(sb, "perfbot bisect");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strbuf_addf(sb, " %s ", names[i]);
+		quote_arg(sb, values[i]);
+	}
+	if (o->build) {
+		strbuf_addstr(sb, " --build ");
+		quote_arg(sb, o->build);
+	}
+	if (o->kernel_tree) {
+		strbuf_addstr(sb, " --kernel-tree ");
+		quote_arg(sb, o->kernel_tree);
+		if (o->kconfig) {
+			strbuf_addstr(sb, " --config ");
+			quote_arg(sb, o->kconfig);
+		}
+	}
+	if (o->runs > 0)
+		strbuf_addf(sb, " --runs %d", o->runs);
+	if (o->max_runs > 0)
+		strbuf_addf(sb, " --max-runs %d", o->max_runs);
+	if (o->max_total_runs > 0)
+		strbuf_addf(sb, " --max-total-runs %d", o->max_total_runs);
+	if (o->alpha > 0)
+		strbuf_addf(sb, " --alpha %g", o->alpha);
+	strbuf_addstr(sb, " --state ");
+	quote_arg(sb, o->state_path);
+	strbuf_addstr(sb, " --result-root ");
+	quote_arg(sb, o->result_base);
+	if (o->no_index) {
+		strbuf_addstr(sb, " --no-index");
+	} else if (o->db) {
+		strbuf_addstr(sb, " --db ");
+		quote_arg(sb, o->db);
+	}
+	if (o->nr_command) {
+		strbuf_addstr(sb, " --");
+		for (int i = 0; i < o->nr_command; i++) {
+			strbuf_addch(sb, ' ');
+			quote_arg(sb, o->command[i]);
+		}
+	}
+}
+
 static void write_bisect_json(struct bisect *b, const char *parent)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT, rr = STRBUF_INIT;
@@ -666,6 +729,9 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 		endpoints_json(b, parent, &jw);
 	jw_key(&jw, "job"); jw_string(&jw, job_abs ? job_abs : b->o->job_path);
 	jw_key(&jw, "result_base"); jw_string(&jw, b->o->result_base);
+	strbuf_reset(&s);
+	reproduce_command(b->o, job_abs ? job_abs : b->o->job_path, &s);
+	jw_key(&jw, "command"); jw_string(&jw, s.buf);
 	jw_key(&jw, "commits");
 	jw_object_begin(&jw);
 	for (int i = 0; i < b->nr_cs; i++) {

@@ -1147,8 +1147,13 @@ void report_reproduce(const struct report *r, struct strbuf *intro, struct strbu
 		strbuf_addf(intro, " (the job is %s):", r->job_path);
 	else
 		strbuf_addstr(intro, " (the results hold no job file: write the job as job.yaml):");
-	for (int i = 0; i < cmp->ncols; i++)
-		strbuf_addf(cmds, "perfbot run %s --commit %s\n", job, r->main_commits[i].id);
+	for (int i = 0; i < cmp->ncols; i++) {
+		strbuf_addf(cmds, "perfbot run %s --commit %s", job, r->main_commits[i].id);
+		/* the bisect's result tree, where its runs of the commit are */
+		if (b && b->result_base)
+			strbuf_addf(cmds, " --result-root %s", b->result_base);
+		strbuf_addch(cmds, '\n');
+	}
 	strbuf_addstr(cmds, "perfbot compare");
 	for (int i = 0; i < cmp->ncols; i++)
 		strbuf_addf(cmds, " %s", cmp->col[i].path);

@@ -53,6 +53,8 @@ test_expect_success 'finds the first bad commit in a history with a merge' '
 	grep -q "^first bad commit: $want (\"commit 8\")" out &&
 	grep -q "mytest.score" out &&
 	grep -q "each point below represents a sample run" out &&
+	grep -q "^        perfbot run $TRASH/job.yaml --commit [0-9a-f]* --result-root $(pwd -P)/res$" out &&
+	grep -q "^        perfbot bisect --repo $(pwd -P)/repo --good [0-9a-f]* --bad [0-9a-f]* --job $TRASH/job.yaml --metric mytest.score --state $(pwd -P)/st --result-root $(pwd -P)/res -- $TRASH/bench.sh$" out &&
 	grep -q "^result $want" st &&
 	test -f st.d/bisect.json &&
 	test -z "$(git -C repo status --porcelain)" &&
