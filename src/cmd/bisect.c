@@ -23,6 +23,7 @@
 #include "run/run.h"
 #include "util/cmdline.h"
 #include "util/fileio.h"
+#include "util/git.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -67,19 +68,20 @@ int cmd_bisect(int argc, char **argv)
 		{ "db", required_argument, NULL, O_DB },
 		{ "no-index", no_argument, NULL, O_NO_INDEX },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("bisect");
 	struct bisect_opts o;
 	bool resume = false;
-	const char *state = "perfbot-bisect.state";
+	const char *state = NULL;       /* default: in the repository's git dir */
 	/* options anywhere before "--"; what follows it is the command's */
-	int opts_end = cmdline_end(argc, argv, "v", opts);
+	int opts_end = cmdline_end(argc, argv, "vq", opts);
 	int c, ret;
 
 	memset(&o, 0, sizeof(o));
 	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
-	while ((c = getopt_long(opts_end, argv, "v", opts, NULL)) != -1) {
+	while ((c = getopt_long(opts_end, argv, "vq", opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
 		case O_REPO: o.repo = absolute(optarg); break;
@@ -121,6 +123,7 @@ int cmd_bisect(int argc, char **argv)
 			break;
 		case O_NO_INDEX: o.no_index = true; break;
 		case 'v': o.verbose++; break;
+		case 'q': o.no_progress = true; break;
 		default:
 			bisect_opts_release(&o);
 			return cmd_usage(self, 0);
@@ -141,7 +144,29 @@ int cmd_bisect(int argc, char **argv)
 		bisect_opts_release(&o);
 		return cmd_usage(self, 0);
 	}
-	o.state_path = absolute(state);
+	if (state) {
+		o.state_path = absolute(state);
+	} else {
+		/* as git bisect: in the git dir, out of the work tree and the cwd */
+		const char *repo = o.repo ? o.repo : o.kernel_tree ? o.kernel_tree : ".";
+		char *gd;
+		struct strbuf path = STRBUF_INIT;
+		if (git_dir(repo, &gd) < 0) {
+			error("no --state, and '%s' is no git repository to keep the bisect in%s", repo,
+			      resume ? " (resume in the repository, or give --state)" : "");
+			bisect_opts_release(&o);
+			return EXIT_USAGE;
+		}
+		path_join(&path, gd, "perfbot-bisect");
+		free(gd);
+		if (!resume && mkdir_p(path.buf, 0755) < 0) {
+			strbuf_release(&path);
+			bisect_opts_release(&o);
+			return EXIT_ERROR;
+		}
+		strbuf_addstr(&path, "/state");
+		o.state_path = strbuf_detach(&path, NULL);
+	}
 	if (!resume) {
 		/* a kernel bisect bisects the kernel tree */
 		if (o.kernel_tree && !o.repo)
