@@ -183,6 +183,17 @@ int cmd_run(int argc, char **argv)
 
 	if (job_load(job_path, &job) < 0)
 		return EXIT_ERROR;
+	/* the benchmark finds the build as under bisect: here, the checkout
+	 * perfbot runs in (a report's reproduce lines run it so) */
+	struct strbuf build_env = STRBUF_INIT;
+	char *cwd = getenv("PERFBOT_BUILD_DIR") ? NULL : getcwd(NULL, 0);
+	char *envv[] = { NULL, NULL };
+	if (cwd) {
+		strbuf_addf(&build_env, "PERFBOT_BUILD_DIR=%s", cwd);
+		envv[0] = build_env.buf;
+		rc.opts.env = envv;
+		free(cwd);
+	}
 	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
 	rc.opts.stop = &stop_requested;
 
@@ -194,6 +205,7 @@ int cmd_run(int argc, char **argv)
 
 	int r = job_split(job, job_path, &sopts, run_atom, &rc);
 	job_free(job);
+	strbuf_release(&build_env);
 	if (stop_requested) {
 		error("interrupted: the current run is kept, marked incomplete");
 		return 130;

@@ -67,6 +67,15 @@ test_expect_success 'options anywhere before --, as run --help orders them' '
 	! test -d res/mytest/*/*/*/*/*/ord3
 '
 
+test_expect_success '$PERFBOT_BUILD_DIR: the folder perfbot runs in, unless set' '
+	job j.yaml && mkdir co && echo 7 >co/VALUE &&
+	(cd co && perfbot run ../j.yaml -r ../res -c bd1 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
+	grep -q "\"mytest.v\": 7" res/mytest/*/*/*/*/*/bd1/0/stats.json &&
+	mkdir other && echo 9 >other/VALUE &&
+	(cd co && PERFBOT_BUILD_DIR=$(pwd -P)/../other perfbot run ../j.yaml -r ../res -c bd2 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
+	grep -q "\"mytest.v\": 9" res/mytest/*/*/*/*/*/bd2/0/stats.json
+'
+
 test_expect_success 'a timeout kills the benchmark group and marks the run incomplete' '
 	job j.yaml "timeout: 1" &&
 	tag=$(test_tag) &&
