@@ -19,7 +19,7 @@
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_BISECT = 256, OPT_FORMAT, OPT_LEGACY, OPT_PLOTTER, OPT_TAG, OPT_RULE };
+	enum { OPT_BISECT = 256, OPT_FORMAT, OPT_LEGACY, OPT_PLOTTER, OPT_TAG, OPT_RULE, OPT_AXIS };
 	static const struct option opts[] = {
 		{ "bisect", required_argument, NULL, OPT_BISECT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -29,6 +29,7 @@ int cmd_report(int argc, char **argv)
 		{ "tag", required_argument, NULL, OPT_TAG },
 		{ "more", no_argument, NULL, 'm' },
 		{ "rule", required_argument, NULL, OPT_RULE },
+		{ "axis", required_argument, NULL, OPT_AXIS },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("report");
@@ -82,6 +83,7 @@ int cmd_report(int argc, char **argv)
 			opt.nr_tags++;
 			break;
 		}
+		case OPT_AXIS: opt.axis = optarg; break;
 		case OPT_RULE:
 			if (!strcmp(optarg, "stat")) {
 				opt.rule = RULE_STAT;

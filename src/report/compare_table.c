@@ -69,7 +69,7 @@ static void print_header(const struct compare *cmp, struct strbuf *out)
 
 	strbuf_addf(out, "%s\n", RULE);
 	print_axes(cmp, out);
-	strbuf_addstr(out, "commit: \n");
+	strbuf_addf(out, "%s: \n", cmp->axis ? cmp->axis : "commit");
 	for (int i = 0; i < cmp->ncols; i++)
 		strbuf_addf(out, "  %s\n", cmp->col[i].label);
 	strbuf_addch(out, '\n');

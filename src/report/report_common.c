@@ -80,7 +80,7 @@ static struct report_commit *commits_of(const struct report *r, const struct com
 	struct report_commit *c = xcalloc((size_t)cmp->ncols + 1, sizeof(*c));
 
 	for (int i = 0; i < cmp->ncols; i++) {
-		const char *id = cmp->col[i].label;
+		const char *id = cmp->col[i].commit;
 		for (int k = 0; r->bisect && k < r->bisect->nr_commits; k++) {
 			const struct report_bisect_commit *bc = &r->bisect->commits[k];
 			if (bc->result_root && !strcmp(bc->result_root, cmp->col[i].path))
@@ -757,7 +757,8 @@ static char *short_id(const char *id)
 static int build(struct compare *cmp, char *const *paths, int n, const struct report *r,
 		 bool all)
 {
-	if (compare_load(cmp, paths, n) < 0)
+	if (compare_load(cmp, paths, n) < 0 ||
+	    (r->opt.axis && compare_label_by_axis(cmp, r->opt.axis) < 0))
 		return -1;
 	cmp->opt.rule = r->opt.rule;
 	cmp->opt.more = r->opt.more;

@@ -77,6 +77,26 @@ test_expect_success '--csv: a line per metric and column, the numbers of --json'
 	grep -q "give one" err
 '
 
+test_expect_success '--axis KEY: columns named by a job key; one commit under two fs is told apart' '
+	for fs in btrfs xfs; do
+		mkdir -p $fs/base/0 &&
+		printf "testcase: fio-basic\nfs: $fs\nruntime: 300s\nnr_threads: 8\n" >$fs/base/0/job.yaml || exit 1
+	done &&
+	printf "{\"fio.write_bw_MBps\": [100, 101, 100, 101]}\n" >btrfs/base/matrix.json &&
+	printf "{\"fio.write_bw_MBps\": [200, 201, 200, 201]}\n" >xfs/base/matrix.json &&
+	perfbot compare btrfs/base xfs/base >out &&
+	sed -n 2,9p out >head &&
+	printf "nr_threads/runtime/testcase:\n  8/300s/fio-basic\n\nfs: \n  btrfs\n  xfs\n\n           btrfs                         xfs \n" >expect &&
+	test_cmp expect head &&
+	perfbot compare --axis nr_threads btrfs/base xfs/base >out &&
+	sed -n 2,3p out | grep -q "^  300s/fio-basic$" &&
+	grep -q "^nr_threads: $" out &&
+	perfbot compare --axis fs --csv btrfs/base xfs/base | grep -q "^fio.write_bw_MBps,xfs,xfs/base," &&
+	test_must_fail 1 perfbot compare --axis nosuch btrfs/base xfs/base 2>err &&
+	grep -q "btrfs/base: its job has no .nosuch. to compare along" err &&
+	perfbot report --axis fs btrfs/base xfs/base | grep -q "^fs: $"
+'
+
 test_expect_success 'the whole table, as ncompare prints it' '
 	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
 	test_cmp "$DATA/compare/expect/table.txt" out
