@@ -34,6 +34,9 @@
 
 /* lkp keeps the first five functions of a call chain. */
 #define CALLTRACE_DEPTH 5
+/* The fields of a line read: a symbol line has 5 or 7, more when its
+ * shared object's name has blanks ("/tmp/a.out (deleted)") */
+#define SYMBOL_FIELDS 10
 
 /*
  * Keys are stored without their common "<kind>.<event>." prefix: fewer
@@ -131,6 +134,8 @@ static bool type_field(const struct field *f)
  * follows the type column, whatever the fields before it. */
 static bool symbol_line(struct profile *pr, const struct field *f, size_t n)
 {
+	/* split_ws keeps the first SYMBOL_FIELDS fields of n */
+	size_t have = n < SYMBOL_FIELDS ? n : SYMBOL_FIELDS;
 	double children, self;
 	struct kv_entry *e;
 	size_t i, t = 3;
@@ -138,9 +143,9 @@ static bool symbol_line(struct profile *pr, const struct field *f, size_t n)
 	if (n < 5 || !read_percent(&f[0], &children) || !read_percent(&f[1], &self))
 		return false;
 	if (!((n == 5 || n == 7) && type_field(&f[3]))) {
-		for (t = 4; t < n && !type_field(&f[t]); t++)
+		for (t = 4; t < have && !type_field(&f[t]); t++)
 			;
-		if (t >= n || (n - t - 1 != 1 && n - t - 1 != 3))
+		if (t + 1 >= have || (n - t - 1 != 1 && n - t - 1 != 3))
 			return false;
 	}
 	if (unresolved(f[t + 1].s, f[t + 1].len))
@@ -248,7 +253,7 @@ static int parse_perf_profile(const struct parse_input *in, struct strbuf *out)
 	strbuf_init(&pr.key, 0);
 
 	while (found && line_next(&it, &l)) {
-		struct field f[8];
+		struct field f[SYMBOL_FIELDS];
 		size_t n;
 
 		line_chomp(&l);
@@ -256,7 +261,7 @@ static int parse_perf_profile(const struct parse_input *in, struct strbuf *out)
 			continue;
 		if (!is_digit(l.s[0]) && !is_rspace((unsigned char)l.s[0]))
 			continue;
-		n = split_ws(l.s, l.len, f, 8);
+		n = split_ws(l.s, l.len, f, SYMBOL_FIELDS);
 		if (!symbol_line(&pr, f, n))
 			calltrace_line(&pr, &l, f, n);
 	}

@@ -734,12 +734,17 @@ static void test_perf_profile_unresolved(void **state)
 		"    3.00%     2.00%  /tmp/loop (deleted)   [.] main  -  -\n"
 		"    4.00%     4.00%  [unknown]   [.] [unknown]  -  -\n"
 		"    2.00%     1.00%  a b c  [.]\n"
-		"    2.00%     1.00%  a b c  [.] x y\n",
+		"    2.00%     1.00%  a b c  [.] x y\n"
+		/* more fields than the parser keeps: not read past them */
+		"    2.00%     1.00%  a b c d e f g h i j  [.] x\n"
+		"    2.00%     1.00%  /a b c d e (deleted)  [.] y  -  -\n",
 		"calltrace.cpu-clock.0X1.0x.a.b.c: 10.00\n"
 		"calltrace.cpu-clock.__libc_start_call_main: 146.78\n"
 		"children.cpu-clock.__libc_start_call_main: 98.45\n"
 		"children.cpu-clock.main: 10.00\n"
-		"self.cpu-clock.main: 9.00\n");
+		"children.cpu-clock.y: 2.00\n"
+		"self.cpu-clock.main: 9.00\n"
+		"self.cpu-clock.y: 1.00\n");
 }
 
 static void test_perf_profile_edges(void **state)
