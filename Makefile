@@ -130,6 +130,21 @@ check-mutants: $(TESTS) $(PERFBOT)
 bench: $(PERFBOT)
 	@sh bench/compare.sh
 
+# Man pages, made from the help text (scripts/gen-man.sh), and bash
+# completion; `make install PREFIX=/usr DESTDIR=pkg` for packages.
+PREFIX  ?= /usr/local
+MANDIR   = $(PREFIX)/share/man/man1
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
+.PHONY: man install
+man: $(BUILD)/man/perfbot.1
+$(BUILD)/man/perfbot.1: $(PERFBOT) scripts/gen-man.sh
+	sh scripts/gen-man.sh ./$(PERFBOT) $(BUILD)/man
+install: $(PERFBOT) $(BUILD)/man/perfbot.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
+	install -m 755 $(PERFBOT) $(DESTDIR)$(PREFIX)/bin/perfbot
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)
+	install -m 644 scripts/perfbot-completion.bash $(DESTDIR)$(COMPDIR)/perfbot
+
 clean:
 	rm -rf build build-asan build-cov build-fuzz perfbot tests/out
 

@@ -310,7 +310,8 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 	path_join(&path, b->dir.buf, wt_name[w]);
 	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", path.buf);
 	char *envv[] = { env.buf, NULL };
-	strbuf_addf(&label, "bisect %.12s", sha);
+	/* the live line says which phase: the endpoints (good, bad) or a step */
+	strbuf_addf(&label, "bisect %s %.12s ", wt_name[w], sha);
 	memset(&ro, 0, sizeof(ro));
 	ro.job = b->job;
 	ro.runs = n;
@@ -320,7 +321,7 @@ static int measure(struct bisect *b, int w, const char *sha, int n)
 	ro.env = envv;
 	ro.workdir = path.buf;
 	ro.verbose = b->o->verbose > 1;
-	ro.status_line = isatty(2) && !b->o->verbose;
+	ro.status_line = isatty(2) && !b->o->verbose && !b->o->no_progress;
 	ro.stop = b->o->stop;
 	ro.label = label.buf;
 	ro.backend = b->o->kernel_tree ? &b->k.vm.backend : NULL;
@@ -488,10 +489,16 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		neighbours(b, sha, &lo, &hi);
 		int want = bisect_runs_wanted(&step, &good, &bad, &lo, &hi, p, &more);
 		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, &lo, &hi, p);
-		if (b->o->verbose && !want)
-			fprintf(stderr, "perfbot: %.12s: %s (n=%d, mean %g; good %g, bad %g)\n", sha,
-				bisect_verdict_name(v), step.nr, step.nr ? mean(step.v, step.nr) : NAN,
-				mean(good.v, good.nr), mean(bad.v, bad.nr));
+		/* each verdict as it is made, as git bisect says each step */
+		if (!b->o->no_progress && !want) {
+			struct strbuf subject = STRBUF_INIT;
+			subject_of(b, sha, &subject);
+			fprintf(stderr, "perfbot: %.12s (\"%s\"): %s after %d run%s (mean %g; good %g, bad %g)\n",
+				sha, subject.buf, bisect_verdict_name(v), step.nr, step.nr == 1 ? "" : "s",
+				step.nr ? mean(step.v, step.nr) : NAN, mean(good.v, good.nr),
+				mean(bad.v, bad.nr));
+			strbuf_release(&subject);
+		}
 		sample_set_release(&good);
 		sample_set_release(&bad);
 		if (!want) {
@@ -646,6 +653,69 @@ static const char *skip_reason(const struct bisect *b, const char *sha, struct s
 	return found;
 }
 
+/* An argument for a command line people copy: as it is when the shell
+ * takes it so, else single-quoted. */
+static void quote_arg(struct strbuf *sb, const char *s)
+{
+	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-")])
+		strbuf_addstr(sb, s);
+	else
+		shell_quote(sb, s);
+}
+
+/* The command that repeats this bisect, every option that changes what it
+ * measures or where it keeps things spelled out, for the report's "how to
+ * reproduce" (a bare --repo --good --bad --job --metric would run
+ * without the build, into another result tree, on another state). */
+static void reproduce_command(const struct bisect_opts *o, const char *job, struct strbuf *sb)
+{
+	static const char *const names[] = { "--repo", "--good", "--bad", "--job", "--metric" };
+	const char *values[] = { o->repo, o->good, o->bad, job, o->metric };
+
+	strbuf_addstr(sb, "perfbot bisect");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strbuf_addf(sb, " %s ", names[i]);
+		quote_arg(sb, values[i]);
+	}
+	if (o->build) {
+		strbuf_addstr(sb, " --build ");
+		quote_arg(sb, o->build);
+	}
+	if (o->kernel_tree) {
+		strbuf_addstr(sb, " --kernel-tree ");
+		quote_arg(sb, o->kernel_tree);
+		if (o->kconfig) {
+			strbuf_addstr(sb, " --config ");
+			quote_arg(sb, o->kconfig);
+		}
+	}
+	if (o->runs > 0)
+		strbuf_addf(sb, " --runs %d", o->runs);
+	if (o->max_runs > 0)
+		strbuf_addf(sb, " --max-runs %d", o->max_runs);
+	if (o->max_total_runs > 0)
+		strbuf_addf(sb, " --max-total-runs %d", o->max_total_runs);
+	if (o->alpha > 0)
+		strbuf_addf(sb, " --alpha %g", o->alpha);
+	strbuf_addstr(sb, " --state ");
+	quote_arg(sb, o->state_path);
+	strbuf_addstr(sb, " --result-root ");
+	quote_arg(sb, o->result_base);
+	if (o->no_index) {
+		strbuf_addstr(sb, " --no-index");
+	} else if (o->db) {
+		strbuf_addstr(sb, " --db ");
+		quote_arg(sb, o->db);
+	}
+	if (o->nr_command) {
+		strbuf_addstr(sb, " --");
+		for (int i = 0; i < o->nr_command; i++) {
+			strbuf_addch(sb, ' ');
+			quote_arg(sb, o->command[i]);
+		}
+	}
+}
+
 static void write_bisect_json(struct bisect *b, const char *parent)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT, rr = STRBUF_INIT;
@@ -683,6 +753,9 @@ static void write_bisect_json(struct bisect *b, const char *parent)
 		endpoints_json(b, parent, &jw);
 	jw_key(&jw, "job"); jw_string(&jw, job_abs ? job_abs : b->o->job_path);
 	jw_key(&jw, "result_base"); jw_string(&jw, b->o->result_base);
+	strbuf_reset(&s);
+	reproduce_command(b->o, job_abs ? job_abs : b->o->job_path, &s);
+	jw_key(&jw, "command"); jw_string(&jw, s.buf);
 	jw_key(&jw, "commits");
 	jw_object_begin(&jw);
 	for (int i = 0; i < b->nr_cs; i++) {
@@ -1000,6 +1073,41 @@ static void recheck_endpoints(struct bisect *b)
 	}
 }
 
+/* One side of the endpoints: "good 63dcc45838cf: 4 runs, mean 990,
+ * noise 0.5%" (the runs' stddev over their mean). */
+static void endpoint_side(const char *what, const char *sha, const struct sample_set *s,
+			  struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s %.12s: %d run%s", what, sha, s->nr, s->nr == 1 ? "" : "s");
+	if (s->nr) {
+		double m = mean(s->v, s->nr);
+		strbuf_addf(sb, ", mean %g", m);
+		if (s->nr > 1 && m != 0)
+			strbuf_addf(sb, ", noise %.1f%%", 100 * stddev_sample(s->v, s->nr) / fabs(m));
+	}
+}
+
+/* The endpoint phase as it goes: what is measured, and what more is
+ * wanted (more: NULL once they suffice).  Minutes pass here before the
+ * first step; this says why. */
+static void endpoint_progress(struct bisect *b, const struct commit_samples *g,
+			      const struct commit_samples *bd, const struct bisect_runs *more)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (b->o->no_progress)
+		return;
+	strbuf_addstr(&sb, "perfbot: endpoints: ");
+	endpoint_side("good", b->o->good, &g->s, &sb);
+	strbuf_addstr(&sb, "; ");
+	endpoint_side("bad", b->o->bad, &bd->s, &sb);
+	if (more)
+		strbuf_addf(&sb, "; measuring %d more of good, %d of bad", more->good, more->bad);
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
 int bisect_run(struct bisect_opts *o, bool resume)
 {
 	struct bisect b;
@@ -1020,9 +1128,12 @@ int bisect_run(struct bisect_opts *o, bool resume)
 			goto out;
 		}
 		lo.state_path = o->state_path;
-		lo.verbose = o->verbose;
+		/* -v given at the start stays; a -v now says how much */
+		if (o->verbose)
+			lo.verbose = o->verbose;
 		/* not in the log: how this process was asked to run */
 		lo.quiet = o->quiet;
+		lo.no_progress = o->no_progress;
 		lo.no_index = o->no_index;
 		/* ... except a lab's database: where the runs are made, and
 		 * the jobs the journal (STATE.d/lab-jobs) waits for live */
@@ -1122,6 +1233,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		struct commit_samples *g = samples_of(&b, o->good, false), *bd = samples_of(&b, o->bad, false);
 		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, &b.p, &more))
 			break;
+		endpoint_progress(&b, g, bd, &more);
 		int r = measure(&b, WT_GOOD, o->good, more.good);
 		if (r == 0)
 			r = measure(&b, WT_BAD, o->bad, more.bad);
@@ -1134,6 +1246,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	}
 	struct bisect_endpoints ep;
 	struct commit_samples *g = samples_of(&b, o->good, false), *bd = samples_of(&b, o->bad, false);
+	endpoint_progress(&b, g, bd, NULL);
 	if (!bisect_check_endpoints(&g->s, &bd->s, &b.p, &ep)) {
 		if (!o->quiet)
 			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",

@@ -46,9 +46,10 @@ struct bisect_opts {
 	char **command;              /* benchmark argv, or NULL (the job's) */
 	int nr_command;
 	char *state_path;
-	int verbose;
+	int verbose;                 /* kept in the log: --resume logs as much */
 	bool quiet;                  /* nothing on stdout: the caller reports
 	                              * (perfbot watch writes its own) */
+	bool no_progress;            /* -q: no endpoint or step lines on stderr */
 	volatile sig_atomic_t *stop;
 };
 

@@ -121,6 +121,8 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 	}
 	if (o->no_index)
 		strbuf_addstr(sb, " --no-index");
+	if (o->verbose)
+		strbuf_addf(sb, " --verbose %d", o->verbose);
 	if (o->nr_command) {
 		strbuf_addstr(sb, " --");
 		for (int i = 0; i < o->nr_command; i++) {
@@ -168,6 +170,7 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--alpha")) o->alpha = atof(v);
 		else if (!strcmp(k, "--result-root")) o->result_base = xstrdup(v);
 		else if (!strcmp(k, "--db")) o->db = xstrdup(v);
+		else if (!strcmp(k, "--verbose")) o->verbose = atoi(v);
 		else {
 			ret = error("%s:%d: unknown option '%s'", state_path, lineno, k);
 			break;

@@ -21,7 +21,9 @@
 #include "bisect/driver.h"
 #include "cmd/cmd.h"
 #include "run/run.h"
+#include "util/cmdline.h"
 #include "util/fileio.h"
+#include "util/git.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -66,17 +68,20 @@ int cmd_bisect(int argc, char **argv)
 		{ "db", required_argument, NULL, O_DB },
 		{ "no-index", no_argument, NULL, O_NO_INDEX },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("bisect");
 	struct bisect_opts o;
 	bool resume = false;
-	const char *state = "perfbot-bisect.state";
+	const char *state = NULL;       /* default: in the repository's git dir */
+	/* options anywhere before "--"; what follows it is the command's */
+	int opts_end = cmdline_end(argc, argv, "vq", opts);
 	int c, ret;
 
 	memset(&o, 0, sizeof(o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+v", opts, NULL)) != -1) {
+	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
+	while ((c = getopt_long(opts_end, argv, "vq", opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
 		case O_REPO: o.repo = absolute(optarg); break;
@@ -118,6 +123,7 @@ int cmd_bisect(int argc, char **argv)
 			break;
 		case O_NO_INDEX: o.no_index = true; break;
 		case 'v': o.verbose++; break;
+		case 'q': o.no_progress = true; break;
 		default:
 			bisect_opts_release(&o);
 			return cmd_usage(self, 0);
@@ -128,17 +134,39 @@ int cmd_bisect(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		o.nr_command = argc - optind;
+	if (optind == opts_end && opts_end + 1 < argc) {
+		o.nr_command = argc - opts_end - 1;
 		o.command = xcalloc((size_t)o.nr_command + 1, sizeof(char *));
 		for (int i = 0; i < o.nr_command; i++)
-			o.command[i] = xstrdup(argv[optind + i]);
-	} else if (optind < argc) {
+			o.command[i] = xstrdup(argv[opts_end + 1 + i]);
+	} else if (optind < opts_end) {
 		error("unexpected argument '%s' (the benchmark command goes after --)", argv[optind]);
 		bisect_opts_release(&o);
 		return cmd_usage(self, 0);
 	}
-	o.state_path = absolute(state);
+	if (state) {
+		o.state_path = absolute(state);
+	} else {
+		/* as git bisect: in the git dir, out of the work tree and the cwd */
+		const char *repo = o.repo ? o.repo : o.kernel_tree ? o.kernel_tree : ".";
+		char *gd;
+		struct strbuf path = STRBUF_INIT;
+		if (git_dir(repo, &gd) < 0) {
+			error("no --state, and '%s' is no git repository to keep the bisect in%s", repo,
+			      resume ? " (resume in the repository, or give --state)" : "");
+			bisect_opts_release(&o);
+			return EXIT_USAGE;
+		}
+		path_join(&path, gd, "perfbot-bisect");
+		free(gd);
+		if (!resume && mkdir_p(path.buf, 0755) < 0) {
+			strbuf_release(&path);
+			bisect_opts_release(&o);
+			return EXIT_ERROR;
+		}
+		strbuf_addstr(&path, "/state");
+		o.state_path = strbuf_detach(&path, NULL);
+	}
 	if (!resume) {
 		/* a kernel bisect bisects the kernel tree */
 		if (o.kernel_tree && !o.repo)

@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "result/matrix.h"
 #include "stats/change.h"
+#include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
@@ -20,6 +21,7 @@
 enum {
 	OPT_RULE = 256,
 	OPT_JSON,
+	OPT_CSV,
 	OPT_ALPHA,
 	OPT_GAP,
 	OPT_DISTANCE,
@@ -30,6 +32,7 @@ enum {
 static const struct option longopts[] = {
 	{ "rule", required_argument, NULL, OPT_RULE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "more", no_argument, NULL, 'm' },
 	{ "gap", required_argument, NULL, OPT_GAP },
@@ -70,6 +73,30 @@ static void print_json(const struct change_list *l, const struct change_options 
 	strbuf_release(&sb);
 }
 
+/* --csv: a line per metric, lkp's field names (p-values empty under lkp) */
+static void print_csv(const struct change_list *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "stat,mean_a,mean_b,min_a,max_a,min_b,max_b,ratio,delta,x,y,z,"
+		      "nr_run,p_welch,p_mwu\r\n");
+	for (int i = 0; i < l->nr; i++) {
+		const struct change_record *r = &l->r[i];
+		const double v[] = { r->mean_a, r->mean_b, r->min_a, r->max_a, r->min_b,
+				     r->max_b, r->ratio, r->delta, r->x, r->y, r->z,
+				     r->nr_run, r->p_welch, r->p_mwu };
+
+		csv_field(&sb, r->stat);
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+			strbuf_addch(&sb, ',');
+			csv_number(&sb, v[k]);
+		}
+		strbuf_addstr(&sb, "\r\n");
+	}
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
 static void print_text(const struct change_list *l, const struct change_options *opt)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -85,7 +112,7 @@ int cmd_changed(int argc, char **argv)
 	struct change_options opt;
 	struct change_list list = CHANGE_LIST_INIT;
 	struct matrix base, new;
-	bool json = false;
+	bool json = false, csv = false;
 	int c, ret = 0;
 
 	change_options_init(&opt);
@@ -105,6 +132,9 @@ int cmd_changed(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			json = true;
+			break;
+		case OPT_CSV:
+			csv = true;
 			break;
 		case OPT_ALPHA:
 			if (number_arg("--alpha", optarg, &opt.alpha) < 0)
@@ -149,6 +179,10 @@ int cmd_changed(int argc, char **argv)
 			return usage();
 		}
 	}
+	if (json && csv) {
+		error("--json and --csv are different outputs: give one");
+		return usage();
+	}
 	if (argc - optind != 2) {
 		error("expected BASE and NEW, got %d argument%s", argc - optind,
 		      argc - optind == 1 ? "" : "s");
@@ -168,6 +202,8 @@ int cmd_changed(int argc, char **argv)
 	}
 	if (json)
 		print_json(&list, &opt);
+	else if (csv)
+		print_csv(&list);
 	else
 		print_text(&list, &opt);
 out:

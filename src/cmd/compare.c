@@ -27,7 +27,7 @@ static int parse_double(const char *opt, const char *arg, double *v)
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_RULE = 256, OPT_ALPHA, OPT_PVALUE, OPT_LEGACY, OPT_JSON, OPT_FAIL };
+	enum { OPT_RULE = 256, OPT_ALPHA, OPT_PVALUE, OPT_LEGACY, OPT_JSON, OPT_FAIL, OPT_CSV, OPT_AXIS };
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "more", no_argument, NULL, 'm' },
@@ -37,14 +37,17 @@ int cmd_compare(int argc, char **argv)
 		{ "perf-profile-threshold", required_argument, NULL, 'p' },
 		{ "legacy", no_argument, NULL, OPT_LEGACY },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "axis", required_argument, NULL, OPT_AXIS },
 		{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("compare");
 	struct change_options opt;
-	bool all = false, pvalue = false, legacy = false, json = false, fail_on_regression = false;
+	bool all = false, pvalue = false, legacy = false, json = false, csv = false, fail_on_regression = false;
 	struct compare cmp;
 	struct strbuf out = STRBUF_INIT;
+	const char *axis = NULL;
 	int c, ret = 0;
 
 	change_options_init(&opt);
@@ -78,10 +81,16 @@ int cmd_compare(int argc, char **argv)
 		case OPT_PVALUE: pvalue = true; break;
 		case OPT_LEGACY: legacy = true; break;
 		case OPT_JSON: json = true; break;
+		case OPT_CSV: csv = true; break;
+		case OPT_AXIS: axis = optarg; break;
 		case OPT_FAIL: fail_on_regression = true; break;
 		default:
 			return cmd_usage(self, 0);
 		}
+	}
+	if (json + csv + legacy > 1) {
+		error("--json, --csv and --legacy are different outputs: give one");
+		return cmd_usage(self, 0);
 	}
 	if (argc - optind < 2) {
 		error("compare needs a BASE and at least one NEW result root");
@@ -93,7 +102,8 @@ int cmd_compare(int argc, char **argv)
 		opt.perf_profile = 5;
 		opt.perf_profile_is_int = true; /* Ruby's 5, not 5.0: see change.h */
 	}
-	if (compare_load(&cmp, argv + optind, argc - optind) < 0) {
+	if (compare_load(&cmp, argv + optind, argc - optind) < 0 ||
+	    (axis && compare_label_by_axis(&cmp, axis) < 0)) {
 		compare_release(&cmp);
 		return EXIT_ERROR;
 	}
@@ -105,6 +115,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (json)
 		compare_print_json(&cmp, &out);
+	else if (csv)
+		compare_print_csv(&cmp, &out);
 	else if (legacy)
 		compare_print_legacy(&cmp, &out);
 	else

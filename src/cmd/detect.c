@@ -21,6 +21,7 @@
 #include "run/run.h"
 #include "store/history.h"
 #include "store/store.h"
+#include "util/cmdline.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
 
@@ -211,8 +212,11 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 	double v;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	/* options anywhere before "--"; what follows it is the command's */
+	int opts_end = cmdline_end(argc, argv, "", opts);
+
+	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
+	while ((c = getopt_long(opts_end, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case O_INPUT: a->input = optarg; break;
 		case O_METRIC: a->q.metric = optarg; break;
@@ -259,11 +263,11 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 			return -1;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		a->command = argv + optind;
-		a->nr_command = argc - optind;
-	} else if (optind < argc) {
+	if (optind < opts_end)
 		return error("unexpected argument '%s'", argv[optind]);
+	if (opts_end + 1 < argc) {
+		a->command = argv + opts_end + 1;
+		a->nr_command = argc - opts_end - 1;
 	}
 	if (!a->input && !a->q.repo)
 		return error("detect needs --repo DIR and --metric M (the store's history), "

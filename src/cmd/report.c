@@ -3,17 +3,7 @@
  * a report people act on (report/report.h), as email text or as one
  * self-contained HTML file.
  *
- *   --bisect STATE        report a finished bisect (its state file, its
- *                         bisect.json or the dir holding them)
- *   --format text|html    text (default) or HTML
- *   -o FILE               write FILE (atomically) instead of stdout
- *   --legacy              the '~ N%' tables of the 2014 reports
- *   --plotter gnuplot     draw the text plot with gnuplot's dumb terminal
- *                         (default: the built-in one, "builtin")
- *   --tag NAME=COMMIT     annotate COMMIT (an id, a prefix, or a result
- *                         dir's name) with NAME; repeatable
- *   -m, --more            families hidden by default (always when bisecting)
- *   --rule stat|lkp       decision rule, as for compare
+ * Its options are listed in cmd/commands.h (report --help).
  *
  * The machine is described from a `machine` file in a run dir, else from
  * /proc of this machine ($PERFBOT_PROC_DIR overrides /proc, for tests).
@@ -29,7 +19,7 @@
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_BISECT = 256, OPT_FORMAT, OPT_LEGACY, OPT_PLOTTER, OPT_TAG, OPT_RULE };
+	enum { OPT_BISECT = 256, OPT_FORMAT, OPT_LEGACY, OPT_PLOTTER, OPT_TAG, OPT_RULE, OPT_AXIS };
 	static const struct option opts[] = {
 		{ "bisect", required_argument, NULL, OPT_BISECT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -39,6 +29,7 @@ int cmd_report(int argc, char **argv)
 		{ "tag", required_argument, NULL, OPT_TAG },
 		{ "more", no_argument, NULL, 'm' },
 		{ "rule", required_argument, NULL, OPT_RULE },
+		{ "axis", required_argument, NULL, OPT_AXIS },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("report");
@@ -92,6 +83,7 @@ int cmd_report(int argc, char **argv)
 			opt.nr_tags++;
 			break;
 		}
+		case OPT_AXIS: opt.axis = optarg; break;
 		case OPT_RULE:
 			if (!strcmp(optarg, "stat")) {
 				opt.rule = RULE_STAT;

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "store/job_filter.h"
 #include "store/store.h"
+#include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 
@@ -121,21 +122,6 @@ static bool integral(double v)
 static void add_value(struct strbuf *sb, double v)
 {
 	fmt_number(sb, v, integral(v));
-}
-
-static void csv_field(struct strbuf *sb, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
 }
 
 static int flush_out(struct results *r)

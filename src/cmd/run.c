@@ -14,10 +14,10 @@
 #include "job/split.h"
 #include "kernel/vm.h"
 #include "run/run.h"
+#include "util/cmdline.h"
 
 #include <getopt.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,14 +119,16 @@ int cmd_run(int argc, char **argv)
 	struct split_opts sopts;
 	struct job *job = NULL;
 	struct sigaction sa;
+	static const char shortopts[] = "n:r:c:M:i:vK:";
+	/* options anywhere before "--"; what follows it is the command's */
+	int opts_end = cmdline_end(argc, argv, shortopts, opts);
 	int c;
 
 	memset(&rc, 0, sizeof(rc));
 	memset(&sopts, 0, sizeof(sopts));
 	rc.opts.index = true;
-	optind = 1;
-	/* "+": stop at the first non-option, so `-- cmd -x` stays the command's */
-	while ((c = getopt_long(argc, argv, "+n:r:c:M:i:vK:", opts, NULL)) != -1) {
+	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
+	while ((c = getopt_long(opts_end, argv, shortopts, opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'n':
@@ -167,18 +169,31 @@ int cmd_run(int argc, char **argv)
 			return cmd_usage(self, 0);
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= opts_end) {
 		error("run needs a job file");
 		return cmd_usage(self, 0);
 	}
 	const char *job_path = argv[optind++];
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (optind < argc)
-		rc.opts.command = argv + optind;
+	if (optind < opts_end) {
+		error("unexpected argument '%s' (the benchmark command goes after --)", argv[optind]);
+		return cmd_usage(self, 0);
+	}
+	if (opts_end + 1 < argc)
+		rc.opts.command = argv + opts_end + 1;
 
 	if (job_load(job_path, &job) < 0)
 		return EXIT_ERROR;
+	/* the benchmark finds the build as under bisect: here, the checkout
+	 * perfbot runs in (a report's reproduce lines run it so) */
+	struct strbuf build_env = STRBUF_INIT;
+	char *cwd = getenv("PERFBOT_BUILD_DIR") ? NULL : getcwd(NULL, 0);
+	char *envv[] = { NULL, NULL };
+	if (cwd) {
+		strbuf_addf(&build_env, "PERFBOT_BUILD_DIR=%s", cwd);
+		envv[0] = build_env.buf;
+		rc.opts.env = envv;
+		free(cwd);
+	}
 	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
 	rc.opts.stop = &stop_requested;
 
@@ -190,6 +205,7 @@ int cmd_run(int argc, char **argv)
 
 	int r = job_split(job, job_path, &sopts, run_atom, &rc);
 	job_free(job);
+	strbuf_release(&build_env);
 	if (stop_requested) {
 		error("interrupted: the current run is kept, marked incomplete");
 		return 130;

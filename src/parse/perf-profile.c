@@ -34,6 +34,9 @@
 
 /* lkp keeps the first five functions of a call chain. */
 #define CALLTRACE_DEPTH 5
+/* The fields of a line read: a symbol line has 5 or 7, more when its
+ * shared object's name has blanks ("/tmp/a.out (deleted)") */
+#define SYMBOL_FIELDS 10
 
 /*
  * Keys are stored without their common "<kind>.<event>." prefix: fewer
@@ -101,19 +104,54 @@ static bool event_line(const struct line *l, struct strbuf *event)
 	return true;
 }
 
+/*
+ * Whether a symbol is one perf did not resolve: a raw address or
+ * "[unknown]".  lkp's monitor never shows them (perf report -U, which
+ * hides unresolved entries and call chain frames); a report made without
+ * -U has them, and with ASLR an address names another metric each run.
+ */
+static bool unresolved(const char *s, size_t len)
+{
+	if (len == 9 && !memcmp(s, "[unknown]", 9))
+		return true;
+	if (len < 3 || s[0] != '0' || s[1] != 'x')
+		return false;
+	for (size_t i = 2; i < len; i++)
+		if (!is_digit(s[i]) && !((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f'))
+			return false;
+	return true;
+}
+
+/* perf's symbol type column: "[k]", "[.]", "[g]", ... */
+static bool type_field(const struct field *f)
+{
+	return f->len == 3 && f->s[0] == '[' && f->s[2] == ']';
+}
+
 /* "    82.61%     0.42%  [kernel.kallsyms]    [k] cpu_startup_entry"
- * (and two more columns in newer perfs): 5 or 7 fields. */
+ * (and two more columns in newer perfs): 5 or 7 fields.  A shared object
+ * named with blanks ("/tmp/a.out (deleted)") shifts the symbol right: it
+ * follows the type column, whatever the fields before it. */
 static bool symbol_line(struct profile *pr, const struct field *f, size_t n)
 {
+	/* split_ws keeps the first SYMBOL_FIELDS fields of n */
+	size_t have = n < SYMBOL_FIELDS ? n : SYMBOL_FIELDS;
 	double children, self;
 	struct kv_entry *e;
-	size_t i;
+	size_t i, t = 3;
 
-	if ((n != 5 && n != 7) || !read_percent(&f[0], &children) ||
-	    !read_percent(&f[1], &self))
+	if (n < 5 || !read_percent(&f[0], &children) || !read_percent(&f[1], &self))
 		return false;
+	if (!((n == 5 || n == 7) && type_field(&f[3]))) {
+		for (t = 4; t < have && !type_field(&f[t]); t++)
+			;
+		if (t + 1 >= have || (n - t - 1 != 1 && n - t - 1 != 3))
+			return false;
+	}
+	if (unresolved(f[t + 1].s, f[t + 1].len))
+		return true;
 	strbuf_reset(&pr->key);
-	key_add_symbol(&pr->key, f[4].s, f[4].len);
+	key_add_symbol(&pr->key, f[t + 1].s, f[t + 1].len);
 	e = kvmap_get(&pr->symbols, pr->key.buf, pr->key.len);
 	i = (size_t)(e - pr->symbols.e);
 	if (i >= pr->alloc_self) {
@@ -140,26 +178,28 @@ static bool calltrace_line(struct profile *pr, const struct line *l,
 	if (n != 2 || !is_digit(l->s[0]) || is_rspace((unsigned char)l->s[l->len - 1]) ||
 	    !read_percent(&f[0], &v))
 		return false;
-	if (chain->s[chain->len - 1] != ';') {
-		/* the common case: no trailing empty function to drop */
-		const char *p = chain->s, *end = chain->s + chain->len;
+	/* Ruby's split(';') drops every trailing empty function (";;;" has
+	 * none); then the first five, skipping unresolved frames as perf
+	 * report -U drops them */
+	const char *p = chain->s, *end = chain->s + chain->len;
+	bool dropped = false;
 
-		for (nfn = 0; nfn < CALLTRACE_DEPTH; nfn++) {
-			const char *semi = memchr(p, ';', (size_t)(end - p));
+	while (end > p && end[-1] == ';')
+		end--;
+	for (nfn = 0; p < end && nfn < CALLTRACE_DEPTH; ) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		size_t len = (size_t)((semi ? semi : end) - p);
 
+		if (unresolved(p, len)) {
+			dropped = true;
+		} else {
 			fn[nfn].s = p;
-			fn[nfn].len = (size_t)((semi ? semi : end) - p);
-			if (!semi) {
-				nfn++;
-				break;
-			}
-			p = semi + 1;
+			fn[nfn++].len = len;
 		}
-	} else {
-		nfn = split_char(chain->s, chain->len, ';', 0, fn, CALLTRACE_DEPTH);
-		if (nfn > CALLTRACE_DEPTH)
-			nfn = CALLTRACE_DEPTH;
+		p = semi ? semi + 1 : end;
 	}
+	if (dropped && !nfn)
+		return true;
 	strbuf_reset(&pr->key);
 	for (size_t i = 0; i < nfn; i++) {
 		if (i)
@@ -213,7 +253,7 @@ static int parse_perf_profile(const struct parse_input *in, struct strbuf *out)
 	strbuf_init(&pr.key, 0);
 
 	while (found && line_next(&it, &l)) {
-		struct field f[8];
+		struct field f[SYMBOL_FIELDS];
 		size_t n;
 
 		line_chomp(&l);
@@ -221,7 +261,7 @@ static int parse_perf_profile(const struct parse_input *in, struct strbuf *out)
 			continue;
 		if (!is_digit(l.s[0]) && !is_rspace((unsigned char)l.s[0]))
 			continue;
-		n = split_ws(l.s, l.len, f, 8);
+		n = split_ws(l.s, l.len, f, SYMBOL_FIELDS);
 		if (!symbol_line(&pr, f, n))
 			calltrace_line(&pr, &l, f, n);
 	}

@@ -152,3 +152,52 @@ void compare_common_axes(struct compare *cmp)
 		cmp->nr_common++;
 	}
 }
+
+/* Column c's value of key, or NULL. */
+static const char *axis_value(const struct compare_col *c, const char *key)
+{
+	for (int j = 0; j < c->nr_axes; j++)
+		if (!strcmp(c->axes[j].key, key))
+			return c->axes[j].value;
+	return NULL;
+}
+
+const char *compare_differing_axis(const struct compare *cmp)
+{
+	const struct compare_col *c0 = &cmp->col[0];
+
+	for (int i = 0; i < c0->nr_axes; i++) {
+		const char *key = c0->axes[i].key;
+		bool all = !!strcmp(key, "commit");
+		for (int k = 1; k < cmp->ncols && all; k++)
+			all = axis_value(&cmp->col[k], key) != NULL;
+		for (int k = 1; k < cmp->ncols && all; k++)
+			if (strcmp(axis_value(&cmp->col[k], key), c0->axes[i].value))
+				return key;
+	}
+	return NULL;
+}
+
+int compare_label_by_axis(struct compare *cmp, const char *key)
+{
+	for (int i = 0; i < cmp->ncols; i++)
+		if (!axis_value(&cmp->col[i], key))
+			return error("%s: its job has no '%s' to compare along", cmp->col[i].path, key);
+	for (int i = 0; i < cmp->ncols; i++) {
+		free(cmp->col[i].label);
+		cmp->col[i].label = xstrdup(axis_value(&cmp->col[i], key));
+	}
+	free(cmp->axis);
+	cmp->axis = xstrdup(key);
+	/* the header's common axes: the compared one is not common */
+	for (int i = 0; i < cmp->nr_common; i++)
+		if (!strcmp(cmp->common[i].key, key)) {
+			free(cmp->common[i].key);
+			free(cmp->common[i].value);
+			memmove(cmp->common + i, cmp->common + i + 1,
+				sizeof(*cmp->common) * (size_t)(cmp->nr_common - i - 1));
+			cmp->nr_common--;
+			break;
+		}
+	return 0;
+}

@@ -51,6 +51,7 @@ int compare_load(struct compare *cmp, char *const *paths, int n)
 		matrix_init(&c->mx);
 		c->path = xstrdup(paths[i]);
 		c->label = label_of(paths[i]);
+		c->commit = xstrdup(c->label);
 		if (matrix_load(&c->mx, paths[i]) < 0)
 			return -1;
 		if (!c->mx.nr)
@@ -68,6 +69,14 @@ int compare_load(struct compare *cmp, char *const *paths, int n)
 		compare_col_axes(c);
 	}
 	compare_common_axes(cmp);
+	/* columns of one commit (btrfs/base, xfs/base) would all be "base":
+	 * label them by the first axis whose values tell them apart */
+	for (int i = 0; i < n; i++)
+		for (int k = i + 1; k < n; k++)
+			if (!strcmp(cmp->col[i].label, cmp->col[k].label)) {
+				const char *key = compare_differing_axis(cmp);
+				return key ? compare_label_by_axis(cmp, key) : 0;
+			}
 	return 0;
 }
 
@@ -77,6 +86,7 @@ void compare_release(struct compare *cmp)
 		struct compare_col *c = &cmp->col[i];
 		free(c->path);
 		free(c->label);
+		free(c->commit);
 		matrix_release(&c->mx);
 		free(c->incomplete);
 		axes_release(c->axes, c->nr_axes);
@@ -93,6 +103,7 @@ void compare_release(struct compare *cmp)
 	}
 	free(cmp->row);
 	axes_release(cmp->common, cmp->nr_common);
+	free(cmp->axis);
 	memset(cmp, 0, sizeof(*cmp));
 }
 

@@ -19,7 +19,9 @@
 
 struct compare_col {
 	char *path;             /* as given on the command line */
-	char *label;            /* the commit (dir name) shown in headers */
+	char *label;            /* shown in headers: the commit, or the
+	                         * column's value of the axis compared along */
+	char *commit;           /* the commit (the result root's dir name) */
 	struct matrix mx;
 	bool *incomplete;       /* per run: last_state.is_incomplete_run == 1 */
 	int runs;               /* all runs */
@@ -54,6 +56,8 @@ struct compare {
 	int min_samples_needed;
 	struct axis *common;    /* axes equal in every column (minus commit) */
 	int nr_common;
+	char *axis;             /* the key the columns are labelled by, or
+	                         * NULL: by commit ("commit:" in the header) */
 };
 
 /* Load the matrices named by paths (BASE first).  0 or -1 with a message. */
@@ -62,6 +66,15 @@ int compare_load(struct compare *cmp, char *const *paths, int n);
 void compare_col_axes(struct compare_col *c);
 /* Fill cmp->common: axes equal in every column, without commit. */
 void compare_common_axes(struct compare *cmp);
+/*
+ * Compare along key, as ncompare -c: label each column by its job's value
+ * of key (fs, nr_threads, any job key) instead of its commit.  0, or -1
+ * naming the column whose job has no such key.
+ */
+int compare_label_by_axis(struct compare *cmp, const char *key);
+/* The first axis (in key order) every column has and not all alike, or
+ * NULL. */
+const char *compare_differing_axis(const struct compare *cmp);
 /* Decide the changed rows and compute their numbers. */
 int compare_build(struct compare *cmp);
 void compare_release(struct compare *cmp);
@@ -73,5 +86,7 @@ void compare_print_avg(struct strbuf *out, double avg);
 void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pvalue);
 void compare_print_legacy(const struct compare *cmp, struct strbuf *out);
 void compare_print_json(const struct compare *cmp, struct strbuf *out);
+/* --csv: a line per metric and column (compare --help names the fields). */
+void compare_print_csv(const struct compare *cmp, struct strbuf *out);
 
 #endif

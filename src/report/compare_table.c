@@ -8,9 +8,11 @@
  *                  ".2g" above 100000), then the avg and stddev as above
  *   name           "  <metric>"
  * where <fmt> is .2f below 1000, .4g above 1e8 and d otherwise.  Like Ruby's
- * sprintf, "%d" of a float truncates toward zero.
+ * sprintf, "%d" of a float truncates toward zero, and .1f and .2f round a
+ * near-tie to even (fmt_ruby_fixed), not as C does.
  */
 #include "report/compare.h"
+#include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 
@@ -28,7 +30,7 @@ void compare_print_avg(struct strbuf *out, double avg)
 {
 	double a = fabs(avg);
 	if (a < 1000)
-		strbuf_addf(out, "%*.2f", ABS_WIDTH, avg);
+		fmt_ruby_fixed(out, avg, ABS_WIDTH, 2, false);
 	else if (a > 100000000)
 		strbuf_addf(out, "%*.4g", ABS_WIDTH, avg);
 	else
@@ -42,8 +44,10 @@ static double stddev_percent(double avg, double stddev)
 
 static void print_change(struct strbuf *out, double p, bool abs_change)
 {
-	const char *fmt = fabs(p) < 100000 ? "%+*.1f" : "%+*.2g";
-	strbuf_addf(out, fmt, REL_WIDTH, p);
+	if (fabs(p) < 100000)
+		fmt_ruby_fixed(out, p, REL_WIDTH, 1, true);     /* lkp's -0.2 for -0.15 */
+	else
+		strbuf_addf(out, "%+*.2g", REL_WIDTH, p);
 	strbuf_addstr(out, abs_change ? "  " : "% ");
 }
 
@@ -65,7 +69,7 @@ static void print_header(const struct compare *cmp, struct strbuf *out)
 
 	strbuf_addf(out, "%s\n", RULE);
 	print_axes(cmp, out);
-	strbuf_addstr(out, "commit: \n");
+	strbuf_addf(out, "%s: \n", cmp->axis ? cmp->axis : "commit");
 	for (int i = 0; i < cmp->ncols; i++)
 		strbuf_addf(out, "  %s\n", cmp->col[i].label);
 	strbuf_addch(out, '\n');
@@ -291,4 +295,48 @@ void compare_print_json(const struct compare *cmp, struct strbuf *out)
 	}
 	jw_array_end(&jw);
 	jw_object_end(&jw);
+}
+
+/* One line per metric and column, RFC 4180; the header names the fields. */
+void compare_print_csv(const struct compare *cmp, struct strbuf *out)
+{
+	strbuf_addstr(out, "stat,commit,path,runs,complete_runs,mean,stddev,fails,change,"
+		      "change_unit,p_welch,direction,changed,regression\r\n");
+	for (int r = 0; r < cmp->nrows; r++) {
+		const struct compare_row *row = &cmp->row[r];
+
+		for (int i = 0; i < cmp->ncols; i++) {
+			const struct compare_col *c = &cmp->col[i];
+
+			csv_field(out, row->stat);
+			strbuf_addch(out, ',');
+			csv_field(out, c->label);
+			strbuf_addch(out, ',');
+			csv_field(out, c->path);
+			strbuf_addf(out, ",%d,%d,", c->runs, c->complete_runs);
+			if (!row->failure) {
+				csv_number(out, row->avg[i]);
+				strbuf_addch(out, ',');
+				if (row->stddev[i] >= 0)        /* -1: one run, no stddev */
+					csv_number(out, row->stddev[i]);
+				strbuf_addstr(out, ",,");
+			} else {
+				strbuf_addstr(out, ",,");
+				csv_number(out, row->fails[i]);
+				strbuf_addch(out, ',');
+			}
+			if (i) {
+				csv_number(out, row->change[i - 1]);
+				strbuf_addstr(out, row->abs_change ? ",absolute," : ",percent,");
+				if (!row->failure)
+					csv_number(out, row->p[i - 1]);
+			} else {
+				strbuf_addstr(out, ",,");
+			}
+			strbuf_addf(out, ",%s,%d,%d\r\n",
+				    row->direction > 0 ? "higher_is_better" :
+				    row->direction < 0 ? "lower_is_better" : "unknown",
+				    row->changed, row->regression);
+		}
+	}
 }

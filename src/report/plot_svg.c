@@ -162,9 +162,20 @@ static void compute_layout(const struct plot *p, struct layout *l)
 }
 
 /* A value as the tooltip shows it: integers whole, others shortest. */
+/* A value in a tooltip as the tables print it (.2f below 1000, a whole
+ * number up to 1e8, .4g above), not to the last digit of a double. */
 static void tooltip_value(struct strbuf *sb, double v)
 {
-	fmt_number(sb, v, v == trunc(v) && fabs(v) < 1e15);
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		fmt_number(sb, v, false);
+	else if (a < 1000)
+		fmt_ruby_fixed(sb, v, 0, 2, false);
+	else if (a > 100000000)
+		strbuf_addf(sb, "%.4g", v);
+	else
+		strbuf_addf(sb, "%lld", (long long)v);
 }
 
 static void draw_bands(struct strbuf *sb, const struct plot *p,

@@ -53,6 +53,7 @@ struct report_options {
 	bool more;                      /* -m: families hidden by default;
 	                                 * always on when bisecting */
 	enum change_rule rule;
+	const char *axis;               /* --axis: columns by this job key */
 	enum report_plotter plotter;
 	const char *gnuplot;            /* the program; NULL: "gnuplot" */
 	const struct report_tag *tags;

@@ -80,7 +80,7 @@ static struct report_commit *commits_of(const struct report *r, const struct com
 	struct report_commit *c = xcalloc((size_t)cmp->ncols + 1, sizeof(*c));
 
 	for (int i = 0; i < cmp->ncols; i++) {
-		const char *id = cmp->col[i].label;
+		const char *id = cmp->col[i].commit;
 		for (int k = 0; r->bisect && k < r->bisect->nr_commits; k++) {
 			const struct report_bisect_commit *bc = &r->bisect->commits[k];
 			if (bc->result_root && !strcmp(bc->result_root, cmp->col[i].path))
@@ -346,11 +346,24 @@ void report_headline_text(const struct report_headline *h, struct strbuf *out)
 		} else {
 			strbuf_addstr(&para, " and");
 		}
-		strbuf_addstr(&para, " noticed no significant change of the key metrics");
-		if (h->metric) {
-			strbuf_addf(&para, " (%s: ", h->metric);
+		if (h->metric && (h->other_regressions || h->other_improvements)) {
+			/* the primary metric held; others moved */
+			strbuf_addf(&para, " noticed no significant change of %s (", h->metric);
 			add_change(&para, h->change, h->abs_change);
-			strbuf_addch(&para, ')');
+			strbuf_addstr(&para, "), but of the other key metrics,");
+			if (h->other_regressions)
+				strbuf_addf(&para, " %d regressed", h->other_regressions);
+			if (h->other_regressions && h->other_improvements)
+				strbuf_addstr(&para, " and");
+			if (h->other_improvements)
+				strbuf_addf(&para, " %d improved", h->other_improvements);
+		} else {
+			strbuf_addstr(&para, " noticed no significant change of the key metrics");
+			if (h->metric) {
+				strbuf_addf(&para, " (%s: ", h->metric);
+				add_change(&para, h->change, h->abs_change);
+				strbuf_addch(&para, ')');
+			}
 		}
 		strbuf_addstr(&para, ".");
 		if (h->changed)
@@ -675,6 +688,23 @@ static void pick_kpi_rows(struct report *r, const char *headline)
 	}
 }
 
+/* The test's primary metric among the rows of cmp (lkp's
+ * etc/index-perf.yaml, the first listed wins), or NULL. */
+static const char *primary_metric(const struct compare *cmp)
+{
+	const char *best = NULL;
+	int best_rank = 0;
+
+	for (int i = 0; i < cmp->nrows; i++) {
+		int rank = cmp->row[i].failure ? 0 : lkp_primary_rank(cmp->row[i].stat);
+		if (rank && (!best || rank < best_rank)) {
+			best = cmp->row[i].stat;
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
 /* The compare-mode headline: a changed key metric, regressions first,
  * then improvements, then unknown directions; the biggest change wins. */
 static int pick_headline_row(const struct compare *cmp)
@@ -727,7 +757,8 @@ static char *short_id(const char *id)
 static int build(struct compare *cmp, char *const *paths, int n, const struct report *r,
 		 bool all)
 {
-	if (compare_load(cmp, paths, n) < 0)
+	if (compare_load(cmp, paths, n) < 0 ||
+	    (r->opt.axis && compare_label_by_axis(cmp, r->opt.axis) < 0))
 		return -1;
 	cmp->opt.rule = r->opt.rule;
 	cmp->opt.more = r->opt.more;
@@ -811,6 +842,13 @@ int report_load_compare(struct report *r, char *const *paths, int n,
 	make_commits(r);
 
 	h = pick_headline_row(&r->main);
+	/* the test's primary metric, where it has one, is the headline even
+	 * when it did not change: not whichever key metric moved most */
+	const char *primary = primary_metric(&r->kpi);
+	if (primary) {
+		int m = find_row(&r->main, primary);
+		h = m >= 0 && r->main.row[m].changed ? m : -1;
+	}
 	r->headline_row = h;
 	if (h >= 0) {
 		pick_kpi_rows(r, r->main.row[h].stat);
@@ -818,8 +856,9 @@ int report_load_compare(struct report *r, char *const *paths, int n,
 		r->headline.kind = row->regression ? CHANGE_REGRESSION :
 				   row->direction ? CHANGE_IMPROVEMENT : CHANGE_UNKNOWN;
 	} else {
-		/* nothing changed: name the first key metric with a direction */
-		const char *name = NULL;
+		/* nothing changed, or not the primary metric: name it, else the
+		 * first key metric with a direction */
+		const char *name = primary;
 		for (int i = 0; i < r->kpi.nrows && !name; i++)
 			if (!r->kpi.row[i].failure && lkp_kpi_stat(r->kpi.row[i].stat) &&
 			    r->kpi.row[i].direction)
@@ -1153,8 +1192,13 @@ void report_reproduce(const struct report *r, struct strbuf *intro, struct strbu
 		strbuf_addf(intro, " (the job is %s):", r->job_path);
 	else
 		strbuf_addstr(intro, " (the results hold no job file: write the job as job.yaml):");
-	for (int i = 0; i < cmp->ncols; i++)
-		strbuf_addf(cmds, "perfbot run %s --commit %s\n", job, r->main_commits[i].id);
+	for (int i = 0; i < cmp->ncols; i++) {
+		strbuf_addf(cmds, "perfbot run %s --commit %s", job, r->main_commits[i].id);
+		/* the bisect's result tree, where its runs of the commit are */
+		if (b && b->result_base)
+			strbuf_addf(cmds, " --result-root %s", b->result_base);
+		strbuf_addch(cmds, '\n');
+	}
 	strbuf_addstr(cmds, "perfbot compare");
 	for (int i = 0; i < cmp->ncols; i++)
 		strbuf_addf(cmds, " %s", cmp->col[i].path);

@@ -19,6 +19,7 @@
  */
 #include "report/report.h"
 #include "stats/lkp_tables.h"
+#include "util/numfmt.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -63,7 +64,7 @@ static const char CSS[] =
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;font-family:ui-monospace,"
 	"SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}\n"
 	"th.name,td.name{text-align:left}\n"
-	"td.name{white-space:normal;overflow-wrap:anywhere;min-width:200px;max-width:480px}\n"
+	"td.name{white-space:normal;overflow-wrap:anywhere;min-width:200px;max-width:480px}\n"	"td.name.pp{white-space:nowrap;overflow-wrap:normal;max-width:none}\n"
 	"td.name a{color:inherit;text-decoration:none}\n"
 	"td.name a:hover{text-decoration:underline}\n"
 	"tr.reg td{background:var(--reg-bg)}\n"
@@ -164,7 +165,7 @@ static void fmt_avg(struct strbuf *sb, double avg)
 	double a = fabs(avg);
 
 	if (a < 1000)
-		strbuf_addf(sb, "%.2f", avg);
+		fmt_ruby_fixed(sb, avg, 0, 2, false);
 	else if (a > 100000000)
 		strbuf_addf(sb, "%.4g", avg);
 	else
@@ -239,7 +240,9 @@ static void metric_table(const struct compare *cmp, const struct report_commit *
 	strbuf_addstr(out, "</tr></thead>\n<tbody>\n");
 	for (int k = 0; k < n; k++) {
 		const struct compare_row *row = &cmp->row[rows[k]];
-		strbuf_addf(out, "<tr class=\"%s\"><td class=\"name mono\">", row_class(row));
+		/* a call chain is read whole: not wrapped (.pp) */
+		strbuf_addf(out, "<tr class=\"%s\"><td class=\"name mono%s\">", row_class(row),
+			    strncmp(row->stat, "perf-profile.", 13) ? "" : " pp");
 		if (chart_of && chart_of[k] >= 0)
 			strbuf_addf(out, "<a href=\"#chart-%d\">", chart_of[k]);
 		esc(out, row->stat);
@@ -252,10 +255,14 @@ static void metric_table(const struct compare *cmp, const struct report_commit *
 				strbuf_reset(&t);
 				if (row->failure)
 					strbuf_addf(&t, "%+.0f%%", c);
-				else if (row->abs_change)
-					strbuf_addf(&t, "%+.2f", c);
-				else
-					strbuf_addf(&t, "%+.1f%%", c);
+				else if (fabs(c) < 100000) {
+					/* as the text table: Ruby's %+.1f */
+					fmt_ruby_fixed(&t, c, 0, 1, true);
+					if (!row->abs_change)
+						strbuf_addch(&t, '%');
+				} else {
+					strbuf_addf(&t, row->abs_change ? "%+.2g" : "%+.2g%%", c);
+				}
 				num_cell(out, "chg", c, t.buf);
 				strbuf_reset(&t);
 				if (isfinite(p))
@@ -274,7 +281,10 @@ static void metric_table(const struct compare *cmp, const struct report_commit *
 			if (!row->failure && row->stddev[i] >= 0) {
 				double sd = row->avg[i] != 0 ? 100 * row->stddev[i] / fabs(row->avg[i])
 							     : row->stddev[i];
-				strbuf_addf(out, "\xc2\xb1%.0f%%", sd);
+				/* the text table's rule (lkp's): over 2%, cut to
+				 * a whole percent, not rounded: 41.7 is 41 */
+				if (sd > 2)
+					strbuf_addf(out, "\xc2\xb1%lld%%", (long long)sd);
 			}
 			strbuf_addstr(out, "</span></td>");
 		}

@@ -258,8 +258,12 @@ static int report(const char *data, const char *out, char *const *extra)
 int perf_record_finish(struct perf_proc *p, const char *dir)
 {
 	struct strbuf raw = STRBUF_INIT, txt = STRBUF_INIT;
-	/* what lkp's parser reads: header, children, folded callee chains */
-	char *folded[] = { "--header", "--children", "-g", "folded,0.5,callee,function,percent", NULL };
+	/* what lkp's monitor writes for its parser: header, children, folded
+	 * callee chains, by shared object and symbol (not by command: the
+	 * parser reads the symbol as the fifth field), and -U: no unresolved
+	 * entries or frames, whose addresses change with every run (ASLR) */
+	char *folded[] = { "--header", "-U", "--children", "-g", "folded,0.5,callee,function,percent",
+			   "--sort=dso,symbol", NULL };
 	/* what people read: the call graph of seed 000 */
 	char *graph[] = { "--no-children", "-g", "graph,0.5,caller", "--percent-limit", "2", NULL };
 	int ret = -1;

@@ -1852,6 +1852,61 @@ static bool word_at(const char *stat, const struct direction_word *w)
 }
 
 /* lib/stats.rb's $kpi_stat_denylist: test metrics that are not KPIs */
+/* etc/index-perf.yaml: each test's primary metrics (weight, unused here),
+ * fewer than index-perf-all's key metrics: vm-scalability.throughput, not
+ * vm-scalability.median */
+static const struct directed_re index_perf_primary[] = {
+	{ "aim7\\.jobs-per-min", 1 },
+	{ "aim9\\..+\\.ops_per_sec", 1 },
+	{ "apachebench\\.requests_per_second", 1 },
+	{ "blogbench\\..+\\_score", 1 },
+	{ "boot-time\\.boot", -1 },
+	{ "boot-time\\.dhcp", -1 },
+	{ "dbench\\.throughput-MB\\/sec", 1 },
+	{ "ebizzy\\.throughput", 1 },
+	{ "fio\\..+\\_iops", 1 },
+	{ "fio\\..+\\_MBps", 1 },
+	{ "fio\\..+\\_us", -1 },
+	{ "fsmark\\.files_per_sec", 1 },
+	{ "ftq\\.counts", 1 },
+	{ "ftrace-onoff\\.ops", 1 },
+	{ "fwq\\.counts", 1 },
+	{ "glbenchmark\\.fps", 1 },
+	{ "hackbench\\.throughput", 1 },
+	{ "iostat\\..+\\.wkB\\/s", 1 },
+	{ "iozone\\.average_KBps", 1 },
+	{ "iperf\\..+\\.bps", 1 },
+	{ "kbuild\\.build-time", -1 },
+	{ "kbuild\\.time\\.elapsed_time", -1 },
+	{ "linpack\\.GFlops", 1 },
+	{ "nepim\\..+\\.kbps_in", 0.5 },
+	{ "nepim\\..+\\.kbps_out", 0.5 },
+	{ "netperf\\.Throughput_Mbps", 1 },
+	{ "netperf\\.Throughput_tps", 1 },
+	{ "nuttcp\\.throughput_Mbps", 1 },
+	{ "pbzip2\\.throughput", 1 },
+	{ "perf-bench-numa-mem\\.GB_sec_total", 1 },
+	{ "perf-bench-sched-pipe\\.ops_per_sec", 1 },
+	{ "pft\\.faults_per_sec_per_cpu", 1 },
+	{ "pigz\\.throughput", 1 },
+	{ "pixz\\.throughput", 1 },
+	{ "qperf\\..+\\.bw", 1 },
+	{ "qperf\\..+\\_bw", 1 },
+	{ "reaim\\.jobs_per_min", 1 },
+	{ "sockperf\\..+\\_MBps", 1 },
+	{ "sysbench-fileio\\..+_operations\\/s", 1 },
+	{ "tbench\\.throughput-MB\\/sec", 1 },
+	{ "thrulay\\.throughput", 1 },
+	{ "tlbflush\\.mem_acc_cost_ns_time", -1 },
+	{ "unixbench\\.score", 1 },
+	{ "unixbench\\.throughput", 1 },
+	{ "uperf\\..+bps", 1 },
+	{ "vm-scalability\\.migrate_mbps", 1 },
+	{ "vm-scalability\\.throughput", 1 },
+	{ "will-it-scale\\..+\\_ops", 1 },
+	{ "will-it-scale\\.scalability", 1 },
+};
+
 static const char *const kpi_denylist[] = {
 	"vm-scalability.stddev",
 	"unixbench.incomplete_result",
@@ -1863,6 +1918,15 @@ bool lkp_kpi_stat(const char *stat)
 		if (!strcmp(stat, kpi_denylist[i]))
 			return false;
 	return lkp_test_stat(stat);
+}
+
+int lkp_primary_rank(const char *stat)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(index_perf_primary); i++)
+		if (!quick_reject(index_perf_primary[i].re, stat, ANCHOR_FULL) &&
+		    re_search(index_perf_primary[i].re, stat, ANCHOR_FULL, true))
+			return (int)i + 1;
+	return 0;
 }
 
 int lkp_kpi_direction(const char *stat)
@@ -1934,6 +1998,9 @@ const char *lkp_tables_selfcheck(void)
 	for (size_t i = 0; i < ARRAY_SIZE(index_perf); i++)
 		if (!table_pattern_ok(index_perf[i].re))
 			return index_perf[i].re;
+	for (size_t i = 0; i < ARRAY_SIZE(index_perf_primary); i++)
+		if (!table_pattern_ok(index_perf_primary[i].re))
+			return index_perf_primary[i].re;
 	for (size_t i = 1; i < ARRAY_SIZE(monitor_families); i++)
 		if (strcmp(monitor_families[i - 1], monitor_families[i]) >= 0)
 			return monitor_families[i];

@@ -38,6 +38,10 @@ bool lkp_kpi_stat(const char *stat);
  * elapsed), 0 unknown.
  */
 int lkp_kpi_direction(const char *stat);
+/* The place of stat among lkp's primary metrics (etc/index-perf.yaml:
+ * vm-scalability.throughput, hackbench.throughput, ...), from 1; 0 when
+ * it is none.  A report's headline is the test's primary metric. */
+int lkp_primary_rank(const char *stat);
 
 /*
  * Does s match re, a regexp in the Ruby syntax of lkp's etc/ files

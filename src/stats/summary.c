@@ -8,15 +8,20 @@
 
 double mean(const double *v, int n)
 {
-	/* Kahan summation: counters of 1e12 summed over many runs would
-	 * otherwise lose the low digits that tests compare exactly */
+	/* Ruby's Array#sum, which lkp's averages use: Kahan-Babuska
+	 * compensated summation.  Counters of 1e12 summed over many runs keep
+	 * their low digits, and the means are lkp's to the last bit, which
+	 * decides how a difference such as 0.33 - 0.48 prints */
 	double s = 0, c = 0;
 	for (int i = 0; i < n; i++) {
-		double y = v[i] - c, t = s + y;
-		c = (t - s) - y;
+		double t = s + v[i];
+		if (fabs(s) >= fabs(v[i]))
+			c += (s - t) + v[i];
+		else
+			c += (v[i] - t) + s;
 		s = t;
 	}
-	return n ? s / n : 0;
+	return n ? (s + c) / n : 0;
 }
 
 static double sum_sq_dev(const double *v, int n)

@@ -32,6 +32,22 @@ int git_check_repo(const char *repo)
 	return rc ? error("'%s' is not a git repository", repo) : 0;
 }
 
+int git_dir(const char *repo, char **dir)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *args[] = { "rev-parse", "--absolute-git-dir", NULL };
+	int rc = git(repo, &out, args);
+
+	*dir = NULL;
+	strbuf_rtrim(&out);
+	if (rc || !out.len) {
+		strbuf_release(&out);
+		return rc < 0 ? -1 : error("'%s' is not a git repository", repo);
+	}
+	*dir = strbuf_detach(&out, NULL);
+	return 0;
+}
+
 int git_resolve_commit(const char *repo, const char *rev, char **sha)
 {
 	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;

@@ -18,6 +18,9 @@ struct git_commit {
 
 /* Check that repo is a git repository (its work tree or git dir). */
 int git_check_repo(const char *repo);
+/* The absolute path of repo's git dir (a worktree's own, as git bisect
+ * keeps its state there): 0 and *dir (yours to free), or -1. */
+int git_dir(const char *repo, char **dir);
 /*
  * Resolve rev to the full name of the commit it names: 0 and *sha (yours
  * to free), 1 when the repository has no such commit (nothing printed,

@@ -165,3 +165,133 @@ int parse_number(const char *s, double *v, bool *is_int)
 	*is_int = !strpbrk(p, ".eEnNiI");
 	return 0;
 }
+
+/*
+ * Ruby's %.Nf (see numfmt.h).  Digits and decision follow its dtoa's
+ * fast path: x scaled by powers of ten into [1, 10) with ieps counting the
+ * roundings, an error bound eps = (ieps * d + 7) ulps of 1, and the digits
+ * taken in double arithmetic; a remainder within eps of 0.5 is a tie.  The
+ * rest is correctly rounded, as C's printf rounds.
+ */
+static const double tens[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+static const double bigtens[] = { 1e16, 1e32, 1e64, 1e128, 1e256 };
+
+/* The digits of x to prec decimals into dig (NUL-terminated, maybe
+ * shorter: zeros follow) with x = 0.dig * 10^*decpt; or -1: not decided
+ * fast, C's rounding is Ruby's. */
+static int ruby_fast_digits(double x, int prec, char *dig, int *decpt)
+{
+	int e, k, ilim, ieps = 2, n = 0;
+	double d = x, m = frexp(x, &e), ds, eps;
+	bool k_check = true, up;
+
+	/* dtoa's estimate of floor(log10(x)), checked where tens[] can */
+	ds = (2 * m - 1.5) * 0.289529654602168 + 0.1760912590558 + (e - 1) * 0.301029995663981;
+	k = (int)ds;
+	if (ds < 0. && ds != k)
+		k--;
+	if (k >= 0 && k <= 22) {
+		if (x < tens[k])
+			k--;
+		k_check = false;
+	}
+	ilim = prec + k + 1;
+	if (ilim < 0 || ilim > 14 || k > 255 || k < -255)
+		return -1;
+	if (k > 0) {
+		ds = tens[k & 0xf];
+		for (int j = k >> 4, i = 0; j; j >>= 1, i++)
+			if (j & 1) {
+				ieps++;
+				ds *= bigtens[i];
+			}
+		d /= ds;
+	} else if (k < 0) {
+		d *= tens[-k & 0xf];
+		for (int j = -k >> 4, i = 0; j; j >>= 1, i++)
+			if (j & 1) {
+				ieps++;
+				d *= bigtens[i];
+			}
+	}
+	if (k_check && d < 1. && ilim > 0) {
+		if (ilim == 1)
+			return -1;
+		ilim--;
+		k--;
+		d *= 10.;
+		ieps++;
+	}
+	eps = ldexp(ieps * d + 7., -52);
+	if (ilim == 0) {
+		d -= 5.;
+		if (d > eps) {
+			strcpy(dig, "1");
+			*decpt = k + 2;
+			return 0;
+		}
+		if (d < -eps) {
+			dig[0] = '\0';
+			*decpt = k + 1;
+			return 0;
+		}
+		return -1;
+	}
+	eps *= tens[ilim - 1];
+	for (int i = 1;; i++, d *= 10.) {
+		long digit = (long)d;
+
+		d -= (double)digit;
+		dig[n++] = (char)('0' + digit);
+		if (d == 0 || i == ilim) {
+			/* past a half by more than eps: up; within eps: a tie, to even */
+			up = d > 0.5 + eps || (d >= 0.5 - eps && (digit & 1));
+			break;
+		}
+	}
+	dig[n] = '\0';
+	*decpt = k + 1;
+	if (up) {
+		while (n > 0 && dig[n - 1] == '9')
+			dig[--n] = '\0';
+		if (n == 0) {
+			strcpy(dig, "1");
+			++*decpt;
+		} else {
+			dig[n - 1]++;
+		}
+	}
+	return 0;
+}
+
+void fmt_ruby_fixed(struct strbuf *sb, double v, int width, int prec, bool plus)
+{
+	char dig[32], out[128];
+	double x = fabs(v);
+	int decpt, nd, o = 0;
+
+	if (!isfinite(v) || x == 0 || prec < 0 || prec > 20 || ruby_fast_digits(x, prec, dig, &decpt) < 0) {
+		strbuf_addf(sb, plus ? "%+*.*f" : "%*.*f", width, prec, v);
+		return;
+	}
+	nd = (int)strlen(dig);
+	if (signbit(v))
+		out[o++] = '-';
+	else if (plus)
+		out[o++] = '+';
+	if (decpt <= 0)
+		out[o++] = '0';
+	for (int i = 0; i < decpt; i++)
+		out[o++] = i < nd ? dig[i] : '0';
+	if (prec)
+		out[o++] = '.';
+	for (int i = 0; i < prec; i++) {
+		int at = decpt + i;
+		out[o++] = at >= 0 && at < nd ? dig[at] : '0';
+	}
+	out[o] = '\0';
+	strbuf_addf(sb, "%*s", width, out);
+}

@@ -19,6 +19,17 @@ void fmt_ruby_float(struct strbuf *sb, double v);
 #define FMT_INT_LIMIT 9.2e18
 void fmt_number(struct strbuf *sb, double v, bool is_int);
 
+/*
+ * Append Ruby's sprintf("%+*.*f", width, prec, v) (plus: the '+'), which
+ * is not C's: Ruby's dtoa (mode 3) first tries digits in double
+ * arithmetic, and where what is left after the last digit is within a few
+ * units in the last place of one half, it takes a tie and rounds it to an
+ * even digit.  C rounds the exact binary value: for -0.14999999999999997
+ * (0.33 - 0.48) Ruby prints -0.2 and C -0.1; 0.65 is 0.6 in Ruby, 0.7 in C.
+ * Elsewhere both round correctly.
+ */
+void fmt_ruby_fixed(struct strbuf *sb, double v, int width, int prec, bool plus);
+
 /* Parse a whole string as a number.  Returns 0 on success, setting *v and
  * *is_int (true for a decimal integer without '.', 'e' or inf/nan). */
 int parse_number(const char *s, double *v, bool *is_int);

@@ -39,6 +39,64 @@ test_expect_success 'perf-profile change is an absolute difference' '
 	grep -q "+25\\.9  " row
 '
 
+test_expect_success 'perf-profile change rounds as lkp'"'"'s ncompare (Ruby) prints it: 0.48 -> 0.33 is -0.2' '
+	mkdir b n &&
+	printf "{\"perf-profile.self.cycles-pp.foo\": [0.32, 0.64]}\n" >b/matrix.json &&
+	printf "{\"perf-profile.self.cycles-pp.foo\": [0.39, 0.27]}\n" >n/matrix.json &&
+	perfbot compare --rule lkp -a b n | grep "cycles-pp.foo$" >row &&
+	echo "      0.48 ± 33%      -0.2        0.33 ± 18%  perf-profile.self.cycles-pp.foo" >expect &&
+	test_cmp expect row
+'
+
+test_expect_success '--csv: a line per metric and column, the numbers of --json' '
+	perfbot compare --csv $BASE $NEW >out.csv &&
+	perfbot compare --json $BASE $NEW >out.json &&
+	head -n 1 out.csv | grep -q "^stat,commit,path,runs,complete_runs,mean,stddev,fails,change,change_unit,p_welch,direction,changed,regression.$" &&
+	python3 - <<-\EOF
+	import csv, json
+	rows = list(csv.DictReader(open("out.csv", newline="")))
+	j = json.load(open("out.json"))
+	assert len(rows) == 2 * len(j["stats"]), (len(rows), len(j["stats"]))
+	for k, st in enumerate(j["stats"]):
+	    base, new = rows[2 * k], rows[2 * k + 1]
+	    assert base["stat"] == new["stat"] == st["stat"]
+	    assert base["commit"] == j["columns"][0]["label"] and new["commit"] == j["columns"][1]["label"]
+	    assert base["change"] == "" and base["change_unit"] == ""
+	    if st["failure"]:
+	        assert float(new["fails"]) == st["fails"][1] and new["mean"] == ""
+	    else:
+	        assert float(base["mean"]) == st["avg"][0] and float(new["mean"]) == st["avg"][1]
+	    unit = "absolute" if "abs_change" in st else "percent"
+	    assert new["change_unit"] == unit
+	    assert float(new["change"]) == st.get("abs_change", st.get("change_percent"))[0]
+	    assert new["changed"] == ("1" if st["changed"] else "0")
+	    assert new["regression"] == ("1" if st["regression"] else "0")
+	EOF
+	grep -q "^vm-scalability.throughput,9b17c62382dd2e7507984b989,.*,percent," out.csv &&
+	test_must_fail 2 perfbot compare --csv --json $BASE $NEW 2>err &&
+	grep -q "give one" err
+'
+
+test_expect_success '--axis KEY: columns named by a job key; one commit under two fs is told apart' '
+	for fs in btrfs xfs; do
+		mkdir -p $fs/base/0 &&
+		printf "testcase: fio-basic\nfs: $fs\nruntime: 300s\nnr_threads: 8\n" >$fs/base/0/job.yaml || exit 1
+	done &&
+	printf "{\"fio.write_bw_MBps\": [100, 101, 100, 101]}\n" >btrfs/base/matrix.json &&
+	printf "{\"fio.write_bw_MBps\": [200, 201, 200, 201]}\n" >xfs/base/matrix.json &&
+	perfbot compare btrfs/base xfs/base >out &&
+	sed -n 2,9p out >head &&
+	printf "nr_threads/runtime/testcase:\n  8/300s/fio-basic\n\nfs: \n  btrfs\n  xfs\n\n           btrfs                         xfs \n" >expect &&
+	test_cmp expect head &&
+	perfbot compare --axis nr_threads btrfs/base xfs/base >out &&
+	sed -n 2,3p out | grep -q "^  300s/fio-basic$" &&
+	grep -q "^nr_threads: $" out &&
+	perfbot compare --axis fs --csv btrfs/base xfs/base | grep -q "^fio.write_bw_MBps,xfs,xfs/base," &&
+	test_must_fail 1 perfbot compare --axis nosuch btrfs/base xfs/base 2>err &&
+	grep -q "btrfs/base: its job has no .nosuch. to compare along" err &&
+	perfbot report --axis fs btrfs/base xfs/base | grep -q "^fs: $"
+'
+
 test_expect_success 'the whole table, as ncompare prints it' '
 	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
 	test_cmp "$DATA/compare/expect/table.txt" out

@@ -46,6 +46,24 @@ test_expect_success 'lkp rule: which stats change, in lkp order' '
 	test_cmp expect names
 '
 
+test_expect_success '--csv: a line per changed metric, the same numbers as --json' '
+	perfbot changed --rule lkp --csv $BASE $NEW >out.csv &&
+	perfbot changed --rule lkp --json $BASE $NEW >out.json &&
+	head -n 1 out.csv | grep -q "^stat,mean_a,mean_b,min_a,max_a,min_b,max_b,ratio,delta,x,y,z,nr_run,p_welch,p_mwu.$" &&
+	python3 - <<-\EOF
+	import csv, json
+	rows = list(csv.DictReader(open("out.csv", newline="")))
+	j = json.load(open("out.json"))
+	assert [r["stat"] for r in rows] == list(j), ([r["stat"] for r in rows], list(j))
+	for r in rows:
+	    for k in ("mean_a", "mean_b", "ratio", "delta", "nr_run"):
+	        assert float(r[k]) == float(j[r["stat"]][k]), (r["stat"], k, r[k], j[r["stat"]][k])
+	    assert r["p_welch"] == "" and r["p_mwu"] == ""
+	EOF
+	test_must_fail 2 perfbot changed --csv --json $BASE $NEW 2>err &&
+	grep -q "give one" err
+'
+
 test_expect_success '-m shows denylisted families (interrupts)' '
 	perfbot changed --rule lkp -m $BASE $NEW >out &&
 	grep -q "^interrupts.CPU0.LOC:" out &&

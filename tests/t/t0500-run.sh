@@ -51,6 +51,31 @@ test_expect_success 'command after -- and a third run appended' '
 	python3 -c "import json,sys; m=json.load(open(\"$rr/matrix.json\")); assert m[\"mytest.ops\"]==[7,9], m[\"mytest.ops\"]"
 '
 
+test_expect_success 'options anywhere before --, as run --help orders them' '
+	job j.yaml &&
+	perfbot run j.yaml --runs 2 --result-root res -c ord1 -M vmstat -- sh -c "echo ops: 5" -n 7 >out &&
+	rr=$(sed -n "s/: 2 runs$//p" out) &&
+	case "$rr" in "$(pwd -P)"/res/mytest/*/ord1) ;; *) echo "layout: $rr"; false;; esac &&
+	test -f "$rr/1/stats.json" && ! test -d "$rr/2" &&
+	grep -q "\"mytest.ops\": 5" "$rr/0/stats.json" &&
+	perfbot run -r res j.yaml -c ord2 -M vmstat -- sh -c "echo \"\$1: 1\"" sh --runs >out &&
+	grep -q "\"mytest.--runs\": 1" res/mytest/*/*/*/*/*/ord2/0/stats.json &&
+	test_must_fail 2 perfbot run j.yaml --nosuch -r res -- true 2>err &&
+	grep -q "usage: perfbot run" err &&
+	test_must_fail 2 perfbot run j.yaml -r res -c ord3 sh -c true 2>err &&
+	grep -q "unexpected argument .sh. (the benchmark command goes after --)" err &&
+	! test -d res/mytest/*/*/*/*/*/ord3
+'
+
+test_expect_success '$PERFBOT_BUILD_DIR: the folder perfbot runs in, unless set' '
+	job j.yaml && mkdir co && echo 7 >co/VALUE &&
+	(cd co && perfbot run ../j.yaml -r ../res -c bd1 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
+	grep -q "\"mytest.v\": 7" res/mytest/*/*/*/*/*/bd1/0/stats.json &&
+	mkdir other && echo 9 >other/VALUE &&
+	(cd co && PERFBOT_BUILD_DIR=$(pwd -P)/../other perfbot run ../j.yaml -r ../res -c bd2 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
+	grep -q "\"mytest.v\": 9" res/mytest/*/*/*/*/*/bd2/0/stats.json
+'
+
 test_expect_success 'a timeout kills the benchmark group and marks the run incomplete' '
 	job j.yaml "timeout: 1" &&
 	tag=$(test_tag) &&
@@ -220,6 +245,20 @@ test_expect_success 'fs: ext4 on a loop image: the benchmark runs in it, nothing
 		! grep -q "$(pwd)/work" /proc/mounts &&
 		! losetup -a | grep -q "$(pwd)/work"
 	fi
+'
+
+test_expect_success 'perf-profile: symbols by shared object, no address or (deleted) in a name' '
+	test_have perf cc strip || exit 0
+	printf "int main(void){volatile unsigned long x=0;for(unsigned long i=0;i<200000000UL;i++)x+=i;return 0;}\n" >l.c &&
+	cc -O0 -o loop l.c && strip loop &&
+	job j.yaml "perf-profile:" "  delay: 0" &&
+	perfbot run j.yaml -r res -c pp1 -M perf-profile -- \
+		sh -c "cp ./loop ./loopx; ./loopx & sleep 0.2; rm ./loopx; wait; echo ops: 1" >out &&
+	st=$(ls res/mytest/*/*/*/*/*/pp1/0/stats.json) &&
+	grep -q "\"perf-profile.children\.cpu-clock\.[A-Za-z_]" "$st" &&
+	grep -q "\"perf-profile.self\.cpu-clock\.[A-Za-z_]" "$st" &&
+	grep -q "\"perf-profile.calltrace\.cpu-clock\.[A-Za-z_]" "$st" &&
+	! grep -E "\"perf-profile\.[^\"]*(\.0x[0-9a-f]+(\.|\")|deleted\)|\[unknown\])" "$st"
 '
 
 test_expect_success 'bad jobs and options: clear errors' '

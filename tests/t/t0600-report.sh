@@ -194,4 +194,33 @@ test_expect_success 'HTML: bisect report checked in Chromium' '
 	browser_check --selftest bisect.html "$OUT/report-bisect.png"
 '
 
+test_expect_success 'the headline is the test'"'"'s primary metric, changed or not (lkp'"'"'s index-perf.yaml)' '
+	mkdir a b &&
+	printf "{\"vm-scalability.median\": [1000, 1001, 999, 1000], \"vm-scalability.throughput\": [5000, 5010, 4990, 5000]}\n" >a/matrix.json &&
+	printf "{\"vm-scalability.median\": [500, 501, 499, 500], \"vm-scalability.throughput\": [4000, 4010, 3990, 4000]}\n" >b/matrix.json &&
+	perfbot report a b >out &&
+	grep -q "^We noticed a -20.0% regression of vm-scalability.throughput between a$" out &&
+	sed -n "/^-----/{n;p;}" out | head -n 1 | grep -q "vm-scalability.throughput$" &&
+	printf "{\"vm-scalability.median\": [500, 501, 499, 500], \"vm-scalability.throughput\": [5001, 5011, 4991, 5001]}\n" >b/matrix.json &&
+	perfbot report a b >out &&
+	tr "\n" " " <out | grep -q "noticed no significant change of vm-scalability.throughput (+0.0%), but of the other key metrics, 1 regressed\." &&
+	sed -n "/^-----/{n;p;}" out | head -n 1 | grep -q "      5000 ~ 0%       +0.0%      5001 ~ 0%  vm-scalability.throughput$"
+'
+
+test_expect_success 'HTML: %stddev by the text table'"'"'s rule, tooltips formatted, call chains unwrapped' '
+	mkdir a b &&
+	pp=perf-profile.calltrace.cycles-pp.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.ccccccccccccccccccccccccccc &&
+	printf "{\"mytest.x\": [1, 2.5, 1, 2.5], \"$pp\": [10, 11, 10, 11]}\n" >a/matrix.json &&
+	printf "{\"mytest.x\": [10, 10.2, 10, 10.2], \"$pp\": [20, 21, 20, 21]}\n" >b/matrix.json &&
+	perfbot report a b >out.txt &&
+	perfbot report --format html a b >out.html &&
+	grep -q "^      1.75 ~42%     +477.1%     10.10 ~ 0%  mytest.x$" out.txt &&
+	grep -q "data-v=\"1.75\">1.75<span class=\"sd\">±42%</span>" out.html &&
+	grep -q "data-v=\"10.1\">10.10<span class=\"sd\"></span>" out.html &&
+	grep -q "<td class=\"name mono pp\">$pp</td>" out.html &&
+	grep -q "<td class=\"name mono\">mytest.x</td>" out.html &&
+	grep -q "td.name.pp{white-space:nowrap" out.html &&
+	grep -q "<title>mean 1.75 &#177; 0.75</title>" out.html
+'
+
 test_done

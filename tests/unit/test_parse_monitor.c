@@ -716,6 +716,37 @@ static void test_perf_profile_rules(void **state)
 		"self.cpu-clock-u.seven: 0.50\n");
 }
 
+/* Unresolved frames (a report made without perf report -U): no metric
+ * may name an address, which ASLR changes every run, nor "(deleted)". */
+static void test_perf_profile_unresolved(void **state)
+{
+	expect_output(&parser_perf_profile,
+		"# ========\n"
+		"# Samples: 1K of event 'cpu-clock'\n"
+		"    98.45%     0.00%  loop     libc.so.6             [.] __libc_start_call_main\n"
+		"98.45% __libc_start_call_main\n"
+		"    48.33%     0.00%  loop     loop                  [.] 0x00005566de84f15b\n"
+		"48.33% 0x5566de84f15b;__libc_start_call_main\n"
+		"10.00% 0x5566de84f15b;0X1;0x;[unknown];a;b;c;d;e;f\n"
+		"5.00% 0xabc;0xffffffff81000000\n"
+		"1.00% [unknown]\n"
+		"    7.00%     7.00%  loop     /tmp/loop (deleted)   [.] main\n"
+		"    3.00%     2.00%  /tmp/loop (deleted)   [.] main  -  -\n"
+		"    4.00%     4.00%  [unknown]   [.] [unknown]  -  -\n"
+		"    2.00%     1.00%  a b c  [.]\n"
+		"    2.00%     1.00%  a b c  [.] x y\n"
+		/* more fields than the parser keeps: not read past them */
+		"    2.00%     1.00%  a b c d e f g h i j  [.] x\n"
+		"    2.00%     1.00%  /a b c d e (deleted)  [.] y  -  -\n",
+		"calltrace.cpu-clock.0X1.0x.a.b.c: 10.00\n"
+		"calltrace.cpu-clock.__libc_start_call_main: 146.78\n"
+		"children.cpu-clock.__libc_start_call_main: 98.45\n"
+		"children.cpu-clock.main: 10.00\n"
+		"children.cpu-clock.y: 2.00\n"
+		"self.cpu-clock.main: 9.00\n"
+		"self.cpu-clock.y: 1.00\n");
+}
+
 static void test_perf_profile_edges(void **state)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -770,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_perf_stat_errors),
 		cmocka_unit_test(test_perf_profile_rules),
 		cmocka_unit_test(test_perf_profile_edges),
+		cmocka_unit_test(test_perf_profile_unresolved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,13 @@ static void test_mean(void **state)
 	assert_true(mean(v, 1) == 1);
 	assert_true(mean(v, 0) == 0);
 	assert_true(mean(big, 4) == 0.5);
+	/* Ruby's Array#sum (Kahan-Babuska), as lkp averages: Kahan's own
+	 * compensation gives 0.5266666666666667 here */
+	static const double ruby[] = { 0.72, 0.16, 0.7 };
+	assert_true(mean(ruby, 3) == 0.5266666666666666);
+	/* a big term after a small sum: only Babuska's branch keeps the 1 */
+	static const double late[] = { 1, 1e100, 1, -1e100 };
+	assert_true(mean(late, 4) == 0.5);
 }
 
 static void test_stddev(void **state)

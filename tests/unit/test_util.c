@@ -781,6 +781,52 @@ static void test_fileio_errors(void **state)
 	strbuf_release(&msg);
 }
 
+/* Ruby's sprintf("%+.Nf"), lkp's compare table's: each expected string
+ * printed by Ruby 3.1; C's printf differs on the first eight and on 0.115. */
+static void test_ruby_fixed(void **state)
+{
+	static const struct { double v; int prec; const char *want; } t[] = {
+		{ -0.14999999999999997, 1, "-0.2" },   /* 0.33 - 0.48: C says -0.1 */
+		{ 0.65, 1, "+0.6" },
+		{ 0.35, 1, "+0.4" },
+		{ 0.25, 1, "+0.2" },
+		{ 0.25000000000000006, 1, "+0.2" },
+		{ 0.050000000000000044, 1, "+0.1" },
+		{ -0.04999999999999999, 1, "-0.0" },
+		{ -5.549999999999999, 1, "-5.6" },
+		{ 0.04, 1, "+0.0" },
+		{ 0.125, 2, "+0.12" },
+		{ 0.115, 2, "+0.12" },
+		{ 999.995, 2, "+1000.00" },
+		{ 9.96, 1, "+10.0" },
+		{ 99.95, 1, "+100.0" },
+		{ 1234.5678, 2, "+1234.57" },
+		{ 0.0, 1, "+0.0" },
+		{ -0.0, 1, "-0.0" },
+		{ 5.0, 0, "+5" },
+		{ 2.5, 0, "+2" },
+		{ 3.5, 0, "+4" },
+		{ 1.0e+20, 1, "+100000000000000000000.0" },
+		{ 123456789012345.6, 1, "+123456789012345.6" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		strbuf_reset(&sb);
+		fmt_ruby_fixed(&sb, t[i].v, 0, t[i].prec, true);
+		if (strcmp(sb.buf, t[i].want))
+			fail_msg("%.17g %%+.%df: got %s, Ruby prints %s", t[i].v, t[i].prec, sb.buf, t[i].want);
+	}
+	/* width pads on the left; no plus: no sign for positives */
+	strbuf_reset(&sb);
+	fmt_ruby_fixed(&sb, 0.65, 6, 1, false);
+	assert_string_equal(sb.buf, "   0.6");
+	strbuf_reset(&sb);
+	fmt_ruby_fixed(&sb, -0.14999999999999997, 10, 1, true);
+	assert_string_equal(sb.buf, "      -0.2");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -802,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_reads),
 		cmocka_unit_test(test_remove_tree),
 		cmocka_unit_test(test_bigint),
+		cmocka_unit_test(test_ruby_fixed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
