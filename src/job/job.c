@@ -1269,6 +1269,17 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 			return builder_error(b, m, "expected '<<: FILE' (YAML merge keys are not supported)");
 		return 0;
 	}
+	if (map_find(f->v, f->key) && b->x->include_dirs) {
+		/* lkp's Psych: the later value wins, in the first place */
+		struct job_entry *e = map_find(f->v, f->key);
+		job_value_free(e->val);
+		e->val = v;
+		free(f->key);
+		f->key = NULL;
+		src_put(f->ksrc);
+		f->ksrc = NULL;
+		return 0;
+	}
 	if (map_find(f->v, f->key)) {
 		struct strbuf msg = STRBUF_INIT;
 		int ret;
@@ -1572,6 +1583,14 @@ static int check_doc(const struct job_value *doc, const char *const *dirs)
 {
 	bool in_defaults = false;
 
+	/*
+	 * With an lkp catalog, a key lkp does not know is a parameter of
+	 * the job (scripts read it from the environment), whatever shape
+	 * it has: lkp checks nothing.  Without one, perfbot's own tables
+	 * catch typos before a run.
+	 */
+	if (dirs)
+		return 0;
 	for (size_t i = 0; i < doc->nr; i++) {
 		const struct job_entry *e = &doc->ent[i];
 		const struct known_key *k;
