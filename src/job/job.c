@@ -226,6 +226,22 @@ bool job_map_delete(struct job_value *map, const char *key)
 	return true;
 }
 
+bool job_map_delete_comment(struct job_value *map, const char *text)
+{
+	for (size_t i = 0; map && map->kind == JOB_MAP && i < map->nr; i++) {
+		struct job_entry *e = &map->ent[i];
+		if (!e->comment || strcmp(e->key, text))
+			continue;
+		free(e->key);
+		src_put(e->src);
+		job_value_free(e->val);
+		memmove(&map->ent[i], &map->ent[i + 1], (map->nr - i - 1) * sizeof(*e));
+		map->nr--;
+		return true;
+	}
+	return false;
+}
+
 const struct job_value *job_map_get(const struct job_value *map, const char *key)
 {
 	struct job_entry *e = map_find(map, key);
@@ -1269,7 +1285,7 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 			return builder_error(b, m, "expected '<<: FILE' (YAML merge keys are not supported)");
 		return 0;
 	}
-	if (map_find(f->v, f->key) && b->x->include_dirs) {
+	if (map_find(f->v, f->key) && b->x->include_dirs && *b->x->include_dirs) {
 		/* lkp's Psych: the later value wins, in the first place */
 		struct job_entry *e = map_find(f->v, f->key);
 		job_value_free(e->val);
@@ -1589,7 +1605,7 @@ static int check_doc(const struct job_value *doc, const char *const *dirs)
 	 * it has: lkp checks nothing.  Without one, perfbot's own tables
 	 * catch typos before a run.
 	 */
-	if (dirs)
+	if (dirs && *dirs)
 		return 0;
 	for (size_t i = 0; i < doc->nr; i++) {
 		const struct job_entry *e = &doc->ent[i];

@@ -244,6 +244,8 @@ void job_map_set(struct job_value *map, const char *key, struct job_value *val);
 void job_map_add_comment(struct job_value *map, const char *text);
 /* Remove key from map; returns true when it was there. */
 bool job_map_delete(struct job_value *map, const char *key);
+/* Remove the comment entry whose text is text ("! file"); true when found. */
+bool job_map_delete_comment(struct job_value *map, const char *text);
 
 /* Set top-level key to a plain scalar (e.g. `perfbot run --runs`). */
 void job_set(struct job *job, const char *key, const char *text);

@@ -580,7 +580,27 @@ static void test_path_params(void **state)
 	d = path_of("lkp");
 	dirs[0] = d;
 	dirs[1] = NULL;
+	/* with a catalog, a program is an executable run/setup/daemon, as lkp's */
+	pp("suite: x\nmybench:\n  test: t1\n  size: 1G\n  flag:\n", dirs, "defaults");
+	{
+		char *run = path_of("lkp/programs/mybench/run");
+		assert_int_equal(chmod(run, 0755), 0);
+		free(run);
+	}
 	pp("suite: x\nmybench:\n  test: t1\n  size: 1G\n  flag:\n", dirs, "flag-size=1G-t1");
+	/* the header ends at the first empty line; '.' is a name character */
+	put("lkp/programs/hdr/setup", "#!/bin/sh\n# - a.b\nx=1\n# - c\n\n# - d\n");
+	{
+		char *f = path_of("lkp/programs/hdr/setup");
+		assert_int_equal(chmod(f, 0755), 0);
+		free(f);
+	}
+	pp("suite: x\nhdr:\n  a.b: 1\n  c: 2\n  d: 3\n", dirs, "1-2");
+	/* with a catalog, nr_threads is an option only where a program says so */
+	pp("suite: x\nnr_threads: 100%\nmybench:\n  test: t1\n", dirs, "t1");
+	pp("suite: x\nnr_threads: 100%\nhackbench:\n  mode: t1\n", NULL, "t1-100%");
+	/* the wrappers' options (bin/run-test) are, and a monitor's are not */
+	pp("suite: x\nnr_instances: 2\nmybench:\n  test: t1\n", dirs, "2-t1");
 	pp("suite: x\nmybench:\n  size: abcdefghijklmnopqrstuvwxyz0123456789\n", dirs,
 	   "size=abcdefghijklmnopqrstuvwxyz01234");
 	/* a program given as a scalar is its own parameter */
