@@ -282,6 +282,7 @@ static struct job_value *collect_defaults(const struct job_value *job,
 	job_map_set(c.ctx, "___", job_value_new(JOB_NULL));
 	job_programs_init(&c.progs, c.ctx, dirs);
 	drop_dim_lists(c.ctx, &c.progs);
+	job_params_map(c.ctx, dirs);
 	c.defaults = job_value_new(JOB_MAP);
 	{
 		/* walk a copy: the walk rewrites ctx's "___" as it goes */

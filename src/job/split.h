@@ -71,6 +71,14 @@ bool job_is_workload_program(const char *name, const char *const *include_dirs);
  * with a catalog; perfbot's monitor table without. */
 bool job_is_monitor(const char *name, const char *const *include_dirs);
 
+/*
+ * lkp's params/ map rules (params.c): every string value at any depth
+ * whose key has a rule file params/KEY under include_dirs takes the
+ * rules' reading ("1HDD" -> {nr_hdd: 1}).  Include defaults are chosen
+ * on that reading; the atoms keep what the job says.
+ */
+void job_params_map(struct job_value *job, const char *const *include_dirs);
+
 /* Called once per atomic job; the atom is the callee's to keep or free. */
 typedef int (*job_atom_fn)(struct job *atom, void *ctx);
 
