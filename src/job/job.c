@@ -115,6 +115,7 @@ void job_value_free(struct job_value *v)
 	if (!v)
 		return;
 	free(v->text);
+	free(v->named);
 	for (size_t i = 0; i < v->nr; i++) {
 		if (v->kind == JOB_MAP) {
 			free(v->ent[i].key);
@@ -140,6 +141,7 @@ struct job_value *job_value_dup(const struct job_value *v)
 	d->style = v->style;
 	d->type = v->type;
 	d->text = v->text ? xstrdup(v->text) : NULL;
+	d->named = v->named ? xstrdup(v->named) : NULL;
 	d->src = src_get(v->src);
 	d->line = v->line;
 	d->col = v->col;
@@ -2234,7 +2236,9 @@ static int expand_pct(struct job_value *v, const char *key, long nr_cpu)
 			strbuf_release(&sb);
 			return -1;
 		}
-		free(v->text);
+		/* lkp names results by what the job says: "100%" */
+		free(v->named);
+		v->named = v->text;
 		v->text = xmalloc(32);
 		snprintf(v->text, 32, "%lld", n);
 		v->type = JOB_INT;

@@ -104,6 +104,8 @@ struct job_value {
 	enum job_style style;      /* JOB_SCALAR only: as written */
 	enum job_scalar_type type; /* JOB_SCALAR only: as Ruby reads it */
 	char *text;                /* JOB_SCALAR: the text as written (decoded) */
+	char *named;               /* what path_params prints when not text:
+				    * "100%" after job_expand_percentages */
 	struct job_entry *ent;     /* JOB_MAP: entries in order */
 	struct job_value **item;   /* JOB_SEQ: items in order */
 	size_t nr, alloc;          /* number of entries or items */

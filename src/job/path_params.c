@@ -329,7 +329,9 @@ static int cmp_param(const void *a, const void *b)
 /* Ruby's to_s of a value, for path_params. */
 static void value_to_s(const struct job_value *v, struct strbuf *sb)
 {
-	if (v->kind == JOB_SCALAR) {
+	if (v->kind == JOB_SCALAR && v->named) {
+		strbuf_addstr(sb, v->named);
+	} else if (v->kind == JOB_SCALAR) {
 		job_scalar_to_s(v, sb);
 	} else if (v->kind == JOB_SEQ) {
 		/* Array#to_s: ["a", "b"] */

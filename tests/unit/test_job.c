@@ -575,6 +575,23 @@ static void test_path_params(void **state)
 	/* a monitor's options are not parameters even when named like one */
 	pp("suite: x\nperf-profile:\n  runtime: 5\n", NULL, "defaults");
 
+	/* a share of the CPUs runs as a number but names the result as written */
+	{
+		struct job *j;
+		struct job_load_opts o = { NULL, true };
+		struct strbuf sb = STRBUF_INIT;
+		const char *t = "suite: x\nnr_threads: 100%\nhackbench:\n  mode: process\n";
+		assert_int_equal(job_load_string(t, strlen(t), "pp.yaml", &o, &j), 0);
+		assert_int_equal(job_expand_percentages(j, 8), 0);
+		assert_string_equal(job_get(j, "nr_threads"), "8");
+		struct job *k = job_dup(j);
+		job_path_params(k, NULL, &sb);
+		assert_string_equal(sb.buf, "process-100%");
+		job_free(k);
+		job_free(j);
+		strbuf_release(&sb);
+	}
+
 	/* options declared "# = name" print as k=v, or k alone when empty */
 	put("lkp/programs/mybench/run", "#!/bin/sh\n# - test\n# = size\n# = flag\n\necho\n");
 	d = path_of("lkp");
