@@ -29,8 +29,13 @@ grep -v '^#' "$root/tests/data/lkp-tree-symlinks.txt" | while read -r path targe
 done || exit 2
 T=$tmp/tree
 
-norm() {
-	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' -e '^job_origin:' "$1"
+# norm_dir FROM TO: FROM/*.yaml without comment lines, blank lines and
+# job_origin, as TO/<same name>
+norm_dir() {
+	(cd "$1" && awk -v to="$2" '
+		FNR == 1 { if (out) close(out); out = to "/" FILENAME; printf "" >out }
+		/^[[:space:]]*#/ || /^[[:space:]]*$/ || /^job_origin:/ { next }
+		{ print >>out }' *.yaml)
 }
 
 ok=0 total=0
@@ -53,17 +58,15 @@ for f in $(cd "$C/tree/jobs" && find . -name '*.yaml' | sed 's|^\./||' | sort); 
 		[ $verbose = 1 ] && diff "$tmp/want" "$tmp/got" | head -n 10
 		continue
 	fi
+	# one awk per side: every file normalized into a folder, then one diff
+	rm -rf "$tmp/a" "$tmp/b" && mkdir "$tmp/a" "$tmp/b"
+	norm_dir "$exp" "$tmp/a" && norm_dir "$out" "$tmp/b"
 	same=1
-	for a in $(cat "$tmp/want"); do
-		norm "$exp/$a" >"$tmp/a"
-		norm "$out/$a" >"$tmp/b"
-		if ! cmp -s "$tmp/a" "$tmp/b"; then
-			same=0
-			echo "DIFF $job: $a"
-			[ $verbose = 1 ] && diff "$tmp/a" "$tmp/b" | head -n 20
-			break
-		fi
-	done
+	if ! diff -r "$tmp/a" "$tmp/b" >"$tmp/diff" 2>&1; then
+		same=0
+		echo "DIFF $job: $(sed -n 's|^diff -r [^ ]*/\([^/ ]*\) .*|\1|p' "$tmp/diff" | head -n 1)"
+		[ $verbose = 1 ] && head -n 20 "$tmp/diff"
+	fi
 	[ $same = 1 ] && { ok=$((ok + 1)); echo "ok $job"; }
 done
 echo "identical $ok/$total"
