@@ -78,6 +78,7 @@ int cmd_split_job(int argc, char **argv)
 	struct job_value *overrides = job_value_new(JOB_MAP);
 	const char **dirs = xcalloc((size_t)argc + 1, sizeof(*dirs));
 	const char *outdir = ".";
+	char *outbuf = NULL;
 	bool compatible = false;
 	int nr_dirs = 0, c, ret = 0, nr_jobs = 0;
 
@@ -103,8 +104,12 @@ int cmd_split_job(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!is_dir(outdir)) {
-		error("%s: no such directory", outdir);
+	/* -o DIR is created as needed; "out/" prints as "out/x.yaml" */
+	outbuf = xstrdup(outdir);
+	for (size_t n = strlen(outbuf); n > 1 && outbuf[n - 1] == '/'; n--)
+		outbuf[n - 1] = 0;
+	outdir = outbuf;
+	if (!is_dir(outdir) && mkdir_p(outdir, 0777) < 0) {
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -157,7 +162,8 @@ int cmd_split_job(int argc, char **argv)
 		bl = strlen(base);
 		if (bl > 5 && !strcmp(base + bl - 5, ".yaml"))
 			bl -= 5;
-		strbuf_addf(&prefix, "%s/%.*s", outdir, (int)bl, base);
+		strbuf_addf(&prefix, "%s%s%.*s", outdir, strcmp(outdir, "/") ? "/" : "",
+			    (int)bl, base);
 		if (read_file(&text, argv[i]) < 0) {
 			ret = EXIT_ERROR;
 		} else {
@@ -182,6 +188,7 @@ int cmd_split_job(int argc, char **argv)
 	}
 out:
 	job_value_free(overrides);
+	free(outbuf);
 	free(dirs);
 	return ret;
 }

@@ -115,6 +115,7 @@ void job_value_free(struct job_value *v)
 	if (!v)
 		return;
 	free(v->text);
+	free(v->named);
 	for (size_t i = 0; i < v->nr; i++) {
 		if (v->kind == JOB_MAP) {
 			free(v->ent[i].key);
@@ -140,6 +141,7 @@ struct job_value *job_value_dup(const struct job_value *v)
 	d->style = v->style;
 	d->type = v->type;
 	d->text = v->text ? xstrdup(v->text) : NULL;
+	d->named = v->named ? xstrdup(v->named) : NULL;
 	d->src = src_get(v->src);
 	d->line = v->line;
 	d->col = v->col;
@@ -224,6 +226,22 @@ bool job_map_delete(struct job_value *map, const char *key)
 	memmove(&map->ent[i], &map->ent[i + 1], (map->nr - i - 1) * sizeof(*e));
 	map->nr--;
 	return true;
+}
+
+bool job_map_delete_comment(struct job_value *map, const char *text)
+{
+	for (size_t i = 0; map && map->kind == JOB_MAP && i < map->nr; i++) {
+		struct job_entry *e = &map->ent[i];
+		if (!e->comment || strcmp(e->key, text))
+			continue;
+		free(e->key);
+		src_put(e->src);
+		job_value_free(e->val);
+		memmove(&map->ent[i], &map->ent[i + 1], (map->nr - i - 1) * sizeof(*e));
+		map->nr--;
+		return true;
+	}
+	return false;
 }
 
 const struct job_value *job_map_get(const struct job_value *map, const char *key)
@@ -1310,6 +1328,17 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 			return builder_error(b, m, "expected '<<: FILE' (YAML merge keys are not supported)");
 		return 0;
 	}
+	if (map_find(f->v, f->key) && b->x->include_dirs && *b->x->include_dirs) {
+		/* lkp's Psych: the later value wins, in the first place */
+		struct job_entry *e = map_find(f->v, f->key);
+		job_value_free(e->val);
+		e->val = v;
+		free(f->key);
+		f->key = NULL;
+		src_put(f->ksrc);
+		f->ksrc = NULL;
+		return 0;
+	}
 	if (map_find(f->v, f->key)) {
 		struct strbuf msg = STRBUF_INIT;
 		int ret;
@@ -1613,6 +1642,14 @@ static int check_doc(const struct job_value *doc, const char *const *dirs)
 {
 	bool in_defaults = false;
 
+	/*
+	 * With an lkp catalog, a key lkp does not know is a parameter of
+	 * the job (scripts read it from the environment), whatever shape
+	 * it has: lkp checks nothing.  Without one, perfbot's own tables
+	 * catch typos before a run.
+	 */
+	if (dirs && *dirs)
+		return 0;
 	for (size_t i = 0; i < doc->nr; i++) {
 		const struct job_entry *e = &doc->ent[i];
 		const struct known_key *k;
@@ -2264,7 +2301,9 @@ static int expand_pct(struct job_value *v, const char *key, long nr_cpu)
 			strbuf_release(&sb);
 			return -1;
 		}
-		free(v->text);
+		/* lkp names results by what the job says: "100%" */
+		free(v->named);
+		v->named = v->text;
 		v->text = xmalloc(32);
 		snprintf(v->text, 32, "%lld", n);
 		v->type = JOB_INT;

@@ -104,6 +104,8 @@ struct job_value {
 	enum job_style style;      /* JOB_SCALAR only: as written */
 	enum job_scalar_type type; /* JOB_SCALAR only: as Ruby reads it */
 	char *text;                /* JOB_SCALAR: the text as written (decoded) */
+	char *named;               /* what path_params prints when not text:
+				    * "100%" after job_expand_percentages */
 	struct job_entry *ent;     /* JOB_MAP: entries in order */
 	struct job_value **item;   /* JOB_SEQ: items in order */
 	size_t nr, alloc;          /* number of entries or items */
@@ -244,6 +246,8 @@ void job_map_set(struct job_value *map, const char *key, struct job_value *val);
 void job_map_add_comment(struct job_value *map, const char *text);
 /* Remove key from map; returns true when it was there. */
 bool job_map_delete(struct job_value *map, const char *key);
+/* Remove the comment entry whose text is text ("! file"); true when found. */
+bool job_map_delete_comment(struct job_value *map, const char *text);
 
 /* Set top-level key to a plain scalar (e.g. `perfbot run --runs`). */
 void job_set(struct job *job, const char *key, const char *text);

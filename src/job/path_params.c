@@ -10,9 +10,11 @@
 #include "job/job.h"
 #include "job/split.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -53,11 +55,55 @@ static const char *const commit_dims[] = {
 
 static const char *const script_names[] = { "run", "setup", "daemon", NULL };
 
+/* An executable regular file (lkp skips the others, with a warning). */
+static bool is_executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+}
+
+/* Does some catalog hold programs/<name>/<one of scripts>, executable? */
+static bool catalog_has_script(const char *name, const char *const *dirs,
+			       const char *const *scripts)
+{
+	struct strbuf f = STRBUF_INIT;
+	bool ok = false;
+
+	if (!*name || strchr(name, '/') || name[0] == '.')
+		return false;
+	for (; *dirs && !ok; dirs++)
+		for (const char *const *s = scripts; *s && !ok; s++) {
+			strbuf_reset(&f);
+			strbuf_addf(&f, "%s/programs/%s/%s", *dirs, name, *s);
+			ok = is_executable(f.buf);
+		}
+	strbuf_release(&f);
+	return ok;
+}
+
+bool job_is_monitor(const char *name, const char *const *include_dirs)
+{
+	static const char *const monitor_scripts[] = { "monitor",
+		"no-stdout-monitor", "one-shot-monitor", "plain-monitor", NULL };
+	const char *buf[2];
+
+	include_dirs = job_default_include_dirs(include_dirs, buf);
+	if (!include_dirs || !*include_dirs)
+		return job_monitor_find(name) != NULL;
+	return catalog_has_script(name, include_dirs, monitor_scripts);
+}
+
 bool job_is_workload_program(const char *name, const char *const *include_dirs)
 {
 	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT;
+	const char *buf[2];
 	bool ok = false;
 
+	/* with an lkp catalog, as lkp: programs/<name>/{run,setup,daemon} */
+	include_dirs = job_default_include_dirs(include_dirs, buf);
+	if (include_dirs && *include_dirs)
+		return catalog_has_script(name, include_dirs, script_names);
 	for (const char *const *p = setup_programs; *p; p++)
 		if (!strcmp(*p, name))
 			return true;
@@ -111,27 +157,34 @@ static void add_option(struct job_programs *p, const char *name, char type)
 	p->nr_options++;
 }
 
-/* The "# - name" and "# = name" lines that open an lkp program script. */
+/*
+ * The "# - name" and "# = name" lines of an lkp program script, read as
+ * lkp's bin/program-options reads them: any such line (name of
+ * [A-Za-z0-9_.]) before the first empty line.
+ */
 static void read_script_options(struct job_programs *p, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *line;
 	FILE *f = fopen(path, "r");
 	char buf[512];
 
 	if (!f)
 		return;
 	while (fgets(buf, sizeof(buf), f)) {
-		char type, name[256];
-		line = buf;
-		if (line[0] != '#')
+		size_t n = strcspn(buf, "\n"), k = 4;
+
+		if (!n)
 			break;
-		if (sscanf(line, "# %c %255[A-Za-z0-9_]", &type, name) == 2 &&
-		    (type == '-' || type == '=') && line[2] == type && line[3] == ' ')
-			add_option(p, name, type);
+		if (n < 5 || strncmp(buf, "# ", 2) || (buf[2] != '-' && buf[2] != '=') ||
+		    buf[3] != ' ')
+			continue;
+		while (k < n && (isalnum((unsigned char)buf[k]) || buf[k] == '_' || buf[k] == '.'))
+			k++;
+		if (k == n) {
+			buf[n] = 0;
+			add_option(p, buf + 4, buf[2]);
+		}
 	}
 	fclose(f);
-	strbuf_release(&sb);
 }
 
 static void add_program(struct job_programs *p, const char *name,
@@ -190,8 +243,33 @@ void job_programs_init(struct job_programs *p, const struct job_value *root,
 
 	memset(p, 0, sizeof(*p));
 	include_dirs = job_default_include_dirs(include_dirs, buf);
-	for (size_t i = 0; top_options[i].name; i++)
-		add_option(p, top_options[i].name, top_options[i].type);
+	if (!include_dirs || !*include_dirs) {
+		for (size_t i = 0; top_options[i].name; i++)
+			add_option(p, top_options[i].name, top_options[i].type);
+	} else {
+		/* lkp: cluster, and the options of its run-test and
+		 * run-daemon wrappers (bin/, else their known header) */
+		static const char *const wrappers[] = { "bin/run-test", "bin/run-daemon", NULL };
+		struct strbuf f = STRBUF_INIT;
+		bool found = false;
+
+		add_option(p, "cluster", '-');
+		for (const char *const *d = include_dirs; *d; d++)
+			for (const char *const *w = wrappers; *w; w++) {
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s", *d, *w);
+				if (file_exists(f.buf)) {
+					read_script_options(p, f.buf);
+					found = true;
+				}
+			}
+		strbuf_release(&f);
+		if (!found) {
+			add_option(p, "nr_instances", '-');
+			add_option(p, "cpu_node_bind", '-');
+			add_option(p, "mem_node_bind", '-');
+		}
+	}
 	find_programs(p, root, include_dirs);
 }
 
@@ -215,8 +293,8 @@ struct param {
 /* lkp's each_param: keys at any depth that are programs or options,
  * except those inside a monitor's options and mapping values. */
 static void collect_params(const struct job_programs *p, const struct job_value *map,
-			   const char *parent, struct param **out, size_t *nr,
-			   size_t *alloc)
+			   const char *parent, const char *const *dirs,
+			   struct param **out, size_t *nr, size_t *alloc)
 {
 	for (size_t i = 0; i < map->nr; i++) {
 		const struct job_entry *e = &map->ent[i];
@@ -226,7 +304,7 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 			continue;
 		type = job_programs_option(p, e->key);
 		if ((type || job_programs_has_program(p, e->key)) &&
-		    e->val->kind != JOB_MAP && !(parent && job_monitor_find(parent))) {
+		    e->val->kind != JOB_MAP && !(parent && job_is_monitor(parent, dirs))) {
 			ALLOC_GROW(*out, *nr + 1, *alloc);
 			(*out)[*nr].key = e->key;
 			(*out)[*nr].val = e->val;
@@ -234,7 +312,7 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 			(*nr)++;
 		}
 		if (e->val->kind == JOB_MAP)
-			collect_params(p, e->val, e->key, out, nr, alloc);
+			collect_params(p, e->val, e->key, dirs, out, nr, alloc);
 	}
 }
 
@@ -251,7 +329,9 @@ static int cmp_param(const void *a, const void *b)
 /* Ruby's to_s of a value, for path_params. */
 static void value_to_s(const struct job_value *v, struct strbuf *sb)
 {
-	if (v->kind == JOB_SCALAR) {
+	if (v->kind == JOB_SCALAR && v->named) {
+		strbuf_addstr(sb, v->named);
+	} else if (v->kind == JOB_SCALAR) {
 		job_scalar_to_s(v, sb);
 	} else if (v->kind == JOB_SEQ) {
 		/* Array#to_s: ["a", "b"] */
@@ -290,7 +370,7 @@ void job_path_params(const struct job *job, const char *const *include_dirs,
 	struct strbuf path = STRBUF_INIT, val = STRBUF_INIT;
 
 	job_programs_init(&p, job->root, include_dirs);
-	collect_params(&p, job->root, NULL, &params, &nr, &alloc);
+	collect_params(&p, job->root, NULL, include_dirs, &params, &nr, &alloc);
 	if (nr)
 		qsort(params, nr, sizeof(*params), cmp_param);
 	for (size_t i = 0; i < nr; i++) {

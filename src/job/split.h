@@ -61,8 +61,23 @@ void job_programs_release(struct job_programs *p);
 bool job_programs_has_program(const struct job_programs *p, const char *name);
 /* Option type of name ('-' or '='), or 0 when name is no option. */
 char job_programs_option(const struct job_programs *p, const char *name);
-/* True for a workload program known to perfbot or lkp (without include dirs). */
+/*
+ * True for a workload program: with an lkp catalog (include_dirs, else
+ * $LKP_SRC), as lkp decides, an executable programs/NAME/run, setup or
+ * daemon; without one, perfbot's benchmarks and lkp's usual setup programs.
+ */
 bool job_is_workload_program(const char *name, const char *const *include_dirs);
+/* A monitor: programs/NAME/monitor (or no-stdout-, one-shot-, plain-)
+ * with a catalog; perfbot's monitor table without. */
+bool job_is_monitor(const char *name, const char *const *include_dirs);
+
+/*
+ * lkp's params/ map rules (params.c): every string value at any depth
+ * whose key has a rule file params/KEY under include_dirs takes the
+ * rules' reading ("1HDD" -> {nr_hdd: 1}).  Include defaults are chosen
+ * on that reading; the atoms keep what the job says.
+ */
+void job_params_map(struct job_value *job, const char *const *include_dirs);
 
 /* Called once per atomic job; the atom is the callee's to keep or free. */
 typedef int (*job_atom_fn)(struct job *atom, void *ctx);

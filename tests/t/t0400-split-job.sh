@@ -72,12 +72,23 @@ test_expect_success 'an atomic job splits into itself' '
 	perfbot split-job -t box-2 --lkp-src "$J/lkp" -o o2 o1/demo-xfs-size=1G-fast.yaml >stdout &&
 	echo "o1/demo-xfs-size=1G-fast.yaml => o2/demo-xfs-size=1G-fast-xfs-size=1G-fast.yaml" >expect &&
 	test_cmp expect stdout &&
-	test_cmp o1/demo-xfs-size=1G-fast.yaml o2/demo-xfs-size=1G-fast-xfs-size=1G-fast.yaml
+	# as lkp: an accumulative key (need_*) gathers the include value again
+	sed "s/^need_kconfig: XFS_FS$/need_kconfig:\n- XFS_FS\n- XFS_FS/" \
+		o1/demo-xfs-size=1G-fast.yaml >expect.yaml &&
+	test_cmp expect.yaml o2/demo-xfs-size=1G-fast-xfs-size=1G-fast.yaml
 '
 
 test_expect_success 'documents and overrides: -s and KEY=VALUE' '
 	cp "$J"/multi.yaml . &&
+	# lkp replaces a whole top-level key; "a.b: v" sets one option
 	perfbot split-job -t box -s "hackbench: {mode: threads}" multi.yaml runtime=9s >stdout &&
+	cat >expect <<-EOF &&
+	multi.yaml => ./multi-threads-9s.yaml
+	multi.yaml => ./multi-threads-9s.yaml
+	multi.yaml => ./multi-threads-9s.yaml
+	EOF
+	test_cmp expect stdout &&
+	perfbot split-job -t box -s "hackbench.mode: threads" multi.yaml runtime=9s >stdout &&
 	cat >expect <<-EOF &&
 	multi.yaml => ./multi-threads-9s.yaml
 	multi.yaml => ./multi-pipe-threads-9s.yaml
@@ -102,14 +113,19 @@ test_expect_success 'YAML syntax error and missing include: exit 1 with a positi
 	grep -q "inc.yaml:2:1: included file .gone.yaml. not found" err
 '
 
-test_expect_success 'bad command lines: exit 2 with usage; missing -o dir: exit 1' '
+test_expect_success 'bad command lines: exit 2 with usage; -o DIR is created' '
 	test_must_fail 2 perfbot split-job 2>err &&
 	grep -q "^usage: perfbot split-job" err &&
 	test_must_fail 2 perfbot split-job --bogus x.yaml 2>err &&
 	grep -q "^usage: perfbot split-job" err &&
 	cp "$J"/multi.yaml . &&
-	test_must_fail 1 perfbot split-job -o no/such/dir multi.yaml 2>err &&
-	grep -q "no/such/dir: no such directory" err
+	perfbot split-job -t box -o new/dir/ multi.yaml >stdout &&
+	grep -q "^multi.yaml => new/dir/multi-process-300s.yaml$" stdout &&
+	test -f new/dir/multi-process-300s.yaml &&
+	! grep -q "//" stdout &&
+	: >file &&
+	test_must_fail 1 perfbot split-job -o file/sub multi.yaml 2>err &&
+	grep -q "^perfbot: .*file/sub" err
 '
 
 test_done

@@ -696,12 +696,49 @@ static void test_path_params(void **state)
 	/* a monitor's options are not parameters even when named like one */
 	pp("suite: x\nperf-profile:\n  runtime: 5\n", NULL, "defaults");
 
+	/* a share of the CPUs runs as a number but names the result as written */
+	{
+		struct job *j;
+		struct job_load_opts o = { NULL, true };
+		struct strbuf sb = STRBUF_INIT;
+		const char *t = "suite: x\nnr_threads: 100%\nhackbench:\n  mode: process\n";
+		assert_int_equal(job_load_string(t, strlen(t), "pp.yaml", &o, &j), 0);
+		assert_int_equal(job_expand_percentages(j, 8), 0);
+		assert_string_equal(job_get(j, "nr_threads"), "8");
+		struct job *k = job_dup(j);
+		job_path_params(k, NULL, &sb);
+		assert_string_equal(sb.buf, "process-100%");
+		job_free(k);
+		job_free(j);
+		strbuf_release(&sb);
+	}
+
 	/* options declared "# = name" print as k=v, or k alone when empty */
 	put("lkp/programs/mybench/run", "#!/bin/sh\n# - test\n# = size\n# = flag\n\necho\n");
 	d = path_of("lkp");
 	dirs[0] = d;
 	dirs[1] = NULL;
+	/* with a catalog, a program is an executable run/setup/daemon, as lkp's */
+	pp("suite: x\nmybench:\n  test: t1\n  size: 1G\n  flag:\n", dirs, "defaults");
+	{
+		char *run = path_of("lkp/programs/mybench/run");
+		assert_int_equal(chmod(run, 0755), 0);
+		free(run);
+	}
 	pp("suite: x\nmybench:\n  test: t1\n  size: 1G\n  flag:\n", dirs, "flag-size=1G-t1");
+	/* the header ends at the first empty line; '.' is a name character */
+	put("lkp/programs/hdr/setup", "#!/bin/sh\n# - a.b\nx=1\n# - c\n\n# - d\n");
+	{
+		char *f = path_of("lkp/programs/hdr/setup");
+		assert_int_equal(chmod(f, 0755), 0);
+		free(f);
+	}
+	pp("suite: x\nhdr:\n  a.b: 1\n  c: 2\n  d: 3\n", dirs, "1-2");
+	/* with a catalog, nr_threads is an option only where a program says so */
+	pp("suite: x\nnr_threads: 100%\nmybench:\n  test: t1\n", dirs, "t1");
+	pp("suite: x\nnr_threads: 100%\nhackbench:\n  mode: t1\n", NULL, "t1-100%");
+	/* the wrappers' options (bin/run-test) are, and a monitor's are not */
+	pp("suite: x\nnr_instances: 2\nmybench:\n  test: t1\n", dirs, "2-t1");
 	pp("suite: x\nmybench:\n  size: abcdefghijklmnopqrstuvwxyz0123456789\n", dirs,
 	   "size=abcdefghijklmnopqrstuvwxyz01234");
 	/* a program given as a scalar is its own parameter */

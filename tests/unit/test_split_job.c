@@ -342,6 +342,60 @@ static void test_refine_compatible(void **state)
 	strbuf_release(&out);
 }
 
+/* ---- lkp's params/ map rules ----------------------------------------- */
+
+static void put_rules(const char *name, const char *text)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	strbuf_addf(&p, "%s/params-lkp/params", tmpdir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	strbuf_addf(&p, "/%s", name);
+	assert_int_equal(write_file_atomic(p.buf, text, strlen(text)), 0);
+	strbuf_release(&p);
+}
+
+static void test_params_map(void **state)
+{
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+	struct job *j;
+	struct job_load_opts lo = { NULL, true };
+	const char *t = "nr_cpu: 8\nmemory: 4G\ndisk: 1BRD_32G\nfs: xfs\nnr_threads: 50%\n"
+			"runtime: 5m\ncpuset.cpus: all\nx:\n  disk: 2SSD\nsize: 1G\n";
+	const struct job_value *v;
+
+	(void)state;
+	put_rules("disk", "/(\\d+)HDD/\t{ nr_hdd: $1.to_i\t}\n/(\\d+)SSD/\t{ nr_ssd: $1.to_i }\n"
+		  "/(\\d+)BRD/\t{ nr_brd: $1.to_i\t}\n/(\\d+G)/\t{ ramdisk_size: to_byte($1) }\n");
+	put_rules("fs", "/(.*)/\t{ fs: $1\t}\n");
+	put_rules("nr_threads", "/(\\d+(?:\\.\\d+)?)%$/      ($1.to_f * nr_cpu / 100).to_i\n");
+	put_rules("runtime", "/(.*)/\tto_seconds($1)\n");
+	put_rules("cpuset.cpus", "/^all$/    \"0-#{nr_cpu-1}\"\n");
+	put_rules("size", "/(.*)/\tto_byte(nosuchkey)\n");
+	strbuf_addf(&root, "%s/params-lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	assert_int_equal(job_load_string(t, strlen(t), "p.yaml", &lo, &j), 0);
+	job_params_map(j->root, dirs);
+	/* a match is cut out before the next rule: 1BRD, then _32G */
+	v = job_lookup(j, "disk");
+	assert_int_equal(v->kind, JOB_MAP);
+	assert_string_equal(job_value_text(job_map_get(v, "nr_brd")), "1");
+	assert_string_equal(job_value_text(job_map_get(v, "ramdisk_size")), "34359738368");
+	assert_string_equal(job_value_text(job_map_get(job_lookup(j, "fs"), "fs")), "xfs");
+	assert_string_equal(job_get(j, "nr_threads"), "4");
+	assert_string_equal(job_get(j, "runtime"), "300");
+	assert_string_equal(job_get(j, "cpuset.cpus"), "0-7");
+	/* nested keys too */
+	assert_string_equal(job_value_text(job_map_get(job_map_get(job_lookup(j, "x"), "disk"),
+						       "nr_ssd")), "2");
+	/* a key the job lacks (lkp's KeyError) leaves the value as it was */
+	assert_string_equal(job_get(j, "size"), "1G");
+	job_free(j);
+	strbuf_release(&root);
+}
+
 /* ---- lkp's own fixtures --------------------------------------------- */
 
 /*
@@ -484,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_erb),
 		cmocka_unit_test(test_template_error_in_split),
 		cmocka_unit_test(test_refine_compatible),
+		cmocka_unit_test(test_params_map),
 		cmocka_unit_test(test_conformance),
 	};
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
