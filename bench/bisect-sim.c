@@ -92,6 +92,7 @@ static const struct {
 	const char *name;
 	unsigned bits;
 } tests_table[] = {
+	{ "sprt", BISECT_TEST_SPRT },
 	{ "pooled", BISECT_TEST_POOLED },
 	{ "welch", BISECT_TEST_WELCH },
 	{ "mwu", BISECT_TEST_MWU },
@@ -111,7 +112,7 @@ static void usage(void)
 	fprintf(stderr, "usage: bisect-sim [--n N] [--shape normal|t3|bimodal|lognormal] "
 		"[--noise S] [--shift X] [--drift D] [--second-step X] [--outliers RATE] "
 		"[--outlier-scale K] [--histories N] [--seed S] [--all-strategies] "
-		"[--alpha A] [--confirm-alpha A] [--tests pooled|welch|mwu|welch+mwu|pooled+mwu] "
+		"[--alpha A] [--confirm-alpha A] [--tests sprt|pooled|welch|mwu|welch+mwu|pooled+mwu] "
 		"[--min-runs N] [--max-runs N] [--ref-min-runs N] [--ref-max-runs N] "
 		"[--max-total-runs N]\n");
 	exit(EXIT_USAGE);
@@ -153,7 +154,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 				if (!strcmp(argv[i], tests_table[t].name))
 					break;
 			if (t == sizeof(tests_table) / sizeof(*tests_table)) {
-				error("--tests expects pooled, welch, mwu, welch+mwu "
+				error("--tests expects sprt, pooled, welch, mwu, welch+mwu "
 				      "or pooled+mwu, not '%s'", argv[i]);
 				usage();
 			}

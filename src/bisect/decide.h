@@ -97,6 +97,10 @@ const char *bisect_verdict_name(enum bisect_verdict v);
 #define BISECT_TEST_WELCH  (1u << 0)
 #define BISECT_TEST_MWU    (1u << 1)
 #define BISECT_TEST_POOLED (1u << 2)
+/* The verdict of bisect_classify by Wald's sequential likelihood ratio
+ * (bisect_llr) instead of the tests above; p-values (the endpoints, the
+ * noise check) are then the pooled t's.  The default. */
+#define BISECT_TEST_SPRT   (1u << 3)
 
 struct bisect_params {
 	/*
@@ -129,7 +133,7 @@ struct bisect_params {
 /*
  * The defaults that bench/bisect-sim.sh measured (see its table), for a
  * bisection of nr_commits commits from good to bad inclusive: alpha and
- * confirm_alpha are per-bisection levels (0.09 and 0.003) shared out
+ * confirm_alpha are per-bisection levels (0.4 and 0.003) shared out
  * over its log2(nr_commits) verdicts, since a single wrong one anywhere
  * spoils the answer.
  */
@@ -153,6 +157,10 @@ struct bisect_params bisect_confirm_params(const struct bisect_params *p);
  * commit judged good before it and the first judged bad after it, the
  * endpoints at first), or NULL.
  *
+ * With BISECT_TEST_SPRT (the default): by bisect_llr, BAD at
+ * llr >= log(1 / alpha), GOOD at llr <= -log(1 / alpha).  With the
+ * other tests:
+ *
  * First against the pooled sides: BISECT_BAD when the step is
  * distinguishable from good, not distinguishable from bad, and its mean
  * is closer to bad's than to good's; BISECT_GOOD symmetrically.
@@ -175,6 +183,21 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *lo,
 				    const struct sample_set *hi,
 				    const struct bisect_params *p);
+
+/*
+ * The log-likelihood ratio of "the step runs at bad's level" to "at
+ * good's", on clipped means (decide.c says how): positive leans bad.
+ * The levels are the pooled sides', except that a neighbour (lo, hi, as
+ * bisect_classify's; NULL for none) unlike the rest of its side stands
+ * for that side alone: a second step or a drift moved the side's level.
+ * With BISECT_TEST_SPRT, bisect_classify says BAD at llr >= log(1 /
+ * alpha), GOOD at llr <= -log(1 / alpha), else UNKNOWN (more runs):
+ * Wald's sequential test, wrong at most alpha of the time however often
+ * it looks.  0 when there are too few samples to say anything.
+ */
+double bisect_llr(const struct sample_set *step, const struct sample_set *good,
+		  const struct sample_set *bad, const struct sample_set *lo,
+		  const struct sample_set *hi);
 
 /* How many more runs each commit needs; see bisect_runs_wanted. */
 struct bisect_runs {

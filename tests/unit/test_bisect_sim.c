@@ -189,7 +189,7 @@ static void test_confirmation_repairs(void **state)
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	p.alpha = 0.1;
+	p.alpha = 0.3;
 	without.confirm = false;
 	sim_run(&sc, &with, &p, &a);
 	sim_run(&sc, &without, &p, &b);
