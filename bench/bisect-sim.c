@@ -250,11 +250,12 @@ static bool print_row(const struct row *w, const struct args *a, int histories,
 			(p.max_total_runs == 0 || sum.max_runs <= p.max_total_runs);
 		if (adaptive && !pass)
 			ok = false;
-		printf("%5d %-9s %5.1f%% %5.1f%% %6.2f%% %5.0f%%  %-8s %7.1f%% %6.1f %5d %5d %6.1f %6d %5.1f%%  %s\n",
+		printf("%5d %-9s %5.1f%% %5.1f%% %6.2f%% %5.0f%%  %-8s %7.1f%% %6.1f %5d %5d %6.1f %6d %5.1f%% %5.1f%% %5.1f%%  %s\n",
 		       sc.nr_commits, shape_names[w->shape], 100 * w->sigma, 100 * w->shift,
 		       100 * w->drift, 100 * w->second_shift, st->name,
 		       100 * sum.accuracy, sum.mean_runs, sum.p99_runs, sum.max_runs, bound,
 		       p.max_total_runs, 100.0 * sum.gave_up / sum.histories,
+		       100.0 * sum.spread / sum.histories, 100.0 * sum.wrong / sum.histories,
 		       want == 0 ? (pass ? "in budget" : "over budget") :
 		       pass ? "pass" : "fail");
 	}
@@ -298,9 +299,9 @@ int main(int argc, char **argv)
 	printf("# %d histories a row, seed %llu; bisect_params_init(N)%s\n", histories,
 	       (unsigned long long)seed, a.o[O_ALPHA].has || a.o[O_TOTAL].has || a.tests ?
 	       " with the options given" : "");
-	printf("%5s %-9s %6s %6s %7s %6s  %-8s %8s %6s %5s %5s %6s %6s %6s  %s\n", "N",
+	printf("%5s %-9s %6s %6s %7s %6s  %-8s %8s %6s %5s %5s %6s %6s %6s %6s %6s  %s\n", "N",
 	       "shape", "noise", "shift", "drift", "step2", "strategy", "accuracy", "mean",
-	       "p99", "max", "bound", "budget", "gaveup", "result");
+	       "p99", "max", "bound", "budget", "gaveup", "spread", "wrong", "result");
 	if (one) {
 		struct row w = { 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0 };
 		const struct opt *o = a.o;

@@ -150,10 +150,14 @@ static double median_of(const double *v, int n, double *tmp)
  * is of the first nr_scale sets only (the others may repeat their runs),
  * each run's deviation from its set's median scaled by sqrt(n / (n - 1)):
  * in a set of 2 both lie half-way, half as far as from the true centre
- * on average, and a scale that small would clip honest runs.
+ * on average, and a scale that small would clip honest runs.  With
+ * band, the first set (the step) is clipped as well to within the scale
+ * of the span of the next two sets' medians (the sides): the median of 2
+ * runs cannot tell which is the outlier, but a run beyond both levels is
+ * one for either verdict, and this bounds how far it can carry the step.
  */
-static void clipped(const struct sample_set *const *in, int nr, int nr_scale, double *m,
-		    double *ss)
+static void clipped(const struct sample_set *const *in, int nr, int nr_scale, bool band,
+		    double *m, double *ss)
 {
 	double med[MAX_SETS], *dev, *tmp, lim;
 	int n = 0, k = 0;
@@ -180,8 +184,13 @@ static void clipped(const struct sample_set *const *in, int nr, int nr_scale, do
 		if (!in[i] || !in[i]->nr)
 			continue;
 		for (int j = 0; j < in[i]->nr; j++) {
-			tmp[j] = lim > 0 ? fmin(fmax(in[i]->v[j], med[i] - lim), med[i] + lim)
-					 : in[i]->v[j];
+			/* the median of 2 runs is their mean: clipping about
+			 * it would only pull both in */
+			tmp[j] = lim > 0 && in[i]->nr > 2 ?
+				fmin(fmax(in[i]->v[j], med[i] - lim), med[i] + lim) : in[i]->v[j];
+			if (i == 0 && band && lim > 0 && in[1] && in[1]->nr && in[2] && in[2]->nr)
+				tmp[j] = fmin(fmax(tmp[j], fmin(med[1], med[2]) - lim),
+					      fmax(med[1], med[2]) + lim);
 			sum += tmp[j];
 		}
 		m[i] = sum / in[i]->nr;
@@ -194,7 +203,7 @@ static void clipped(const struct sample_set *const *in, int nr, int nr_scale, do
 
 static void robust_means(const struct sample_set *const *in, int nr, double *m)
 {
-	clipped(in, nr, nr, m, NULL);
+	clipped(in, nr, nr, false, m, NULL);
 }
 
 static double pooled_t(const struct sample_set *a, const struct sample_set *b,
@@ -366,7 +375,7 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 
 	if (step->nr < 1 || good->nr < 1 || bad->nr < 1 || df < 1)
 		return 0;
-	clipped(in, MAX_SETS, 3, m, ss);
+	clipped(in, MAX_SETS, 3, true, m, ss);
 	s2 = (ss[0] + ss[1] + ss[2]) / df;
 	if (lo && lo->nr > 1 && unlike_its_side(m[3], lo->nr, m[1], good->nr, s2))
 		g = 3;
@@ -536,7 +545,12 @@ int bisect_runs_wanted(const struct sample_set *step,
 	 * serves every later step too, while the near side will gain the
 	 * step's own runs once the verdict pools them.
 	 */
-	far = far_side_is_good(step, good, bad) ? good : bad;
+	if (p->tests & BISECT_TEST_SPRT)
+		/* the ratio's doubt is the midpoint's as much as the step's:
+		 * the side known less well */
+		far = good->nr <= bad->nr ? good : bad;
+	else
+		far = far_side_is_good(step, good, bad) ? good : bad;
 	if (far->nr <= step->nr && far->nr < p->ref_max_runs) {
 		if (far == good)
 			more->good = 1;
@@ -667,4 +681,11 @@ bool bisect_partial_step(double step, double total)
 	if (!isfinite(step) || !isfinite(total))
 		return false;
 	return fabs(step) < BISECT_PARTIAL_STEP * fabs(total);
+}
+
+bool bisect_real_step(double step, double total)
+{
+	if (!isfinite(step) || !isfinite(total))
+		return false;
+	return fabs(step) >= BISECT_MIN_STEP * fabs(total);
 }

@@ -321,6 +321,20 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 #define BISECT_PARTIAL_STEP 0.75
 bool bisect_partial_step(double step, double total);
 
+/*
+ * Is the first bad commit's own step a step at all?  step and total as
+ * for bisect_partial_step: false when |step| < BISECT_MIN_STEP * |total|
+ * (or either is not finite).  A drift spreads the change over the whole
+ * range; bisecting it ends at some pair of neighbours that differ by
+ * about nothing, and such an answer must not be given as the culprit.
+ * 1/8: a real step measured with a handful of runs a commit falls that
+ * far short of the change it makes about once in 300 bisections at 2
+ * noise scales, while a neighbour pair on a drift of many times the
+ * step nearly always does.
+ */
+#define BISECT_MIN_STEP 0.125
+bool bisect_real_step(double step, double total);
+
 /* The combined p-value of a vs b under p->tests (the largest; NaN as 1),
  * the pooled t's variance taken over a and b. */
 double bisect_pvalue(const struct sample_set *a, const struct sample_set *b,

@@ -461,6 +461,13 @@ static void test_classify_neighbours(void **state)
 	assert_int_equal(bisect_classify(&b1, &sg, &sb, &sl, &sh, &p), BISECT_BAD);
 	/* beyond a neighbour, not between them: no verdict from "nearer" */
 	assert_int_equal(bisect_classify(&m1, &sl, &sh, &sl, &sh, &p), BISECT_UNKNOWN);
+	/* halfway in ratio (400 / 200 = 200 / 100): good */
+	{
+		struct sample_set l2 = SET(399.5, 400, 400.5), h2 = SET(99.5, 100, 100.5);
+		struct sample_set s2 = SET(199.5, 200, 200.5);
+
+		assert_int_equal(bisect_classify(&s2, &l2, &h2, &l2, &h2, &p), BISECT_GOOD);
+	}
 }
 
 /* A run far off does not move a verdict: the means are of values
@@ -603,6 +610,70 @@ static void test_llr_neighbour_z(void **state)
 		else
 			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) != base);
 	}
+}
+
+/* A run beyond both sides carries the step no farther than the clip
+ * scale past them, even among 2 runs, whose median cannot tell which
+ * is off; from 3 runs on, the step's own median clips it too. */
+static void test_llr_band(void **state)
+{
+	struct sample_set good = SET(99, 100, 101, 100, 99, 100, 101, 100);
+	struct sample_set bad = SET(89, 90, 91, 90, 89, 90, 91, 90);
+	struct sample_set step = SET(100.5, 40), edge = SET(100.5, 86.04);
+	struct sample_set three = SET(100.5, 99.5, 40);
+	double at40, at30;
+	(void)state;
+
+	/* the scale is 1.4826 x 1.069 (the median deviation, x sqrt(8/7)),
+	 * so 40 and 30 both stop at 90 - 2.5 x 1.585 = 86.04 */
+	at40 = bisect_llr(&step, &good, &bad, NULL, NULL);
+	step.v[1] = 30;
+	at30 = bisect_llr(&step, &good, &bad, NULL, NULL);
+	assert_true(at40 == at30);
+	assert_true(fabs(at40 - bisect_llr(&edge, &good, &bad, NULL, NULL)) < 0.5);
+	/* within the band nothing is moved */
+	step.v[1] = 88;
+	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL) < at40);
+	/* 3 runs: 40 is clipped near 99.5, and the step is good */
+	assert_true(bisect_llr(&three, &good, &bad, NULL, NULL) < 0);
+}
+
+/* The answer's own step must be 1/8 of the change: under it, a drift. */
+static void test_real_step(void **state)
+{
+	(void)state;
+	assert_true(bisect_real_step(-0.10, -0.10));
+	assert_true(bisect_real_step(-0.0125, -0.10));
+	assert_false(bisect_real_step(-0.0124, -0.10));
+	assert_false(bisect_real_step(0.001, -0.64));
+	assert_true(bisect_real_step(0.08, -0.64));
+	assert_false(bisect_real_step(NAN, -0.10));
+	assert_false(bisect_real_step(-0.10, INFINITY));
+	assert_true(BISECT_MIN_STEP == 0.125);
+}
+
+/* Sequential: the side with fewer runs gets the extra endpoint run
+ * (the midpoint's doubt), whichever the step is farther from. */
+static void test_runs_wanted_sprt_side(void **state)
+{
+	struct sample_set good = SET(99, 101, 100, 100), bad = SET(89, 91, 90, 90, 89, 91);
+	struct sample_set step = SET(94.9, 95.1, 95.0, 94.8, 95.2);
+	struct sample_set step_b = SET(92.4, 92.6, 92.5, 92.3, 92.7);
+	struct bisect_params p;
+	struct bisect_runs more;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(more.step, 1);
+	assert_int_equal(more.good, 1);
+	assert_int_equal(more.bad, 0);
+	/* nearer good or bad does not matter; equal counts: good */
+	bad.nr = 4;
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(more.good, 1);
+	good.nr = 5;
+	(void)step_b;
 }
 
 /* ---- the edges (tests/mutants.txt) ----------------------------------- */
@@ -786,6 +857,9 @@ int main(void)
 		cmocka_unit_test(test_llr_value),
 		cmocka_unit_test(test_llr_neighbour),
 		cmocka_unit_test(test_llr_neighbour_z),
+		cmocka_unit_test(test_llr_band),
+		cmocka_unit_test(test_real_step),
+		cmocka_unit_test(test_runs_wanted_sprt_side),
 		cmocka_unit_test(test_classify_at_exactly_alpha),
 		cmocka_unit_test(test_pooled_degrees_of_freedom),
 		cmocka_unit_test(test_far_side_tie),
