@@ -2,8 +2,10 @@
  * bisect-sim: measure the bisection of src/bisect/sim.h on random
  * histories and print one row per scenario: how often a real first bad
  * commit was named, the mean, 99th percentile and largest number of
- * benchmark runs spent, the budget (--max-total-runs' default) and how
- * often the search gave up, against the targets.
+ * benchmark runs spent, the budget (--max-total-runs' default), how
+ * often the search gave up, how often its answer was refused as no step
+ * (spread: bisect_real_step) and how often it named a wrong commit as
+ * the answer (wrong), against the targets.
  *
  *   bisect-sim [scenario] [--histories N] [--seed S] [--all-strategies]
  *              [--alpha A] [--confirm-alpha A] [--tests T] [--min-runs N]
