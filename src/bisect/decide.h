@@ -218,7 +218,9 @@ struct bisect_runs {
  * and has fewer than max_runs, it wants one more step run, plus one run
  * of the endpoint of the side the step's mean is farther from when that
  * side has no more samples than the step (and fewer than ref_max_runs):
- * then that side's own noise is what keeps the test from deciding.
+ * then that side's own noise is what keeps the test from deciding.  With
+ * BISECT_TEST_SPRT it is the side with fewer samples (good on a tie)
+ * instead: the ratio's doubt is the midpoint's, both sides' alike.
  * Returns 0 at a verdict, or at max_runs with the step still UNKNOWN,
  * when the caller skips the commit.
  */
