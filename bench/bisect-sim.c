@@ -2,8 +2,10 @@
  * bisect-sim: measure the bisection of src/bisect/sim.h on random
  * histories and print one row per scenario: how often a real first bad
  * commit was named, the mean, 99th percentile and largest number of
- * benchmark runs spent, the budget (--max-total-runs' default) and how
- * often the search gave up, against the targets.
+ * benchmark runs spent, the budget (--max-total-runs' default), how
+ * often the search gave up, how often its answer was refused as no step
+ * (spread: bisect_real_step) and how often it named a wrong commit as
+ * the answer (wrong), against the targets.
  *
  *   bisect-sim [scenario] [--histories N] [--seed S] [--all-strategies]
  *              [--alpha A] [--confirm-alpha A] [--tests T] [--min-runs N]
@@ -92,6 +94,7 @@ static const struct {
 	const char *name;
 	unsigned bits;
 } tests_table[] = {
+	{ "sprt", BISECT_TEST_SPRT },
 	{ "pooled", BISECT_TEST_POOLED },
 	{ "welch", BISECT_TEST_WELCH },
 	{ "mwu", BISECT_TEST_MWU },
@@ -111,7 +114,7 @@ static void usage(void)
 	fprintf(stderr, "usage: bisect-sim [--n N] [--shape normal|t3|bimodal|lognormal] "
 		"[--noise S] [--shift X] [--drift D] [--second-step X] [--outliers RATE] "
 		"[--outlier-scale K] [--histories N] [--seed S] [--all-strategies] "
-		"[--alpha A] [--confirm-alpha A] [--tests pooled|welch|mwu|welch+mwu|pooled+mwu] "
+		"[--alpha A] [--confirm-alpha A] [--tests sprt|pooled|welch|mwu|welch+mwu|pooled+mwu] "
 		"[--min-runs N] [--max-runs N] [--ref-min-runs N] [--ref-max-runs N] "
 		"[--max-total-runs N]\n");
 	exit(EXIT_USAGE);
@@ -153,7 +156,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 				if (!strcmp(argv[i], tests_table[t].name))
 					break;
 			if (t == sizeof(tests_table) / sizeof(*tests_table)) {
-				error("--tests expects pooled, welch, mwu, welch+mwu "
+				error("--tests expects sprt, pooled, welch, mwu, welch+mwu "
 				      "or pooled+mwu, not '%s'", argv[i]);
 				usage();
 			}
@@ -249,11 +252,12 @@ static bool print_row(const struct row *w, const struct args *a, int histories,
 			(p.max_total_runs == 0 || sum.max_runs <= p.max_total_runs);
 		if (adaptive && !pass)
 			ok = false;
-		printf("%5d %-9s %5.1f%% %5.1f%% %6.2f%% %5.0f%%  %-8s %7.1f%% %6.1f %5d %5d %6.1f %6d %5.1f%%  %s\n",
+		printf("%5d %-9s %5.1f%% %5.1f%% %6.2f%% %5.0f%%  %-8s %7.1f%% %6.1f %5d %5d %6.1f %6d %5.1f%% %5.1f%% %5.1f%%  %s\n",
 		       sc.nr_commits, shape_names[w->shape], 100 * w->sigma, 100 * w->shift,
 		       100 * w->drift, 100 * w->second_shift, st->name,
 		       100 * sum.accuracy, sum.mean_runs, sum.p99_runs, sum.max_runs, bound,
 		       p.max_total_runs, 100.0 * sum.gave_up / sum.histories,
+		       100.0 * sum.spread / sum.histories, 100.0 * sum.wrong / sum.histories,
 		       want == 0 ? (pass ? "in budget" : "over budget") :
 		       pass ? "pass" : "fail");
 	}
@@ -297,9 +301,9 @@ int main(int argc, char **argv)
 	printf("# %d histories a row, seed %llu; bisect_params_init(N)%s\n", histories,
 	       (unsigned long long)seed, a.o[O_ALPHA].has || a.o[O_TOTAL].has || a.tests ?
 	       " with the options given" : "");
-	printf("%5s %-9s %6s %6s %7s %6s  %-8s %8s %6s %5s %5s %6s %6s %6s  %s\n", "N",
+	printf("%5s %-9s %6s %6s %7s %6s  %-8s %8s %6s %5s %5s %6s %6s %6s %6s %6s  %s\n", "N",
 	       "shape", "noise", "shift", "drift", "step2", "strategy", "accuracy", "mean",
-	       "p99", "max", "bound", "budget", "gaveup", "result");
+	       "p99", "max", "bound", "budget", "gaveup", "spread", "wrong", "result");
 	if (one) {
 		struct row w = { 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0 };
 		const struct opt *o = a.o;

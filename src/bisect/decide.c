@@ -53,8 +53,10 @@ const char *bisect_verdict_name(enum bisect_verdict v)
  * one anywhere sends it astray, so each gets an equal share of these
  * per-bisection levels.  bench/bisect-sim.sh tuned them: 5% noise, a 10%
  * shift, 64 and 1,024 commits, >= 99% found within 5 * (log2 n + 3) runs.
+ * The search's is loose (0.4): a wrong verdict ends at the edge, where
+ * the confirmation catches it, and each looser verdict saves runs.
  */
-#define SEARCH_LEVEL 0.09
+#define SEARCH_LEVEL 0.4
 #define CONFIRM_LEVEL 0.003
 /*
  * Three verdicts in a row that no number of runs up to max_runs could
@@ -70,7 +72,7 @@ void bisect_params_init(struct bisect_params *p, int nr_commits)
 
 	p->alpha = SEARCH_LEVEL / verdicts;
 	p->confirm_alpha = CONFIRM_LEVEL / verdicts;
-	p->tests = BISECT_TEST_POOLED;
+	p->tests = BISECT_TEST_SPRT;
 	p->min_runs = 2;
 	p->max_runs = 32;
 	p->ref_min_runs = 4;
@@ -123,12 +125,13 @@ static double sum_sq(const struct sample_set *s, double *m)
  * (winsorized) about their set's median at CLIP_K times the noise's
  * robust scale: 1.4826 times the median absolute deviation of every run
  * from its own set's median, pooled over the sets like the variance.
- * The variance stays that of the raw values: an outlier then widens the
- * test's doubt instead of moving its verdict.  Normal noise is hardly
- * touched (5% of its runs lie beyond 2 standard deviations, and those
- * only by a little).
+ * The fixed-level tests keep the raw values' variance (an outlier
+ * widens their doubt); the sequential verdict takes the clipped values'
+ * (its tail correction covers the rest).  Normal noise is hardly touched
+ * (1.2% of its runs lie beyond 2.5 standard deviations, and those only
+ * by a little).
  */
-#define CLIP_K 2.0
+#define CLIP_K 2.5
 #define MAD_TO_SD 1.4826
 
 static double median_of(const double *v, int n, double *tmp)
@@ -138,10 +141,25 @@ static double median_of(const double *v, int n, double *tmp)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
-/* The clipped means of the sets (NULL or empty ones skipped) into m[]. */
-static void robust_means(const struct sample_set *const *in, int nr, double *m)
+#define MAX_SETS 5
+
+/*
+ * The clipped means of the sets (NULL or empty ones skipped) into m[],
+ * and when ss is not NULL the sum of squares of the clipped values about
+ * their set's clipped mean into ss[] (0 for a skipped set).  The scale
+ * is of the first nr_scale sets only (the others may repeat their runs),
+ * each run's deviation from its set's median scaled by sqrt(n / (n - 1)):
+ * in a set of 2 both lie half-way, half as far as from the true centre
+ * on average, and a scale that small would clip honest runs.  With
+ * band, the first set (the step) is clipped as well to within the scale
+ * of the span of the next two sets' medians (the sides): the median of 2
+ * runs cannot tell which is the outlier, but a run beyond both levels is
+ * one for either verdict, and this bounds how far it can carry the step.
+ */
+static void clipped(const struct sample_set *const *in, int nr, int nr_scale, bool band,
+		    double *m, double *ss)
 {
-	double med[3], *dev, *tmp, lim;
+	double med[MAX_SETS], *dev, *tmp, lim;
 	int n = 0, k = 0;
 
 	for (int i = 0; i < nr; i++)
@@ -152,22 +170,40 @@ static void robust_means(const struct sample_set *const *in, int nr, double *m)
 		if (!in[i] || !in[i]->nr)
 			continue;
 		med[i] = median_of(in[i]->v, in[i]->nr, tmp);
-		for (int j = 0; j < in[i]->nr; j++)
-			dev[k++] = fabs(in[i]->v[j] - med[i]);
+		for (int j = 0; i < nr_scale && in[i]->nr > 1 && j < in[i]->nr; j++)
+			dev[k++] = fabs(in[i]->v[j] - med[i]) *
+				sqrt(in[i]->nr / (in[i]->nr - 1.0));
 	}
-	lim = n ? CLIP_K * MAD_TO_SD * median_of(dev, n, tmp) : 0;
+	lim = k ? CLIP_K * MAD_TO_SD * median_of(dev, k, tmp) : 0;
 	for (int i = 0; i < nr; i++) {
 		double sum = 0;
 
+		if (ss)
+			ss[i] = 0;
+		m[i] = NAN;
 		if (!in[i] || !in[i]->nr)
 			continue;
-		for (int j = 0; j < in[i]->nr; j++)
-			sum += lim > 0 ? fmin(fmax(in[i]->v[j], med[i] - lim), med[i] + lim)
-				       : in[i]->v[j];
+		for (int j = 0; j < in[i]->nr; j++) {
+			/* the median of 2 runs is their mean: clipping about
+			 * it would only pull both in */
+			tmp[j] = lim > 0 && in[i]->nr > 2 ?
+				fmin(fmax(in[i]->v[j], med[i] - lim), med[i] + lim) : in[i]->v[j];
+			if (i == 0 && band && lim > 0 && in[1] && in[1]->nr && in[2] && in[2]->nr)
+				tmp[j] = fmin(fmax(tmp[j], fmin(med[1], med[2]) - lim),
+					      fmax(med[1], med[2]) + lim);
+			sum += tmp[j];
+		}
 		m[i] = sum / in[i]->nr;
+		for (int j = 0; ss && j < in[i]->nr; j++)
+			ss[i] += (tmp[j] - m[i]) * (tmp[j] - m[i]);
 	}
 	free(dev);
 	free(tmp);
+}
+
+static void robust_means(const struct sample_set *const *in, int nr, double *m)
+{
+	clipped(in, nr, nr, false, m, NULL);
 }
 
 static double pooled_t(const struct sample_set *a, const struct sample_set *b,
@@ -209,7 +245,7 @@ static double combined_p(const struct sample_set *a, const struct sample_set *b,
 		q = p_or_one(mann_whitney(a->v, a->nr, b->v, b->nr, NULL));
 		worst = fmax(worst, q);
 	}
-	if (p->tests & BISECT_TEST_POOLED) {
+	if (p->tests & (BISECT_TEST_POOLED | BISECT_TEST_SPRT)) {
 		q = p_or_one(pooled_t(a, b, extra));
 		worst = fmax(worst, q);
 	}
@@ -284,6 +320,106 @@ static enum bisect_verdict by_neighbours(const struct sample_set *step,
 	return BISECT_UNKNOWN;
 }
 
+/*
+ * The sequential verdict (BISECT_TEST_SPRT).  Two hypotheses about the
+ * step: it runs at the good reference's level, or at the bad one's.
+ * With m the means (clipped as above), d = m_bad - m_good, mid their
+ * midpoint and V the variance of m_step - mid (the noise over the step's
+ * runs, plus a quarter of each reference's own: a reference of 4 runs is
+ * not exact), the log-likelihood ratio of bad to good is
+ *
+ *     L = d * (m_step - mid) / V,
+ *
+ * and the verdict is BAD at L >= log(1 / alpha), GOOD at L <= -log(1 /
+ * alpha), else more runs: Wald's sequential test, whose chance of the
+ * wrong verdict is at most alpha however often it looks, and which
+ * stops as soon as the runs so far suffice — 3 or 4 runs at a shift of 2
+ * noise scales instead of the fixed-level tests' 5 to 8.  It asks only
+ * which level the step is nearer, in units of the doubt: a drift that
+ * carries both sides away from the step still leaves it on its side of
+ * the midpoint, where "distinguishable from good, not from bad" turns
+ * every verdict unknown.
+ */
+
+static double normal_upper_quantile(double q);
+
+/*
+ * The references are the pooled sides, unless a neighbour is unlike the
+ * rest of its side (|z| >= NEIGHBOUR_Z): a second step or a drift has
+ * moved the side's level along the range, and mixed levels make the
+ * pooled side look noisy too.  Then the neighbour alone stands for its
+ * side.  Its runs are among the side's, so its mean differs from the
+ * side's by noise of variance s2 (1/n_x - 1/n_side).  4 standard
+ * errors: in a single step the pooled sides are much the better
+ * references, and should not be given up by chance.
+ */
+#define NEIGHBOUR_Z 4.0
+
+static bool unlike_its_side(double mx, int nx, double mside, int nside, double s2)
+{
+	double var = s2 * (1.0 / nx - 1.0 / nside);
+
+	if (nx >= nside || !(var > 0))
+		return false;
+	return fabs(mx - mside) >= NEIGHBOUR_Z * sqrt(var);
+}
+
+double bisect_llr(const struct sample_set *step, const struct sample_set *good,
+		  const struct sample_set *bad, const struct sample_set *lo,
+		  const struct sample_set *hi)
+{
+	/* 0 the step, 1 good, 2 bad, 3 lo, 4 hi */
+	const struct sample_set *in[MAX_SETS] = { step, good, bad, lo, hi };
+	double m[MAX_SETS], ss[MAX_SETS], s2, d, x, v, size, z;
+	int g = 1, b = 2, df = step->nr + good->nr + bad->nr - 3;
+
+	if (step->nr < 1 || good->nr < 1 || bad->nr < 1 || df < 1)
+		return 0;
+	clipped(in, MAX_SETS, 3, true, m, ss);
+	s2 = (ss[0] + ss[1] + ss[2]) / df;
+	if (lo && lo->nr > 1 && unlike_its_side(m[3], lo->nr, m[1], good->nr, s2))
+		g = 3;
+	if (hi && hi->nr > 1 && unlike_its_side(m[4], hi->nr, m[2], bad->nr, s2))
+		b = 4;
+	df = step->nr + in[g]->nr + in[b]->nr - 3;
+	s2 = (ss[0] + ss[g] + ss[b]) / df;
+	d = m[b] - m[g];
+	x = m[0] - (m[g] + m[b]) / 2;
+	v = s2 * (1.0 / step->nr + (1.0 / in[g]->nr + 1.0 / in[b]->nr) / 4);
+	if (d == 0 || x == 0)
+		return 0;
+	if (v == 0)
+		return d * x > 0 ? INFINITY : -INFINITY;
+	/*
+	 * The noise is estimated, from few runs at first: x / sqrt(v) is
+	 * Student's t with df degrees, whose tails are heavier than the
+	 * normal's the ratio assumes.  So it is replaced by the normal
+	 * deviate of the same tail, and d by its size less one standard
+	 * error (from 4 runs a side d is itself uncertain): the ratio as if
+	 * the noise were known and the levels as close as they plausibly
+	 * are.
+	 */
+	size = fmax(fabs(d) - sqrt(s2 * (1.0 / in[g]->nr + 1.0 / in[b]->nr)), 0);
+	z = normal_upper_quantile(t_pvalue(fabs(x) / sqrt(v), df) / 2);
+	return (d * x > 0 ? size : -size) * z / sqrt(v);
+}
+
+static enum bisect_verdict sprt_classify(const struct sample_set *step,
+					 const struct sample_set *good,
+					 const struct sample_set *bad,
+					 const struct sample_set *lo,
+					 const struct sample_set *hi,
+					 const struct bisect_params *p)
+{
+	double llr = bisect_llr(step, good, bad, lo, hi), a = -log(p->alpha);
+
+	if (llr >= a)
+		return BISECT_BAD;
+	if (llr <= -a)
+		return BISECT_GOOD;
+	return BISECT_UNKNOWN;
+}
+
 enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *good,
 				    const struct sample_set *bad,
@@ -296,6 +432,8 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 
 	if (step->nr < 1 || good->nr < 1 || bad->nr < 1)
 		return BISECT_UNKNOWN;
+	if (p->tests & BISECT_TEST_SPRT)
+		return sprt_classify(step, good, bad, lo, hi, p);
 	/*
 	 * The neighbours first: where they speak, they are right even when
 	 * the pooled sides mix commits from all along a trend.  Where they
@@ -407,7 +545,12 @@ int bisect_runs_wanted(const struct sample_set *step,
 	 * serves every later step too, while the near side will gain the
 	 * step's own runs once the verdict pools them.
 	 */
-	far = far_side_is_good(step, good, bad) ? good : bad;
+	if (p->tests & BISECT_TEST_SPRT)
+		/* the ratio's doubt is the midpoint's as much as the step's:
+		 * the side known less well */
+		far = good->nr <= bad->nr ? good : bad;
+	else
+		far = far_side_is_good(step, good, bad) ? good : bad;
 	if (far->nr <= step->nr && far->nr < p->ref_max_runs) {
 		if (far == good)
 			more->good = 1;
@@ -538,4 +681,11 @@ bool bisect_partial_step(double step, double total)
 	if (!isfinite(step) || !isfinite(total))
 		return false;
 	return fabs(step) < BISECT_PARTIAL_STEP * fabs(total);
+}
+
+bool bisect_real_step(double step, double total)
+{
+	if (!isfinite(step) || !isfinite(total))
+		return false;
+	return fabs(step) >= BISECT_MIN_STEP * fabs(total);
 }

@@ -97,6 +97,10 @@ const char *bisect_verdict_name(enum bisect_verdict v);
 #define BISECT_TEST_WELCH  (1u << 0)
 #define BISECT_TEST_MWU    (1u << 1)
 #define BISECT_TEST_POOLED (1u << 2)
+/* The verdict of bisect_classify by Wald's sequential likelihood ratio
+ * (bisect_llr) instead of the tests above; p-values (the endpoints, the
+ * noise check) are then the pooled t's.  The default. */
+#define BISECT_TEST_SPRT   (1u << 3)
 
 struct bisect_params {
 	/*
@@ -129,7 +133,7 @@ struct bisect_params {
 /*
  * The defaults that bench/bisect-sim.sh measured (see its table), for a
  * bisection of nr_commits commits from good to bad inclusive: alpha and
- * confirm_alpha are per-bisection levels (0.09 and 0.003) shared out
+ * confirm_alpha are per-bisection levels (0.4 and 0.003) shared out
  * over its log2(nr_commits) verdicts, since a single wrong one anywhere
  * spoils the answer.
  */
@@ -152,6 +156,10 @@ struct bisect_params bisect_confirm_params(const struct bisect_params *p);
  * sides; lo and hi the runs of the step's tested neighbours (the last
  * commit judged good before it and the first judged bad after it, the
  * endpoints at first), or NULL.
+ *
+ * With BISECT_TEST_SPRT (the default): by bisect_llr, BAD at
+ * llr >= log(1 / alpha), GOOD at llr <= -log(1 / alpha).  With the
+ * other tests:
  *
  * First against the pooled sides: BISECT_BAD when the step is
  * distinguishable from good, not distinguishable from bad, and its mean
@@ -176,6 +184,21 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *hi,
 				    const struct bisect_params *p);
 
+/*
+ * The log-likelihood ratio of "the step runs at bad's level" to "at
+ * good's", on clipped means (decide.c says how): positive leans bad.
+ * The levels are the pooled sides', except that a neighbour (lo, hi, as
+ * bisect_classify's; NULL for none) unlike the rest of its side stands
+ * for that side alone: a second step or a drift moved the side's level.
+ * With BISECT_TEST_SPRT, bisect_classify says BAD at llr >= log(1 /
+ * alpha), GOOD at llr <= -log(1 / alpha), else UNKNOWN (more runs):
+ * Wald's sequential test, wrong at most alpha of the time however often
+ * it looks.  0 when there are too few samples to say anything.
+ */
+double bisect_llr(const struct sample_set *step, const struct sample_set *good,
+		  const struct sample_set *bad, const struct sample_set *lo,
+		  const struct sample_set *hi);
+
 /* How many more runs each commit needs; see bisect_runs_wanted. */
 struct bisect_runs {
 	int step, good, bad;
@@ -195,7 +218,9 @@ struct bisect_runs {
  * and has fewer than max_runs, it wants one more step run, plus one run
  * of the endpoint of the side the step's mean is farther from when that
  * side has no more samples than the step (and fewer than ref_max_runs):
- * then that side's own noise is what keeps the test from deciding.
+ * then that side's own noise is what keeps the test from deciding.  With
+ * BISECT_TEST_SPRT it is the side with fewer samples (good on a tie)
+ * instead: the ratio's doubt is the midpoint's, both sides' alike.
  * Returns 0 at a verdict, or at max_runs with the step still UNKNOWN,
  * when the caller skips the commit.
  */
@@ -297,6 +322,20 @@ bool bisect_noise_moved(const struct sample_set *before_good,
  */
 #define BISECT_PARTIAL_STEP 0.75
 bool bisect_partial_step(double step, double total);
+
+/*
+ * Is the first bad commit's own step a step at all?  step and total as
+ * for bisect_partial_step: false when |step| < BISECT_MIN_STEP * |total|
+ * (or either is not finite).  A drift spreads the change over the whole
+ * range; bisecting it ends at some pair of neighbours that differ by
+ * about nothing, and such an answer must not be given as the culprit.
+ * 1/8: a real step measured with a handful of runs a commit falls that
+ * far short of the change it makes about once in 300 bisections at 2
+ * noise scales, while a neighbour pair on a drift of many times the
+ * step nearly always does.
+ */
+#define BISECT_MIN_STEP 0.125
+bool bisect_real_step(double step, double total);
 
 /* The combined p-value of a vs b under p->tests (the largest; NaN as 1),
  * the pooled t's variance taken over a and b. */

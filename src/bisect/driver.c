@@ -587,11 +587,10 @@ out:
  * end and whether it moved, and the first bad commit's own step against
  * its parent (which may explain only part of the shift).
  */
-static void endpoints_json(struct bisect *b, const char *parent, struct json_writer *jw)
+/* The first bad commit's relative change against its parent (NaN when
+ * either has no runs). */
+static double result_step(struct bisect *b, const char *parent)
 {
-	struct commit_samples *g = samples_of(b, b->o->good, false);
-	struct commit_samples *bd = samples_of(b, b->o->bad, false);
-	struct sample_set g0 = { g->s.v, b->start_good, 0 }, b0 = { bd->s.v, b->start_bad, 0 };
 	double step = NAN;
 
 	if (parent && b->result) {
@@ -602,6 +601,16 @@ static void endpoints_json(struct bisect *b, const char *parent, struct json_wri
 		if (fb->s.nr && mp != 0)
 			step = (mean(fb->s.v, fb->s.nr) - mp) / fabs(mp);
 	}
+	return step;
+}
+
+static void endpoints_json(struct bisect *b, const char *parent, struct json_writer *jw)
+{
+	struct commit_samples *g = samples_of(b, b->o->good, false);
+	struct commit_samples *bd = samples_of(b, b->o->bad, false);
+	struct sample_set g0 = { g->s.v, b->start_good, 0 }, b0 = { bd->s.v, b->start_bad, 0 };
+	double step = result_step(b, parent);
+
 	bisect_outlook_json(&b->outlook, mean(g0.v, g0.nr), mean(b0.v, b0.nr),
 			    bisect_pvalue(&g0, &b0, &b->p), b->rechecked ? &b->recheck : NULL,
 			    step, jw);
@@ -1307,8 +1316,17 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path,
 		       o->state_path);
 	}
-	bisect_free_words(par, np);
 	ret = b.recheck.moved ? BISECT_EXIT_UNTRUSTED : 0;
+	/* a drift ends at a pair that differs by about nothing (decide.h) */
+	double step = result_step(&b, parent);
+	if (isfinite(step) && isfinite(b.outlook.shift) && !bisect_real_step(step, b.outlook.shift)) {
+		printf("no answer: the commit named changes %s by %+.1f%%, under 1/8 of the "
+		       "%+.1f%% from good to bad: the change is spread over the range (a drift), "
+		       "not one commit's step; the commit named is not to be trusted\n",
+		       o->metric, 100 * step, 100 * b.outlook.shift);
+		ret = BISECT_EXIT_UNTRUSTED;
+	}
+	bisect_free_words(par, np);
 out:
 	if (b.dir.len) {
 		struct strbuf path = STRBUF_INIT;

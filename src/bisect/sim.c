@@ -267,6 +267,20 @@ static int confirm_pair(struct search *s, int lo, int hi,
 	return 0;
 }
 
+static double rel_change(const struct sample_set *from, const struct sample_set *to)
+{
+	double m = mean(from->v, from->nr);
+
+	return m != 0 ? (mean(to->v, to->nr) - m) / fabs(m) : NAN;
+}
+
+/* The runner's final check (decide.h): lo -> hi against good -> bad. */
+static bool real_step(const struct search *s, int lo, int hi)
+{
+	return bisect_real_step(rel_change(&s->c[lo].runs, &s->c[hi].runs),
+				rel_change(&s->c[0].runs, &s->c[s->last].runs));
+}
+
 bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 		const struct bisect_params *p, struct rng *r,
 		struct sim_result *out)
@@ -334,6 +348,10 @@ gave_up:
 	} else if (hi - lo == 1) {
 		out->outcome = SIM_FOUND;
 		out->found = hi;
+		if (st->check && !real_step(&s, lo, hi)) {
+			out->outcome = SIM_SPREAD;
+			out->found = -1;
+		}
 	} else {
 		out->outcome = SIM_AMBIGUOUS;
 	}
@@ -376,6 +394,9 @@ void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 		out->ambiguous += res.outcome == SIM_AMBIGUOUS;
 		out->nothing += res.outcome == SIM_NOTHING;
 		out->gave_up += res.outcome == SIM_GAVE_UP;
+		out->spread += res.outcome == SIM_SPREAD;
+		out->wrong += res.outcome == SIM_FOUND && res.found != h.first_bad &&
+			res.found != h.second_bad;
 		runs[i] = res.runs;
 		out->runs += res.runs;
 		out->skipped += res.skipped;

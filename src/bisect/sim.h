@@ -79,7 +79,9 @@ struct sim_strategy {
 	const char *name;
 	int runs;               /* runs per commit; 0: adaptive, bisect_runs_wanted */
 	enum sim_decide decide;
-	bool check;             /* stop when bisect_check_endpoints says no */
+	bool check;             /* stop when bisect_check_endpoints says no, and
+				 * refuse a final pair that is no step
+				 * (bisect_real_step), as the runner does */
 	bool pool;              /* sides pool the runs of judged commits */
 	bool confirm;           /* re-measure the final pair (decide.h, step 3) */
 };
@@ -100,6 +102,8 @@ enum sim_outcome {
 				 * "there are only 'skip'ped commits left" */
 	SIM_NOTHING,            /* the endpoints did not differ */
 	SIM_GAVE_UP,            /* bisect_should_stop: budget or no convergence */
+	SIM_SPREAD,             /* a pair named whose step is no step
+				 * (bisect_real_step): said, not given */
 };
 
 struct sim_result {
@@ -141,6 +145,8 @@ struct sim_summary {
 	int histories;
 	int correct;
 	int ambiguous, nothing, gave_up;
+	int spread;             /* SIM_SPREAD: refused as no step */
+	int wrong;              /* SIM_FOUND naming neither real step */
 	long skipped;           /* commits skipped, summed */
 	long corrected;         /* verdicts reversed by confirmation, summed */
 	long runs;              /* summed over histories */

@@ -26,16 +26,16 @@ static void test_outlook(void **state)
 	assert_int_equal(o.budget, 260);
 	bisect_say_outlook(&o, "m", &sb_out);
 	assert_string_equal(sb_out.buf, "m: -10.0% from good to bad, noise 5.0% a run: a verdict "
-			    "needs about 5 runs a commit; at most 260 runs in all\n");
+			    "needs about 4 runs a commit; at most 260 runs in all\n");
 
 	/* more than a step may have: say so, and what would do */
 	strbuf_reset(&sb_out);
-	o.max_runs = 4;
+	o.max_runs = 3;
 	bisect_say_outlook(&o, "m", &sb_out);
-	assert_non_null(strstr(sb_out.buf, "(more than --max-runs 4 allows a commit: expect "
-			       "skips; --runs 5 would do)"));
+	assert_non_null(strstr(sb_out.buf, "(more than --max-runs 3 allows a commit: expect "
+			       "skips; --runs 4 would do)"));
 	strbuf_reset(&sb_out);
-	o.max_runs = 5;
+	o.max_runs = 4;
 	bisect_say_outlook(&o, "m", &sb_out);
 	assert_null(strstr(sb_out.buf, "expect skips"));
 	strbuf_release(&sb_out);

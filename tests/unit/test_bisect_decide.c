@@ -455,11 +455,19 @@ static void test_classify_neighbours(void **state)
 	(void)state;
 
 	bisect_params_init(&p, 64);
+	p.tests = BISECT_TEST_POOLED;   /* the fixed-level rule's neighbours */
 	/* unlike both neighbours, between them: the nearer one */
 	assert_int_equal(bisect_classify(&g1, &sg, &sb, &sl, &sh, &p), BISECT_GOOD);
 	assert_int_equal(bisect_classify(&b1, &sg, &sb, &sl, &sh, &p), BISECT_BAD);
 	/* beyond a neighbour, not between them: no verdict from "nearer" */
 	assert_int_equal(bisect_classify(&m1, &sl, &sh, &sl, &sh, &p), BISECT_UNKNOWN);
+	/* halfway in ratio (400 / 200 = 200 / 100): good */
+	{
+		struct sample_set l2 = SET(399.5, 400, 400.5), h2 = SET(99.5, 100, 100.5);
+		struct sample_set s2 = SET(199.5, 200, 200.5);
+
+		assert_int_equal(bisect_classify(&s2, &l2, &h2, &l2, &h2, &p), BISECT_GOOD);
+	}
 }
 
 /* A run far off does not move a verdict: the means are of values
@@ -484,23 +492,207 @@ static void test_classify_outlier(void **state)
 	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
+/* ---- the sequential verdict (BISECT_TEST_SPRT) ------------------------ */
+
+/* z with P(Z > z) = q, by bisection on erfc: the test's own */
+static double upper_z(double q)
+{
+	double lo = -40, hi = 40;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(mid / M_SQRT2) > q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The ratio by hand, on runs that no clipping touches: d = -10, the
+ * step 2.5 below the midpoint, s2 pooled over all three sets, v with a
+ * quarter of each side's doubt, t's tail turned into the normal's, d
+ * less one standard error.
+ */
+static void test_llr_value(void **state)
+{
+	struct sample_set good = SET(99, 100, 101, 100), bad = SET(89, 90, 91, 90);
+	struct sample_set step = SET(91.5, 93.5);
+	double s2 = (2 + 2 + 2) / 7.0, v = s2 * (1 / 2.0 + (1 / 4.0 + 1 / 4.0) / 4);
+	double size = 10 - sqrt(s2 * (1 / 4.0 + 1 / 4.0));
+	double want = size * upper_z(t_pvalue(2.5 / sqrt(v), 7) / 2) / sqrt(v);
+	struct bisect_params p;
+	(void)state;
+
+	assert_true(fabs(bisect_llr(&step, &good, &bad, NULL, NULL) - want) < 1e-9);
+	/* the other way round: the sign follows the sides */
+	assert_true(fabs(bisect_llr(&step, &bad, &good, NULL, NULL) + want) < 1e-9);
+	/* nothing to say: one run in all, equal sides, the step at the midpoint */
+	{
+		struct sample_set one = SET(90), mid = SET(94, 96);
+
+		assert_true(bisect_llr(&one, &one, &one, NULL, NULL) == 0);
+		assert_true(bisect_llr(&step, &good, &good, NULL, NULL) == 0);
+		assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL) == 0);
+	}
+	/* the verdict at log(1 / alpha) exactly: >= is decisive */
+	bisect_params_init(&p, 64);
+	p.alpha = exp(-want);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+	p.alpha = exp(-want) * 0.999;
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	p.alpha = exp(-want);
+	assert_int_equal(bisect_classify(&step, &bad, &good, NULL, NULL, &p), BISECT_GOOD);
+	/* noiseless: any distance decides */
+	{
+		struct sample_set g0 = SET(100, 100), b0 = SET(90, 90), s0 = SET(99, 99);
+
+		assert_true(isinf(bisect_llr(&s0, &g0, &b0, NULL, NULL)));
+		assert_int_equal(bisect_classify(&s0, &g0, &b0, NULL, NULL, &p), BISECT_GOOD);
+	}
+}
+
+/*
+ * A neighbour unlike the rest of its side (4 standard errors) stands
+ * for it alone: the second step of a history.  Good pools runs at 100
+ * (8) and the neighbour's 4 at 90 + e; bad is at 80.  The step at 89
+ * is good by the neighbour, bad-leaning by the pooled side.
+ */
+static void test_llr_neighbour(void **state)
+{
+	double g[12] = { 99, 101, 99, 101, 99, 101, 99, 101 };
+	double l[4];
+	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
+	struct sample_set step = SET(88.5, 89.5, 88.5, 89.5);
+	struct sample_set good = { g, 12, 0 }, lo = { l, 4, 0 };
+	(void)state;
+
+	/* the neighbour at 90.0: far from the rest of good -> used */
+	for (int i = 0; i < 4; i++)
+		g[8 + i] = l[i] = 90 + (i % 2 ? 0.5 : -0.5);
+	assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) < -3);
+	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL) > 0);
+	/* a neighbour that is all of its side changes nothing */
+	assert_true(bisect_llr(&step, &lo, &bad, &lo, NULL) ==
+		    bisect_llr(&step, &lo, &bad, NULL, NULL));
+	/* a neighbour of one run is never alone */
+	lo.nr = 1;
+	assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) ==
+		    bisect_llr(&step, &good, &bad, NULL, NULL));
+}
+
+/* The boundary of "unlike its side": z just over 4 switches, just
+ * under does not (the pooled noise here is 1 a run). */
+static void test_llr_neighbour_z(void **state)
+{
+	/* good: 12 runs of +-1 about 100 plus the neighbour's 4 at 100 + k */
+	double g[16], l[4];
+	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
+	struct sample_set step = SET(95, 95.5);
+	struct sample_set good = { g, 16, 0 }, lo = { l, 4, 0 };
+	double base = bisect_llr(&step, &good, &bad, NULL, NULL);
+	(void)state;
+
+	for (int i = 0; i < 12; i++)
+		g[i] = 100 + (i % 2 ? 1 : -1);
+	for (int k = 0; k < 2; k++) {
+		/* the neighbour's mean minus good's is 3/4 of its offset; the
+		 * standard error sqrt(s2 (1/4 - 1/16)), s2 from all the runs */
+		double off[2] = { 4.0, 6.0 };
+
+		for (int i = 0; i < 4; i++)
+			g[12 + i] = l[i] = 100 - off[k] + (i % 2 ? 1 : -1);
+		base = bisect_llr(&step, &good, &bad, NULL, NULL);
+		if (k == 0)
+			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) == base);
+		else
+			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) != base);
+	}
+}
+
+/* A run beyond both sides carries the step no farther than the clip
+ * scale past them, even among 2 runs, whose median cannot tell which
+ * is off; from 3 runs on, the step's own median clips it too. */
+static void test_llr_band(void **state)
+{
+	struct sample_set good = SET(99, 100, 101, 100, 99, 100, 101, 100);
+	struct sample_set bad = SET(89, 90, 91, 90, 89, 90, 91, 90);
+	struct sample_set step = SET(100.5, 40), edge = SET(100.5, 86.04);
+	struct sample_set three = SET(100.5, 99.5, 40);
+	double at40, at30;
+	(void)state;
+
+	/* the scale is 1.4826 x 1.069 (the median deviation, x sqrt(8/7)),
+	 * so 40 and 30 both stop at 90 - 2.5 x 1.585 = 86.04 */
+	at40 = bisect_llr(&step, &good, &bad, NULL, NULL);
+	step.v[1] = 30;
+	at30 = bisect_llr(&step, &good, &bad, NULL, NULL);
+	assert_true(at40 == at30);
+	assert_true(fabs(at40 - bisect_llr(&edge, &good, &bad, NULL, NULL)) < 0.5);
+	/* within the band nothing is moved */
+	step.v[1] = 88;
+	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL) < at40);
+	/* 3 runs: 40 is clipped near 99.5, and the step is good */
+	assert_true(bisect_llr(&three, &good, &bad, NULL, NULL) < 0);
+}
+
+/* The answer's own step must be 1/8 of the change: under it, a drift. */
+static void test_real_step(void **state)
+{
+	(void)state;
+	assert_true(bisect_real_step(-0.10, -0.10));
+	assert_true(bisect_real_step(-0.0125, -0.10));
+	assert_false(bisect_real_step(-0.0124, -0.10));
+	assert_false(bisect_real_step(0.001, -0.64));
+	assert_true(bisect_real_step(0.08, -0.64));
+	assert_false(bisect_real_step(NAN, -0.10));
+	assert_false(bisect_real_step(-0.10, INFINITY));
+	assert_true(BISECT_MIN_STEP == 0.125);
+}
+
+/* Sequential: the side with fewer runs gets the extra endpoint run
+ * (the midpoint's doubt), whichever the step is farther from. */
+static void test_runs_wanted_sprt_side(void **state)
+{
+	struct sample_set good = SET(99, 101, 100, 100), bad = SET(89, 91, 90, 90, 89, 91);
+	struct sample_set step = SET(94.9, 95.1, 95.0, 94.8, 95.2);
+	struct sample_set step_b = SET(92.4, 92.6, 92.5, 92.3, 92.7);
+	struct bisect_params p;
+	struct bisect_runs more;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(more.step, 1);
+	assert_int_equal(more.good, 1);
+	assert_int_equal(more.bad, 0);
+	/* nearer good or bad does not matter; equal counts: good */
+	bad.nr = 4;
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(more.good, 1);
+	good.nr = 5;
+	(void)step_b;
+}
+
 /* ---- the edges (tests/mutants.txt) ----------------------------------- */
 
-/* The documented defaults: per-bisection levels 0.09 and 0.003 over
+/* The documented defaults: per-bisection levels 0.4 and 0.003 over
  * log2(n) verdicts, 2 runs a step (up to 32), 4 an endpoint (up to 40),
- * the pooled t-test, any shift. */
+ * the sequential verdict, any shift. */
 static void test_param_defaults(void **state)
 {
 	struct bisect_params p;
 	(void)state;
 
 	bisect_params_init(&p, 2);
-	assert_true(p.alpha == 0.09);
+	assert_true(p.alpha == 0.4);
 	assert_true(p.confirm_alpha == 0.003);
 	bisect_params_init(&p, 64);
-	assert_true(fabs(p.alpha - 0.09 / 6) < 1e-15);
+	assert_true(fabs(p.alpha - 0.4 / 6) < 1e-15);
 	assert_true(fabs(p.confirm_alpha - 0.003 / 6) < 1e-15);
-	assert_int_equal(p.tests, BISECT_TEST_POOLED);
+	assert_int_equal(p.tests, BISECT_TEST_SPRT);
 	assert_int_equal(p.min_runs, 2);
 	assert_int_equal(p.max_runs, 32);
 	assert_int_equal(p.ref_min_runs, 4);
@@ -662,6 +854,12 @@ int main(void)
 		cmocka_unit_test(test_noise_and_runs_needed),
 		cmocka_unit_test(test_classify_neighbours),
 		cmocka_unit_test(test_param_defaults),
+		cmocka_unit_test(test_llr_value),
+		cmocka_unit_test(test_llr_neighbour),
+		cmocka_unit_test(test_llr_neighbour_z),
+		cmocka_unit_test(test_llr_band),
+		cmocka_unit_test(test_real_step),
+		cmocka_unit_test(test_runs_wanted_sprt_side),
 		cmocka_unit_test(test_classify_at_exactly_alpha),
 		cmocka_unit_test(test_pooled_degrees_of_freedom),
 		cmocka_unit_test(test_far_side_tie),

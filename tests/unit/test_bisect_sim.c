@@ -189,7 +189,7 @@ static void test_confirmation_repairs(void **state)
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	p.alpha = 0.1;
+	p.alpha = 0.3;
 	without.confirm = false;
 	sim_run(&sc, &with, &p, &a);
 	sim_run(&sc, &without, &p, &b);
@@ -218,14 +218,14 @@ static void test_deterministic(void **state)
 }
 
 /*
- * The measurement in small: 200 histories of 64 commits, 5% noise, a
- * 10% drop.  The adaptive rule finds >= 97% within the run budget; a
+ * The measurement in small: 1,000 histories of 64 commits, 5% noise, a
+ * 10% drop (fewer leave the mean runs too uncertain for the bound).  The adaptive rule finds >= 97% within the run budget; a
  * single run per step decided by the nearer mean (asv find) cannot tell
  * a 2-sigma shift reliably, and five fixed runs skip and err far more.
  */
 static void test_small_simulation(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 2024, 0, 0 };
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 1000, 2024, 0, 0 };
 	struct sim_summary adaptive, fixed5, fixed1;
 	struct bisect_params p;
 	(void)state;
@@ -238,7 +238,7 @@ static void test_small_simulation(void **state)
 		      adaptive.accuracy, adaptive.mean_runs, fixed5.accuracy,
 		      fixed5.mean_runs, fixed1.accuracy, fixed1.mean_runs,
 		      sim_runs_bound(64));
-	assert_int_equal(adaptive.histories, 200);
+	assert_int_equal(adaptive.histories, 1000);
 	assert_true(adaptive.accuracy >= 0.97);
 	assert_true(adaptive.mean_runs <= sim_runs_bound(64));
 	assert_true(fixed1.accuracy < adaptive.accuracy - 0.3);
@@ -301,6 +301,36 @@ static void test_two_steps(void **state)
 	}
 }
 
+/*
+ * A drift many times the step (0.1% a commit over 1,024: -64%) cannot
+ * be bisected, but must not end at a wrong commit as if it were the
+ * answer: the pairs a drift ends at differ by about nothing, and
+ * bisect_real_step refuses them (SIM_SPREAD) or the search gives up.
+ */
+static void test_drift_never_silently_wrong(void **state)
+{
+	struct sim_scenario sc = { 1024, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 9, -0.001, 0 };
+	struct sim_strategy unchecked = *strategy("adaptive");
+	struct sim_summary s, u;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 1024);
+	sim_run(&sc, strategy("adaptive"), &p, &s);
+	assert_true(s.wrong <= 2);
+	assert_true(s.spread > 0);
+	assert_int_equal(s.correct + s.wrong + s.spread + s.gave_up + s.ambiguous + s.nothing,
+			 s.histories);
+	/* without the endpoint check (and so the final one) many are wrong */
+	unchecked.check = false;
+	sim_run(&sc, &unchecked, &p, &u);
+	assert_true(u.wrong > s.wrong + 5);
+	/* and a single step is never refused */
+	sc.drift = 0;
+	sim_run(&sc, strategy("adaptive"), &p, &s);
+	assert_int_equal(s.spread, 0);
+}
+
 /* The shapes and the drift move the means and spreads as sim.h says. */
 static void test_shapes_and_drift(void **state)
 {
@@ -351,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_shapes_and_drift),
+		cmocka_unit_test(test_drift_never_silently_wrong),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_nothing_to_bisect),
