@@ -1,11 +1,16 @@
 #!/bin/sh
-# make-demo-watch-repo.sh DIR: the history `make demo-watch` watches: 14
+# make-demo-watch-repo.sh DIR: the history `make demo-watch` watches: 26
 # commits on main of the demo's benchmark (demo/workload.c, both versions
 # taken from make-demo-repo.sh's history, so that the workload and its
 # regression are the same as the bisect demo's), tagged v1.0 (commit 0),
-# v1.1 (4), v1.2 (9) and v1.3 (13); commit 7 moves the accounting under
+# v1.1 (8), v1.2 (17) and v1.3 (25); commit 13 moves the accounting under
 # a global spinlock, and the throughput stays low after it.  Dates and
 # authors are fixed: the shas are the same on every machine.
+#
+# Why 26: watch --stride 3 --tags then tests 6 commits on each side of the
+# change, enough for detect's permutation test to see a -10% step through
+# a loaded 2-core machine's noise (with 14 commits, 4 against 3 were not),
+# and leaves 2 untested commits in the range for the bisect.
 set -e
 dir=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +37,8 @@ echo "demo workload history" >NOTES
 git add workload.c Makefile NOTES
 commit "workload: hash private buffers on every CPU"
 git tag v1.0
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
-	if [ $i -eq 7 ]; then
+for i in $(seq 1 25); do
+	if [ $i -eq 13 ]; then
 		mv .bad.c workload.c
 		git add workload.c
 		commit "workload: account work units in one shared total
@@ -41,11 +46,11 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
 Keep one total of all the work done instead of a sum per thread.
 
 Signed-off-by: Demo Developer <demo@example.org>
-Link: https://lore.kernel.org/r/20260101070000.7-1-demo@example.org"
+Link: https://lore.kernel.org/r/20260101130000.13-1-demo@example.org"
 	else
 		echo "main change $i" >>NOTES
 		git add NOTES
 		commit "notes: describe run $i"
 	fi
-	case $i in 4) git tag v1.1 ;; 9) git tag v1.2 ;; 13) git tag v1.3 ;; esac
+	case $i in 8) git tag v1.1 ;; 17) git tag v1.2 ;; 25) git tag v1.3 ;; esac
 done

@@ -33,8 +33,11 @@ if ! pg_start; then
 fi
 PSQL="$PG_BIN/psql -X -q -At -v ON_ERROR_STOP=1"
 LAB_EXIT_HOOK=${LAB_EXIT_HOOK:-:}
-trap 'for p in $(cat "$TRASH/pids" 2>/dev/null); do kill -9 $p 2>/dev/null; done;
-	$LAB_EXIT_HOOK; pg_stop' EXIT
+# the background pids live outside $TRASH: test_done removes $TRASH
+# when every test passed, before this trap runs
+LAB_PIDS=$(mktemp "${TMPDIR:-/tmp}/perfbot-lab-pids.XXXXXX")
+trap 'for p in $(cat "$LAB_PIDS" 2>/dev/null); do kill -9 $p 2>/dev/null; done;
+	rm -f "$LAB_PIDS"; $LAB_EXIT_HOOK; pg_stop' EXIT
 
 url() { echo "postgresql:///$1?host=$PG_DIR&port=$PG_PORT&user=${2:-postgres}"; }
 lab_db() {
@@ -48,7 +51,7 @@ job() {
 }
 bg() {
 	if [ "$1" = perfbot ]; then shift; set -- "$PERFBOT" "$@"; fi
-	"$@" & pid=$!; echo $pid >>"$TRASH/pids"
+	"$@" & pid=$!; echo $pid >>"$LAB_PIDS"
 }
 wait_sql() {
 	i=0
