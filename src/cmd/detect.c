@@ -40,25 +40,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-/* A number option; "5%" means 0.05 where percent is allowed. */
-static int number_arg(const char *opt, const char *arg, bool percent, double *v)
-{
-	size_t len = strlen(arg);
-	struct strbuf sb = STRBUF_INIT;
-	bool is_int, pct = percent && len > 1 && arg[len - 1] == '%';
-	int r;
-
-	strbuf_add(&sb, arg, pct ? len - 1 : len);
-	r = parse_number(sb.buf, v, &is_int);
-	strbuf_release(&sb);
-	if (r < 0)
-		return error("option '%s' expects a number%s, got '%s'", opt,
-			     percent ? " or a percentage" : "", arg);
-	if (pct)
-		*v /= 100;
-	return 0;
-}
-
 struct detect_args {
 	const char *input, *db, *state_dir, *build, *result_root;
 	struct history_query q;
@@ -210,6 +191,7 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 		{ NULL, 0, NULL, 0 }
 	};
 	double v;
+	bool is_int;
 	int c;
 
 	/* options anywhere before "--"; what follows it is the command's */
@@ -221,25 +203,19 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 		case O_INPUT: a->input = optarg; break;
 		case O_METRIC: a->q.metric = optarg; break;
 		case O_PVALUE:
-			if (number_arg("--pvalue", optarg, false, &a->cp.pvalue) < 0)
-				return -1;
-			if (!(a->cp.pvalue > 0 && a->cp.pvalue < 1))
-				return error("--pvalue expects a number between 0 and 1, got '%s'", optarg);
-			break;
 		case O_MIN_CHANGE:
-			if (number_arg("--min-change", optarg, true, &a->cp.min_change) < 0)
+			if (detect_cp_option(&a->cp, c == O_PVALUE ? "--pvalue" : "--min-change",
+					     optarg) < 0)
 				return -1;
-			if (!(a->cp.min_change >= 0))
-				return error("--min-change expects a number >= 0, got '%s'", optarg);
 			break;
 		case O_SEED:
-			if (number_arg("--seed", optarg, false, &v) < 0 || v < 0 ||
+			if (parse_number(optarg, &v, &is_int) < 0 || v < 0 ||
 			    v != (double)(uint64_t)v)
 				return error("--seed expects a whole number >= 0, got '%s'", optarg);
 			a->cp.seed = (uint64_t)v;
 			break;
 		case O_LIMIT:
-			if (number_arg("--limit", optarg, false, &v) < 0 || v < 1 || v > INT_MAX ||
+			if (parse_number(optarg, &v, &is_int) < 0 || v < 1 || v > INT_MAX ||
 			    v != (int)v)
 				return error("--limit expects a whole number >= 1, got '%s'", optarg);
 			a->q.limit = (int)v;

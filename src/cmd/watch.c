@@ -5,6 +5,7 @@
  * Exit: 0 (also "nothing new"), 1 error, 2 usage, 130 interrupted.
  */
 #include "cmd/cmd.h"
+#include "detect/detect.h"
 #include "run/run.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
@@ -34,23 +35,6 @@ static int count_arg(const char *opt, const char *arg, int *out)
 	if (parse_number(arg, &v, &is_int) < 0 || !is_int || v < 1 || v > INT_MAX)
 		return error("%s expects a whole number >= 1, got '%s'", opt, arg);
 	*out = (int)v;
-	return 0;
-}
-
-static int number_arg(const char *opt, const char *arg, bool percent, double *v)
-{
-	size_t len = strlen(arg);
-	struct strbuf sb = STRBUF_INIT;
-	bool is_int, pct = percent && len > 1 && arg[len - 1] == '%';
-	int r;
-
-	strbuf_add(&sb, arg, pct ? len - 1 : len);
-	r = parse_number(sb.buf, v, &is_int);
-	strbuf_release(&sb);
-	if (r < 0)
-		return error("%s expects a number%s, got '%s'", opt, percent ? " or a percentage" : "", arg);
-	if (pct)
-		*v /= 100;
 	return 0;
 }
 
@@ -133,16 +117,10 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 		case O_MAIL_TO: free(o->mail_to); o->mail_to = xstrdup(optarg); break;
 		case O_MAIL_FROM: free(o->mail_from); o->mail_from = xstrdup(optarg); break;
 		case O_PVALUE:
-			if (number_arg("--pvalue", optarg, false, &o->cp.pvalue) < 0)
-				return -1;
-			if (!(o->cp.pvalue > 0 && o->cp.pvalue < 1))
-				return error("--pvalue expects a number between 0 and 1, got '%s'", optarg);
-			break;
 		case O_MIN_CHANGE:
-			if (number_arg("--min-change", optarg, true, &o->cp.min_change) < 0)
+			if (detect_cp_option(&o->cp, c == O_PVALUE ? "--pvalue" : "--min-change",
+					     optarg) < 0)
 				return -1;
-			if (!(o->cp.min_change >= 0))
-				return error("--min-change expects a number >= 0, got '%s'", optarg);
 			break;
 		case 'v': o->verbose++; break;
 		default:

@@ -5,6 +5,7 @@
 #include "detect/detect.h"
 #include "stats/lkp_tables.h"
 #include "util/json_writer.h"
+#include "util/numfmt.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -294,4 +295,26 @@ void detect_print_json(const struct series *s, const struct detect_result *r,
 	jw_array_end(&jw);
 	jw_object_end(&jw);
 	strbuf_release(&where);
+}
+
+int detect_cp_option(struct cp_options *cp, const char *opt, const char *arg)
+{
+	bool pvalue = !strcmp(opt, "--pvalue"), is_int;
+	size_t len = strlen(arg);
+	bool pct = !pvalue && len > 1 && arg[len - 1] == '%';
+	char *num = xstrndup(arg, pct ? len - 1 : len);
+	double v;
+	int r = parse_number(num, &v, &is_int);
+
+	free(num);
+	if (pvalue) {
+		if (r < 0 || !(v > 0 && v < 1))
+			return error("--pvalue expects a number between 0 and 1, got '%s'", arg);
+		cp->pvalue = v;
+		return 0;
+	}
+	if (r < 0 || !(v >= 0))
+		return error("%s expects a number >= 0 or a percentage, got '%s'", opt, arg);
+	cp->min_change = pct ? v / 100 : v;
+	return 0;
 }

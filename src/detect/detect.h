@@ -51,6 +51,14 @@ struct detect_result {
  * Returns 0, or -1 with a message (bad options, a point without a value).
  * A series too short for a split gives no change; the caller says so.
  */
+/*
+ * The change-point options of perfbot detect and perfbot watch: opt is
+ * "--pvalue" (a level strictly between 0 and 1) or "--min-change" (a
+ * number >= 0, "5%" for 0.05), arg its value, stored into cp.  0, or -1
+ * after one error line naming opt and arg.
+ */
+int detect_cp_option(struct cp_options *cp, const char *opt, const char *arg);
+
 int detect_series(const struct series *s, const char *metric, const struct cp_options *opt,
 		  struct detect_result *out);
 void detect_result_release(struct detect_result *r);
