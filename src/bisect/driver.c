@@ -256,11 +256,7 @@ static int measure_in_lab(struct bisect *b, const char *sha, int n)
 	char *repo = abs_path(b->o->repo);
 	int before, after, got;
 
-	for (int i = 0; i < b->o->nr_command; i++) {
-		if (i)
-			strbuf_addch(&cmd, ' ');
-		shell_quote(&cmd, b->o->command[i]);
-	}
+	shell_quote_argv(&cmd, b->o->command, b->o->nr_command);
 	memset(&j, 0, sizeof(j));
 	j.job = b->job;
 	j.command = cmd.len ? cmd.buf : NULL;

@@ -71,5 +71,7 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		       struct bisect_opts *opts);
 /* Shell-quote s (single quotes) onto sb. */
 void shell_quote(struct strbuf *sb, const char *s);
+/* argv[0..argc) as one shell command line, each word quoted, onto sb. */
+void shell_quote_argv(struct strbuf *sb, char *const *argv, int argc);
 
 #endif

@@ -25,6 +25,15 @@ void shell_quote(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 }
 
+void shell_quote_argv(struct strbuf *sb, char *const *argv, int argc)
+{
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		shell_quote(sb, argv[i]);
+	}
+}
+
 /* Split a shell-quoted line (single quotes, \' outside them) into words. */
 int bisect_split_words(const char *line, char ***words, int *nr)
 {
@@ -124,11 +133,8 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 	if (o->verbose)
 		strbuf_addf(sb, " --verbose %d", o->verbose);
 	if (o->nr_command) {
-		strbuf_addstr(sb, " --");
-		for (int i = 0; i < o->nr_command; i++) {
-			strbuf_addch(sb, ' ');
-			shell_quote(sb, o->command[i]);
-		}
+		strbuf_addstr(sb, " -- ");
+		shell_quote_argv(sb, o->command, o->nr_command);
 	}
 	strbuf_addch(sb, '\n');
 }

@@ -309,11 +309,7 @@ static int test_in_lab(struct watch *w, const char *sha, int n)
 		w->remote.verbose = w->o->verbose;
 		w->remote_open = true;
 	}
-	for (int i = 0; i < w->o->nr_command; i++) {
-		if (i)
-			strbuf_addch(&cmd, ' ');
-		shell_quote(&cmd, w->o->command[i]);
-	}
+	shell_quote_argv(&cmd, w->o->command, w->o->nr_command);
 	memset(&j, 0, sizeof(j));
 	j.job = w->job;
 	j.command = cmd.len ? cmd.buf : NULL;
