@@ -247,26 +247,37 @@ int store_count_runs(struct store *s, int64_t *nr)
 	return st ? store_step_id(s, st, nr) : -1;
 }
 
-int store_run_samples(struct store *s, int64_t run_id, store_sample_fn fn, void *data)
+/*
+ * The two-column readers: query q bound to key yields (id, value) rows;
+ * key is the run and the id a metric (Q_RUN_SAMPLES), or the reverse
+ * (Q_METRIC_VALUES).  fn sees each row as a store_sample.
+ */
+static int scan_pairs(struct store *s, enum store_query q, int64_t key, bool key_is_run,
+		      store_sample_fn fn, void *data)
 {
 	const struct store_backend *be = s->be;
-	struct store_stmt *st = store_stmt_get(s, Q_RUN_SAMPLES);
+	struct store_stmt *st = store_stmt_get(s, q);
 	struct store_sample sm;
 	int r = 0, ret = 0;
 
 	if (!st)
 		return -1;
 	memset(&sm, 0, sizeof(sm));
-	sm.run_id = run_id;
+	*(key_is_run ? &sm.run_id : &sm.metric_id) = key;
 	sm.run_number = -1;
-	be->bind_int(st, 1, run_id);
+	be->bind_int(st, 1, key);
 	while (!ret && (r = be->step(st)) == STORE_ROW) {
-		sm.metric_id = be->column_int(st, 0);
+		*(key_is_run ? &sm.metric_id : &sm.run_id) = be->column_int(st, 0);
 		sm.value = be->column_double(st, 1);
 		ret = fn(&sm, data);
 	}
 	be->reset(st);
 	return ret ? ret : r < 0 ? -1 : 0;
+}
+
+int store_run_samples(struct store *s, int64_t run_id, store_sample_fn fn, void *data)
+{
+	return scan_pairs(s, Q_RUN_SAMPLES, run_id, true, fn, data);
 }
 
 int store_metric_samples(struct store *s, int64_t metric_id, int64_t job_id,
@@ -300,22 +311,5 @@ int store_metric_samples(struct store *s, int64_t metric_id, int64_t job_id,
 
 int store_metric_values(struct store *s, int64_t metric_id, store_sample_fn fn, void *data)
 {
-	const struct store_backend *be = s->be;
-	struct store_stmt *st = store_stmt_get(s, Q_METRIC_VALUES);
-	struct store_sample sm;
-	int r = 0, ret = 0;
-
-	if (!st)
-		return -1;
-	memset(&sm, 0, sizeof(sm));
-	sm.metric_id = metric_id;
-	sm.run_number = -1;
-	be->bind_int(st, 1, metric_id);
-	while (!ret && (r = be->step(st)) == STORE_ROW) {
-		sm.run_id = be->column_int(st, 0);
-		sm.value = be->column_double(st, 1);
-		ret = fn(&sm, data);
-	}
-	be->reset(st);
-	return ret ? ret : r < 0 ? -1 : 0;
+	return scan_pairs(s, Q_METRIC_VALUES, metric_id, false, fn, data);
 }
