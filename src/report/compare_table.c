@@ -187,8 +187,9 @@ void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pva
  *        v3.11                      v3.12
  *   ---------------  -------------------------
  *     14934707 ~ 0%     -48.8%    7647311 ~ 0%  vm-scalability.throughput
- * 15-wide first column, 25-wide further ones two blanks apart, the stddev
- * always shown as "~%2d%%".
+ * 15-wide first column, 25-wide further ones two blanks apart: " %+9.1f%%"
+ * (the change ends 11 columns in), " " and the 10-wide avg, the stddev
+ * always shown as " ~%2d%%".
  */
 void compare_print_legacy(const struct compare *cmp, struct strbuf *out)
 {
@@ -203,11 +204,12 @@ void compare_print_legacy(const struct compare *cmp, struct strbuf *out)
 		const struct compare_row *row = &cmp->row[r];
 		for (int i = 0; i < cmp->ncols; i++) {
 			if (i) {
-				strbuf_addstr(out, "  ");
+				/* " %+9.1f%% " then the avg: the change ends at
+				 * column 26 as in seed 001 (its "^^^^^^" legend) */
 				if (row->abs_change)
-					strbuf_addf(out, "%+9.2f ", row->change[i - 1]);
+					strbuf_addf(out, " %+9.2f  ", row->change[i - 1]);
 				else
-					strbuf_addf(out, "%+9.1f%%", row->change[i - 1]);
+					strbuf_addf(out, " %+9.1f%% ", row->change[i - 1]);
 			}
 			compare_print_avg(out, row->failure ? row->fails[i] : row->avg[i]);
 			double sd = row->failure || row->stddev[i] < 0 ? 0 : stddev_percent(row->avg[i], row->stddev[i]);

@@ -21,8 +21,8 @@ test_expect_success 'text: the first paragraph, the key metrics and their legend
 	perfbot report $BASE $NEW >out &&
 	head -n 1 out | grep -q "^Hello,$" &&
 	grep -q "^We noticed a +62.0% regression of mytest.latency_ms between$" out &&
-	grep -q "^      4.06 ~ 1%      +62.0%      6.58 ~ 0%  mytest.latency_ms$" out &&
-	grep -q "^  13151990 ~ 0%      -35.8%   8438084 ~ 0%  mytest.throughput$" out &&
+	grep -q "^      4.06 ~ 1%     +62.0%       6.58 ~ 0%  mytest.latency_ms$" out &&
+	grep -q "^  13151990 ~ 0%     -35.8%    8438084 ~ 0%  mytest.throughput$" out &&
 	grep -q "^             ^^     ^^^^^^$" out &&
 	grep -q "^        stddev%    change%$" out &&
 	grep -q "^commit: $" out &&
@@ -204,7 +204,7 @@ test_expect_success 'the headline is the test'"'"'s primary metric, changed or n
 	printf "{\"vm-scalability.median\": [500, 501, 499, 500], \"vm-scalability.throughput\": [5001, 5011, 4991, 5001]}\n" >b/matrix.json &&
 	perfbot report a b >out &&
 	tr "\n" " " <out | grep -q "noticed no significant change of vm-scalability.throughput (+0.0%), but of the other key metrics, 1 regressed\." &&
-	sed -n "/^-----/{n;p;}" out | head -n 1 | grep -q "      5000 ~ 0%       +0.0%      5001 ~ 0%  vm-scalability.throughput$"
+	sed -n "/^-----/{n;p;}" out | head -n 1 | grep -q "      5000 ~ 0%      +0.0%       5001 ~ 0%  vm-scalability.throughput$"
 '
 
 test_expect_success 'HTML: %stddev by the text table'"'"'s rule, tooltips formatted, call chains unwrapped' '
@@ -214,7 +214,7 @@ test_expect_success 'HTML: %stddev by the text table'"'"'s rule, tooltips format
 	printf "{\"mytest.x\": [10, 10.2, 10, 10.2], \"$pp\": [20, 21, 20, 21]}\n" >b/matrix.json &&
 	perfbot report a b >out.txt &&
 	perfbot report --format html a b >out.html &&
-	grep -q "^      1.75 ~42%     +477.1%     10.10 ~ 0%  mytest.x$" out.txt &&
+	grep -q "^      1.75 ~42%    +477.1%      10.10 ~ 0%  mytest.x$" out.txt &&
 	grep -q "data-v=\"1.75\">1.75<span class=\"sd\">±42%</span>" out.html &&
 	grep -q "data-v=\"10.1\">10.10<span class=\"sd\"></span>" out.html &&
 	grep -q "<td class=\"name mono pp\">$pp</td>" out.html &&
