@@ -1,6 +1,7 @@
 /* COMMAND(name, C identifier, summary, usage text); see cmd.h. */
 COMMAND("compare", compare, "compare commits: mean, %stddev and %change per metric",
 	"perfbot compare [options] BASE NEW [NEW2 ...]\n"
+	"perfbot compare --metric M ROOT ROOT...\n"
 	"\n"
 	"BASE and NEW are _result_root directories holding matrix.json, or\n"
 	"matrix.json files.  Prints lkp's ncompare table of changed metrics.\n"
@@ -23,7 +24,12 @@ COMMAND("compare", compare, "compare commits: mean, %stddev and %change per metr
 	"                        (percent or absolute), p_welch, direction,\n"
 	"                        changed (0/1), regression (0/1)\n"
 	"      --fail-on-regression\n"
-	"                        exit 3 when a key metric regressed significantly\n")
+	"                        exit 3 when a key metric regressed significantly\n"
+	"      --metric M        one metric across jobs (seed 000's second table):\n"
+	"                        the ROOTs are several jobs' result roots at two\n"
+	"                        commits or more; a row per job (the roots below\n"
+	"                        one directory), a column per commit (the first\n"
+	"                        given is the base) and a TOTAL row\n")
 COMMAND("changed", changed, "per-metric change decisions, as lkp records",
 	"perfbot changed [options] BASE NEW\n"
 	"\n"

@@ -5,6 +5,8 @@
  * prints ncompare's table.  With --fail-on-regression the exit status
  * tells CI whether a key performance metric got worse: 3 when one did,
  * significantly (it is among the changed rows) and in its bad direction.
+ * --metric M prints seed 000's other table instead: one metric, a row per
+ * job (report/compare_metric.c).
  */
 #include "cmd/cmd.h"
 #include "report/compare.h"
@@ -27,7 +29,7 @@ static int parse_double(const char *opt, const char *arg, double *v)
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_RULE = 256, OPT_ALPHA, OPT_PVALUE, OPT_LEGACY, OPT_JSON, OPT_FAIL, OPT_CSV, OPT_AXIS };
+	enum { OPT_RULE = 256, OPT_ALPHA, OPT_PVALUE, OPT_LEGACY, OPT_JSON, OPT_FAIL, OPT_CSV, OPT_AXIS, OPT_METRIC };
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "more", no_argument, NULL, 'm' },
@@ -40,6 +42,7 @@ int cmd_compare(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "axis", required_argument, NULL, OPT_AXIS },
 		{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("compare");
@@ -47,7 +50,7 @@ int cmd_compare(int argc, char **argv)
 	bool all = false, pvalue = false, legacy = false, json = false, csv = false, fail_on_regression = false;
 	struct compare cmp;
 	struct strbuf out = STRBUF_INIT;
-	const char *axis = NULL;
+	const char *axis = NULL, *metric = NULL;
 	int c, ret = 0;
 
 	change_options_init(&opt);
@@ -84,12 +87,18 @@ int cmd_compare(int argc, char **argv)
 		case OPT_CSV: csv = true; break;
 		case OPT_AXIS: axis = optarg; break;
 		case OPT_FAIL: fail_on_regression = true; break;
+		case OPT_METRIC: metric = optarg; break;
 		default:
 			return cmd_usage(self, 0);
 		}
 	}
 	if (json + csv + legacy > 1) {
 		error("--json, --csv and --legacy are different outputs: give one");
+		return cmd_usage(self, 0);
+	}
+	if (metric && (json || csv || axis || fail_on_regression || all || pvalue)) {
+		error("--metric prints its own table: it takes none of --json, --csv, "
+		      "--axis, --all, --pvalue, --fail-on-regression");
 		return cmd_usage(self, 0);
 	}
 	if (argc - optind < 2) {
@@ -106,6 +115,13 @@ int cmd_compare(int argc, char **argv)
 	    (axis && compare_label_by_axis(&cmp, axis) < 0)) {
 		compare_release(&cmp);
 		return EXIT_ERROR;
+	}
+	if (metric) {
+		ret = compare_print_metric(&cmp, metric, &out) < 0 ? EXIT_ERROR : 0;
+		fwrite(out.buf, 1, out.len, stdout);
+		strbuf_release(&out);
+		compare_release(&cmp);
+		return ret;
 	}
 	cmp.opt = opt;
 	cmp.all = all;

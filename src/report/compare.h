@@ -88,5 +88,12 @@ void compare_print_legacy(const struct compare *cmp, struct strbuf *out);
 void compare_print_json(const struct compare *cmp, struct strbuf *out);
 /* --csv: a line per metric and column (compare --help names the fields). */
 void compare_print_csv(const struct compare *cmp, struct strbuf *out);
+/*
+ * compare --metric (compare_metric.c): metric across the jobs of cmp's
+ * columns (loaded, not built), a row per job, a column per commit and a
+ * TOTAL row, in seed 000's layout.  0, or -1 with a message: the metric
+ * in no column, one commit only, or a job twice at one commit.
+ */
+int compare_print_metric(const struct compare *cmp, const char *metric, struct strbuf *out);
 
 #endif
