@@ -279,6 +279,41 @@ static void test_group_guard_status(void **state)
 	assert_int_equal(WEXITSTATUS(cp.status), 5);
 }
 
+/* a program that exits leaving a child in its group: poll_command (and
+ * so finish_command) kills the child, also without die_with_parent */
+static void test_poll_kills_stragglers(void **state)
+{
+	struct child_process cp;
+	int st, r = 1;
+	pid_t group;
+	(void)state;
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	child_process_init(&cp);
+	cp.shell_cmd = "sleep 30 & exit 0";
+	cp.no_stdin = true;
+	cp.new_pgrp = true;
+	assert_int_equal(start_command(&cp), 0);
+	group = cp.pid;
+	for (int i = 0; i < 1000 && r == 1; i++) {
+		r = poll_command(&cp);
+		if (r == 1)
+			usleep(10000);
+	}
+	assert_int_equal(r, FINISH_EXITED);
+	bool gone = false;
+	for (int i = 0; i < 200 && !gone; i++) {
+		while (waitpid(-1, &st, WNOHANG) > 0)
+			;
+		gone = kill(-group, 0) < 0 && errno == ESRCH;
+		if (!gone)
+			usleep(10000);
+	}
+	if (!gone)
+		kill(-group, SIGKILL);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	assert_true(gone);
+}
+
 static void test_program_in_path(void **state)
 {
 	char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -308,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_die_with_parent),
 		cmocka_unit_test(test_group_dies_with_parent),
 		cmocka_unit_test(test_group_guard_status),
+		cmocka_unit_test(test_poll_kills_stragglers),
 		cmocka_unit_test(test_program_in_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
