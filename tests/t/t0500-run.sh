@@ -258,7 +258,12 @@ test_expect_success 'perf-profile: symbols by shared object, no address or (dele
 	grep -q "\"perf-profile.children\.cpu-clock\.[A-Za-z_]" "$st" &&
 	grep -q "\"perf-profile.self\.cpu-clock\.[A-Za-z_]" "$st" &&
 	grep -q "\"perf-profile.calltrace\.cpu-clock\.[A-Za-z_]" "$st" &&
-	! grep -E "\"perf-profile\.[^\"]*(\.0x[0-9a-f]+(\.|\")|deleted\)|\[unknown\])" "$st"
+	! grep -E "\"perf-profile\.[^\"]*(\.0x[0-9a-f]+(\.|\")|deleted\)|\[unknown\])" "$st" &&
+	# the raw file as the parser of lkp reads it: by shared object and
+	# symbol, so the type column is the fourth field (the fifth after a
+	# "(deleted)" object), never shifted by a command column
+	awk "\$1 ~ /%\$/ && \$2 ~ /%\$/ { n++; if (!(\$4 ~ /^\\[.\\]\$/ || (\$4 == \"(deleted)\" && \$5 ~ /^\\[.\\]\$/))) bad++ }
+	     END { exit !(n > 0 && !bad) }" "${st%/stats.json}/perf-profile"
 '
 
 test_expect_success 'bad jobs and options: clear errors' '
