@@ -168,7 +168,7 @@ static void test_scalar_types(void **state)
 		{ "1:59", JOB_INT }, { "1:60", JOB_STR }, { "1:05:30", JOB_INT },
 		{ "1:30.5", JOB_FLOAT }, { "1:2:3:4", JOB_STR },
 		/* a float's exponent needs its sign */
-		{ "1.0e3", JOB_STR }, { "1.0E-3", JOB_FLOAT }, { "1.e+3", JOB_FLOAT },
+		{ "1.0e3", JOB_STR }, { "1.0e30", JOB_STR }, { "1.0E-3", JOB_FLOAT }, { "1.e+3", JOB_FLOAT },
 	};
 
 	(void)state;
@@ -577,6 +577,16 @@ static void test_fuzz_found(void **state)
 		     ":\x16  mode: process\n");
 	y = yaml_of(j);
 	assert_non_null(strstr(y, "aaaa:\\x16  mode\": process\n"));
+	again = load_any(y);
+	assert_true(job_value_equal(j->root, again->root));
+	job_free(again);
+	job_free(j);
+	free(y);
+	/* one blank, where a value would be folded: a key never is */
+	j = load_any("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		     ":\x16 mode: process\n");
+	y = yaml_of(j);
+	assert_non_null(strstr(y, "aaaa:\\x16 mode\": process\n"));
 	again = load_any(y);
 	assert_true(job_value_equal(j->root, again->root));
 	job_free(again);
