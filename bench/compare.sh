@@ -3,7 +3,8 @@
 #
 # For 3,000 and 30,000 metrics, 2 commits x 5 runs: unite all runs (median
 # of 5 full re-unites from scratch) and compare (median of 9), printing
-# wall time and peak RSS.  Targets (issue 2): compare at 30,000 metrics
+# wall time and peak RSS, and unite's share of unite + compare --rule lkp
+# (lkp's own pipeline).  Targets (issue 2): compare at 30,000 metrics
 # under 100 ms and under 50 MB on the 2-core VM.
 set -e
 cd "$(dirname "$0")/.."
@@ -20,11 +21,16 @@ for n in 3000 30000; do
 	# measure wants one command: wrap the unite of all 10 runs
 	printf '#!/bin/sh\nrm -f %s/*/matrix.json\nexec %s unite %s/c*/[0-9]*\n' "$d" "$PERFBOT" "$d" >"$BENCH_TMP/unite.sh"
 	r=$(measure 5 sh "$BENCH_TMP/unite.sh")
+	unite_ms=${r% *}
 	printf '%-8s %-16s %10s %10.1f\n' "$n" "unite (10 runs)" "${r% *}" "$(echo "${r#* }" | awk '{print $1/1024}')"
 	for rule in stat lkp; do
 		r=$(measure 9 $PERFBOT compare --rule $rule "$d"/c*0 "$d"/c*1)
 		printf '%-8s %-16s %10s %10.1f\n' "$n" "compare --rule $rule" "${r% *}" "$(echo "${r#* }" | awk '{print $1/1024}')"
+		[ $rule = lkp ] && lkp_ms=${r% *}
 	done
+	# unite + compare --rule lkp is what lkp's own unite + ncompare do:
+	# how much of that pipeline is unite
+	awk -v u="$unite_ms" -v c="$lkp_ms" 'BEGIN { printf "         (unite + compare --rule lkp: %.1f ms, unite %.0f%% of it)\n", u + c, 100 * u / (u + c) }'
 	rows=$($PERFBOT compare "$d"/c*0 "$d"/c*1 | grep -c '%  ' || true)
 	echo "         ($rows changed rows at $n metrics, stat rule)"
 done
