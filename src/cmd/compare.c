@@ -111,6 +111,7 @@ int cmd_compare(int argc, char **argv)
 		opt.perf_profile = 5;
 		opt.perf_profile_is_int = true; /* Ruby's 5, not 5.0: see change.h */
 	}
+	xalloc_batch_mode();
 	if (compare_load(&cmp, argv + optind, argc - optind) < 0 ||
 	    (axis && compare_label_by_axis(&cmp, axis) < 0)) {
 		compare_release(&cmp);

@@ -9,5 +9,6 @@ int cmd_unite(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-')
 			return cmd_usage(cmd_find("unite"), 0);
+	xalloc_batch_mode();
 	return unite_run_dirs(argv + 1, argc - 1) < 0 ? EXIT_ERROR : 0;
 }

@@ -21,16 +21,14 @@ void strmap_init(struct strmap *m)
 
 void strmap_release(struct strmap *m)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->hashes);
+	free(m->slots);
 	strmap_init(m);
 }
 
 static size_t slot(const struct strmap *m, const char *key, unsigned h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
-	while (m->keys[i] && (m->hashes[i] != h || strcmp(m->keys[i], key)))
+	while (m->slots[i].key && (m->slots[i].hash != h || strcmp(m->slots[i].key, key)))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
@@ -40,25 +38,30 @@ int strmap_get(const struct strmap *m, const char *key)
 	if (!m->cap)
 		return -1;
 	size_t i = slot(m, key, hash(key));
-	return m->keys[i] ? m->vals[i] : -1;
+	return m->slots[i].key ? m->slots[i].val : -1;
 }
 
 static void rehash(struct strmap *m, size_t cap)
 {
-	struct strmap n = { cap, 0, xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(int)),
-			    xcalloc(cap, sizeof(unsigned)) };
+	struct strmap n = { cap, 0, xcalloc(cap, sizeof(struct strmap_slot)) };
 	for (size_t i = 0; i < m->cap; i++)
-		if (m->keys[i]) {
-			size_t j = slot(&n, m->keys[i], m->hashes[i]);
-			n.keys[j] = m->keys[i];
-			n.vals[j] = m->vals[i];
-			n.hashes[j] = m->hashes[i];
+		if (m->slots[i].key) {
+			n.slots[slot(&n, m->slots[i].key, m->slots[i].hash)] = m->slots[i];
 			n.nr++;
 		}
-	free(m->keys);
-	free(m->vals);
-	free(m->hashes);
+	free(m->slots);
 	*m = n;
+}
+
+void strmap_reserve(struct strmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+
+	/* at most half full, as strmap_put keeps it */
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	if (cap > m->cap)
+		rehash(m, cap);
 }
 
 void strmap_put(struct strmap *m, const char *key, int val)
@@ -68,10 +71,10 @@ void strmap_put(struct strmap *m, const char *key, int val)
 	if ((m->nr + 1) * 2 > m->cap)
 		rehash(m, m->cap ? m->cap * 2 : 64);
 	size_t i = slot(m, key, h);
-	if (!m->keys[i]) {
-		m->keys[i] = key;
-		m->hashes[i] = h;
+	if (!m->slots[i].key) {
+		m->slots[i].key = key;
+		m->slots[i].hash = h;
 		m->nr++;
 	}
-	m->vals[i] = val;
+	m->slots[i].val = val;
 }

@@ -1,6 +1,7 @@
 /* xalloc.c: allocation that cannot return NULL, and the error printers. */
 #include "util/xalloc.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,16 @@ static void oom(void)
 {
 	fputs("perfbot: out of memory\n", stderr);
 	exit(EXIT_ERROR);
+}
+
+void xalloc_batch_mode(void)
+{
+	/* 32 MiB is the largest mmap threshold glibc takes on 64 bits; the
+	 * trim threshold and top pad keep freed space for the next file.
+	 * mallopt failing (another libc) only costs speed. */
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	(void)mallopt(M_TOP_PAD, 16 << 20);
 }
 
 void *xmalloc(size_t n)

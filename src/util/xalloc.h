@@ -28,6 +28,17 @@ void *xgrow(void *arr, size_t elem, size_t want, size_t *alloc);
 #define ALLOC_GROW(arr, want, alloc) \
 	((arr) = xgrow((arr), sizeof(*(arr)), (want), &(alloc)))
 
+/*
+ * For commands that read large documents, build from them and exit (unite,
+ * compare): keep freed memory in the heap rather than give it back.  glibc
+ * maps each block over 128 KiB afresh (a 1.4 MB stats.json, a matrix's
+ * arrays) and unmaps it when freed, so every file read faults its pages in
+ * anew; on a VM a page fault costs microseconds, and that was a third of
+ * unite's time at 30,000 metrics (bench/compare.sh).  Not for long-lived
+ * commands (worker, watch), whose heap would keep its peak.
+ */
+void xalloc_batch_mode(void);
+
 /* Print "perfbot: <msg>" and return -1, so callers can `return error(...)`. */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);

@@ -144,6 +144,27 @@ static void test_strmap(void **state)
 	strmap_put(&m, keys[5], 77);
 	assert_int_equal(strmap_get(&m, "k5"), 77);
 	assert_int_equal((int)m.nr, 3000);
+	/* a reserve keeps what is there and never shrinks */
+	strmap_reserve(&m, 10);
+	assert_int_equal((int)m.cap, 8192);
+	strmap_reserve(&m, 5000);
+	assert_int_equal((int)m.cap, 16384);
+	for (int i = 0; i < 3000; i++)
+		assert_int_equal(strmap_get(&m, keys[i]), i == 5 ? 77 : i);
+	strmap_release(&m);
+
+	/* reserved for n: n puts never grow it, the next one does */
+	strmap_init(&m);
+	strmap_reserve(&m, 100);
+	assert_int_equal((int)m.cap, 256);
+	for (int i = 0; i < 127; i++)
+		strmap_put(&m, keys[i], i);
+	assert_int_equal((int)m.cap, 256);
+	strmap_put(&m, keys[127], 127);
+	strmap_put(&m, keys[128], 128);
+	assert_int_equal((int)m.cap, 512);
+	for (int i = 0; i < 129; i++)
+		assert_int_equal(strmap_get(&m, keys[i]), i);
 	strmap_release(&m);
 }
 
