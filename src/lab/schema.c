@@ -424,7 +424,8 @@ static const char migration_1[] =
  * - its "next" is one ordered scan of queue_next stopping at the first
  *   row it may take, but on a table filled since the last ANALYZE the
  *   planner expects a dozen rows and sorts all of them instead (5,000
- *   queued: 14 ms a claim): enable_sort off leaves it the index order;
+ *   queued: 14 ms a claim): enable_sort off leaves it the index order
+ *   (and plpgsql keeps the plan, see below);
  * - upload_begin upserted the store's job row and its parameters with ON
  *   CONFLICT DO UPDATE, which locks the row even when nothing changes, so
  *   every upload of the same job (one testcase and parameters, many
@@ -434,7 +435,45 @@ static const char migration_1[] =
  */
 static const char migration_2[] =
 	"CREATE INDEX queue_lease ON perfbot.queue (lease_expires_at) WHERE state = 'running';\n"
-	"ALTER FUNCTION perfbot.claim(text, text, double precision) SET enable_sort = off;\n"
+	/* migration 1's statement, in plpgsql: a LANGUAGE sql function that
+	 * is not inlined (SECURITY DEFINER, SET) parses and plans its body
+	 * at every call, 1 ms of the server's CPU a claim; plpgsql keeps the
+	 * plan for the session */
+	"CREATE OR REPLACE FUNCTION perfbot.claim(p_group text, p_worker text,\n"
+	"    p_lease_s double precision)\n"
+	"RETURNS TABLE (id bigint, attempt int, name text, job text, commit text, repo text,\n"
+	"    build text, runs int)\n"
+	"LANGUAGE plpgsql " DEFINER " SET enable_sort = off AS $f$\n"
+	"#variable_conflict use_column\n"
+	"BEGIN\n"
+	"RETURN QUERY\n"
+	"WITH parked AS (\n"
+	"  UPDATE perfbot.queue q SET state = 'failed', finished_at = now(), lease_expires_at = NULL,\n"
+	"      last_error = format('attempt %s: the lease of %s (%s) expired; no attempt left',\n"
+	"          q.attempt, q.worker, q.box)\n"
+	"  WHERE q.id IN (SELECT e.id FROM perfbot.queue e\n"
+	"      WHERE e.state = 'running' AND e.lease_expires_at < now()\n"
+	"        AND e.attempt >= e.max_attempts\n"
+	"      FOR UPDATE SKIP LOCKED)\n"
+	"  RETURNING q.id\n"
+	"), next AS (\n"
+	"  SELECT c.id FROM perfbot.queue c\n"
+	"  WHERE (c.state = 'queued' OR (c.state = 'running' AND c.lease_expires_at < now()\n"
+	"          AND c.attempt < c.max_attempts))\n"
+	"    AND (c.tbox_group = '' OR c.tbox_group = p_group)\n"
+	"  ORDER BY c.priority, c.scheduled_at, c.id\n"
+	"  LIMIT 1\n"
+	"  FOR UPDATE SKIP LOCKED\n"
+	")\n"
+	"UPDATE perfbot.queue q SET state = 'running', attempt = q.attempt + 1,\n"
+	"    box = session_user, worker = p_worker, started_at = now(),\n"
+	"    lease_expires_at = now() + " LEASE ",\n"
+	"    last_error = CASE WHEN q.state = 'running'\n"
+	"        THEN format('attempt %s: the lease of %s (%s) expired', q.attempt, q.worker, q.box)\n"
+	"        ELSE q.last_error END\n"
+	"FROM next WHERE q.id = next.id\n"
+	"RETURNING q.id, q.attempt, q.name, q.job, q.commit, q.repo, q.build, q.runs;\n"
+	"END $f$;\n"
 	"CREATE OR REPLACE FUNCTION perfbot.upload_begin(p_id bigint, p_attempt int,\n"
 	"    p_result_root text, p_params text[]) RETURNS text\n"
 	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
