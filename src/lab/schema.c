@@ -431,7 +431,8 @@ static const char migration_1[] =
  *   every upload of the same job (one testcase and parameters, many
  *   commits, many boxes) waited for the one before it to commit: now an
  *   existing job row is only read, and a parameter row only updated (and
- *   locked) when its value differs.
+ *   locked) when its value differs;
+ * - upload_root answers from the upload row (below).
  */
 static const char migration_2[] =
 	"CREATE INDEX queue_lease ON perfbot.queue (lease_expires_at) WHERE state = 'running';\n"
@@ -507,14 +508,16 @@ static const char migration_2[] =
 	"    RETURNING id INTO jid;\n"
 	"    EXIT WHEN jid IS NOT NULL;\n"
 	"  END LOOP;\n"
-	"  INSERT INTO perfbot.job_param (job_id, name, value)\n"
-	"  SELECT jid, p_params[2 * i - 1], p_params[2 * i]\n"
-	"  FROM generate_series(1, coalesce(cardinality(p_params), 0) / 2) i\n"
-	"  ON CONFLICT (job_id, name) DO NOTHING;\n"
-	"  UPDATE perfbot.job_param o SET value = p_params[2 * i]\n"
-	"  FROM generate_series(1, coalesce(cardinality(p_params), 0) / 2) i\n"
-	"  WHERE o.job_id = jid AND o.name = p_params[2 * i - 1]\n"
-	"    AND o.value IS DISTINCT FROM p_params[2 * i];\n"
+	"  IF coalesce(cardinality(p_params), 0) > 0 THEN\n"
+	"    INSERT INTO perfbot.job_param (job_id, name, value)\n"
+	"    SELECT jid, p_params[2 * i - 1], p_params[2 * i]\n"
+	"    FROM generate_series(1, cardinality(p_params) / 2) i\n"
+	"    ON CONFLICT (job_id, name) DO NOTHING;\n"
+	"    UPDATE perfbot.job_param o SET value = p_params[2 * i]\n"
+	"    FROM generate_series(1, cardinality(p_params) / 2) i\n"
+	"    WHERE o.job_id = jid AND o.name = p_params[2 * i - 1]\n"
+	"      AND o.value IS DISTINCT FROM p_params[2 * i];\n"
+	"  END IF;\n"
 	"  INSERT INTO perfbot.result_root (job_id, rev, path, signature, indexed_at)\n"
 	"  VALUES (jid, part[7], format('lab:%s/%s', p_id, p_result_root),\n"
 	"      format('lab job %s attempt %s', p_id, p_attempt), extract(epoch FROM now())::bigint)\n"
@@ -522,6 +525,32 @@ static const char migration_2[] =
 	"  INSERT INTO perfbot.upload (job_id, attempt, box, result_root, root_id)\n"
 	"  VALUES (p_id, p_attempt, session_user, p_result_root, rid);\n"
 	"  RETURN s;\n"
+	"END $f$;\n"
+	/* upload_run, upload_file and complete each asked hold() again, one
+	 * more call of a function a statement.  The upload row of a job still
+	 * running exists only in the transaction whose upload_begin locked the
+	 * job (it commits with complete's 'done'): finding it, for a live
+	 * lease of this login and attempt, is the same answer in one look.
+	 * Anything else goes the old way, to its error. */
+	"CREATE OR REPLACE FUNCTION perfbot.upload_root(p_id bigint, p_attempt int) RETURNS bigint\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE rid bigint;\n"
+	"BEGIN\n"
+	"  SELECT u.root_id INTO rid FROM perfbot.upload u JOIN perfbot.queue j ON j.id = u.job_id\n"
+	"  WHERE u.job_id = p_id AND u.attempt = p_attempt AND j.attempt = p_attempt\n"
+	"    AND j.box = session_user AND j.state = 'running' AND j.lease_expires_at > now();\n"
+	"  IF rid IS NOT NULL THEN\n"
+	"    RETURN rid;\n"
+	"  END IF;\n"
+	"  IF perfbot.hold(p_id, p_attempt) <> 'running' THEN\n"
+	"    RAISE EXCEPTION 'job % attempt % is done already', p_id, p_attempt\n"
+	"      USING ERRCODE = 'PBL01';\n"
+	"  END IF;\n"
+	"  SELECT u.root_id INTO rid FROM perfbot.upload u WHERE u.job_id = p_id;\n"
+	"  IF rid IS NULL THEN\n"
+	"    RAISE EXCEPTION 'job %: upload_begin first', p_id USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  RETURN rid;\n"
 	"END $f$;\n";
 
 static const struct migration {
