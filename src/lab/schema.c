@@ -432,7 +432,9 @@ static const char migration_1[] =
  *   commits, many boxes) waited for the one before it to commit: now an
  *   existing job row is only read, and a parameter row only updated (and
  *   locked) when its value differs;
- * - upload_root answers from the upload row (below).
+ * - upload_root answers from the upload row (below);
+ * - with fsync on, complete's NOTIFY made the commits one at a time
+ *   (below).
  */
 static const char migration_2[] =
 	"CREATE INDEX queue_lease ON perfbot.queue (lease_expires_at) WHERE state = 'running';\n"
@@ -551,14 +553,43 @@ static const char migration_2[] =
 	"    RAISE EXCEPTION 'job %: upload_begin first', p_id USING ERRCODE = 'PBU01';\n"
 	"  END IF;\n"
 	"  RETURN rid;\n"
-	"END $f$;\n";
+	"END $f$;\n"
+	/* complete's NOTIFY took the cluster-wide lock that orders
+	 * notifications and held it until its transaction's commit record
+	 * reached the disk: with fsync on, every upload's commit waited for
+	 * the one before it to be flushed (8 workers: about 100 jobs/s, most
+	 * of them waiting on that lock), no two flushed together.  The
+	 * announcement is now a transaction of its own, right after
+	 * (lab_upload sends both in one round trip), which need not wait for
+	 * the disk: a lost wakeup costs a waiter one poll, not a result. */
+	"CREATE OR REPLACE FUNCTION perfbot.complete(p_id bigint, p_attempt int) RETURNS void\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE rid bigint;\n"
+	"BEGIN\n"
+	"  rid := perfbot.upload_root(p_id, p_attempt);\n"
+	"  IF NOT EXISTS (SELECT 1 FROM perfbot.run r WHERE r.root_id = rid) THEN\n"
+	"    RAISE EXCEPTION 'job %: no run uploaded', p_id USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  UPDATE perfbot.queue q SET state = 'done', finished_at = now(), lease_expires_at = NULL\n"
+	"  WHERE q.id = p_id;\n"
+	"END $f$;\n"
+	"CREATE FUNCTION perfbot.announce_done(p_id bigint) RETURNS void\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"BEGIN\n"
+	"  PERFORM set_config('synchronous_commit', 'off', true);\n"
+	"  IF EXISTS (SELECT 1 FROM perfbot.queue q WHERE q.id = p_id AND q.state = 'done') THEN\n"
+	"    PERFORM pg_notify('perfbot_done', p_id::text);\n"
+	"  END IF;\n"
+	"END $f$;\n"
+	"REVOKE ALL ON FUNCTION perfbot.announce_done(bigint) FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION perfbot.announce_done(bigint) TO " LAB_ROLE_WORKER ";\n";
 
 static const struct migration {
 	const char *what;
 	const char *sql;
 } migrations[] = {
 	{ "the queue, uploaded results, roles' grants", migration_1 },
-	{ "claims and uploads without scans of the queue nor waits on the job row", migration_2 },
+	{ "claims without queue scans, uploads without waits on the job row or on each other's flush", migration_2 },
 };
 #define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -274,9 +274,10 @@ static void params_array(const char *root, char **runs, int nr_runs, struct strb
 
 /*
  * The whole upload as one pipeline (pg.h): BEGIN, upload_begin, each
- * run's stats and files, the root's files, complete, COMMIT, sent without
- * waiting, answered after one round trip (one each cost more than the
- * SQL of a small upload).  The files are read and compressed as they are
+ * run's stats and files, the root's files, complete, COMMIT, and the
+ * job's announcement to whoever waits for it (schema.c says why that is
+ * a transaction of its own), sent without waiting, answered after one
+ * round trip (one each cost more than the SQL of a small upload).  The files are read and compressed as they are
  * sent.  The caller rolls back what did not commit.  0 done, 2 nothing
  * to send (this attempt completed the job already: upload_begin said
  * "done", and the statements after it were refused), -1 error.
@@ -323,7 +324,8 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 	}
 	sent = sent && send_files(db, sid, satt, "-1", root, files, nr_files) == 0 &&
 	       pg_pipeline_send(db, "SELECT perfbot.complete($1, $2)", 2, p, NULL, NULL) == 0 &&
-	       pg_pipeline_send(db, "COMMIT", 0, NULL, NULL, NULL) == 0;
+	       pg_pipeline_send(db, "COMMIT", 0, NULL, NULL, NULL) == 0 &&
+	       pg_pipeline_send(db, "SELECT perfbot.announce_done($1)", 1, p, NULL, NULL) == 0;
 	ret = pg_pipeline_end(db, res, 2);
 	db->quiet = quiet;
 	if (res[1] && !strcmp(PQgetvalue(res[1], 0, 0), "done")) {

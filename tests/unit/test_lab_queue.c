@@ -654,8 +654,9 @@ static void test_schema_check_and_versions(void **state)
 	 * job row) is told to migrate, and lab init takes it to the last */
 	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version - 1 "
 				 "WHERE component = 'store'", 0, NULL), 0);
-	/* (migration 2's index and setting undone, as version 1 had it) */
-	assert_int_equal(pg_exec_script(&db, "DROP INDEX perfbot.queue_lease; ALTER FUNCTION "
+	/* (migration 2's index, setting and function undone, as version 1 had them) */
+	assert_int_equal(pg_exec_script(&db, "DROP INDEX perfbot.queue_lease; "
+					"DROP FUNCTION perfbot.announce_done(bigint); ALTER FUNCTION "
 					"perfbot.claim(text, text, double precision) RESET enable_sort; "
 					"UPDATE perfbot.schema_version SET version = 1 "
 					"WHERE component = 'lab'"), 0);
@@ -671,9 +672,10 @@ static void test_schema_check_and_versions(void **state)
 	assert_int_equal(v.lab_to, lab_schema_version());
 	assert_int_equal(lab_check_schema(&db), 0);
 	msg = lab_test_value(empty, "SELECT array_to_string(proconfig, ' ') || ' ' || "
-			     "(to_regclass('perfbot.queue_lease') IS NOT NULL) FROM pg_proc "
+			     "(to_regclass('perfbot.queue_lease') IS NOT NULL) || ' ' || "
+			     "(to_regprocedure('perfbot.announce_done(bigint)') IS NOT NULL) FROM pg_proc "
 			     "WHERE proname = 'claim'");
-	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off true");
+	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off true true");
 	free(msg);
 	pg_close(&db);
 	free(empty);

@@ -131,6 +131,8 @@ static void test_upload_completes_the_job(void **state)
 
 	c = *state;
 	assert_int_equal(pg_exec(&c->sub, "LISTEN perfbot_done", 0, NULL), 0);
+	/* (the test server's default is off: a real server's, for the check below) */
+	assert_int_equal(pg_exec(&c->box1, "SET synchronous_commit = on", 0, NULL), 0);
 	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	v = value(c, "SELECT state FROM perfbot.queue");
 	assert_string_equal(v, "done");
@@ -173,6 +175,12 @@ static void test_upload_completes_the_job(void **state)
 	v = value(c, "SELECT box || ' ' || attempt FROM perfbot.upload");
 	assert_string_equal(v, TEST_BOX1 " 1");
 	free(v);
+	/* the announcement's transaction need not reach the disk; the
+	 * session's next ones (the next upload) still must */
+	PGresult *r = pg_query(&c->box1, "SELECT current_setting('synchronous_commit')", 0, NULL);
+	assert_non_null(r);
+	assert_string_equal(PQgetvalue(r, 0, 0), "on");
+	PQclear(r);
 	/* and the submitter heard it */
 	assert_int_equal(PQconsumeInput(c->sub.conn), 1);
 	for (int i = 0; i < 50; i++) {
