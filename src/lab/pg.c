@@ -129,17 +129,21 @@ void pg_take_error(struct pg *db, PGresult *res)
 	PQclear(res);
 }
 
+void pg_say_error(const struct pg *db)
+{
+	/* perfbot's own SQLSTATEs (schema.c) carry messages for people */
+	if (!strncmp(db->sqlstate, "PB", 2))
+		error("%s", db->err.buf);
+	else
+		error("database: %s", db->err.buf);
+}
+
 /* Keep what a failed result says, and say it unless quiet. */
 static void take_failure(struct pg *db, PGresult *res)
 {
 	pg_take_error(db, res);
-	if (!db->quiet) {
-		/* perfbot's own SQLSTATEs (schema.c) carry messages for people */
-		if (!strncmp(db->sqlstate, "PB", 2))
-			error("%s", db->err.buf);
-		else
-			error("database: %s", db->err.buf);
-	}
+	if (!db->quiet)
+		pg_say_error(db);
 }
 
 static PGresult *query(struct pg *db, const char *sql, int n, const char *const *params,
@@ -200,6 +204,76 @@ int pg_exec_script(struct pg *db, const char *sql)
 	}
 	take_failure(db, res);
 	return -1;
+}
+
+int pg_pipeline_start(struct pg *db)
+{
+	if (!db->conn || !PQenterPipelineMode(db->conn)) {
+		take_failure(db, NULL);
+		return -1;
+	}
+	db->sqlstate[0] = '\0';
+	return 0;
+}
+
+int pg_pipeline_send(struct pg *db, const char *sql, int n, const char *const *params,
+		     const int *lengths, const int *formats)
+{
+	if (!PQsendQueryParams(db->conn, sql, n, NULL, params, lengths, formats, 0)) {
+		take_failure(db, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int pg_pipeline_end(struct pg *db, PGresult **res, int n)
+{
+	int k = 0, nulls = 0, ret = 0;
+
+	for (int i = 0; i < n; i++)
+		res[i] = NULL;
+	if (!PQpipelineSync(db->conn)) {
+		take_failure(db, NULL);
+		return -1;
+	}
+	/* statement k's results, then NULL; the sync's result last */
+	for (;;) {
+		PGresult *r = PQgetResult(db->conn);
+		ExecStatusType st;
+
+		if (!r) {
+			/* two NULLs in a row: nothing more will come (the
+			 * connection is gone) */
+			if (++nulls > 1 || pg_broken(db)) {
+				if (!ret)
+					take_failure(db, NULL);
+				ret = -1;
+				break;
+			}
+			k++;
+			continue;
+		}
+		nulls = 0;
+		st = PQresultStatus(r);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(r);
+			break;
+		}
+		if ((st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) && k < n && !res[k]) {
+			res[k] = r;
+		} else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK &&
+			   st != PGRES_PIPELINE_ABORTED && !ret) {
+			take_failure(db, r);
+			ret = -1;
+		} else {
+			PQclear(r);
+		}
+	}
+	if (!PQexitPipelineMode(db->conn) && !ret) {
+		take_failure(db, NULL);
+		ret = -1;
+	}
+	return ret;
 }
 
 bool pg_broken(const struct pg *db)

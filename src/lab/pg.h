@@ -86,6 +86,26 @@ int pg_exec(struct pg *db, const char *sql, int n, const char *const *params);
  */
 int pg_exec_script(struct pg *db, const char *sql);
 
+/*
+ * A pipeline (libpq's pipeline mode): statements sent one after another
+ * without waiting for answers, all answered after one round trip instead
+ * of one each.  Between pg_pipeline_start and pg_pipeline_end, only
+ * pg_pipeline_send on db.  A statement that fails makes the server skip
+ * the rest (inside BEGIN, the transaction is then aborted: ROLLBACK it).
+ *
+ * pg_pipeline_end sends the sync, reads every answer, and leaves pipeline
+ * mode.  The results of the first n statements go to res[0..n-1] (the
+ * caller PQclear()s them; NULL for one that failed or was skipped).
+ * 0 when every statement succeeded; -1 with db->sqlstate and db->err of
+ * the first failure, said as pg_query says it unless db->quiet.
+ */
+int pg_pipeline_start(struct pg *db);
+int pg_pipeline_send(struct pg *db, const char *sql, int n, const char *const *params,
+		     const int *lengths, const int *formats);
+int pg_pipeline_end(struct pg *db, PGresult **res, int n);
+/* Say db's last failure as pg_query would have (after a quiet one). */
+void pg_say_error(const struct pg *db);
+
 /* Take a failed result's SQLSTATE and message into db (from the
  * connection when res is NULL), printing nothing, and PQclear res: for
  * callers of libpq's own calls (COPY, prepared statements). */

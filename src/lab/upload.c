@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <endian.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -131,8 +132,10 @@ static void float_array(struct strbuf *sb, const struct matrix *st)
 	strbuf_addch(sb, '}');
 }
 
-static int upload_run(struct pg *db, const char *sid, const char *satt, const char *run,
-		      const char *dir)
+/* One run's stats, as one statement of the upload's pipeline.  0, or -1
+ * after an error on the box (the message said). */
+static int send_run(struct pg *db, const char *sid, const char *satt, const char *run,
+		    const char *dir)
 {
 	struct matrix st;
 	struct strbuf path = STRBUF_INIT, names = STRBUF_INIT, vals = STRBUF_INIT;
@@ -145,7 +148,8 @@ static int upload_run(struct pg *db, const char *sid, const char *satt, const ch
 	text_array(&names, &st);
 	float_array(&vals, &st);
 	const char *p[5] = { sid, satt, run, names.buf, vals.buf };
-	ret = pg_exec(db, "SELECT perfbot.upload_run($1, $2, $3, $4, $5)", 5, p);
+	ret = pg_pipeline_send(db, "SELECT perfbot.upload_run($1, $2, $3, $4, $5)", 5, p, NULL,
+			       NULL);
 out:
 	matrix_release(&st);
 	strbuf_release(&path);
@@ -154,8 +158,42 @@ out:
 	return ret;
 }
 
-static int upload_files(struct pg *db, const char *sid, const char *satt, const char *run,
-			const char *dir, char **files, int n)
+/*
+ * raw as one zlib stream into z (grown as needed), its length in *zlen.
+ * The window and hash are sized to the file: compress2's 256 KiB of state
+ * for a 100-byte file, allocated, cleared and given back to the kernel
+ * for each file, cost more than the rest of a small upload.  Any window
+ * size is a zlib stream that uncompress reads.
+ */
+static int deflate_bytes(const struct strbuf *raw, unsigned char **z, size_t *zalloc,
+			 size_t *zlen)
+{
+	z_stream s;
+	int wbits = 9, r;
+
+	while (wbits < 15 && ((size_t)1 << wbits) < raw->len)
+		wbits++;
+	memset(&s, 0, sizeof(s));
+	if (raw->len > INT_MAX / 2 ||
+	    deflateInit2(&s, Z_DEFAULT_COMPRESSION, Z_DEFLATED, wbits, wbits - 7,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	size_t bound = deflateBound(&s, (uLong)raw->len);
+	ALLOC_GROW(*z, bound, *zalloc);
+	s.next_in = (Bytef *)raw->buf;
+	s.avail_in = (uInt)raw->len;
+	s.next_out = *z;
+	s.avail_out = (uInt)bound;
+	r = deflate(&s, Z_FINISH);
+	*zlen = s.total_out;
+	deflateEnd(&s);
+	return r == Z_STREAM_END ? 0 : -1;
+}
+
+/* A dir's files, compressed, as statements of the upload's pipeline.
+ * 0, or -1 after an error (on the box, or in sending). */
+static int send_files(struct pg *db, const char *sid, const char *satt, const char *run,
+		      const char *dir, char **files, int n)
 {
 	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT;
 	unsigned char *z = NULL;
@@ -164,7 +202,7 @@ static int upload_files(struct pg *db, const char *sid, const char *satt, const 
 
 	for (int i = 0; i < n && !ret; i++) {
 		char size[24];
-		uLongf zlen;
+		size_t zlen;
 
 		strbuf_reset(&path);
 		strbuf_reset(&raw);
@@ -184,9 +222,7 @@ static int upload_files(struct pg *db, const char *sid, const char *satt, const 
 		fclose(f);
 		if (ret)
 			break;
-		zlen = compressBound(raw.len);
-		ALLOC_GROW(z, zlen, zalloc);
-		if (compress2(z, &zlen, (const Bytef *)raw.buf, raw.len, Z_DEFAULT_COMPRESSION) != Z_OK) {
+		if (deflate_bytes(&raw, &z, &zalloc, &zlen) < 0) {
 			ret = error("cannot compress '%s'", path.buf);
 			break;
 		}
@@ -194,11 +230,8 @@ static int upload_files(struct pg *db, const char *sid, const char *satt, const 
 		const char *p[6] = { sid, satt, run, files[i], size, (const char *)z };
 		int lengths[6] = { 0, 0, 0, 0, 0, (int)zlen };
 		int formats[6] = { 0, 0, 0, 0, 0, 1 };
-		PGresult *r = pg_query_bin(db, "SELECT perfbot.upload_file($1, $2, $3, $4, $5, $6)",
-					   6, p, lengths, formats);
-		if (!r)
-			ret = -1;
-		PQclear(r);
+		ret = pg_pipeline_send(db, "SELECT perfbot.upload_file($1, $2, $3, $4, $5, $6)", 6,
+				       p, lengths, formats);
 	}
 	free(z);
 	strbuf_release(&path);
@@ -206,8 +239,6 @@ static int upload_files(struct pg *db, const char *sid, const char *satt, const 
 	return ret;
 }
 
-/* The transaction's body; the caller BEGINs and COMMITs or rolls back.
- * 0 upload sent, 2 nothing to send (done already), -1 error. */
 /* The job's parameters for the store, from the first run's job.yaml, as
  * `perfbot index` takes them (store_job_params), as a text[] literal of
  * name, value pairs. */
@@ -241,14 +272,25 @@ static void params_array(const char *root, char **runs, int nr_runs, struct strb
 	strbuf_release(&path);
 }
 
+/*
+ * The whole upload as one pipeline (pg.h): BEGIN, upload_begin, each
+ * run's stats and files, the root's files, complete, COMMIT, and the
+ * job's announcement to whoever waits for it (schema.c says why that is
+ * a transaction of its own), sent without waiting, answered after one
+ * round trip (one each cost more than the SQL of a small upload).  The files are read and compressed as they are
+ * sent.  The caller rolls back what did not commit.  0 done, 2 nothing
+ * to send (this attempt completed the job already: upload_begin said
+ * "done", and the statements after it were refused), -1 error.
+ */
 static int send_all(struct pg *db, const char *sid, const char *satt, const char *root,
 		    const char *rel)
 {
 	char **runs = NULL, **files = NULL, **rfiles = NULL;
-	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1;
+	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1, sent = 0;
 	struct strbuf dir = STRBUF_INIT, pa = STRBUF_INIT;
 	const char *p[4] = { sid, satt, rel, NULL };
-	PGresult *r;
+	PGresult *res[2];
+	bool quiet = db->quiet;
 
 	if (scan(root, &runs, &nr_runs, &files, &nr_files) < 0)
 		return -1;
@@ -258,28 +300,46 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 	}
 	params_array(root, runs, nr_runs, &pa);
 	p[3] = pa.buf;
-	r = pg_query(db, "SELECT perfbot.upload_begin($1, $2, $3, $4)", 4, p);
-	if (!r)
+	/* the database's failures are said once, at the end */
+	db->quiet = true;
+	if (pg_pipeline_start(db) < 0) {
+		db->quiet = quiet;
+		if (!quiet)
+			pg_say_error(db);
 		goto out;
-	ret = strcmp(PQgetvalue(r, 0, 0), "done") ? 0 : 2;
-	PQclear(r);
-	if (ret == 2)
-		goto out;
-	for (int i = 0; i < nr_runs && !ret; i++) {
+	}
+	sent = pg_pipeline_send(db, "BEGIN", 0, NULL, NULL, NULL) == 0 &&
+	       pg_pipeline_send(db, "SELECT perfbot.upload_begin($1, $2, $3, $4)", 4, p, NULL,
+				NULL) == 0;
+	for (int i = 0; i < nr_runs && sent; i++) {
 		strbuf_reset(&dir);
 		path_join(&dir, root, runs[i]);
-		if (upload_run(db, sid, satt, runs[i], dir.buf) < 0 ||
+		if (send_run(db, sid, satt, runs[i], dir.buf) < 0 ||
 		    scan(dir.buf, NULL, NULL, &rfiles, &nr_rfiles) < 0 ||
-		    upload_files(db, sid, satt, runs[i], dir.buf, rfiles, nr_rfiles) < 0)
-			ret = -1;
+		    send_files(db, sid, satt, runs[i], dir.buf, rfiles, nr_rfiles) < 0)
+			sent = 0;
 		free_names(rfiles, nr_rfiles);
 		rfiles = NULL;
 		nr_rfiles = 0;
 	}
-	if (!ret && upload_files(db, sid, satt, "-1", root, files, nr_files) < 0)
+	sent = sent && send_files(db, sid, satt, "-1", root, files, nr_files) == 0 &&
+	       pg_pipeline_send(db, "SELECT perfbot.complete($1, $2)", 2, p, NULL, NULL) == 0 &&
+	       pg_pipeline_send(db, "COMMIT", 0, NULL, NULL, NULL) == 0 &&
+	       pg_pipeline_send(db, "SELECT perfbot.announce_done($1)", 1, p, NULL, NULL) == 0;
+	ret = pg_pipeline_end(db, res, 2);
+	db->quiet = quiet;
+	if (res[1] && !strcmp(PQgetvalue(res[1], 0, 0), "done")) {
+		ret = 2;    /* the refusals after it are no error */
+	} else if (!sent && !pg_broken(db)) {
+		ret = -1;   /* the box's error, said already */
+		db->sqlstate[0] = '\0';
+	} else if (ret < 0 || !sent) {
 		ret = -1;
-	if (!ret && pg_exec(db, "SELECT perfbot.complete($1, $2)", 2, p) < 0)
-		ret = -1;
+		if (!quiet)
+			pg_say_error(db);
+	}
+	PQclear(res[0]);
+	PQclear(res[1]);
 out:
 	free_names(runs, nr_runs);
 	free_names(files, nr_files);
@@ -301,17 +361,15 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 		return error("'%s' is not under '%s'", result_root, result_base);
 	snprintf(sid, sizeof(sid), "%lld", id);
 	snprintf(satt, sizeof(satt), "%d", attempt);
-	if (pg_exec(db, "BEGIN", 0, NULL) < 0)
-		return -1;
 	r = send_all(db, sid, satt, result_root, result_root + bl + 1);
-	if (r == 0 && pg_exec(db, "COMMIT", 0, NULL) == 0)
+	if (r == 0)
 		return 0;
 	/* keep the failure's state and message, not ROLLBACK's */
 	char state[6];
 	memcpy(state, db->sqlstate, sizeof(state));
 	bool q = db->quiet;
 	db->quiet = true;
-	if (!pg_broken(db))
+	if (!pg_broken(db) && PQtransactionStatus(db->conn) != PQTRANS_IDLE)
 		pg_exec(db, "ROLLBACK", 0, NULL);
 	db->quiet = q;
 	memcpy(db->sqlstate, state, sizeof(state));

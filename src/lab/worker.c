@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/select.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -235,13 +236,20 @@ static void supervise(struct worker *w, const struct queue_claim *c, pid_t pid, 
 	double period = w->o->lease_s / 3, next_hb = now_seconds() + period, killed_at = 0;
 	bool eof = false, reaped = false;
 	char buf[4096];
+	/* readable when the child has exited: its stderr's end comes a moment
+	 * before it can be reaped, and a 100 ms nap after it was the most of
+	 * a short job's time on the box.  Without pidfds (Linux < 5.3), the
+	 * nap. */
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
 	while (!reaped) {
-		struct pollfd pfd = { errfd, POLLIN, 0 };
+		struct pollfd pfd[2] = { { eof ? -1 : errfd, POLLIN, 0 }, { pidfd, POLLIN, 0 } };
 		double wait = next_hb - now_seconds();
-		int ms = eof ? 100 : (int)(wait < 0 ? 0 : wait > 0.2 ? 200 : wait * 1000);
+		int ms = (int)(wait < 0 ? 0 : wait > 0.2 ? 200 : wait * 1000);
 
-		if (!eof && poll(&pfd, 1, ms) > 0) {
+		if (eof && pidfd < 0)
+			ms = 100;
+		if (poll(pfd, 2, ms) > 0 && !eof && pfd[0].revents) {
 			ssize_t n = read(errfd, buf, sizeof(buf));
 			if (n > 0) {
 				fwrite(buf, 1, (size_t)n, stderr);
@@ -249,8 +257,6 @@ static void supervise(struct worker *w, const struct queue_claim *c, pid_t pid, 
 			} else if (n == 0 || errno != EINTR) {
 				eof = true;
 			}
-		} else if (eof) {
-			poll(NULL, 0, ms);
 		}
 		if (waitpid(pid, &out->status, WNOHANG) == pid)
 			reaped = true;
@@ -282,6 +288,8 @@ static void supervise(struct worker *w, const struct queue_claim *c, pid_t pid, 
 			}
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	/* what the child wrote just before exiting */
 	while (!eof) {
 		ssize_t n = read(errfd, buf, sizeof(buf));

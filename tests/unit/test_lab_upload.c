@@ -131,6 +131,8 @@ static void test_upload_completes_the_job(void **state)
 
 	c = *state;
 	assert_int_equal(pg_exec(&c->sub, "LISTEN perfbot_done", 0, NULL), 0);
+	/* (the test server's default is off: a real server's, for the check below) */
+	assert_int_equal(pg_exec(&c->box1, "SET synchronous_commit = on", 0, NULL), 0);
 	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	v = value(c, "SELECT state FROM perfbot.queue");
 	assert_string_equal(v, "done");
@@ -173,6 +175,12 @@ static void test_upload_completes_the_job(void **state)
 	v = value(c, "SELECT box || ' ' || attempt FROM perfbot.upload");
 	assert_string_equal(v, TEST_BOX1 " 1");
 	free(v);
+	/* the announcement's transaction need not reach the disk; the
+	 * session's next ones (the next upload) still must */
+	PGresult *r = pg_query(&c->box1, "SELECT current_setting('synchronous_commit')", 0, NULL);
+	assert_non_null(r);
+	assert_string_equal(PQgetvalue(r, 0, 0), "on");
+	PQclear(r);
 	/* and the submitter heard it */
 	assert_int_equal(PQconsumeInput(c->sub.conn), 1);
 	for (int i = 0; i < 50; i++) {
@@ -236,6 +244,54 @@ static void test_late_upload_is_refused(void **state)
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload WHERE attempt = 2"), 1);
 	queue_claim_release(&q);
 	queue_claim_release(&q2);
+}
+
+/* Boxes uploading results of the same job (one testcase and parameters,
+ * other commits) at once: none waits for another's transaction, and a
+ * parameter that changed is still updated. */
+static void test_uploads_of_one_job_do_not_wait(void **state)
+{
+	struct queue_claim q, q2, q3;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	struct strbuf p = STRBUF_INIT;
+	long long second, third;
+	char *v;
+
+	/* the store's job and its parameters exist: an upload committed */
+	assert_int_equal(queue_submit(&c->sub, &j, &second), 0);
+	assert_int_equal(queue_submit(&c->sub, &j, &third), 0);
+	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
+	assert_int_equal(lab_upload(&c->box2, second, 1, c->base.buf, c->root.buf), 0);
+	/* box1's upload of the same job, left open */
+	assert_int_equal(pg_exec(&c->box1, "BEGIN", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_begin(1, 1, '" REL "', "
+				 "'{nr_threads,4,runtime,3s}')", 0, NULL), 0);
+	/* box2's goes through meanwhile (it would time out waiting for a
+	 * lock box1 holds) */
+	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q3), 1);
+	assert_int_equal(q3.id, third);
+	assert_int_equal(pg_exec(&c->box2, "SET lock_timeout = '3s'", 0, NULL), 0);
+	assert_int_equal(lab_upload(&c->box2, third, 1, c->base.buf, c->root.buf), 0);
+	assert_int_equal(pg_exec(&c->box2, "RESET lock_timeout", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "ROLLBACK", 0, NULL), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.job"), 1);
+	/* a changed parameter is updated, the other left */
+	for (int i = 0; i < 2; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%d", c->root.buf, i);
+		put(p.buf, "job.yaml", "testcase: mytest\nruntime: 5s\ncommit: c0ffee\n"
+		    "mytest:\n  nr_threads: 4\n");
+	}
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
+	v = value(c, "SELECT string_agg(name || '=' || value, ' ' ORDER BY name) FROM perfbot.job_param");
+	assert_string_equal(v, "nr_threads=4 runtime=5s");
+	free(v);
+	strbuf_release(&p);
+	queue_claim_release(&q);
+	queue_claim_release(&q2);
+	queue_claim_release(&q3);
 }
 
 /* A malformed call, as a buggy or hostile worker would make it, inside a
@@ -477,6 +533,7 @@ int main(void)
 		T(test_upload_completes_the_job),
 		T(test_upload_again_after_done_adds_nothing),
 		T(test_late_upload_is_refused),
+		T(test_uploads_of_one_job_do_not_wait),
 		T(test_malformed_upload_changes_nothing),
 		T(test_upload_of_a_broken_tree),
 		T(test_upload_after_connection_loss),
