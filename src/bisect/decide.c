@@ -155,6 +155,9 @@ static double median_of(const double *v, int n, double *tmp)
  * of the span of the next two sets' medians (the sides): the median of 2
  * runs cannot tell which is the outlier, but a run beyond both levels is
  * one for either verdict, and this bounds how far it can carry the step.
+ * So are the neighbours (sets 3 and on): a neighbour of 2 runs, one of
+ * them far off, would otherwise look unlike its side and stand for it
+ * (bisect_llr) with a level no commit has.
  */
 static void clipped(const struct sample_set *const *in, int nr, int nr_scale, bool band,
 		    double *m, double *ss)
@@ -188,7 +191,8 @@ static void clipped(const struct sample_set *const *in, int nr, int nr_scale, bo
 			 * it would only pull both in */
 			tmp[j] = lim > 0 && in[i]->nr > 2 ?
 				fmin(fmax(in[i]->v[j], med[i] - lim), med[i] + lim) : in[i]->v[j];
-			if (i == 0 && band && lim > 0 && in[1] && in[1]->nr && in[2] && in[2]->nr)
+			if ((i == 0 || i >= 3) && band && lim > 0 && in[1] && in[1]->nr &&
+			    in[2] && in[2]->nr)
 				tmp[j] = fmin(fmax(tmp[j], fmin(med[1], med[2]) - lim),
 					      fmax(med[1], med[2]) + lim);
 			sum += tmp[j];

@@ -583,6 +583,24 @@ static void test_llr_neighbour(void **state)
 		    bisect_llr(&step, &good, &bad, NULL, NULL));
 }
 
+/*
+ * A neighbour of 2 runs, one of them far beyond both sides (a t3 tail,
+ * a disturbed run), is band-clipped like the step before it is judged
+ * unlike its side: unclipped, its mean of 65 would stand for bad and
+ * put the midpoint at 83, and a step at 92 would lean good.
+ */
+static void test_llr_neighbour_outlier(void **state)
+{
+	struct sample_set good = SET(99, 101, 99, 101, 99, 101, 99, 101);
+	struct sample_set bad = SET(89, 91, 89, 91, 89, 91, 89, 91, 90.5, 40);
+	struct sample_set hi = SET(90.5, 40), step = SET(92, 92.5, 91.5);
+	double without = bisect_llr(&step, &good, &bad, NULL, NULL);
+	(void)state;
+
+	assert_true(without > 0);
+	assert_true(bisect_llr(&step, &good, &bad, NULL, &hi) == without);
+}
+
 /* The boundary of "unlike its side": z just over 4 switches, just
  * under does not (the pooled noise here is 1 a run). */
 static void test_llr_neighbour_z(void **state)
@@ -857,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_llr_value),
 		cmocka_unit_test(test_llr_neighbour),
 		cmocka_unit_test(test_llr_neighbour_z),
+		cmocka_unit_test(test_llr_neighbour_outlier),
 		cmocka_unit_test(test_llr_band),
 		cmocka_unit_test(test_real_step),
 		cmocka_unit_test(test_runs_wanted_sprt_side),
