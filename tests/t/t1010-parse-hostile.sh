@@ -66,4 +66,13 @@ test_expect_success 'NUL bytes in an output read as spaces, with one warning' '
 	grep -qx "perfbot: warning: <stdin>:3: NUL bytes in the output read as spaces" err
 '
 
+test_expect_success 'a NUL inside a value is a blank there: "12<NUL>34" is no number' '
+	printf "a: 1\nops: 12\00034\n" >nul &&
+	perfbot parse mytest nul >out 2>err &&
+	test_cmp - out <<-\EOT &&
+	a: 1
+	EOT
+	grep -qx "perfbot: warning: nul:2: NUL bytes in the output read as spaces" err
+'
+
 test_done
