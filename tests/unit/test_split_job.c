@@ -367,7 +367,8 @@ static void test_params_map(void **state)
 
 	(void)state;
 	put_rules("disk", "/(\\d+)HDD/\t{ nr_hdd: $1.to_i\t}\n/(\\d+)SSD/\t{ nr_ssd: $1.to_i }\n"
-		  "/(\\d+)BRD/\t{ nr_brd: $1.to_i\t}\n/(\\d+G)/\t{ ramdisk_size: to_byte($1) }\n");
+		  "/(\\d+)BRD/\t{ nr_brd: $1.to_i\t}\n/(\\d+G)/\t{ ramdisk_size: to_byte($1) }\n"
+		  "/(\\d+)/\t{ digits_left: $1.to_i }\n");
 	put_rules("fs", "/(.*)/\t{ fs: $1\t}\n");
 	put_rules("nr_threads", "/(\\d+(?:\\.\\d+)?)%$/      ($1.to_f * nr_cpu / 100).to_i\n");
 	put_rules("runtime", "/(.*)/\tto_seconds($1)\n");
@@ -383,6 +384,8 @@ static void test_params_map(void **state)
 	assert_int_equal(v->kind, JOB_MAP);
 	assert_string_equal(job_value_text(job_map_get(v, "nr_brd")), "1");
 	assert_string_equal(job_value_text(job_map_get(v, "ramdisk_size")), "34359738368");
+	/* and once both are cut out, no digit is left for the last rule */
+	assert_null(job_map_get(v, "digits_left"));
 	assert_string_equal(job_value_text(job_map_get(job_lookup(j, "fs"), "fs")), "xfs");
 	assert_string_equal(job_get(j, "nr_threads"), "4");
 	assert_string_equal(job_get(j, "runtime"), "300");
