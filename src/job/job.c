@@ -659,7 +659,7 @@ static const struct known_key {
 	{ "including", KS_ANY }, { "kmsg", KS_ANY }, { "heartbeat", KS_ANY },
 	{ "cpu_node_bind", KS_DIM }, { "mem_node_bind", KS_DIM },
 	{ "nr_vm", KS_SCALAR }, { "local_run", KS_SCALAR },
-	{ "perfbot", KS_ANY },
+	{ "perfbot", KS_ANY }, { "name", KS_SCALAR },
 	{ NULL, KS_ANY }
 };
 

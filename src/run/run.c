@@ -897,6 +897,11 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		}
 		if (!job_get(rc.saved_job, "testcase"))
 			job_set(rc.saved_job, "testcase", rc.testcase);
+		/* the run's job.yaml is no longer the file that named it */
+		struct strbuf name = STRBUF_INIT;
+		if (!job_get(rc.saved_job, "name") && job_mytest_name(opts->job, &name))
+			job_set(rc.saved_job, "name", name.buf);
+		strbuf_release(&name);
 	}
 
 	/* disks and mounts live outside the result tree, in one private

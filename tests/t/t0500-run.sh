@@ -67,6 +67,34 @@ test_expect_success 'options anywhere before --, as run --help orders them' '
 	! test -d res/mytest/*/*/*/*/*/ord3
 '
 
+test_expect_success 'a job of the user'"'"'s own is named by name:, else by its file' '
+	job mine.yaml "name: quick-echo" "mytest:" "  command: '"'"'echo ops: 3'"'"'" &&
+	perfbot run -r res -c n1 -M vmstat mine.yaml >out &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	case "$rr" in "$(pwd -P)"/res/mytest/quick-echo/*/n1) ;; *) echo "layout: $rr"; false;; esac &&
+	job other.yaml "runtime: 3s" "mytest:" "  command: '"'"'echo ops: 4'"'"'" &&
+	perfbot run -r res -c n1 -M vmstat other.yaml >out &&
+	rr2=$(sed -n "s/: 1 run$//p" out) &&
+	case "$rr2" in "$(pwd -P)"/res/mytest/other-3s/*/n1) ;; *) echo "layout: $rr2"; false;; esac &&
+	grep -q "^name: other$" "$rr2/0/job.yaml" &&
+	# the result'"'"'s job.yaml and a split atom name the same result root
+	perfbot run -r res -c n1 -M vmstat "$rr2/0/job.yaml" >out &&
+	test "$(sed -n "s/: 1 run$//p" out)" = "$rr2" && test -d "$rr2/1" &&
+	perfbot split-job -o atoms other.yaml >/dev/null &&
+	perfbot run -r res -c n1 -M vmstat atoms/other-*.yaml >out &&
+	test "$(sed -n "s/: 1 run$//p" out)" = "$rr2" && test -d "$rr2/2" &&
+	perfbot report "$rr" "$rr2" >rep &&
+	grep -q "^        mytest/quick-echo$" rep &&
+	# a command from the command line names nothing: parameters as before
+	job cmdline.yaml "runtime: 2s" "mytest:" &&
+	perfbot run -r res -c n1 -M vmstat cmdline.yaml -- sh -c "echo ops: 5" >out &&
+	case "$(sed -n "s/: 1 run$//p" out)" in "$(pwd -P)"/res/mytest/2s/*/n1) ;; *) cat out; false;; esac &&
+	job dots.yaml "name: .." "mytest:" "  command: '"'"'echo ops: 3'"'"'" &&
+	test_must_fail 1 perfbot run -r res -c n1 dots.yaml 2>err &&
+	grep -q "dots.yaml: the parameters" err &&
+	test "$(wc -l <err)" = 1
+'
+
 test_expect_success '$PERFBOT_BUILD_DIR: the folder perfbot runs in, unless set' '
 	job j.yaml && mkdir co && echo 7 >co/VALUE &&
 	(cd co && perfbot run ../j.yaml -r ../res -c bd1 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
