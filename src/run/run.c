@@ -649,8 +649,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	/* fs:, disk:, cpufreq_governor: before monitors, so mkfs is not measured */
 	int sr = run_setup_apply(opts->job, rc->work_base, &setup, &rc->log);
 	if (sr) {
-		if (sr > 0)
-			error("the job's setup cannot work on this machine (see above)");
+		/* the message is out; a run that never began leaves no folder */
+		remove_tree(tmp.buf);
 		goto out;
 	}
 	if (setup.mnt)
@@ -871,6 +871,17 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	}
 	if (job_result_root(opts->job, base.buf, opts->commit, &rr) < 0)
 		goto out;
+	/* disks and mounts live outside the result tree, in one private
+	 * place per user (run/workdir.h), so that leftovers of a perfbot
+	 * killed with -9 are found */
+	run_setup_paths(&work_dir, &cpu_sysfs);
+	rc.work_base = work_dir.buf;
+	rc.cpu_sysfs = cpu_sysfs.buf;
+	/* what the machine lacks (brd, a tool, root, RAM) fails here, once,
+	 * before any folder or monitor; each run applies the setup again.
+	 * A backend sets up where the benchmark runs. */
+	if (!opts->backend && run_setup_check(opts->job, rc.work_base, rc.cpu_sysfs, &rc.log))
+		goto out;
 	if (mkdir_p(rr.buf, 0755) < 0)
 		goto out;
 	res->result_root = xstrdup(rr.buf);
@@ -904,13 +915,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		strbuf_release(&name);
 	}
 
-	/* disks and mounts live outside the result tree, in one private
-	 * place per user (run/workdir.h), so that leftovers of a perfbot
-	 * killed with -9 are found; those and its half-made run dirs go
-	 * first */
-	run_setup_paths(&work_dir, &cpu_sysfs);
-	rc.work_base = work_dir.buf;
-	rc.cpu_sysfs = cpu_sysfs.buf;
+	/* a killed perfbot's leftovers and half-made run dirs go first */
 	if (run_reap_leftovers(rc.result_root) < 0)
 		goto out_plan;
 

@@ -275,6 +275,26 @@ test_expect_success 'fs: ext4 on a loop image: the benchmark runs in it, nothing
 	fi
 '
 
+test_expect_success 'no brd here: one line naming loop_<size>, before any folder or monitor' '
+	if [ "$(id -u)" != 0 ]; then
+		echo "# skipped: needs root (setup checks root before brd)"
+	else
+		# a modprobe that finds no module: brd is missing on any machine
+		mkdir bin && printf "#!/bin/sh\nexit 1\n" >bin/modprobe && chmod +x bin/modprobe &&
+		job j.yaml "disk: 2BRD_64M" &&
+		(PATH="$(pwd)/bin:$PATH" && PERFBOT_WORK_DIR=$(pwd)/work && export PATH PERFBOT_WORK_DIR &&
+		 test_must_fail 1 perfbot run -r res -c brd1 -M vmstat j.yaml -- sh -c "echo ok: 1" >out 2>err) &&
+		test "$(wc -l <err)" = 1 &&
+		grep -q "^perfbot: j.yaml:3:7: disk .2BRD_64M.: .*brd.*; use disk: loop_64M instead$" err &&
+		! ls -d res/mytest/*/*/*/*/*/brd1 2>/dev/null &&
+		! test -e work &&
+		job k.yaml "disk: 1BRD" &&
+		(PATH="$(pwd)/bin:$PATH" && PERFBOT_WORK_DIR=$(pwd)/work && export PATH PERFBOT_WORK_DIR &&
+		 test_must_fail 1 perfbot run -r res -c brd1 -M vmstat k.yaml -- sh -c "echo ok: 1" 2>err) &&
+		grep -q "; use disk: loop_1G instead$" err
+	fi
+'
+
 test_expect_success 'perf-profile: symbols by shared object, no address or (deleted) in a name' '
 	test_have perf cc strip || exit 0
 	printf "int main(void){volatile unsigned long x=0;for(unsigned long i=0;i<200000000UL;i++)x+=i;return 0;}\n" >l.c &&
