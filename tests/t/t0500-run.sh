@@ -242,6 +242,29 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	grep -q "^memory: 3G$" "$rr/0/machine"
 '
 
+test_expect_success 'lkp monitors perfbot lacks: named in one line at the start and in last_state' '
+	printf "testcase: mytest\nheartbeat:\nvmstat:\nlock_stat:\n" >j.yaml &&
+	perfbot run -r res -c sk1 j.yaml -- sh -c "echo a: 1" >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	echo "perfbot: monitors skipped, not in perfbot yet: heartbeat, lock_stat" >expect &&
+	grep "not in perfbot" err >actual &&
+	test_cmp expect actual &&
+	grep -q "^  not in perfbot yet: heartbeat, lock_stat$" "$rr/0/last_state" &&
+	test -s "$rr/0/vmstat" &&
+	# lkp'"'"'s benchmark set (split-job leaves its missing members out),
+	# each name once
+	job b.yaml "heartbeat:" "vmstat:" &&
+	perfbot run -r res -c sk2 b.yaml -- sh -c "echo a: 1" >out 2>err &&
+	grep "not in perfbot" err >actual &&
+	test "$(wc -l <actual)" = 1 &&
+	grep -q "yet: heartbeat, kmsg, boot-time, uptime, iostat, lock_stat, perf-sched, " actual &&
+	printf "testcase: mytest\nvmstat:\n" >c.yaml &&
+	perfbot run -r res -c sk3 c.yaml -- sh -c "echo a: 1" >out 2>err &&
+	! grep -q "not in perfbot" err &&
+	perfbot run -r res -c sk4 -M vmstat b.yaml -- sh -c "echo a: 1" >out 2>err &&
+	! grep -q "not in perfbot" err
+'
+
 test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an interval' '
 	job j.yaml "proc-vmstat:" "softirqs:" "interrupts:" "  interval: 0.2" &&
 	perfbot run -r res -c iv1 -i 0.2 j.yaml -- sh -c "sleep 3; echo a: 1" >out &&
