@@ -671,7 +671,7 @@ static const struct job_monitor monitors[] = {
 	{ "kmsg", false, true },
 	{ "boot-time", false, true },
 	{ "uptime", false, true },
-	{ "iostat", false, true },
+	{ "iostat", true, true },
 	{ "heartbeat", false, true },
 	{ "vmstat", true, true },
 	{ "numa-numastat", true, true },
