@@ -659,7 +659,7 @@ static const struct known_key {
 	{ "including", KS_ANY }, { "kmsg", KS_ANY }, { "heartbeat", KS_ANY },
 	{ "cpu_node_bind", KS_DIM }, { "mem_node_bind", KS_DIM },
 	{ "nr_vm", KS_SCALAR }, { "local_run", KS_SCALAR },
-	{ "perfbot", KS_ANY },
+	{ "perfbot", KS_ANY }, { "name", KS_SCALAR },
 	{ NULL, KS_ANY }
 };
 
@@ -671,7 +671,7 @@ static const struct job_monitor monitors[] = {
 	{ "kmsg", false, true },
 	{ "boot-time", false, true },
 	{ "uptime", false, true },
-	{ "iostat", false, true },
+	{ "iostat", true, true },
 	{ "heartbeat", false, true },
 	{ "vmstat", true, true },
 	{ "numa-numastat", true, true },

@@ -335,8 +335,32 @@ void job_path_params(const struct job *job, const char *const *include_dirs,
 		     struct strbuf *sb);
 
 /*
+ * The job's testcase: `testcase`, else `suite`, else its first benchmark
+ * key; *key names the key it came from.  NULL when there is none.
+ */
+const char *job_testcase(const struct job *job, const char **key);
+
+/*
+ * What names a job of the user's own (testcase mytest), as lkp's
+ * `run-local -s TEST_NAME` does: its `name`, else, when the job file holds
+ * the command, the file's name without ".yaml".  (lkp's own `mytest:
+ * TEST_NAME` is a path parameter already.)  Appends it to sb
+ * and returns 1, or 0 when nothing names the job.
+ */
+int job_mytest_name(const struct job *job, struct strbuf *sb);
+
+/*
+ * The params part of the job's result path: job_path_params, except that
+ * a mytest job's command is no parameter (a command line, with its
+ * slashes and $VARs, names nothing a reader knows): job_mytest_name comes
+ * first instead, then the other parameters.
+ */
+void job_result_params(const struct job *job, struct strbuf *sb);
+
+/*
  * Append the result root of job to sb:
  *   BASE/testcase/path_params/tbox_group/rootfs/kconfig/compiler/commit
+ * (path_params as job_result_params gives them)
  * (no trailing run number: the run stage appends "/N").  Defaults for a
  * local run, used when the job lacks the key:
  *   testcase    the job's suite, else its first benchmark key

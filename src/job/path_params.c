@@ -293,7 +293,7 @@ struct param {
 /* lkp's each_param: keys at any depth that are programs or options,
  * except those inside a monitor's options and mapping values. */
 static void collect_params(const struct job_programs *p, const struct job_value *map,
-			   const char *parent, const char *const *dirs,
+			   const char *parent, const char *const *dirs, bool no_command,
 			   struct param **out, size_t *nr, size_t *alloc)
 {
 	for (size_t i = 0; i < map->nr; i++) {
@@ -301,6 +301,9 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 		char type;
 
 		if (e->comment)
+			continue;
+		if (no_command && parent && !strcmp(parent, "mytest") &&
+		    !strcmp(e->key, "command"))
 			continue;
 		type = job_programs_option(p, e->key);
 		if ((type || job_programs_has_program(p, e->key)) &&
@@ -312,7 +315,7 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 			(*nr)++;
 		}
 		if (e->val->kind == JOB_MAP)
-			collect_params(p, e->val, e->key, dirs, out, nr, alloc);
+			collect_params(p, e->val, e->key, dirs, no_command, out, nr, alloc);
 	}
 }
 
@@ -361,16 +364,24 @@ static void add_cut(struct strbuf *sb, const char *s)
 	}
 }
 
-void job_path_params(const struct job *job, const char *const *include_dirs,
-		     struct strbuf *sb)
+/*
+ * path_params, or with name and no_command (a mytest job's result path)
+ * the name first and mytest's command left out.
+ */
+static void path_params(const struct job *job, const char *const *include_dirs,
+			const char *name, bool no_command, struct strbuf *sb)
 {
 	struct job_programs p;
 	struct param *params = NULL;
 	size_t nr = 0, alloc = 0;
 	struct strbuf path = STRBUF_INIT, val = STRBUF_INIT;
 
+	if (name) {
+		strbuf_addstr(&path, name);
+		strbuf_addch(&path, '-');
+	}
 	job_programs_init(&p, job->root, include_dirs);
-	collect_params(&p, job->root, NULL, include_dirs, &params, &nr, &alloc);
+	collect_params(&p, job->root, NULL, include_dirs, no_command, &params, &nr, &alloc);
 	if (nr)
 		qsort(params, nr, sizeof(*params), cmp_param);
 	for (size_t i = 0; i < nr; i++) {
@@ -413,6 +424,65 @@ void job_path_params(const struct job *job, const char *const *include_dirs,
 	strbuf_release(&path);
 	strbuf_release(&val);
 	job_programs_release(&p);
+}
+
+void job_path_params(const struct job *job, const char *const *include_dirs,
+		     struct strbuf *sb)
+{
+	path_params(job, include_dirs, NULL, false, sb);
+}
+
+const char *job_testcase(const struct job *job, const char **key)
+{
+	const char *testcase = job_get(job, *key = "testcase");
+	size_t pos = 0;
+	const struct job_entry *e;
+
+	if (!testcase)
+		testcase = job_get(job, *key = "suite");
+	while (!testcase && (e = job_next(job, &pos)))
+		if (!job_monitor_find(e->key) && parser_find(e->key))
+			testcase = *key = e->key;
+	return testcase;
+}
+
+int job_mytest_name(const struct job *job, struct strbuf *sb)
+{
+	const struct job_value *v = job_lookup(job, "name");
+	const char *base;
+	size_t len;
+
+	if (v && v->kind == JOB_SCALAR && v->type == JOB_STR && *v->text) {
+		strbuf_addstr(sb, v->text);
+		return 1;
+	}
+	/* only a command of the job's own: a result's job.yaml ("job") or
+	 * one whose command came from the command line names nothing */
+	if (!job->path || !job_program_option(job, "mytest", "command"))
+		return 0;
+	base = strrchr(job->path, '/');
+	base = base ? base + 1 : job->path;
+	len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+		len -= 5;
+	else if (len > 4 && !strcmp(base + len - 4, ".yml"))
+		len -= 4;
+	strbuf_add(sb, base, len);
+	return 1;
+}
+
+void job_result_params(const struct job *job, struct strbuf *sb)
+{
+	const char *key, *testcase = job_testcase(job, &key);
+	struct strbuf name = STRBUF_INIT;
+
+	if (!testcase || strcmp(testcase, "mytest")) {
+		path_params(job, NULL, NULL, false, sb);
+		return;
+	}
+	job_mytest_name(job, &name);
+	path_params(job, NULL, name.len ? name.buf : NULL, true, sb);
+	strbuf_release(&name);
 }
 
 void job_tbox_group(const char *testbox, struct strbuf *sb)
@@ -506,8 +576,7 @@ static void key_where(const struct job *job, const char *key, struct strbuf *sb)
 int job_result_root(const struct job *job, const char *base_dir,
 		    const char *commit, struct strbuf *sb)
 {
-	const char *testcase = job_get(job, "testcase");
-	const char *tc_key = "testcase";
+	const char *tc_key, *testcase = job_testcase(job, &tc_key);
 	const char *v;
 	struct strbuf part = STRBUF_INIT, host = STRBUF_INIT, what = STRBUF_INIT;
 	struct utsname u;
@@ -517,17 +586,6 @@ int job_result_root(const struct job *job, const char *base_dir,
 
 	if (!arch)
 		arch = have_uname ? u.machine : "x86_64";
-	if (!testcase)
-		testcase = job_get(job, tc_key = "suite");
-	if (!testcase) {
-		size_t pos = 0;
-		const struct job_entry *e;
-		while ((e = job_next(job, &pos)))
-			if (!job_monitor_find(e->key) && parser_find(e->key)) {
-				testcase = e->key;
-				break;
-			}
-	}
 	if (!testcase) {
 		return error("%s: expected a 'testcase' (or a benchmark key) to name the result root",
 			     job->path ? job->path : "<job>");
@@ -536,7 +594,7 @@ int job_result_root(const struct job *job, const char *base_dir,
 	key_where(job, tc_key, &what);
 	if (add_dir(sb, testcase, what.buf) < 0)
 		goto out;
-	job_path_params(job, NULL, &part);
+	job_result_params(job, &part);
 	strbuf_reset(&what);
 	strbuf_addf(&what, "%s: the parameters' part of the result path",
 		    job->path ? job->path : "<job>");

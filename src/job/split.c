@@ -592,6 +592,16 @@ int job_split(const struct job *job, const char *origin,
 	}
 	if (job_lookup(base, "cluster"))
 		job_set_value(base, "node_roles", job_string_new("server client"));
+	{
+		/* an atom's file is named by its parameters, not the job's
+		 * name: a mytest job keeps the name its own file gave it */
+		const char *key, *tc = job_testcase(job, &key);
+		struct strbuf n = STRBUF_INIT;
+		if (tc && !strcmp(tc, "mytest") && !job_lookup(base, "name") &&
+		    job_mytest_name(job, &n))
+			job_set_value(base, "name", job_string_new(n.buf));
+		strbuf_release(&n);
+	}
 	if (!opts->no_defaults)
 		load_hosts(base, s.dirs);
 

@@ -17,6 +17,7 @@ MONITOR(softirqs)        /* softirqs.c      /proc/softirqs */
 MONITOR(interrupts)      /* interrupts.c    /proc/interrupts */
 MONITOR(proc_stat)       /* proc-stat.c     /proc/stat */
 MONITOR(diskstats)       /* diskstats.c     /proc/diskstats */
+MONITOR(iostat)          /* iostat.c        iostat -x from /proc/diskstats, /proc/stat */
 MONITOR(slabinfo)        /* slabinfo.c      /proc/slabinfo */
 MONITOR(cpuidle)         /* cpuidle.c       cpu*\/cpuidle/state* */
 MONITOR(cpufreq)         /* cpufreq.c       cpu*\/cpufreq/stats */

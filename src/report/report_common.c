@@ -530,7 +530,7 @@ static void load_job(struct report *r, const char *path)
 		tc = job_get(job, "suite");
 	if (tc) {
 		strbuf_addf(&sb, "%s/", tc);
-		job_path_params(job, NULL, &sb);
+		job_result_params(job, &sb);
 		r->testcase = strbuf_detach(&sb, NULL);
 	}
 	job_free(job);

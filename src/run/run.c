@@ -125,7 +125,25 @@ struct monitor_plan {
 	int nr;
 	bool perf_stat, perf_profile;
 	struct strbuf skipped;           /* "name: reason\n" lines */
+	struct strbuf missing;           /* "a, b": lkp monitors the job asks
+					    for that perfbot does not have */
 };
+
+/* Note lkp monitor `name`, asked for but not in perfbot, once. */
+static void plan_missing(struct monitor_plan *mp, const char *name)
+{
+	const char *p = mp->missing.buf;
+	size_t n = strlen(name);
+
+	if (!strcmp(name, "perf-stat") || !strcmp(name, "perf-profile") || monitor_find(name))
+		return;
+	for (; (p = strstr(p, name)); p += n)
+		if ((p == mp->missing.buf || p[-1] == ' ') && (!p[n] || p[n] == ','))
+			return;
+	if (mp->missing.len)
+		strbuf_addstr(&mp->missing, ", ");
+	strbuf_addstr(&mp->missing, name);
+}
 
 static void plan_add(struct monitor_plan *mp, const struct monitor *m, size_t *alloc)
 {
@@ -168,6 +186,7 @@ static int plan_monitors(const struct run_opts *opts, struct monitor_plan *mp)
 
 	memset(mp, 0, sizeof(*mp));
 	strbuf_init(&mp->skipped, 0);
+	strbuf_init(&mp->missing, 0);
 	mp->sampled = xcalloc(1, sizeof(*mp->sampled));
 	if (opts->monitors) {
 		char *list = xstrdup(opts->monitors), *save = NULL;
@@ -184,6 +203,8 @@ static int plan_monitors(const struct run_opts *opts, struct monitor_plan *mp)
 	while ((e = job_next(opts->job, &pos))) {
 		if (plan_name(mp, e->key, &alloc) == 0)
 			any = true;
+		else if (job_monitor_find(e->key))
+			plan_missing(mp, e->key);
 	}
 	/* lkp's include/category/benchmark: the default monitors */
 	const char *category = job_get(opts->job, "category");
@@ -195,6 +216,11 @@ static int plan_monitors(const struct run_opts *opts, struct monitor_plan *mp)
 		free(def);
 		mp->perf_stat = mp->perf_profile = true;
 	}
+	/* split-job left out of lkp's benchmark set what perfbot lacks */
+	if (category && !strcmp(category, "benchmark"))
+		for (const struct job_monitor *jm = job_monitor_table(); jm->name; jm++)
+			if (jm->in_benchmark_set)
+				plan_missing(mp, jm->name);
 	return 0;
 }
 
@@ -242,6 +268,7 @@ static void plan_release(struct monitor_plan *mp)
 	free(mp->sampled);
 	free(mp->intervals);
 	strbuf_release(&mp->skipped);
+	strbuf_release(&mp->missing);
 }
 
 /* ---- one run --------------------------------------------------------- */
@@ -569,7 +596,7 @@ static int write_last_state(struct run_ctx *rc, const char *dir, const struct ou
 	strbuf_addf(&s, "interrupted: %s\n", o->interrupted ? "true" : "false");
 	if (o->why)
 		strbuf_addf(&s, "reason: %s\n", o->why);
-	if (rc->plan.skipped.len) {
+	if (rc->plan.skipped.len || rc->plan.missing.len) {
 		strbuf_addstr(&s, "skipped_monitors:\n");
 		for (const char *l = rc->plan.skipped.buf; *l;) {
 			const char *nl = strchr(l, '\n');
@@ -577,6 +604,8 @@ static int write_last_state(struct run_ctx *rc, const char *dir, const struct ou
 			strbuf_add(&s, l, (size_t)(nl - l + 1));
 			l = nl + 1;
 		}
+		if (rc->plan.missing.len)
+			strbuf_addf(&s, "  not in perfbot yet: %s\n", rc->plan.missing.buf);
 	}
 	path_join(&path, dir, "last_state");
 	ret = write_file_atomic(path.buf, s.buf, s.len);
@@ -649,8 +678,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	/* fs:, disk:, cpufreq_governor: before monitors, so mkfs is not measured */
 	int sr = run_setup_apply(opts->job, rc->work_base, &setup, &rc->log);
 	if (sr) {
-		if (sr > 0)
-			error("the job's setup cannot work on this machine (see above)");
+		/* the message is out; a run that never began leaves no folder */
+		remove_tree(tmp.buf);
 		goto out;
 	}
 	if (setup.mnt)
@@ -871,6 +900,17 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	}
 	if (job_result_root(opts->job, base.buf, opts->commit, &rr) < 0)
 		goto out;
+	/* disks and mounts live outside the result tree, in one private
+	 * place per user (run/workdir.h), so that leftovers of a perfbot
+	 * killed with -9 are found */
+	run_setup_paths(&work_dir, &cpu_sysfs);
+	rc.work_base = work_dir.buf;
+	rc.cpu_sysfs = cpu_sysfs.buf;
+	/* what the machine lacks (brd, a tool, root, RAM) fails here, once,
+	 * before any folder or monitor; each run applies the setup again.
+	 * A backend sets up where the benchmark runs. */
+	if (!opts->backend && run_setup_check(opts->job, rc.work_base, rc.cpu_sysfs, &rc.log))
+		goto out;
 	if (mkdir_p(rr.buf, 0755) < 0)
 		goto out;
 	res->result_root = xstrdup(rr.buf);
@@ -897,15 +937,14 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		}
 		if (!job_get(rc.saved_job, "testcase"))
 			job_set(rc.saved_job, "testcase", rc.testcase);
+		/* the run's job.yaml is no longer the file that named it */
+		struct strbuf name = STRBUF_INIT;
+		if (!job_get(rc.saved_job, "name") && job_mytest_name(opts->job, &name))
+			job_set(rc.saved_job, "name", name.buf);
+		strbuf_release(&name);
 	}
 
-	/* disks and mounts live outside the result tree, in one private
-	 * place per user (run/workdir.h), so that leftovers of a perfbot
-	 * killed with -9 are found; those and its half-made run dirs go
-	 * first */
-	run_setup_paths(&work_dir, &cpu_sysfs);
-	rc.work_base = work_dir.buf;
-	rc.cpu_sysfs = cpu_sysfs.buf;
+	/* a killed perfbot's leftovers and half-made run dirs go first */
 	if (run_reap_leftovers(rc.result_root) < 0)
 		goto out_plan;
 
@@ -933,6 +972,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			fprintf(stderr, "perfbot: monitor skipped: %.*s\n", (int)(nl - l), l);
 			l = nl + 1;
 		}
+	/* one line: the names say what the results will lack */
+	if (rc.plan.missing.len)
+		fprintf(stderr, "perfbot: monitors skipped, not in perfbot yet: %s\n",
+			rc.plan.missing.buf);
 
 runs:
 	ret = 0;

@@ -409,6 +409,7 @@ static int plan_disk(const struct job *job, struct run_setup_plan *plan, struct 
 	if (!v)
 		return err;
 	text = v->text;
+	plan->disk_val = v;
 	snprintf(plan->disk_desc, sizeof(plan->disk_desc), "%s", text);
 	if (!strncmp(text, "loop_", 5)) {
 		if (run_setup_parse_size(text + 5, &plan->disk_bytes) < 0)
@@ -664,7 +665,15 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 			strbuf_addf(log, "setup: brd: %s; falling back to loop images in %s "
 				    "(RAM-backed, but through the loop driver)\n", why.buf, RUN_SETUP_SHM_DIR);
 		} else {
-			r = cannot(log, "%s", why.buf);
+			/* a loop image of the same size is what works anywhere */
+			const char *size = strstr(plan->disk_desc, "BRD_");
+			strbuf_reset(&sb);
+			if (plan->disk_val)
+				job_source_line(plan->disk_val, &sb);
+			r = cannot(log, "%s%sdisk '%s': %s; use disk: loop_%s instead",
+				   sb.buf, sb.len ? ": " : "", plan->disk_desc, why.buf,
+				   size ? size + 4 : "1G");
+			strbuf_reset(&sb);
 		}
 		strbuf_reset(&why);
 	}
@@ -1295,6 +1304,29 @@ int run_setup_apply(const struct job *job, const char *work_base, struct run_set
 	}
 	free_list(cr.gov_files, cr.nr_gov);
 	free(base);
+	free(existing);
+	return r;
+}
+
+int run_setup_check(const struct job *job, const char *work_base, const char *cpu_sysfs,
+		    struct strbuf *log)
+{
+	struct run_setup_plan plan;
+	struct run_setup s = RUN_SETUP_INIT;
+	struct check_result cr = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	char *existing;
+	int r = run_setup_plan(job, &plan, &why);
+
+	if (r > 0)
+		r = cannot(log, "%s", why.buf);
+	strbuf_release(&why);
+	if (r || (!plan.fs && plan.disk == RUN_DISK_NONE && !plan.governor))
+		return r;
+	s.cpu_sysfs = cpu_sysfs;
+	existing = nearest_existing(work_base);
+	r = check_plan(&plan, existing, &s, &cr, log);
+	free_list(cr.gov_files, cr.nr_gov);
 	free(existing);
 	return r;
 }

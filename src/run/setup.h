@@ -138,6 +138,16 @@ int run_setup_apply(const struct job *job, const char *work_base,
 		    struct run_setup *s, struct strbuf *log);
 
 /*
+ * The checks of run_setup_apply alone, changing nothing: 0, 1 (cannot
+ * work here, named on stderr and in log) or -1, as run_setup_apply.  Run
+ * once before the first run, so that a job this machine cannot set up
+ * fails before any run directory or monitor.  cpu_sysfs as in struct
+ * run_setup.
+ */
+int run_setup_check(const struct job *job, const char *work_base, const char *cpu_sysfs,
+		    struct strbuf *log);
+
+/*
  * Undo what run_setup_apply did, newest first: restore governors, unmount
  * (retrying for 2 s while busy, then a lazy unmount), detach loop
  * devices, remove images and dirs, unload brd, delete the journal; then
@@ -186,6 +196,7 @@ struct run_setup_plan {
 	unsigned long long disk_bytes;  /* size of each disk */
 	bool default_disk;              /* disk made because fs had none */
 	char disk_desc[48];             /* the disk as the job wrote it */
+	const struct job_value *disk_val; /* its value, for FILE:LINE:COL; or NULL */
 	const char *governor;           /* borrowed from the job, or NULL */
 };
 

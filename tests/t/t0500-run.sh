@@ -67,6 +67,34 @@ test_expect_success 'options anywhere before --, as run --help orders them' '
 	! test -d res/mytest/*/*/*/*/*/ord3
 '
 
+test_expect_success 'a job of the user'"'"'s own is named by name:, else by its file' '
+	job mine.yaml "name: quick-echo" "mytest:" "  command: '"'"'echo ops: 3'"'"'" &&
+	perfbot run -r res -c n1 -M vmstat mine.yaml >out &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	case "$rr" in "$(pwd -P)"/res/mytest/quick-echo/*/n1) ;; *) echo "layout: $rr"; false;; esac &&
+	job other.yaml "runtime: 3s" "mytest:" "  command: '"'"'echo ops: 4'"'"'" &&
+	perfbot run -r res -c n1 -M vmstat other.yaml >out &&
+	rr2=$(sed -n "s/: 1 run$//p" out) &&
+	case "$rr2" in "$(pwd -P)"/res/mytest/other-3s/*/n1) ;; *) echo "layout: $rr2"; false;; esac &&
+	grep -q "^name: other$" "$rr2/0/job.yaml" &&
+	# the result'"'"'s job.yaml and a split atom name the same result root
+	perfbot run -r res -c n1 -M vmstat "$rr2/0/job.yaml" >out &&
+	test "$(sed -n "s/: 1 run$//p" out)" = "$rr2" && test -d "$rr2/1" &&
+	perfbot split-job -o atoms other.yaml >/dev/null &&
+	perfbot run -r res -c n1 -M vmstat atoms/other-*.yaml >out &&
+	test "$(sed -n "s/: 1 run$//p" out)" = "$rr2" && test -d "$rr2/2" &&
+	perfbot report "$rr" "$rr2" >rep &&
+	grep -q "^        mytest/quick-echo$" rep &&
+	# a command from the command line names nothing: parameters as before
+	job cmdline.yaml "runtime: 2s" "mytest:" &&
+	perfbot run -r res -c n1 -M vmstat cmdline.yaml -- sh -c "echo ops: 5" >out &&
+	case "$(sed -n "s/: 1 run$//p" out)" in "$(pwd -P)"/res/mytest/2s/*/n1) ;; *) cat out; false;; esac &&
+	job dots.yaml "name: .." "mytest:" "  command: '"'"'echo ops: 3'"'"'" &&
+	test_must_fail 1 perfbot run -r res -c n1 dots.yaml 2>err &&
+	grep -q "dots.yaml: the parameters" err &&
+	test "$(wc -l <err)" = 1
+'
+
 test_expect_success '$PERFBOT_BUILD_DIR: the folder perfbot runs in, unless set' '
 	job j.yaml && mkdir co && echo 7 >co/VALUE &&
 	(cd co && perfbot run ../j.yaml -r ../res -c bd1 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
@@ -214,6 +242,29 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	grep -q "^memory: 3G$" "$rr/0/machine"
 '
 
+test_expect_success 'lkp monitors perfbot lacks: named in one line at the start and in last_state' '
+	printf "testcase: mytest\nheartbeat:\nvmstat:\nlock_stat:\n" >j.yaml &&
+	perfbot run -r res -c sk1 j.yaml -- sh -c "echo a: 1" >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	echo "perfbot: monitors skipped, not in perfbot yet: heartbeat, lock_stat" >expect &&
+	grep "not in perfbot" err >actual &&
+	test_cmp expect actual &&
+	grep -q "^  not in perfbot yet: heartbeat, lock_stat$" "$rr/0/last_state" &&
+	test -s "$rr/0/vmstat" &&
+	# lkp'"'"'s benchmark set (split-job leaves its missing members out),
+	# each name once
+	job b.yaml "heartbeat:" "vmstat:" &&
+	perfbot run -r res -c sk2 b.yaml -- sh -c "echo a: 1" >out 2>err &&
+	grep "not in perfbot" err >actual &&
+	test "$(wc -l <actual)" = 1 &&
+	grep -q "yet: heartbeat, kmsg, boot-time, uptime, lock_stat, perf-sched, " actual &&
+	printf "testcase: mytest\nvmstat:\n" >c.yaml &&
+	perfbot run -r res -c sk3 c.yaml -- sh -c "echo a: 1" >out 2>err &&
+	! grep -q "not in perfbot" err &&
+	perfbot run -r res -c sk4 -M vmstat b.yaml -- sh -c "echo a: 1" >out 2>err &&
+	! grep -q "not in perfbot" err
+'
+
 test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an interval' '
 	job j.yaml "proc-vmstat:" "softirqs:" "interrupts:" "  interval: 0.2" &&
 	perfbot run -r res -c iv1 -i 0.2 j.yaml -- sh -c "sleep 3; echo a: 1" >out &&
@@ -244,6 +295,26 @@ test_expect_success 'fs: ext4 on a loop image: the benchmark runs in it, nothing
 		grep -q "ext4 .*$(pwd)/work/" "$rr/0/mytest" &&
 		! grep -q "$(pwd)/work" /proc/mounts &&
 		! losetup -a | grep -q "$(pwd)/work"
+	fi
+'
+
+test_expect_success 'no brd here: one line naming loop_<size>, before any folder or monitor' '
+	if [ "$(id -u)" != 0 ]; then
+		echo "# skipped: needs root (setup checks root before brd)"
+	else
+		# a modprobe that finds no module: brd is missing on any machine
+		mkdir bin && printf "#!/bin/sh\nexit 1\n" >bin/modprobe && chmod +x bin/modprobe &&
+		job j.yaml "disk: 2BRD_64M" &&
+		(PATH="$(pwd)/bin:$PATH" && PERFBOT_WORK_DIR=$(pwd)/work && export PATH PERFBOT_WORK_DIR &&
+		 test_must_fail 1 perfbot run -r res -c brd1 -M vmstat j.yaml -- sh -c "echo ok: 1" >out 2>err) &&
+		test "$(wc -l <err)" = 1 &&
+		grep -q "^perfbot: j.yaml:3:7: disk .2BRD_64M.: .*brd.*; use disk: loop_64M instead$" err &&
+		! ls -d res/mytest/*/*/*/*/*/brd1 2>/dev/null &&
+		! test -e work &&
+		job k.yaml "disk: 1BRD" &&
+		(PATH="$(pwd)/bin:$PATH" && PERFBOT_WORK_DIR=$(pwd)/work && export PATH PERFBOT_WORK_DIR &&
+		 test_must_fail 1 perfbot run -r res -c brd1 -M vmstat k.yaml -- sh -c "echo ok: 1" 2>err) &&
+		grep -q "; use disk: loop_1G instead$" err
 	fi
 '
 

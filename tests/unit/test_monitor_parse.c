@@ -61,7 +61,7 @@ static void test_registry(void **state)
 	const struct monitor *const *all = monitor_all();
 	const char *names[] = { "proc-vmstat", "meminfo", "vmstat", "numa-vmstat",
 		"numa-numastat", "numa-meminfo", "softirqs", "interrupts", "proc-stat",
-		"diskstats", "slabinfo", "cpuidle", "cpufreq", "time", NULL };
+		"diskstats", "iostat", "slabinfo", "cpuidle", "cpufreq", "time", NULL };
 	const struct monitor **defaults = monitor_default_list();
 	int n = 0, nd = 0;
 
@@ -81,12 +81,12 @@ static void test_registry(void **state)
 		for (int j = 0; j < n; j++)
 			assert_string_not_equal(all[j]->name, m->name);
 	}
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 15);
 	assert_null(monitor_find("perf-stat"));
 	for (; defaults[nd]; nd++)
 		assert_true(defaults[nd]->flags & MONITOR_DEFAULT);
 	/* lkp's benchmark defaults among ours: all but time */
-	assert_int_equal(nd, 13);
+	assert_int_equal(nd, 14);
 	free(defaults);
 }
 
@@ -486,6 +486,105 @@ static void test_vmstat_sample(void **state)
 	strbuf_release(&raw);
 }
 
+/* lkp's parser's own example (programs/iostat/parse), classic -x columns */
+static void test_iostat_parse(void **state)
+{
+	check_raw("iostat",
+		  "2013-04-02T13:58:40+0800\n"
+		  "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n"
+		  "          34.78   12.99    6.03    0.40    0.00   45.80\n"
+		  "\n"
+		  "Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz "
+		  "avgqu-sz   await r_await w_await  svctm  %util\n"
+		  "sda               0.15    12.76    3.02    9.81    63.05   126.27    29.51"
+		  "     0.16   12.72    3.96   15.42   1.55   1.99\n"
+		  "sdd               0.09    34.01    8.43   20.57   189.15   750.68    64.80"
+		  "     0.79   27.07    1.31   37.63   0.45   1.31\n"
+		  "\n"
+		  "not a time line 2013-04-02\n",
+		  "time: 1364882320\n"
+		  "cpu.user: 34.78\ncpu.nice: 12.99\ncpu.system: 6.03\ncpu.iowait: 0.40\n"
+		  "cpu.steal: 0.00\ncpu.idle: 45.80\n"
+		  "sda.rrqm/s: 0.15\nsda.wrqm/s: 12.76\nsda.r/s: 3.02\nsda.w/s: 9.81\n"
+		  "sda.rkB/s: 63.05\nsda.wkB/s: 126.27\nsda.avgrq-sz: 29.51\nsda.avgqu-sz: 0.16\n"
+		  "sda.await: 12.72\nsda.r_await: 3.96\nsda.w_await: 15.42\nsda.svctm: 1.55\n"
+		  "sda.util: 1.99\n"
+		  "sdd.rrqm/s: 0.09\nsdd.wrqm/s: 34.01\nsdd.r/s: 8.43\nsdd.w/s: 20.57\n"
+		  "sdd.rkB/s: 189.15\nsdd.wkB/s: 750.68\nsdd.avgrq-sz: 64.80\nsdd.avgqu-sz: 0.79\n"
+		  "sdd.await: 27.07\nsdd.r_await: 1.31\nsdd.w_await: 37.63\nsdd.svctm: 0.45\n"
+		  "sdd.util: 1.31\n");
+}
+
+/* The value of key in stats lines, or NULL. */
+static const char *stat_of(const char *lines, const char *key, char *buf, size_t n)
+{
+	size_t k = strlen(key);
+	for (const char *p = lines; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, k) && p[k] == ':') {
+			const char *e = strchr(p, '\n');
+			snprintf(buf, n, "%.*s", (int)(e - p - k - 2), p + k + 2);
+			return buf;
+		}
+	return NULL;
+}
+
+/* Two samples: iostat's arithmetic on the deltas; partitions left out */
+static void test_iostat_sample(void **state)
+{
+	const struct monitor *m = mon("iostat");
+	struct strbuf disk = STRBUF_INIT, stat = STRBUF_INIT, raw = STRBUF_INIT, out = STRBUF_INIT;
+	const struct strbuf *text[] = { &disk, &stat };
+	void *st = calloc(1, m->sample_state_size);
+	char v[64];
+
+	strbuf_addstr(&disk, "   8       0 sda 100 10 2000 50 200 20 4000 300 0 400 500\n"
+			     "   8       1 sda1 100 10 2000 50 200 20 4000 300 0 400 500\n"
+			     " 259       0 nvme0n1 0 0 0 0 0 0 0 0 0 0 0\n"
+			     " 259       1 nvme0n1p1 0 0 0 0 0 0 0 0 0 0 0\n");
+	strbuf_addstr(&stat, "cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 1 1 1 1 1 1 1 1\n");
+	assert_int_equal(m->sample(st, text, 2, &(struct timespec){ 1000, 0 }, &raw), 0);
+	assert_int_equal(raw.len, 0);   /* the first sample only records */
+	strbuf_reset(&disk);
+	/* +10 reads of 40 sectors taking 30 ms, +30 writes of 120 sectors
+	 * taking 270 ms, io_ticks +80 */
+	strbuf_addstr(&disk, "   8       0 sda 110 12 2040 80 230 26 4120 570 1 480 900\n"
+			     "   8       1 sda1 110 12 2040 80 230 26 4120 570 1 480 900\n"
+			     " 259       0 nvme0n1 0 0 0 0 0 0 0 0 0 0 0\n"
+			     " 259       1 nvme0n1p1 4 0 8 0 0 0 0 0 0 0 0\n");
+	strbuf_reset(&stat);
+	/* +60 user, +20 system, +10 softirq, +10 iowait of 100 jiffies */
+	strbuf_addstr(&stat, "cpu  160 0 120 700 110 0 10 0 0 0\n");
+	usleep(20000);
+	assert_int_equal(m->sample(st, text, 2, &(struct timespec){ 1001, 0 }, &raw), 0);
+	assert_int_equal(monitor_parse(m, raw.buf, raw.len, "raw", &out), 0);
+	assert_non_null(strstr(out.buf, "time: 1001\n"));
+	assert_string_equal(stat_of(out.buf, "cpu.user", v, sizeof(v)), "60.00");
+	assert_string_equal(stat_of(out.buf, "cpu.system", v, sizeof(v)), "30.00");
+	assert_string_equal(stat_of(out.buf, "cpu.iowait", v, sizeof(v)), "10.00");
+	assert_string_equal(stat_of(out.buf, "cpu.idle", v, sizeof(v)), "0.00");
+	/* (40 + 120) sectors / 40 requests; 300 ms / 40; 30 / 10; 270 / 30; 80 / 40 */
+	assert_string_equal(stat_of(out.buf, "sda.avgrq-sz", v, sizeof(v)), "4.00");
+	assert_string_equal(stat_of(out.buf, "sda.await", v, sizeof(v)), "7.50");
+	assert_string_equal(stat_of(out.buf, "sda.r_await", v, sizeof(v)), "3.00");
+	assert_string_equal(stat_of(out.buf, "sda.w_await", v, sizeof(v)), "9.00");
+	assert_string_equal(stat_of(out.buf, "sda.svctm", v, sizeof(v)), "2.00");
+	/* rates: 20 sectors / s is 10 kB/s, whatever the interval was */
+	double r = atof(stat_of(out.buf, "sda.r/s", v, sizeof(v)));
+	double rkb = atof(stat_of(out.buf, "sda.rkB/s", v, sizeof(v)));
+	assert_true(r > 0 && rkb > 1.9 * r && rkb < 2.1 * r);
+	assert_non_null(stat_of(out.buf, "nvme0n1.util", v, sizeof(v)));
+	assert_null(stat_of(out.buf, "sda1.r/s", v, sizeof(v)));
+	assert_null(stat_of(out.buf, "nvme0n1p1.r/s", v, sizeof(v)));
+	/* a missing source */
+	text[1] = NULL;
+	assert_int_equal(m->sample(st, text, 2, &(struct timespec){ 1002, 0 }, &raw), -1);
+	free(st);
+	strbuf_release(&disk);
+	strbuf_release(&stat);
+	strbuf_release(&raw);
+	strbuf_release(&out);
+}
+
 static void test_vmstat_errors(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -671,6 +770,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_iostat_parse),
+		cmocka_unit_test(test_iostat_sample),
 		cmocka_unit_test(test_proc_vmstat),
 		cmocka_unit_test(test_proc_vmstat_real),
 		cmocka_unit_test(test_meminfo),

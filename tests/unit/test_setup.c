@@ -869,7 +869,8 @@ static void test_brd_or_fallback(void **state)
 		print_message("brd: %s", err.buf);
 		assert_int_equal(r, 1);
 		assert_non_null(strstr(err.buf, "no brd module (CONFIG_BLK_DEV_RAM)"));
-		assert_non_null(strstr(log.buf, "setup: cannot work here: this kernel"));
+		assert_non_null(strstr(log.buf, "setup: cannot work here: jobs/t.yaml:3:7: disk '1BRD_64M': this kernel"));
+		assert_non_null(strstr(err.buf, "; use disk: loop_64M instead\n"));
 		assert_int_equal(setup_entries(base), 0);
 	}
 	assert_clean(base);
