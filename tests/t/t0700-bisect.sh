@@ -51,6 +51,8 @@ test_expect_success 'finds the first bad commit in a history with a merge' '
 		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
 	want=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
 	grep -q "^first bad commit: $want (\"commit 8\")" out &&
+	# each verdict said without -v, as git bisect says each step
+	grep -q "^perfbot: $(echo $want | cut -c1-12) (\"commit 8\"): bad after [0-9]* runs\? (mean " err &&
 	grep -q "mytest.score" out &&
 	grep -q "each point below represents a sample run" out &&
 	grep -q "^        perfbot run $TRASH/job.yaml --commit [0-9a-f]* --result-root $(pwd -P)/res$" out &&
