@@ -324,22 +324,14 @@ static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 	field_list_release(&head);
 	field_list_release(&v);
 	strbuf_release(&out);
-	(void)m;
-	(void)name;
 	return ret;
-}
-
-static int add_to(void *ctx, const char *lines, size_t len)
-{
-	strbuf_add(ctx, lines, len);
-	return 0;
 }
 
 /* A snapshot is one report, its time line included. */
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
-	return parse_raw(NULL, buf, len, name, add_to, out);
+	return parse_raw(NULL, buf, len, name, stats_sink_strbuf, out);
 }
 
 const struct monitor monitor_iostat = {

@@ -76,6 +76,8 @@ int proc_read_fd(int fd, struct strbuf *buf);
 /* Called with each chunk of stats lines ("key: value\n", "time: T\n")
  * a parser produces; returns 0 or -1 to stop. */
 typedef int (*stats_sink_fn)(void *ctx, const char *lines, size_t len);
+/* The sink that appends the lines to the strbuf ctx (sampler.c). */
+int stats_sink_strbuf(void *ctx, const char *lines, size_t len);
 
 enum monitor_flags {
 	MONITOR_DEFAULT = 1 << 0,     /* in lkp's default monitors of a

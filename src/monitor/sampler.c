@@ -329,7 +329,7 @@ int monitor_parse_records(const struct monitor *m, const char *buf, size_t len,
 	return ret;
 }
 
-static int sink_strbuf(void *ctx, const char *lines, size_t len)
+int stats_sink_strbuf(void *ctx, const char *lines, size_t len)
 {
 	strbuf_add(ctx, lines, len);
 	return 0;
@@ -339,8 +339,8 @@ int monitor_parse(const struct monitor *m, const char *buf, size_t len,
 		  const char *name, struct strbuf *out)
 {
 	if (m->parse_raw)
-		return m->parse_raw(m, buf, len, name, sink_strbuf, out);
-	return monitor_parse_records(m, buf, len, name, sink_strbuf, out);
+		return m->parse_raw(m, buf, len, name, stats_sink_strbuf, out);
+	return monitor_parse_records(m, buf, len, name, stats_sink_strbuf, out);
 }
 
 /* ---- dump-stat: stats lines -> time series ---- */

@@ -411,12 +411,6 @@ static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 	return ret;
 }
 
-static int add_to(void *ctx, const char *lines, size_t len)
-{
-	strbuf_add(ctx, lines, len);
-	return 0;
-}
-
 /* A vmstat "snapshot" is one row: parsed with the header it needs. */
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
@@ -426,7 +420,7 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 
 	strbuf_addstr(&text, header);
 	strbuf_add(&text, buf, len);
-	ret = parse_raw(NULL, text.buf, text.len, name, add_to, out);
+	ret = parse_raw(NULL, text.buf, text.len, name, stats_sink_strbuf, out);
 	strbuf_release(&text);
 	return ret;
 }
