@@ -107,9 +107,7 @@ void compare_release(struct compare *cmp)
 	memset(cmp, 0, sizeof(*cmp));
 }
 
-/* Samples of stat in column c (complete runs only unless all_runs);
- * a metric missing from the column reads as zeros, as in lkp. */
-static int column_samples(const struct compare_col *c, const char *stat, bool all_runs, double *out)
+int compare_col_samples(const struct compare_col *c, const char *stat, bool all_runs, double *out)
 {
 	int pos = matrix_find(&c->mx, stat), n = 0;
 
@@ -157,7 +155,7 @@ static void fill_row(struct compare *cmp, struct compare_row *r)
 	for (int i = 0; i < nc; i++) {
 		const struct compare_col *c = &cmp->col[i];
 		double *s = xmalloc(sizeof(double) * (size_t)(c->runs ? c->runs : 1));
-		int n = column_samples(c, r->stat, r->failure, s);
+		int n = compare_col_samples(c, r->stat, r->failure, s);
 		if (r->failure) {
 			double sum = 0;
 			for (int k = 0; k < n; k++)

@@ -75,6 +75,9 @@ int compare_label_by_axis(struct compare *cmp, const char *key);
 /* The first axis (in key order) every column has and not all alike, or
  * NULL. */
 const char *compare_differing_axis(const struct compare *cmp);
+/* Samples of stat in column c, complete runs only unless all_runs; a
+ * metric the column lacks reads as zeros, as in lkp.  out holds c->runs. */
+int compare_col_samples(const struct compare_col *c, const char *stat, bool all_runs, double *out);
 /* Decide the changed rows and compute their numbers. */
 int compare_build(struct compare *cmp);
 void compare_release(struct compare *cmp);
@@ -85,6 +88,13 @@ void compare_print_avg(struct strbuf *out, double avg);
 /* Renderers (compare_table.c).  pvalue adds a p= column. */
 void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pvalue);
 void compare_print_legacy(const struct compare *cmp, struct strbuf *out);
+/* The legacy layout's pieces, for compare --metric too: the header of n
+ * column labels (BASE first; eol ends its two lines), and one column's
+ * cell: for a NEW column (change not NULL; NaN prints blanks) the change,
+ * then the avg and " ~N%" (blanks when sd_percent < 0). */
+void compare_print_legacy_header(struct strbuf *out, const char *const *labels, int n, const char *eol);
+void compare_print_legacy_cell(struct strbuf *out, const double *change, bool abs_change,
+			       double avg, double sd_percent);
 void compare_print_json(const struct compare *cmp, struct strbuf *out);
 /* --csv: a line per metric and column (compare --help names the fields). */
 void compare_print_csv(const struct compare *cmp, struct strbuf *out);

@@ -30,6 +30,7 @@
 #include "util/xalloc.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,16 +75,12 @@ static int find_commit(char **commits, int n, const char *commit)
 	return -1;
 }
 
-/* Mean and population stddev of metric over the column's complete runs;
- * a metric the column lacks reads as zeros, as in the commit table. */
+/* Mean and population stddev of metric over the column's complete runs. */
 static void cell(const struct compare_col *c, const char *metric, double *avg, double *sd)
 {
-	int pos = matrix_find(&c->mx, metric), n = 0;
 	double *s = xmalloc(sizeof(double) * (size_t)(c->runs ? c->runs : 1));
+	int n = compare_col_samples(c, metric, false, s);
 
-	for (int r = 0; r < c->runs; r++)
-		if (!c->incomplete[r])
-			s[n++] = pos >= 0 ? c->mx.m[pos].v[r] : 0;
 	*avg = n ? mean(s, n) : 0;
 	*sd = n > 1 ? stddev_pop(s, n) : 0;
 	free(s);
@@ -92,15 +89,6 @@ static void cell(const struct compare_col *c, const char *metric, double *avg, d
 static double change_percent(double avg, double base)
 {
 	return 100.0 * (avg - base) / (base == 0 ? 1e-100 : base);
-}
-
-static void print_change(struct strbuf *out, double p)
-{
-	/* the legacy table's " %+9.1f%% ", wider changes in %g */
-	if (p > -100000 && p < 100000)
-		strbuf_addf(out, " %+9.1f%% ", p);
-	else
-		strbuf_addf(out, " %+9.2g%% ", p);
 }
 
 int compare_print_metric(const struct compare *cmp, const char *metric, struct strbuf *out)
@@ -151,15 +139,9 @@ int compare_print_metric(const struct compare *cmp, const char *metric, struct s
 	}
 
 	double *total = xcalloc((size_t)ncommits, sizeof(double));
-	strbuf_addf(out, "%15.15s", commits[0]);
-	for (int k = 1; k < ncommits; k++)
-		strbuf_addf(out, "  %25.25s", commits[k]);
-	strbuf_addstr(out, "  \n---------------");
-	for (int k = 1; k < ncommits; k++)
-		strbuf_addstr(out, "  -------------------------");
-	strbuf_addstr(out, "  \n");
+	compare_print_legacy_header(out, (const char *const *)commits, ncommits, "  ");
 	for (int j = 0; j < njobs; j++) {
-		double base = 0, avg, sd;
+		double base = NAN, avg, sd, change;
 		bool complete = true;
 
 		for (int k = 0; k < ncommits; k++)
@@ -173,12 +155,10 @@ int compare_print_metric(const struct compare *cmp, const char *metric, struct s
 			cell(&cmp->col[job[j].col[k]], metric, &avg, &sd);
 			if (k == 0)
 				base = avg;
-			if (k && job[j].col[0] >= 0)
-				print_change(out, change_percent(avg, base));
-			else if (k)
-				strbuf_addchars(out, ' ', 12);
-			compare_print_avg(out, avg);
-			strbuf_addf(out, " ~%2lld%%", (long long)(avg != 0 ? 100 * sd / avg : sd));
+			/* NaN without a base: blanks in place of the change */
+			change = change_percent(avg, base);
+			compare_print_legacy_cell(out, k ? &change : NULL, false, avg,
+						  avg != 0 ? 100 * sd / avg : sd);
 			if (complete)
 				total[k] += avg;
 		}
@@ -186,10 +166,8 @@ int compare_print_metric(const struct compare *cmp, const char *metric, struct s
 	}
 	if (partial < njobs) {
 		for (int k = 0; k < ncommits; k++) {
-			if (k)
-				print_change(out, change_percent(total[k], total[0]));
-			compare_print_avg(out, total[k]);
-			strbuf_addchars(out, ' ', 5);
+			double change = change_percent(total[k], total[0]);
+			compare_print_legacy_cell(out, k ? &change : NULL, false, total[k], -1);
 		}
 		strbuf_addf(out, "  TOTAL %s\n", metric);
 	}

@@ -15,8 +15,10 @@
 #include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
+#include "util/xalloc.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ABS_WIDTH 10
@@ -191,29 +193,49 @@ void compare_print_table(const struct compare *cmp, struct strbuf *out, bool pva
  * (the change ends 11 columns in), " " and the 10-wide avg, the stddev
  * always shown as " ~%2d%%".
  */
+void compare_print_legacy_header(struct strbuf *out, const char *const *labels, int n, const char *eol)
+{
+	strbuf_addf(out, "%15.15s", labels[0]);
+	for (int i = 1; i < n; i++)
+		strbuf_addf(out, "  %25.25s", labels[i]);
+	strbuf_addf(out, "%s\n---------------", eol);
+	for (int i = 1; i < n; i++)
+		strbuf_addstr(out, "  -------------------------");
+	strbuf_addf(out, "%s\n", eol);
+}
+
+void compare_print_legacy_cell(struct strbuf *out, const double *change, bool abs_change,
+			       double avg, double sd_percent)
+{
+	/* " %+9.1f%% " then the avg: the change ends at column 26 as in
+	 * seed 001 (its "^^^^^^" legend) */
+	if (change && isnan(*change))
+		strbuf_addchars(out, ' ', 12);
+	else if (change && abs_change)
+		strbuf_addf(out, " %+9.2f  ", *change);
+	else if (change)
+		strbuf_addf(out, " %+9.1f%% ", *change);
+	compare_print_avg(out, avg);
+	if (sd_percent < 0)
+		strbuf_addchars(out, ' ', 5);
+	else
+		strbuf_addf(out, " ~%2lld%%", (long long)sd_percent);
+}
+
 void compare_print_legacy(const struct compare *cmp, struct strbuf *out)
 {
-	strbuf_addf(out, "%15.15s", cmp->col[0].label);
-	for (int i = 1; i < cmp->ncols; i++)
-		strbuf_addf(out, "  %25.25s", cmp->col[i].label);
-	strbuf_addstr(out, "\n---------------");
-	for (int i = 1; i < cmp->ncols; i++)
-		strbuf_addstr(out, "  -------------------------");
-	strbuf_addch(out, '\n');
+	const char **labels = xcalloc((size_t)cmp->ncols, sizeof(*labels));
+
+	for (int i = 0; i < cmp->ncols; i++)
+		labels[i] = cmp->col[i].label;
+	compare_print_legacy_header(out, labels, cmp->ncols, "");
+	free(labels);
 	for (int r = 0; r < cmp->nrows; r++) {
 		const struct compare_row *row = &cmp->row[r];
 		for (int i = 0; i < cmp->ncols; i++) {
-			if (i) {
-				/* " %+9.1f%% " then the avg: the change ends at
-				 * column 26 as in seed 001 (its "^^^^^^" legend) */
-				if (row->abs_change)
-					strbuf_addf(out, " %+9.2f  ", row->change[i - 1]);
-				else
-					strbuf_addf(out, " %+9.1f%% ", row->change[i - 1]);
-			}
-			compare_print_avg(out, row->failure ? row->fails[i] : row->avg[i]);
 			double sd = row->failure || row->stddev[i] < 0 ? 0 : stddev_percent(row->avg[i], row->stddev[i]);
-			strbuf_addf(out, " ~%2lld%%", (long long)sd);
+			compare_print_legacy_cell(out, i ? &row->change[i - 1] : NULL, row->abs_change,
+						  row->failure ? row->fails[i] : row->avg[i], sd);
 		}
 		strbuf_addf(out, "  %s\n", row->stat);
 	}
