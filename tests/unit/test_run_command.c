@@ -210,6 +210,29 @@ static void test_die_with_parent(void **state)
 	assert_int_equal(orphan_status(false), -1);
 }
 
+/*
+ * Whether process group `group` empties within 2 s, reaping what this
+ * test (a child subreaper) adopted; kills what is left so that a failing
+ * test leaves nothing running, and ends the subreaper role.
+ */
+static bool group_gone(pid_t group)
+{
+	bool gone = false;
+	int st;
+
+	for (int i = 0; i < 200 && !gone; i++) {
+		while (waitpid(-1, &st, WNOHANG) > 0)
+			;
+		gone = kill(-group, 0) < 0 && errno == ESRCH;
+		if (!gone)
+			usleep(10000);
+	}
+	if (!gone)
+		kill(-group, SIGKILL);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	return gone;
+}
+
 /* make's compilers too: the whole group of a die_with_parent child */
 static void test_group_dies_with_parent(void **state)
 {
@@ -239,19 +262,7 @@ static void test_group_dies_with_parent(void **state)
 	assert_int_equal(read(fds[0], &group, sizeof(group)), (ssize_t)sizeof(group));
 	close(fds[0]);
 	assert_int_equal(waitpid(helper, &st, 0), helper);
-	bool gone = false;
-	for (int i = 0; i < 200 && !gone; i++) {
-		/* reap what was adopted, then ask whether any member is left */
-		while (waitpid(-1, &st, WNOHANG) > 0)
-			;
-		gone = kill(-group, 0) < 0 && errno == ESRCH;
-		if (!gone)
-			usleep(10000);
-	}
-	if (!gone)
-		kill(-group, SIGKILL);
-	prctl(PR_SET_CHILD_SUBREAPER, 0);
-	assert_true(gone);
+	assert_true(group_gone(group));
 }
 
 /* a group's guard passes the program's exit status and SIGTERM through */
@@ -284,7 +295,7 @@ static void test_group_guard_status(void **state)
 static void test_poll_kills_stragglers(void **state)
 {
 	struct child_process cp;
-	int st, r = 1;
+	int r = 1;
 	pid_t group;
 	(void)state;
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
@@ -300,18 +311,7 @@ static void test_poll_kills_stragglers(void **state)
 			usleep(10000);
 	}
 	assert_int_equal(r, FINISH_EXITED);
-	bool gone = false;
-	for (int i = 0; i < 200 && !gone; i++) {
-		while (waitpid(-1, &st, WNOHANG) > 0)
-			;
-		gone = kill(-group, 0) < 0 && errno == ESRCH;
-		if (!gone)
-			usleep(10000);
-	}
-	if (!gone)
-		kill(-group, SIGKILL);
-	prctl(PR_SET_CHILD_SUBREAPER, 0);
-	assert_true(gone);
+	assert_true(group_gone(group));
 }
 
 static void test_program_in_path(void **state)
