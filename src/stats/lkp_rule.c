@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/lkp_regex.h"
 #include "stats/lkp_tables.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"

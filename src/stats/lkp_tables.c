@@ -3,708 +3,20 @@
  *
  * Each table below is the content of one of lkp's etc/ files (named above
  * it), kept in lkp's own Ruby-regexp text so that it can be compared line
- * by line with the file it came from.  lkp applies those files in three
- * ways, reproduced by enum anchor:
- *
- *   ANCHOR_NONE   stat =~ /re/          (etc/stat-denylist, ...)
- *   ANCHOR_START  stat =~ /^(re)/       (etc/failure, etc/pass, prefixes)
- *   ANCHOR_FULL   stat =~ /^(re)$/      (the *.yaml tables)
- *
- * The patterns are interpreted directly from their text by a small
- * backtracking matcher (re_search below) that knows the part of Ruby's
- * syntax these files use: literals and \-escapes, ., [classes], (groups)
- * with |, the quantifiers * + ? {m,n}, and ^ $.  Nothing is compiled, so
- * there is no global mutable state and no context to thread through.
- * Speed comes from rejecting early instead: the big tables are sorted by
- * the byte their patterns start with and looked up by the name's first
- * byte, an anchored pattern's literal start is compared before the
- * matcher runs, and so is (with strstr) the longest literal a match must
- * contain.  A name against every table costs about a microsecond.
+ * by line with the file it came from; lkp_regex.c interprets them, in the
+ * three ways of enum lkp_anchor.  The big tables are sorted by the byte
+ * their patterns start with and looked up by the name's first byte, so a
+ * name against every table costs about a microsecond.
  */
 #include "stats/lkp_tables.h"
+#include "stats/lkp_regex.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ------------------------------------------------------------------ */
-/* The matcher                                                         */
-/* ------------------------------------------------------------------ */
-
-enum anchor { ANCHOR_NONE, ANCHOR_START, ANCHOR_FULL };
-
-enum atom_kind { A_CHAR, A_ESC, A_ANY, A_CLASS, A_GROUP, A_BOL, A_EOL };
-
-struct atom {
-	enum atom_kind kind;
-	const char *p;          /* first byte of the atom */
-	const char *ae;         /* one past the atom (for A_GROUP: past ')') */
-	const char *after;      /* one past its quantifier */
-	int min, max;           /* repetitions; max < 0: unbounded */
-};
-
-/* What to match once the current sequence is done. */
-enum frame_kind { F_SEQ, F_GROUP, F_END };
-
-struct frame {
-	enum frame_kind kind;
-	const char *p, *end;    /* F_SEQ: the rest; F_GROUP: the group body */
-	int count, min, max;    /* F_GROUP: iterations done and wanted */
-	const char *iter_start; /* F_GROUP: where the last iteration began */
-	const struct frame *next;
-};
-
-/* A byte with a meaning of its own in a pattern (not a literal)? */
-static inline bool is_meta(char c)
-{
-	switch (c) {
-	case '.': case '[': case '(': case ')': case '\\': case '^': case '$':
-	case '|': case '*': case '+': case '?': case '{': case '\0':
-		return true;
-	}
-	return false;
-}
-
-static inline bool is_alnum(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-/* Past the ']' closing the class opened at p, or NULL when unclosed. */
-static const char *class_end(const char *p, const char *end)
-{
-	const char *q = p + 1;
-
-	if (q < end && *q == '^')
-		q++;
-	if (q < end && *q == ']')       /* a leading ']' is literal */
-		q++;
-	for (; q < end; q++) {
-		if (*q == '\\' && q + 1 < end)
-			q++;
-		else if (*q == ']')
-			return q + 1;
-	}
-	return NULL;
-}
-
-/* Past the ')' closing the group opened at p, or NULL when unclosed. */
-static const char *group_end(const char *p, const char *end)
-{
-	int depth = 0;
-
-	for (const char *q = p; q < end; q++) {
-		if (*q == '\\') {
-			if (q + 1 < end)
-				q++;
-		} else if (*q == '[') {
-			const char *c = class_end(q, end);
-			if (c)
-				q = c - 1;
-		} else if (*q == '(') {
-			depth++;
-		} else if (*q == ')') {
-			if (--depth == 0)
-				return q + 1;
-		}
-	}
-	return NULL;
-}
-
-static int parse_uint(const char **pp, const char *end)
-{
-	const char *p = *pp;
-	int v = 0;
-
-	if (p >= end || *p < '0' || *p > '9')
-		return -1;
-	while (p < end && *p >= '0' && *p <= '9' && v < 100000)
-		v = v * 10 + (*p++ - '0');
-	*pp = p;
-	return v;
-}
-
-/* Parse a {m}, {m,}, {,n} or {m,n} at p; a brace that is not one is literal. */
-static bool parse_braces(const char *p, const char *end, struct atom *a)
-{
-	const char *q = p + 1;
-	int lo, hi;
-
-	lo = parse_uint(&q, end);
-	if (q < end && *q == ',') {
-		q++;
-		hi = parse_uint(&q, end);
-		if (lo < 0 && hi < 0)
-			return false;
-		if (lo < 0)
-			lo = 0;
-	} else {
-		if (lo < 0)
-			return false;
-		hi = lo;
-	}
-	if (q >= end || *q != '}')
-		return false;
-	a->min = lo;
-	a->max = hi;
-	a->after = q + 1;
-	return true;
-}
-
-static void parse_atom(const char *p, const char *end, struct atom *a)
-{
-	const char *q;
-
-	a->p = p;
-	a->kind = A_CHAR;
-	a->ae = p + 1;
-	switch (*p) {
-	case '\\':
-		if (p + 1 < end) {
-			a->kind = A_ESC;
-			a->ae = p + 2;
-		}
-		break;
-	case '.':
-		a->kind = A_ANY;
-		break;
-	case '^':
-		a->kind = A_BOL;
-		break;
-	case '$':
-		a->kind = A_EOL;
-		break;
-	case '[':
-		q = class_end(p, end);
-		if (q) {
-			a->kind = A_CLASS;
-			a->ae = q;
-		}
-		break;
-	case '(':
-		q = group_end(p, end);
-		if (q) {
-			a->kind = A_GROUP;
-			a->ae = q;
-		}
-		break;
-	}
-
-	a->min = a->max = 1;
-	a->after = a->ae;
-	if (a->ae >= end)
-		return;
-	switch (*a->ae) {
-	case '*':
-		a->min = 0, a->max = -1, a->after = a->ae + 1;
-		break;
-	case '+':
-		a->min = 1, a->max = -1, a->after = a->ae + 1;
-		break;
-	case '?':
-		a->min = 0, a->max = 1, a->after = a->ae + 1;
-		break;
-	case '{':
-		parse_braces(a->ae, end, a);
-		break;
-	default:
-		return;
-	}
-	/* a lazy '?' after a quantifier changes which match is found, never
-	 * whether one is */
-	if (a->after > a->ae && a->after < end && *a->after == '?')
-		a->after++;
-}
-
-static bool esc_match(char e, unsigned char c)
-{
-	switch (e) {
-	case 'd': return c >= '0' && c <= '9';
-	case 'D': return !(c >= '0' && c <= '9');
-	case 'w': return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-			 (c >= 'A' && c <= 'Z') || c == '_';
-	case 'W': return !esc_match('w', c);
-	case 's': return c == ' ' || (c >= '\t' && c <= '\r');
-	case 'S': return !esc_match('s', c);
-	case 'n': return c == '\n';
-	case 't': return c == '\t';
-	default: return c == (unsigned char)e;
-	}
-}
-
-static bool class_match(const struct atom *a, unsigned char c)
-{
-	const char *q = a->p + 1, *close = a->ae - 1;
-	bool neg = false, first = true;
-
-	if (*q == '^') {
-		neg = true;
-		q++;
-	}
-	while (q < close) {
-		unsigned char lo;
-
-		if (*q == ']' && !first)
-			break;
-		first = false;
-		if (*q == '\\' && q + 1 < close) {
-			char e = q[1];
-			q += 2;
-			if (strchr("dDwWsS", e)) {
-				if (esc_match(e, c))
-					return !neg;
-				continue;
-			}
-			lo = (unsigned char)(e == 'n' ? '\n' : e == 't' ? '\t' : e);
-		} else {
-			lo = (unsigned char)*q++;
-		}
-		if (q + 1 < close && *q == '-') {
-			unsigned char hi = (unsigned char)q[1];
-			q += 2;
-			if (hi == '\\' && q < close)
-				hi = (unsigned char)*q++;
-			if (c >= lo && c <= hi)
-				return !neg;
-		} else if (c == lo) {
-			return !neg;
-		}
-	}
-	return neg;
-}
-
-static bool atom_match1(const struct atom *a, unsigned char c)
-{
-	switch (a->kind) {
-	case A_CHAR: return c == (unsigned char)*a->p;
-	case A_ESC: return esc_match(a->p[1], c);
-	case A_ANY: return c != '\n';
-	case A_CLASS: return class_match(a, c);
-	default: return false;
-	}
-}
-
-static bool match_here(const char *p, const char *end, const char *s,
-		       const struct frame *k, const char *bol);
-static bool group_step(const struct frame *g, const char *s, const char *bol);
-
-static bool cont(const struct frame *k, const char *s, const char *bol)
-{
-	if (!k)
-		return true;
-	switch (k->kind) {
-	case F_SEQ:
-		return match_here(k->p, k->end, s, k->next, bol);
-	case F_GROUP:
-		return group_step(k, s, bol);
-	case F_END:
-		return *s == '\0';
-	}
-	return false;
-}
-
-/* One more iteration of a group (each alternative), or leave it. */
-static bool group_step(const struct frame *g, const char *s, const char *bol)
-{
-	if ((g->max < 0 || g->count < g->max) &&
-	    (g->count < g->min || s != g->iter_start)) {
-		struct frame again = *g;
-		const char *alt = g->p;
-		int depth = 0;
-
-		again.count++;
-		again.iter_start = s;
-		for (const char *q = g->p; q <= g->end; q++) {
-			if (q == g->end || (*q == '|' && depth == 0)) {
-				if (match_here(alt, q, s, &again, bol))
-					return true;
-				alt = q + 1;
-				continue;
-			}
-			if (*q == '\\' && q + 1 < g->end) {
-				q++;
-			} else if (*q == '[') {
-				const char *c = class_end(q, g->end);
-				if (c)
-					q = c - 1;
-			} else if (*q == '(') {
-				depth++;
-			} else if (*q == ')') {
-				depth--;
-			}
-		}
-	}
-	if (g->count >= g->min)
-		return cont(g->next, s, bol);
-	return false;
-}
-
-static bool match_here(const char *p, const char *end, const char *s,
-		       const struct frame *k, const char *bol)
-{
-	struct atom a;
-
-	while (p < end) {
-		parse_atom(p, end, &a);
-		if (a.kind == A_BOL) {
-			if (s != bol)
-				return false;
-			p = a.after;
-			continue;
-		}
-		if (a.kind == A_EOL) {
-			if (*s)
-				return false;
-			p = a.after;
-			continue;
-		}
-		if (a.kind == A_GROUP) {
-			struct frame rest = { F_SEQ, a.after, end, 0, 0, 0, NULL, k };
-			struct frame g = { F_GROUP, a.p + 1, a.ae - 1, 0, a.min, a.max, NULL, &rest };
-			return group_step(&g, s, bol);
-		}
-		if (a.min == 1 && a.max == 1) {
-			if (!*s || !atom_match1(&a, (unsigned char)*s))
-				return false;
-			s++;
-			p = a.after;
-			continue;
-		}
-		int n = 0;
-		char want = 0;
-		struct atom b;
-
-		if (a.kind == A_ANY && a.max < 0)
-			n = (int)(strchrnul(s, '\n') - s);
-		else
-			while ((a.max < 0 || n < a.max) && s[n] &&
-			       atom_match1(&a, (unsigned char)s[n]))
-				n++;
-		/* a literal next: only the positions holding it can go on */
-		if (a.after < end) {
-			parse_atom(a.after, end, &b);
-			if (b.min >= 1 && b.kind == A_CHAR && !is_meta(*b.p))
-				want = *b.p;
-			else if (b.min >= 1 && b.kind == A_ESC && !is_alnum(b.p[1]))
-				want = b.p[1];
-		}
-		for (int i = n; i >= a.min; i--)
-			if ((!want || s[i] == want) && match_here(a.after, end, s + i, k, bol))
-				return true;
-		return false;
-	}
-	return cont(k, s, bol);
-}
-
-/*
- * Is there a '|' outside every group, splitting the whole pattern?  Only
- * the text up to the last '|' can tell, which keeps this cheap for the
- * common patterns: none, or one early "(E|R)".
- */
-static bool top_level_alt(const char *re, const char *end)
-{
-	const char *last = memrchr(re, '|', (size_t)(end - re));
-	int depth = 0;
-
-	if (!last)
-		return false;
-	for (const char *q = re; q <= last; q++) {
-		if (*q == '\\') {
-			if (q + 1 < end)
-				q++;
-		} else if (*q == '[') {
-			const char *c = class_end(q, end);
-			if (c)
-				q = c - 1;
-		} else if (*q == '(') {
-			depth++;
-		} else if (*q == ')') {
-			depth--;
-		} else if (*q == '|' && depth <= 0) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The literal byte every match must start with, or 0 when unknown. */
-static char lead_char(const char *re, const char *end)
-{
-	struct atom a;
-
-	if (re >= end || is_meta(*re))
-		return 0;
-	parse_atom(re, end, &a);
-	return a.min >= 1 ? *re : 0;
-}
-
-/*
- * Does the literal text that starts pattern p (escaped punctuation
- * included) differ from the start of s?  The quick "no" for most names.
- */
-static inline bool prefix_differs(const char *p, const char *s)
-{
-	for (;;) {
-		const char *nx;
-		char c;
-
-		if (*p == '\\' && p[1] && (is_meta(p[1]) || p[1] == ']' ||
-					     p[1] == '}' || p[1] == '-' || p[1] == '/')) {
-			c = p[1];
-			nx = p + 2;
-		} else if (!is_meta(*p)) {
-			c = *p;
-			nx = p + 1;
-		} else {
-			return false;
-		}
-		if (*nx == '*' || *nx == '?' || *nx == '{')
-			return false;           /* optional: cannot tell */
-		if (*s != c)
-			return true;
-		if (*nx == '+')
-			return false;
-		s++;
-		p = nx;
-	}
-}
-
-/*
- * The quick "no" for a pattern without a top-level '|' (every table
- * pattern: see lkp_tables_selfcheck): its anchored literal start differs.
- */
-static inline bool quick_reject(const char *re, const char *s, enum anchor anchor)
-{
-	bool caret = re[0] == '^';
-
-	return (anchor != ANCHOR_NONE || caret) && prefix_differs(re + caret, s);
-}
-
-/*
- * Append the pattern text [p, end), when it is all literal (bytes and
- * \-escaped punctuation), to lit, which holds *len bytes and has room for
- * cap.  False when it does not fit or is not all literal.
- */
-static bool add_literal(char *lit, size_t *len, size_t cap, const char *p, const char *end)
-{
-	while (p < end) {
-		char c = *p++;
-
-		if (c == '\\') {
-			if (p >= end || is_alnum(*p))
-				return false;   /* \d, \w...: a class, not a byte */
-			c = *p++;
-		} else if (is_meta(c)) {
-			return false;
-		}
-		if (*len + 1 >= cap)
-			return false;
-		lit[(*len)++] = c;
-	}
-	lit[*len] = '\0';
-	return true;
-}
-
-/*
- * Is the mandatory group g, made of literal alternatives, missing from s
- * with every alternative?  "\\.(error|warn|fail)" needs ".error", ".warn"
- * or ".fail" somewhere in s; prefix is the literal text just before the
- * group (plen bytes of pattern, possibly 0).  False when it cannot tell.
- */
-static bool alternatives_absent(const char *prefix, size_t plen, const struct atom *g, const char *s)
-{
-	const char *alt = g->p + 1, *close = g->ae - 1;
-	char lit[64];
-
-	for (const char *q = alt; q <= close; q++) {
-		size_t len = 0;
-
-		if (q < close && *q != '|') {
-			if (*q == '\\' && q + 1 < close)
-				q++;
-			continue;
-		}
-		/* [alt, q) is one alternative */
-		if (!add_literal(lit, &len, sizeof(lit), prefix, prefix + plen) ||
-		    !add_literal(lit, &len, sizeof(lit), alt, q) || strstr(s, lit))
-			return false;
-		alt = q + 1;
-	}
-	return true;
-}
-
-/*
- * Is a literal that every match must contain missing from s?  The longest
- * run of mandatory literal atoms at the top level ("elapsed_time" in
- * ".*.time.elapsed_time.*") is looked up with strstr, and so are the
- * alternatives of a mandatory group of literals ("(error|warn|fail)"),
- * which spares the backtracking matcher most names.  The pattern has no
- * top-level '|'.
- */
-static bool literal_absent(const char *re, const char *end, const char *s)
-{
-	const char *best = NULL, *run = NULL;
-	size_t nbest = 0, n = 0;
-	char lit[64];
-
-	for (const char *p = re; p < end;) {
-		const char *nx;
-		bool one = false, some = false;     /* exactly once / at least once */
-
-		if (*p == '\\' && p + 1 < end && !is_alnum(p[1])) {
-			nx = p + 2;
-			one = true;
-		} else if (!is_meta(*p)) {
-			nx = p + 1;
-			one = true;
-		} else {
-			struct atom a;
-
-			parse_atom(p, end, &a);
-			nx = a.after;
-			if (a.kind == A_GROUP && a.min >= 1 &&
-			    alternatives_absent(n ? run : p, n ? (size_t)(p - run) : 0, &a, s))
-				return true;
-		}
-		if (one && nx < end && (*nx == '*' || *nx == '?' || *nx == '{' || *nx == '+')) {
-			some = *nx == '+';
-			one = false;
-			if (*nx == '{') {
-				struct atom a;
-				parse_atom(p, end, &a);
-				some = a.min >= 1;
-				nx = a.after;
-			} else {
-				nx++;
-			}
-		}
-		if (one || some) {
-			if (!n)
-				run = p;
-			n++;
-		}
-		if (!one) {
-			if (n > nbest) {
-				best = run;
-				nbest = n;
-			}
-			n = 0;
-		}
-		p = nx;
-	}
-	if (n > nbest) {
-		best = run;
-		nbest = n;
-	}
-	if (nbest < 2)
-		return false;
-	/* unescape the run into lit */
-	n = 0;
-	for (const char *p = best; n < nbest && n < sizeof(lit) - 1; n++) {
-		if (*p == '\\')
-			p++;
-		lit[n] = *p++;
-	}
-	lit[n] = '\0';
-	return !strstr(s, lit);
-}
-
-/*
- * Does s match re (Ruby syntax) with the given anchoring?  from_table:
- * re is one of our tables', known to have no top-level '|'.
- */
-static bool re_search(const char *re, const char *s, enum anchor anchor, bool from_table)
-{
-	const char *end = re + strlen(re);
-	struct frame fin = { F_END, NULL, NULL, 0, 0, 0, NULL, NULL };
-	const struct frame *next = anchor == ANCHOR_FULL ? &fin : NULL;
-	bool caret = re[0] == '^';
-	bool alt = !from_table && top_level_alt(re, end);
-	char lead;
-
-	if (!alt && (quick_reject(re, s, anchor) || literal_absent(re, end, s)))
-		return false;
-	lead = alt ? 0 : lead_char(re + caret, end);
-
-	if (alt) {
-		/* "a|b" as a whole: lkp's Pattern wraps every line in a group */
-		struct frame whole = { F_GROUP, re, end, 0, 1, 1, NULL, next };
-
-		if (anchor != ANCHOR_NONE)
-			return group_step(&whole, s, s);
-		for (const char *t = s;; t++) {
-			if (group_step(&whole, t, s))
-				return true;
-			if (!*t)
-				return false;
-		}
-	}
-	if (anchor != ANCHOR_NONE || caret) {
-		if (lead && *s != lead)
-			return false;
-		return match_here(re, end, s, next, s);
-	}
-	for (const char *t = s;; t++) {
-		if (lead) {
-			t = strchr(t, lead);
-			if (!t)
-				return false;
-		}
-		if (match_here(re, end, t, next, s))
-			return true;
-		if (!*t)
-			return false;
-	}
-}
-
-/*
- * A table of patterns.  by_lead: every pattern is anchored and starts
- * (after its '^') with a literal byte, and the table is sorted by that
- * byte, so only the patterns whose lead is the name's first byte are
- * tried (lkp_tables_selfcheck verifies the order).
- */
-struct pattern_table {
-	const char *const *re;
-	size_t nr;
-	enum anchor anchor;
-	bool by_lead;
-};
-
-static inline unsigned char lead_of(const char *re)
-{
-	return (unsigned char)re[re[0] == '^'];
-}
-
-static bool table_match(const struct pattern_table *t, const char *s)
-{
-	size_t i = 0;
-
-	if (t->by_lead) {
-		size_t hi = t->nr;
-		unsigned char c = (unsigned char)*s;
-
-		while (i < hi) {        /* the first entry with lead >= c */
-			size_t mid = i + (hi - i) / 2;
-			if (lead_of(t->re[mid]) < c)
-				i = mid + 1;
-			else
-				hi = mid;
-		}
-	}
-	for (; i < t->nr; i++) {
-		if (t->by_lead && lead_of(t->re[i]) != (unsigned char)*s)
-			break;
-		if (!quick_reject(t->re[i], s, t->anchor) && re_search(t->re[i], s, t->anchor, true))
-			return true;
-	}
-	return false;
-}
-
-#define TABLE(arr, anchor) { arr, ARRAY_SIZE(arr), anchor, false }
-#define LEAD_TABLE(arr, anchor) { arr, ARRAY_SIZE(arr), anchor, true }
+#define ARRAY_SIZE(a) LKP_ARRAY_SIZE(a)
 
 /* ------------------------------------------------------------------ */
 /* The tables                                                          */
@@ -1684,34 +996,29 @@ static bool in_sorted(const char *const *words, size_t nr, const char *name, int
 	return false;
 }
 
-static const struct pattern_table failure_table = TABLE(failure_re, ANCHOR_START);
-static const struct pattern_table pass_table = TABLE(pass_re, ANCHOR_START);
-static const struct pattern_table denylist_table = LEAD_TABLE(stat_denylist_re, ANCHOR_NONE);
-static const struct pattern_table denylist_free_table = TABLE(stat_denylist_free_re, ANCHOR_NONE);
-static const struct pattern_table denylist_dmesg_table = TABLE(stat_denylist_dmesg_re, ANCHOR_NONE);
-static const struct pattern_table denylist_kmsg_table = TABLE(stat_denylist_kmsg_re, ANCHOR_NONE);
-static const struct pattern_table allowlist_table = LEAD_TABLE(stat_allowlist_re, ANCHOR_NONE);
-static const struct pattern_table report_table = LEAD_TABLE(report_allowlist_re, ANCHOR_NONE);
-static const struct pattern_table perf_re_table = TABLE(perf_metrics_re, ANCHOR_NONE);
-static const struct pattern_table perf_prefix_table = LEAD_TABLE(perf_metrics_prefix_re, ANCHOR_START);
-static const struct pattern_table latency_table = LEAD_TABLE(index_latency_re, ANCHOR_FULL);
-
-bool lkp_regex_match(const char *re, const char *s, bool full)
-{
-	return re_search(re, s, full ? ANCHOR_FULL : ANCHOR_NONE, false);
-}
+static const struct lkp_pattern_table failure_table = TABLE(failure_re, LKP_ANCHOR_START);
+static const struct lkp_pattern_table pass_table = TABLE(pass_re, LKP_ANCHOR_START);
+static const struct lkp_pattern_table denylist_table = LEAD_TABLE(stat_denylist_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table denylist_free_table = TABLE(stat_denylist_free_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table denylist_dmesg_table = TABLE(stat_denylist_dmesg_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table denylist_kmsg_table = TABLE(stat_denylist_kmsg_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table allowlist_table = LEAD_TABLE(stat_allowlist_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table report_table = LEAD_TABLE(report_allowlist_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table perf_re_table = TABLE(perf_metrics_re, LKP_ANCHOR_NONE);
+static const struct lkp_pattern_table perf_prefix_table = LEAD_TABLE(perf_metrics_prefix_re, LKP_ANCHOR_START);
+static const struct lkp_pattern_table latency_table = LEAD_TABLE(index_latency_re, LKP_ANCHOR_FULL);
 
 bool lkp_function_stat(const char *stat)
 {
 	if (strstr(stat, ".time.") || strstr(stat, ".timestamp:") ||
 	    strstr(stat, ".bootstage:"))
 		return false;
-	return table_match(&failure_table, stat) || table_match(&pass_table, stat);
+	return lkp_table_match(&failure_table, stat) || lkp_table_match(&pass_table, stat);
 }
 
 bool lkp_latency_stat(const char *stat)
 {
-	return table_match(&latency_table, stat);
+	return lkp_table_match(&latency_table, stat);
 }
 
 bool lkp_test_base(const char *base, int len)
@@ -1738,7 +1045,7 @@ bool lkp_perf_metric(const char *stat)
 	const char *dot;
 	int len;
 
-	if (table_match(&perf_re_table, stat) || table_match(&perf_prefix_table, stat))
+	if (lkp_table_match(&perf_re_table, stat) || lkp_table_match(&perf_prefix_table, stat))
 		return true;
 	/* the test prefixes ("<test>.") of performance tests */
 	dot = strchr(stat, '.');
@@ -1754,7 +1061,7 @@ bool lkp_reasonable_perf_change(const char *stat, double delta, double max)
 	for (size_t i = 0; i < ARRAY_SIZE(perf_thresholds); i++) {
 		const struct threshold *t = &perf_thresholds[i];
 
-		if (quick_reject(t->re, stat, ANCHOR_FULL) || !re_search(t->re, stat, ANCHOR_FULL, true))
+		if (!lkp_table_re_match(t->re, stat, LKP_ANCHOR_FULL))
 			continue;
 		if (max < t->v)
 			return false;
@@ -1786,18 +1093,18 @@ bool lkp_reasonable_perf_change(const char *stat, double delta, double max)
 
 bool lkp_bisectable_stat(const char *stat)
 {
-	if (table_match(&allowlist_table, stat))
+	if (lkp_table_match(&allowlist_table, stat))
 		return true;
-	if (!strncmp(stat, "dmesg.", 6) && table_match(&denylist_dmesg_table, stat))
+	if (!strncmp(stat, "dmesg.", 6) && lkp_table_match(&denylist_dmesg_table, stat))
 		return false;
-	if (!strncmp(stat, "kmsg.", 5) && table_match(&denylist_kmsg_table, stat))
+	if (!strncmp(stat, "kmsg.", 5) && lkp_table_match(&denylist_kmsg_table, stat))
 		return false;
-	return !table_match(&denylist_table, stat) && !table_match(&denylist_free_table, stat);
+	return !lkp_table_match(&denylist_table, stat) && !lkp_table_match(&denylist_free_table, stat);
 }
 
 bool lkp_report_allowlisted(const char *stat)
 {
-	return table_match(&report_table, stat);
+	return lkp_table_match(&report_table, stat);
 }
 
 /*
@@ -1839,11 +1146,11 @@ static bool word_at(const char *stat, const struct direction_word *w)
 		case ANYWHERE:
 			return true;
 		case TOKEN:
-			if (!is_alnum(before) && !is_alnum(after))
+			if (!lkp_is_alnum(before) && !lkp_is_alnum(after))
 				return true;
 			break;
 		case SUFFIX:
-			if (!is_alnum(after))
+			if (!lkp_is_alnum(after))
 				return true;
 			break;
 		}
@@ -1924,8 +1231,7 @@ bool lkp_kpi_stat(const char *stat)
 int lkp_primary_rank(const char *stat)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(index_perf_primary); i++)
-		if (!quick_reject(index_perf_primary[i].re, stat, ANCHOR_FULL) &&
-		    re_search(index_perf_primary[i].re, stat, ANCHOR_FULL, true))
+		if (lkp_table_re_match(index_perf_primary[i].re, stat, LKP_ANCHOR_FULL))
 			return (int)i + 1;
 	return 0;
 }
@@ -1933,10 +1239,9 @@ int lkp_primary_rank(const char *stat)
 int lkp_kpi_direction(const char *stat)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(index_perf); i++)
-		if (!quick_reject(index_perf[i].re, stat, ANCHOR_FULL) &&
-		    re_search(index_perf[i].re, stat, ANCHOR_FULL, true))
+		if (lkp_table_re_match(index_perf[i].re, stat, LKP_ANCHOR_FULL))
 			return index_perf[i].dir;
-	if (table_match(&latency_table, stat))
+	if (lkp_table_match(&latency_table, stat))
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(direction_words); i++)
 		if (word_at(stat, &direction_words[i]))
@@ -1944,63 +1249,27 @@ int lkp_kpi_direction(const char *stat)
 	return 0;
 }
 
-/* Is re well-formed for quick_reject: no top-level '|', groups and classes closed? */
-static bool table_pattern_ok(const char *re)
-{
-	const char *end = re + strlen(re);
-
-	if (top_level_alt(re, end))
-		return false;
-	for (const char *q = re; q < end; q++) {
-		if (*q == '\\') {
-			q++;
-		} else if (*q == '[') {
-			const char *c = class_end(q, end);
-			if (!c)
-				return false;
-			q = c - 1;
-		} else if (*q == '(') {
-			if (!group_end(q, end))
-				return false;
-		}
-	}
-	return true;
-}
-
 const char *lkp_tables_selfcheck(void)
 {
-	static const struct pattern_table *const tables[] = {
+	static const struct lkp_pattern_table *const tables[] = {
 		&failure_table, &pass_table, &denylist_table, &denylist_free_table,
 		&denylist_dmesg_table, &denylist_kmsg_table, &allowlist_table,
 		&report_table, &perf_re_table, &perf_prefix_table, &latency_table,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
-		const struct pattern_table *t = tables[i];
-
-		for (size_t j = 0; j < t->nr; j++) {
-			const char *re = t->re[j];
-
-			if (!table_pattern_ok(re))
-				return re;
-			if (!t->by_lead)
-				continue;
-			if ((t->anchor == ANCHOR_NONE && re[0] != '^') || is_meta(re[re[0] == '^']) ||
-			    (j && lead_of(t->re[j - 1]) > lead_of(re)))
-				return re;
-			/* a quantified lead is optional: no lead then */
-			if (strchr("*?{", re[(re[0] == '^') + 1]))
-				return re;
-		}
+		const char *bad = lkp_table_check(tables[i]);
+		if (bad)
+			return bad;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(perf_thresholds); i++)
-		if (!table_pattern_ok(perf_thresholds[i].re))
+		if (!lkp_table_pattern_ok(perf_thresholds[i].re))
 			return perf_thresholds[i].re;
 	for (size_t i = 0; i < ARRAY_SIZE(index_perf); i++)
-		if (!table_pattern_ok(index_perf[i].re))
+		if (!lkp_table_pattern_ok(index_perf[i].re))
 			return index_perf[i].re;
 	for (size_t i = 0; i < ARRAY_SIZE(index_perf_primary); i++)
-		if (!table_pattern_ok(index_perf_primary[i].re))
+		if (!lkp_table_pattern_ok(index_perf_primary[i].re))
 			return index_perf_primary[i].re;
 	for (size_t i = 1; i < ARRAY_SIZE(monitor_families); i++)
 		if (strcmp(monitor_families[i - 1], monitor_families[i]) >= 0)

@@ -43,15 +43,7 @@ int lkp_kpi_direction(const char *stat);
  * it is none.  A report's headline is the test's primary metric. */
 int lkp_primary_rank(const char *stat);
 
-/*
- * Does s match re, a regexp in the Ruby syntax of lkp's etc/ files
- * (literals, \-escapes, ., [classes], (groups) with |, * + ? {m,n}, ^ $)?
- * full: the whole of s must match (lkp's /^re$/), else anywhere (/re/).
- * Interpreted from the text without compiling or allocating; a malformed
- * group or class is taken literally.  lkp_rule.c uses it where lkp builds
- * a regexp from a stat name.
- */
-bool lkp_regex_match(const char *re, const char *s, bool full);
+/* lkp_regex_match(), the matcher under these tables: see lkp_regex.h */
 
 /*
  * Check the tables against the assumptions their fast path makes (every

@@ -11,6 +11,7 @@
 
 #include <time.h>
 
+#include "stats/lkp_regex.h"
 #include "stats/lkp_tables.h"
 
 static void test_selfcheck(void **state)
