@@ -14,10 +14,128 @@
  * Returns the digits (no dot) in buf and the decimal exponent (value =
  * 0.d1d2d3... * 10^decpt, as Ruby's dtoa reports it).
  */
+/*
+ * The p-digit form of v (> 0, normal; p = 15..17) without printf:
+ * m in [10^(p-1), 10^p), v ~ m * 10^-e, correctly rounded, and whether it
+ * reads back as v.  Everything is computed in long double (64-bit
+ * mantissa): v * 10^e is one rounding (10^e is exact there for |e| <= 27),
+ * so at these magnitudes (< 10^17) it is within 0.006 of the truth; so
+ * are the ends of v's rounding interval, the midpoints to its neighbours,
+ * which are exact in long double before scaling.  Each is off by at most
+ * half a long-double ulp of the scaled value; whatever is closer than two
+ * such ulps (slack) to a decision line (a half when rounding, an interval
+ * end when reading back: the ties) is left to printf and strtod: 1 reads
+ * back, 0 does not, -1 cannot tell.
+ */
+
+static bool scale10(long double x, int e, long double *out)
+{
+	static const long double p10[] = {
+		1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L,
+		1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+		1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+	};
+
+	if (e > 27 || e < -27)
+		return false;
+	*out = e >= 0 ? x * p10[e] : x / p10[-e];
+	return true;
+}
+
+/* The end of v's rounding interval towards to (the midpoint to its
+ * neighbour there), exactly: v and its neighbour differ in one bit */
+static long double half_way(double v, double to)
+{
+	return ((long double)v + nextafter(v, to)) / 2;
+}
+
+/*
+ * The p-digit form of v, as said above, given the ends lo_v, hi_v of its
+ * rounding interval and *e, a guess of the power of ten that scales it,
+ * at most one off.  slack: two long-double ulps of the scaled value,
+ * which is below 10^15 < 2^50, 10^16 < 2^54, 10^17 < 2^57.
+ */
+static int digits_p(double v, long double lo_v, long double hi_v, int p, long long *m, int *e)
+{
+	static const long double slack_of[] = { 0x1p-13L, 0x1p-9L, 0x1p-6L };
+	long double top = p == 15 ? 1e15L : p == 16 ? 1e16L : 1e17L;
+	long double slack = slack_of[p - 15];
+	long double s, r, lo, hi;
+	int k = *e;
+
+	for (int tries = 0;; tries++) {
+		if (tries == 3 || !scale10(v, k, &s))
+			return -1;
+		r = nearbyintl(s);
+		if (r >= top)
+			k--;
+		else if (r < top / 10)
+			k++;
+		else
+			break;
+	}
+	*e = k;
+	if (fabsl(s - r) > 0.5L - slack)
+		return -1;
+	if (!scale10(lo_v, k, &lo) || !scale10(hi_v, k, &hi))
+		return -1;
+	*m = (long long)r;
+	if (r > lo + slack && r < hi - slack)
+		return 1;
+	if (r < lo - slack || r > hi + slack)
+		return 0;
+	return -1;
+}
+
+/* digits_p for p = 15, 16, 17 in turn: the shortest form (see
+ * shortest_digits), or false when printf has to decide. */
+static bool shortest_fast(double v, char *digits, size_t cap, int *decpt)
+{
+	long double lo_v, hi_v;
+	long long m;
+	int be, e0, e, n;
+
+	if (v < DBL_MIN || cap < 18)
+		return false;
+	lo_v = half_way(v, 0);
+	hi_v = half_way(v, INFINITY);
+	/* v in [2^(be-1), 2^be): floor(log10 v) from be, at most one off */
+	(void)frexp(v, &be);
+	e0 = 14 - (int)floor((be - 1) * 0.30102999566398120);
+	for (int p = 15; p <= 17; p++) {
+		/* not the last p's e: rounding to fewer digits may carry into
+		 * the next power of ten (9.99...e-11 is 1.0e-10 at 15 digits) */
+		int res;
+
+		e = e0 + p - 15;
+		res = digits_p(v, lo_v, hi_v, p, &m, &e);
+
+		if (res < 0)
+			return false;
+		if (!res)
+			continue;
+		for (int i = p - 1; i >= 0; i--) {
+			digits[i] = (char)('0' + m % 10);
+			m /= 10;
+		}
+		n = p;
+		while (n > 1 && digits[n - 1] == '0')
+			n--;
+		digits[n] = '\0';
+		*decpt = p - e;
+		return true;
+	}
+	return false;
+}
+
 static int shortest_digits(double v, char *digits, size_t cap)
 {
 	char tmp[40];
 	int p;
+	int decpt;
+
+	if (shortest_fast(v, digits, cap, &decpt))
+		return decpt;
 
 	/* any decimal of up to 15 significant digits survives a round trip
 	 * through a double, so the 15-digit form with its trailing zeros

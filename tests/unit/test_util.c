@@ -466,6 +466,23 @@ static void test_ruby_float_shortest_random(void **state)
 		memcpy(&r, &bits, sizeof(r));
 		if (isfinite(r) && r != 0)
 			check_shortest(r);
+		/* what avg.json and stddev.json mostly hold: 16 and 17 digits */
+		check_shortest(sqrt((double)(x % 100000000)) * 13.7);
+	}
+	/* at and next to powers of ten, where the digit count changes and a
+	 * guess of the exponent from the binary one is off by one */
+	for (int e = -30; e <= 40; e++) {
+		double p = pow(10, e);
+
+		check_shortest(p);
+		check_shortest(nextafter(p, 0));
+		check_shortest(nextafter(p, INFINITY));
+		check_shortest(nextafter(nextafter(p, 0), 0));
+	}
+	/* and at powers of two, where the interval below is half as wide */
+	for (int e = -60; e <= 120; e++) {
+		check_shortest(ldexp(1, e));
+		check_shortest(nextafter(ldexp(1, e), 0));
 	}
 }
 
