@@ -52,23 +52,46 @@ int matrix_find_hint(const struct matrix *mx, const char *name, int hint)
 	return strmap_get(&mx->index, name);
 }
 
-static void metric_resize(struct metric *m, int from, int to)
+static int cols_room(const struct matrix *mx)
 {
-	size_t n = (size_t)(to ? to : 1);
+	int room = mx->ncols > mx->cols_room ? mx->ncols : mx->cols_room;
 
-	m->v = xrealloc(m->v, sizeof(double) * n);
-	m->is_int = xrealloc(m->is_int, sizeof(bool) * n);
+	return room ? room : 1;
+}
+
+static void metric_alloc(struct metric *m, int room)
+{
+	m->v = xrealloc(m->v, sizeof(double) * (size_t)room);
+	m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)room);
+}
+
+static void zero_cols(struct metric *m, int from, int to)
+{
 	for (int c = from; c < to; c++) {
 		m->v[c] = 0;
 		m->is_int[c] = true;
 	}
 }
 
-/* Resize every metric to ncols samples, zero-filling new ones at the end. */
+void matrix_reserve_cols(struct matrix *mx, int ncols)
+{
+	if (ncols <= cols_room(mx))
+		return;
+	for (int i = 0; i < mx->nr; i++)
+		metric_alloc(&mx->m[i], ncols);
+	mx->cols_room = ncols;
+}
+
+/* Resize every metric to ncols samples, zero-filling new ones at the end;
+ * past the room, the room doubles. */
 static void resize_cols(struct matrix *mx, int ncols)
 {
+	int room = cols_room(mx);
+
+	if (ncols > room)
+		matrix_reserve_cols(mx, ncols > 2 * room ? ncols : 2 * room);
 	for (int i = 0; i < mx->nr; i++)
-		metric_resize(&mx->m[i], mx->ncols, ncols);
+		zero_cols(&mx->m[i], mx->ncols, ncols);
 	mx->ncols = ncols;
 }
 
@@ -84,7 +107,8 @@ static struct metric *add_metric(struct matrix *mx, const char *name)
 	m->name = xstrdup(name);
 	m->v = NULL;
 	m->is_int = NULL;
-	metric_resize(m, 0, mx->ncols);
+	metric_alloc(m, cols_room(mx));
+	zero_cols(m, 0, mx->ncols);
 	strmap_put(&mx->index, m->name, mx->nr);
 	mx->nr++;
 	return m;
@@ -398,10 +422,7 @@ static void pad_metric(struct metric *m, struct pending *pd, int ncols)
 		m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)want);
 		pd->cap = want;
 	}
-	for (int c = pd->n; c < ncols; c++) {
-		m->v[c] = 0;
-		m->is_int[c] = true;
-	}
+	zero_cols(m, pd->n, ncols);
 }
 
 /*

@@ -6,7 +6,9 @@
  *
  *   { "metric": [run0, run1, ...], ..., "stats_source": [".../0/stats.json", ...] }
  *
- * In memory every metric has exactly ncols samples.  Files written by
+ * In memory every metric has ncols samples (and room for cols_room:
+ * columns added one at a time do not reallocate every metric each time).
+ * Files written by
  * lkp-tests may hold shorter arrays (a metric that disappeared in later runs
  * is not padded there); on load such arrays are padded with zeros at the
  * end, which is what lkp's own readers do (matrix_fill_missing_zeros).
@@ -34,6 +36,7 @@ struct matrix {
 	int nr;
 	size_t alloc;
 	int ncols;
+	int cols_room;       /* every metric has room for max(ncols, cols_room) */
 	char **sources;      /* stats_source: one per column, may be NULL */
 	int nr_sources;
 	size_t alloc_sources;
@@ -89,6 +92,9 @@ int matrix_parse_quiet(struct matrix *mx, const char *text, size_t len, const ch
 		       struct strbuf *log);
 void matrix_print_log(const struct strbuf *log);
 
+/* Make room for ncols columns in every metric, now and when added later
+ * (a hint: unite knows how many runs a root will get). */
+void matrix_reserve_cols(struct matrix *mx, int ncols);
 /* Append one column from flat stats (a matrix with ncols == 1), zero-padding
  * metrics first seen now in front.  source may be NULL. */
 void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source);

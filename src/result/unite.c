@@ -43,6 +43,7 @@ struct run {
 	int err;
 	char *root;             /* its _result_root (the parent dir) */
 	bool last;              /* no later run of the same root */
+	int left;               /* runs of the same root from this one on */
 };
 
 /* A _result_root being united. */
@@ -147,9 +148,13 @@ static struct run *plan_runs(char *const *run_dirs, int n)
 	}
 	strmap_init(&seen);
 	for (int i = n - 1; i >= 0; i--) {
-		if (!runs[i].root || strmap_get(&seen, runs[i].root) >= 0)
+		int later;
+
+		if (!runs[i].root)
 			continue;
-		runs[i].last = true;
+		later = strmap_get(&seen, runs[i].root);
+		runs[i].left = later >= 0 ? runs[later].left + 1 : 1;
+		runs[i].last = later < 0;
 		strmap_put(&seen, runs[i].root, i);
 	}
 	strmap_release(&seen);
@@ -198,6 +203,8 @@ static int unite_one(const struct run *run, const char *arg, struct root *open_r
 		if (open_root(r, run->root) < 0)
 			goto out;
 		(*nr_open)++;
+		/* room for every column this call may add at once */
+		matrix_reserve_cols(&r->mx, r->mx.ncols + run->left);
 	}
 	add_run(r, &stats, stats_path.buf);
 	ret = 0;

@@ -162,6 +162,22 @@ static int shortest_digits(double v, char *digits, size_t cap)
 	return atoi(s + 1) + 1;
 }
 
+/* A whole number in decimal, as %lld prints it, without printf's setup. */
+static void add_lld(struct strbuf *sb, long long v)
+{
+	char buf[24];
+	int i = sizeof(buf);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		buf[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[--i] = '-';
+	strbuf_add(sb, buf + i, sizeof(buf) - (size_t)i);
+}
+
 /*
  * Fast path for the common short decimals (12.34, 0.5, 3000000.0): the
  * smallest d such that v is exactly the double nearest to k / 10^d gives
@@ -189,7 +205,10 @@ static bool fmt_short_decimal(struct strbuf *sb, double v)
 			pow *= 10;
 		ip = k / pow;
 		frac = k % pow;
-		strbuf_addf(sb, "%s%lld.", v < 0 ? "-" : "", ip);
+		if (v < 0)
+			strbuf_addch(sb, '-');
+		add_lld(sb, ip);
+		strbuf_addch(sb, '.');
 		if (!d || !frac) {
 			strbuf_addch(sb, '0');
 			return true;
@@ -258,7 +277,7 @@ void fmt_ruby_float(struct strbuf *sb, double v)
 void fmt_number(struct strbuf *sb, double v, bool is_int)
 {
 	if (is_int && isfinite(v) && fabs(v) < FMT_INT_LIMIT)
-		strbuf_addf(sb, "%lld", (long long)v);
+		add_lld(sb, (long long)v);
 	else
 		fmt_ruby_float(sb, v);
 }

@@ -438,6 +438,45 @@ static void test_find_hint_and_drop(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * Columns added one at a time past the room reserved (and with none
+ * reserved): every metric keeps its samples, a metric first seen in a
+ * later column is zero before it, and one absent from a column is zero
+ * there.  (Under ASan, a room one short is an overflow.)
+ */
+static void test_columns_past_room(void **state)
+{
+	struct matrix mx, st;
+	struct strbuf msgs = STRBUF_INIT, out = STRBUF_INIT;
+	char text[64];
+
+	(void)state;
+	for (int reserve = 0; reserve <= 3; reserve += 3) {
+		matrix_init(&mx);
+		matrix_reserve_cols(&mx, reserve);
+		for (int c = 0; c < 7; c++) {
+			/* "a" in every column, "b" from column 2, "c" in column 5 only */
+			snprintf(text, sizeof(text), "{\"a\": %d%s%s}", c + 1,
+				 c >= 2 ? ", \"b\": 9" : "", c == 5 ? ", \"c\": 4" : "");
+			matrix_init(&st);
+			assert_int_equal(stats_parse_quiet(&st, text, strlen(text), "s.json", &msgs), 0);
+			matrix_add_column(&mx, &st, NULL);
+			matrix_release(&st);
+		}
+		strbuf_reset(&out);
+		matrix_to_json(&mx, &out);
+		assert_int_equal(mx.ncols, 7);
+		for (int c = 0; c < 7; c++) {
+			assert_true(mx.m[matrix_find(&mx, "a")].v[c] == c + 1);
+			assert_true(mx.m[matrix_find(&mx, "b")].v[c] == (c >= 2 ? 9 : 0));
+			assert_true(mx.m[matrix_find(&mx, "c")].v[c] == (c == 5 ? 4 : 0));
+		}
+		matrix_release(&mx);
+	}
+	strbuf_release(&msgs);
+	strbuf_release(&out);
+}
+
 /* The files of a tree after uniting runs in some order, as text. */
 static void unite_tree(const char *tree, const char *const *runs, int n, bool one_by_one,
 		       struct strbuf *files)
@@ -646,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_stats_load),
 		cmocka_unit_test(test_big_integers),
 		cmocka_unit_test(test_find_hint_and_drop),
+		cmocka_unit_test(test_columns_past_room),
 		cmocka_unit_test(test_unite_grouped),
 		cmocka_unit_test(test_unite_many_roots),
 		cmocka_unit_test(test_columns_without_sources),

@@ -357,7 +357,8 @@ static void test_number_edges(void **state)
 {
 	/* integers print whole up to the range of long long */
 	static const struct { double v; const char *want; } ints[] = {
-		{ 1e16, "10000000000000000" }, { -9e18, "-9000000000000000000" }, { 1e19, "1.0e+19" },
+		{ 0, "0" }, { -7, "-7" }, { 1e16, "10000000000000000" },
+		{ -9e18, "-9000000000000000000" }, { 1e19, "1.0e+19" },
 	};
 	/* a float in lkp's files has a dot, an exponent, NaN or Infinity */
 	static const struct { const char *s; double v; bool is_int; } parsed[] = {
