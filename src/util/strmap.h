@@ -1,7 +1,7 @@
 #ifndef PERFBOT_STRMAP_H
 #define PERFBOT_STRMAP_H
 /*
- * strmap: string -> int index map (open addressing, FNV-1a).
+ * strmap: string -> int index map (open addressing, linear probing).
  *
  * It maps names to positions in a caller-owned array, which keeps insertion
  * order (what lkp's Ruby hashes give us) in the array and lookups O(1) here.

@@ -146,25 +146,53 @@ static void test_strmap(void **state)
 	assert_int_equal((int)m.nr, 3000);
 	/* a reserve keeps what is there and never shrinks */
 	strmap_reserve(&m, 10);
-	assert_int_equal((int)m.cap, 8192);
+	assert_int_equal((int)m.cap, 4096);
 	strmap_reserve(&m, 5000);
-	assert_int_equal((int)m.cap, 16384);
+	assert_int_equal((int)m.cap, 8192);
 	for (int i = 0; i < 3000; i++)
 		assert_int_equal(strmap_get(&m, keys[i]), i == 5 ? 77 : i);
 	strmap_release(&m);
 
-	/* reserved for n: n puts never grow it, the next one does */
+	/* reserved for n: the smallest power of two at most 3/4 full with
+	 * n + 1; puts grow it only past 3/4 (192 of 256 keys) */
 	strmap_init(&m);
 	strmap_reserve(&m, 100);
 	assert_int_equal((int)m.cap, 256);
-	for (int i = 0; i < 127; i++)
+	for (int i = 0; i < 192; i++)
 		strmap_put(&m, keys[i], i);
 	assert_int_equal((int)m.cap, 256);
-	strmap_put(&m, keys[127], 127);
-	strmap_put(&m, keys[128], 128);
+	strmap_put(&m, keys[192], 192);
 	assert_int_equal((int)m.cap, 512);
-	for (int i = 0; i < 129; i++)
+	for (int i = 0; i < 193; i++)
 		assert_int_equal(strmap_get(&m, keys[i]), i);
+	strmap_release(&m);
+	strmap_init(&m);
+	strmap_reserve(&m, 191);        /* 4 * 192 = 3 * 256: fits */
+	assert_int_equal((int)m.cap, 256);
+	strmap_reserve(&m, 192);
+	assert_int_equal((int)m.cap, 512);
+	strmap_release(&m);
+
+	/* names as long as metrics', hashed eight bytes at a time: keys that
+	 * differ only in one byte of a word, or only in length at a word's
+	 * end, stay apart */
+	static const char *const near[] = {
+		"abcdefg", "abcdefgh", "abcdefghi", "abcdefgh\x01", "bbcdefgh",
+		"abcdefghabcdefgh", "abcdefghabcdefgi", "abcdefghabcdefg",
+	};
+	char longk[3000][40];
+	strmap_init(&m);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(longk[i], sizeof(longk[i]), "proc-vmstat.node%d.metric_%d", i % 7, i);
+		strmap_put(&m, longk[i], i);
+	}
+	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++)
+		strmap_put(&m, near[i], 5000 + (int)i);
+	for (int i = 0; i < 3000; i++)
+		assert_int_equal(strmap_get(&m, longk[i]), i);
+	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++)
+		assert_int_equal(strmap_get(&m, near[i]), 5000 + (int)i);
+	assert_int_equal((int)m.nr, 3008);
 	strmap_release(&m);
 }
 
