@@ -20,7 +20,9 @@ PKGS     = libfyaml json-c zlib sqlite3 libpq
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc $(shell pkg-config --cflags $(PKGS))
-LIBS     = $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+# not -lpq: src/lab/libpq.c loads it on first use (its 24 libraries cost
+# every command ~30 ms at start); -ldl for glibc before 2.34
+LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS))) -ldl -lm -lpthread
 SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 SRCS     = $(sort $(shell find src -name '*.c'))
