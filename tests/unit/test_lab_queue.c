@@ -661,8 +661,9 @@ static void test_schema_check_and_versions(void **state)
 					"text[], int[], int[], text[], double precision[], int[], "
 					"text[], bigint[], bytea[]); "
 					"DROP INDEX perfbot.queue_lease; "
-					"DROP FUNCTION perfbot.announce_done(bigint); ALTER FUNCTION "
-					"perfbot.claim(text, text, double precision) RESET enable_sort; "
+					"DROP FUNCTION perfbot.announce_done(bigint); "
+					"ALTER FUNCTION perfbot.claim(text, text, double precision) "
+					"RESET enable_sort RESET plan_cache_mode; "
 					"UPDATE perfbot.schema_version SET version = 1 "
 					"WHERE component = 'lab'"), 0);
 	capture_start(&cap);
@@ -680,7 +681,8 @@ static void test_schema_check_and_versions(void **state)
 			     "(to_regclass('perfbot.queue_lease') IS NOT NULL) || ' ' || "
 			     "(to_regprocedure('perfbot.announce_done(bigint)') IS NOT NULL) FROM pg_proc "
 			     "WHERE proname = 'claim'");
-	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off true true");
+	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off "
+			    "plan_cache_mode=force_generic_plan true true");
 	free(msg);
 	pg_close(&db);
 	free(empty);
