@@ -168,6 +168,12 @@ static void test_upload_completes_the_job(void **state)
 	assert_string_equal(v, "-1/matrix.json:32 0/job.yaml:68 0/stats.json:98 0/vmstat:23 "
 			    "1/job.yaml:68 1/stats.json:81 1/vmstat:23");
 	free(v);
+	/* compressed at zlib's fastest level: its header's FLEVEL bits 0
+	 * (the default level's are 2) */
+	v = value(c, "SELECT string_agg(DISTINCT (get_byte(data, 1) >> 6)::text, ',') "
+		  "FROM perfbot.upload_file");
+	assert_string_equal(v, "0");
+	free(v);
 	/* the job's parameters, as perfbot index keeps them */
 	v = value(c, "SELECT string_agg(name || '=' || value, ' ' ORDER BY name) FROM perfbot.job_param");
 	assert_string_equal(v, "nr_threads=4 runtime=3s");
@@ -587,8 +593,19 @@ static void test_upload_after_connection_loss(void **state)
 	assert_false(pg_broken(&c->box1));
 	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
+	/* the claim, prepared on the lost connection, is prepared again on
+	 * this one */
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	long long next;
+	struct queue_claim q2;
+	assert_int_equal(queue_submit(&c->sub, &j, &next), 0);
+	c->box1.quiet = false;
+	assert_int_equal(queue_claim(&c->box1, "g", "h:1", 60, &q2), 1);
+	assert_int_equal(q2.id, next);
+	assert_int_equal(queue_heartbeat(&c->box1, next, 1, 60), 1);
 	strbuf_release(&sql);
 	queue_claim_release(&q);
+	queue_claim_release(&q2);
 }
 
 static bool same_file(const char *a, const char *b)
