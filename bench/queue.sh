@@ -13,6 +13,11 @@
 #                both ends (scheduled_at, started_at): median and p99; and
 #                the time on the box, start to done (run_job and upload)
 #   upload       one result of 30,000 metrics (stats.json, matrix.json)
+#   probe        (fsync off only) a real `perfbot worker` on 30 no-op jobs,
+#                with perf found, then with a `perf` that exits 127 first in
+#                PATH: what run_job's perf probe (a `perf stat -a` of
+#                `true`, once a job) costs a worker.  The throughput
+#                figures above include no run_job, so no probe either.
 #
 # Each under the test server's settings (fsync off) and PostgreSQL's
 # durable defaults (fsync, synchronous_commit on).  Prints `uptime`
@@ -104,6 +109,39 @@ for mode in test durable; do
 		FROM (SELECT extract(epoch FROM started_at - scheduled_at) * 1000 AS x,
 		        extract(epoch FROM finished_at - started_at) * 1000 AS y
 		      FROM perfbot.queue) t")"
+
+	if [ $mode = test ]; then
+		mkdir -p "$T/noperf"
+		printf '#!/bin/sh\nexit 127\n' >"$T/noperf/perf"
+		chmod +x "$T/noperf/perf"
+		for round in 1 2; do
+			for probe in perf noperf; do
+				pre=
+				[ $probe = noperf ] && pre=$T/noperf:
+				u=$(db "probe$round$probe")
+				i=0
+				while [ $i -lt 30 ]; do
+					"$PERFBOT" queue submit --db "$u" "$T/j.yaml" >/dev/null
+					i=$((i + 1))
+				done
+				PATH="$pre$PATH" "$PERFBOT" worker --db "$u" --dir "$T/p$round$probe" --poll 1 \
+					2>"$T/probe.log" &
+				wpid=$!
+				while [ "$("$PG_BIN/psql" -X -At "$u" -c "SELECT count(*) FROM perfbot.queue
+					WHERE state IN ('done', 'failed')")" != 30 ]; do
+					sleep 0.2
+				done
+				kill $wpid; wait $wpid || true
+				echo "probe round $round, $probe: $("$PG_BIN/psql" -X -At "$u" -c "
+					SELECT format('%s jobs/s, start->done median %s ms (%s done)',
+					  round(count(*) / extract(epoch FROM max(finished_at) - min(started_at)), 2),
+					  round((percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					    extract(epoch FROM finished_at - started_at) * 1000))::numeric),
+					  count(*))
+					FROM perfbot.queue WHERE state = 'done'")"
+			done
+		done
+	fi
 
 	if [ -n "${QB_OLD:-}" ]; then
 		u=$(db upold "$PERFBOT_OLD")
