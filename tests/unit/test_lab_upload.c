@@ -486,6 +486,8 @@ static void test_malformed_upload_job_changes_nothing(void **state)
 	c->box2.quiet = false;
 	after = value(c, snapshot);
 	assert_string_equal(before, after);
+	free(before);
+	free(after);
 
 	/* after all that, box1's upload is the one */
 	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
