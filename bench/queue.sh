@@ -13,31 +13,77 @@
 #                both ends (scheduled_at, started_at): median and p99; and
 #                the time on the box, start to done (run_job and upload)
 #   upload       one result of 30,000 metrics (stats.json, matrix.json)
+#   probe        (fsync off only) a real `perfbot worker` on 30 no-op jobs,
+#                with perf found, then with a `perf` that exits 127 first in
+#                PATH: what run_job's perf probe (a `perf stat -a` of
+#                `true`, once a job) costs a worker.  The throughput
+#                figures above include no run_job, so no probe either.
 #
 # Each under the test server's settings (fsync off) and PostgreSQL's
 # durable defaults (fsync, synchronous_commit on).  Prints `uptime`
 # first: the figures mean little without the machine's load.
+#
+# Beside each throughput round, the CPU it took a job: the server's
+# (its backends', counted as the postmaster reaps them: the workers'
+# backends, and any autovacuum worker that ended meanwhile) and the
+# clients' (queue-bench and its workers), and the rate 2 cores would
+# allow at that cost, with nothing else running: what wall-clock
+# figures on a shared box cannot show.
+#
+# QB_OLD and PERFBOT_OLD (another build's queue-bench and perfbot, say
+# the commit before a change): each throughput round runs that build
+# too, on the same server, right before this one, so that the two are
+# compared under the same load.
 set -e
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 PERFBOT=${PERFBOT:-$(pwd)/perfbot}
 make -s BUILD="$BUILD" "$BUILD/bench/queue-bench" perfbot >&2
 QB=$(pwd)/$BUILD/bench/queue-bench
+JOBS=${JOBS:-5000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . tests/pg.sh
+HZ=$(getconf CLK_TCK)
+
+# CPU seconds: the reaped children of the server's postmaster, of this shell
+server_cpu() { awk -v hz="$HZ" '{ printf "%.2f", ($16 + $17) / hz }' "/proc/$(head -n 1 "$PG_DIR/data/postmaster.pid")/stat"; }
+client_cpu() { awk -v hz="$HZ" '{ printf "%.2f", ($16 + $17) / hz }' "/proc/$$/stat"; }
+# until the backends of the clients that left are gone (and reaped)
+settle() {
+	while [ "$("$PG_BIN/psql" -X -At "$1" -c "SELECT count(*) FROM pg_stat_activity
+		WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")" != 0 ]; do
+		sleep 0.05
+	done
+}
+# throughput NAME LABEL QUEUE-BENCH PERFBOT
+throughput() {
+	u=$(db "tp$round$1" "$4")
+	settle "$u"
+	s0=$(server_cpu) c0=$(client_cpu)
+	"$3" throughput "$u" 8 "$JOBS" >"$T/tp"
+	settle "$u"
+	s1=$(server_cpu) c1=$(client_cpu)
+	echo "throughput round $round$2: $(cat "$T/tp")"
+	awk -v s="$s0" -v S="$s1" -v c="$c0" -v C="$c1" -v n="$JOBS" 'BEGIN {
+		s = S - s; c = C - c
+		printf "  CPU a job: server %.2f ms, clients %.2f ms: 2 cores allow %.0f jobs/s\n",
+			s * 1000 / n, c * 1000 / n, 2 * n / (s + c) }'
+}
 
 echo "uptime: $(uptime)"
 for mode in test durable; do
 	PG_DURABLE=
 	[ $mode = durable ] && PG_DURABLE=1
 	pg_start || { echo "no server: $PG_WHY" >&2; exit 1; }
-	db() { pg_createdb "$1" >/dev/null && "$PERFBOT" lab init --db "$(echo "$PG_URL" | sed "s|///postgres|///$1|")" >/dev/null && echo "$PG_URL" | sed "s|///postgres|///$1|"; }
+	db() { pg_createdb "$1" >/dev/null && "${2:-$PERFBOT}" lab init --db "$(echo "$PG_URL" | sed "s|///postgres|///$1|")" >/dev/null && echo "$PG_URL" | sed "s|///postgres|///$1|"; }
 
 	echo "== server: $mode settings (fsync $( [ $mode = test ] && echo off || echo on ))"
 	for round in 1 2 3; do
-		u=$(db tp$round)
-		echo "throughput round $round: $("$QB" throughput "$u" 8 5000)"
+		if [ -n "${QB_OLD:-}" ]; then
+			throughput old " (old)" "$QB_OLD" "$PERFBOT_OLD"
+		fi
+		throughput "" "" "$QB" "$PERFBOT"
 	done
 
 	u=$(db lat)
@@ -64,6 +110,43 @@ for mode in test durable; do
 		        extract(epoch FROM finished_at - started_at) * 1000 AS y
 		      FROM perfbot.queue) t")"
 
+	if [ $mode = test ]; then
+		mkdir -p "$T/noperf"
+		printf '#!/bin/sh\nexit 127\n' >"$T/noperf/perf"
+		chmod +x "$T/noperf/perf"
+		for round in 1 2; do
+			for probe in perf noperf; do
+				pre=
+				[ $probe = noperf ] && pre=$T/noperf:
+				u=$(db "probe$round$probe")
+				i=0
+				while [ $i -lt 30 ]; do
+					"$PERFBOT" queue submit --db "$u" "$T/j.yaml" >/dev/null
+					i=$((i + 1))
+				done
+				PATH="$pre$PATH" "$PERFBOT" worker --db "$u" --dir "$T/p$round$probe" --poll 1 \
+					2>"$T/probe.log" &
+				wpid=$!
+				while [ "$("$PG_BIN/psql" -X -At "$u" -c "SELECT count(*) FROM perfbot.queue
+					WHERE state IN ('done', 'failed')")" != 30 ]; do
+					sleep 0.2
+				done
+				kill $wpid; wait $wpid || true
+				echo "probe round $round, $probe: $("$PG_BIN/psql" -X -At "$u" -c "
+					SELECT format('%s jobs/s, start->done median %s ms (%s done)',
+					  round(count(*) / extract(epoch FROM max(finished_at) - min(started_at)), 2),
+					  round((percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					    extract(epoch FROM finished_at - started_at) * 1000))::numeric),
+					  count(*))
+					FROM perfbot.queue WHERE state = 'done'")"
+			done
+		done
+	fi
+
+	if [ -n "${QB_OLD:-}" ]; then
+		u=$(db upold "$PERFBOT_OLD")
+		echo "upload (old): $("$QB_OLD" upload "$u" 30000 7)"
+	fi
 	u=$(db up)
 	echo "upload: $("$QB" upload "$u" 30000 7)"
 	pg_stop

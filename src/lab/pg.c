@@ -75,6 +75,7 @@ static int connect_once(struct pg *db)
 	}
 	PQsetNoticeReceiver(c, on_notice, NULL);
 	db->conn = c;
+	strbuf_reset(&db->prepared);
 	for (const char *const *s = db->on_connect; s && *s; s++) {
 		bool q = db->quiet;
 		db->quiet = true;
@@ -109,6 +110,7 @@ void pg_close(struct pg *db)
 	free(db->url);
 	db->url = NULL;
 	strbuf_release(&db->err);
+	strbuf_release(&db->prepared);
 	db->sqlstate[0] = '\0';
 }
 
@@ -182,6 +184,57 @@ PGresult *pg_query(struct pg *db, const char *sql, int n, const char *const *par
 	return query(db, sql, n, params, NULL, NULL, 0);
 }
 
+/* name is prepared on this connection */
+static bool is_prepared(const struct pg *db, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = db->prepared.buf; (p = strstr(p, name)); p += len)
+		if (p > db->prepared.buf && p[-1] == '\n' && p[len] == '\n')
+			return true;
+	return false;
+}
+
+int pg_prepare(struct pg *db, const char *name, const char *sql, int n)
+{
+	PGresult *res;
+
+	if (db->conn && is_prepared(db, name))
+		return 0;
+	if (!db->conn) {
+		take_failure(db, NULL);
+		return -1;
+	}
+	res = PQprepare(db->conn, name, sql, n, NULL);
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+		take_failure(db, res);
+		return -1;
+	}
+	PQclear(res);
+	if (!db->prepared.len)
+		strbuf_addch(&db->prepared, '\n');
+	strbuf_addf(&db->prepared, "%s\n", name);
+	return 0;
+}
+
+PGresult *pg_query_named(struct pg *db, const char *name, const char *sql, int n,
+			 const char *const *params, const int *lengths, const int *formats)
+{
+	PGresult *res;
+	ExecStatusType st;
+
+	if (pg_prepare(db, name, sql, n) < 0)
+		return NULL;
+	res = PQexecPrepared(db->conn, name, n, params, lengths, formats, 0);
+	st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+		db->sqlstate[0] = '\0';
+		return res;
+	}
+	take_failure(db, res);
+	return NULL;
+}
+
 int pg_exec(struct pg *db, const char *sql, int n, const char *const *params)
 {
 	PGresult *r = pg_query(db, sql, n, params);
@@ -220,6 +273,18 @@ int pg_pipeline_send(struct pg *db, const char *sql, int n, const char *const *p
 		     const int *lengths, const int *formats)
 {
 	if (!PQsendQueryParams(db->conn, sql, n, NULL, params, lengths, formats, 0)) {
+		take_failure(db, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int pg_pipeline_send_named(struct pg *db, const char *name, const char *sql, int n,
+			   const char *const *params, const int *lengths, const int *formats)
+{
+	if (!is_prepared(db, name))
+		return pg_pipeline_send(db, sql, n, params, lengths, formats);
+	if (!PQsendQueryPrepared(db->conn, name, n, params, lengths, formats, 0)) {
 		take_failure(db, NULL);
 		return -1;
 	}

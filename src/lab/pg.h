@@ -42,8 +42,9 @@ struct pg {
 	double down_since;            /* when pg_reconnect was first called */
 	char sqlstate[6];             /* of the last failure; "" for a client-side one */
 	struct strbuf err;            /* the last failure, one line */
+	struct strbuf prepared;       /* "\n<name>\n..." prepared on conn */
 };
-#define PG_INIT { NULL, NULL, NULL, false, false, false, 0, "", STRBUF_INIT }
+#define PG_INIT { NULL, NULL, NULL, false, false, false, 0, "", STRBUF_INIT, STRBUF_INIT }
 
 /* True when s is a PostgreSQL URL (postgresql:// or postgres://). */
 bool pg_is_url(const char *s);
@@ -78,6 +79,18 @@ PGresult *pg_query_bin(struct pg *db, const char *sql, int n, const char *const 
 /* pg_query with the result in binary: bytea as raw bytes, int4 and int8
  * in network byte order. */
 PGresult *pg_query_binary_result(struct pg *db, const char *sql, int n, const char *const *params);
+/*
+ * Statements run often (a worker's claim and heartbeat, the upload): sql
+ * is prepared on the server under name once a connection (PQprepare; a
+ * new connection prepares it again), so that each run is a bind and an
+ * execute, without the parse and plan of the SQL text.  Otherwise as
+ * pg_query_bin.  One name, one sql, for the life of db.
+ */
+PGresult *pg_query_named(struct pg *db, const char *name, const char *sql, int n,
+			 const char *const *params, const int *lengths, const int *formats);
+/* Prepare as pg_query_named does, without running: before a pipeline
+ * that sends it with pg_pipeline_send_named.  0 or -1. */
+int pg_prepare(struct pg *db, const char *name, const char *sql, int n);
 /* pg_query for statements whose rows do not matter: 0 or -1. */
 int pg_exec(struct pg *db, const char *sql, int n, const char *const *params);
 /*
@@ -102,6 +115,10 @@ int pg_exec_script(struct pg *db, const char *sql);
 int pg_pipeline_start(struct pg *db);
 int pg_pipeline_send(struct pg *db, const char *sql, int n, const char *const *params,
 		     const int *lengths, const int *formats);
+/* pg_pipeline_send of a statement pg_prepare made (sent as sql if the
+ * connection has no such statement) */
+int pg_pipeline_send_named(struct pg *db, const char *name, const char *sql, int n,
+			   const char *const *params, const int *lengths, const int *formats);
 int pg_pipeline_end(struct pg *db, PGresult **res, int n);
 /* Say db's last failure as pg_query would have (after a quiet one). */
 void pg_say_error(const struct pg *db);

@@ -87,8 +87,9 @@ int queue_claim(struct pg *db, const char *group, const char *worker, double lea
 
 	memset(c, 0, sizeof(*c));
 	snprintf(lease, sizeof(lease), "%.3f", lease_s);
-	r = pg_query(db, "SELECT id, attempt, name, job, commit, repo, build, runs "
-		     "FROM perfbot.claim($1, $2, $3)", 3, p);
+	/* prepared: a worker claims again and again (bench/queue.sh) */
+	r = pg_query_named(db, "perfbot_claim", "SELECT id, attempt, name, job, commit, repo, "
+			   "build, runs FROM perfbot.claim($1, $2, $3)", 3, p, NULL, NULL);
 	if (!r)
 		return -1;
 	if (PQntuples(r) == 0) {
@@ -117,7 +118,8 @@ int queue_heartbeat(struct pg *db, long long id, int attempt, double lease_s)
 	snprintf(sid, sizeof(sid), "%lld", id);
 	snprintf(satt, sizeof(satt), "%d", attempt);
 	snprintf(lease, sizeof(lease), "%.3f", lease_s);
-	r = pg_query(db, "SELECT perfbot.heartbeat($1, $2, $3)", 3, p);
+	r = pg_query_named(db, "perfbot_heartbeat", "SELECT perfbot.heartbeat($1, $2, $3)", 3, p,
+			   NULL, NULL);
 	if (!r)
 		return -1;
 	held = !PQgetisnull(r, 0, 0);

@@ -4,8 +4,8 @@
  * Results between a test box and the lab's database.
  *
  * lab_upload sends what a worker's run_job wrote for a job it holds, in
- * ONE transaction that ends by marking the job done (schema.c's
- * upload_begin, upload_run, upload_file, complete):
+ * ONE call of schema.c's upload_job, whose transaction ends by marking
+ * the job done:
  *
  *   <result_root>/<run>/stats.json   -> a run and its samples in the store
  *                                       (store.h), under a result root
@@ -24,8 +24,8 @@
  *
  * A refused or failed upload changes nothing (the transaction rolls
  * back).  Retrying after a lost connection is safe: if the COMMIT went
- * through but its answer was lost, upload_begin says the attempt already
- * completed the job and lab_upload returns 0 without sending anything.
+ * through but its answer was lost, upload_job says the attempt already
+ * completed the job and lab_upload returns 0, nothing added.
  *
  * lab_fetch brings a done job's runs back into a local result tree.
  */

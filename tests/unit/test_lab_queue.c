@@ -581,6 +581,8 @@ static void test_submitter_cannot_work_or_write_results(void **state)
 	assert_denied(&c->sub, "SELECT perfbot.heartbeat(1, 1, 60)");
 	assert_denied(&c->sub, "SELECT perfbot.upload_begin(1, 1, 'x', '{}')");
 	assert_denied(&c->sub, "SELECT perfbot.complete(1, 1)");
+	assert_denied(&c->sub, "SELECT perfbot.upload_job(1, 1, 'x', '{}', '{0}', '{1}', '{m}', "
+		      "'{1}', '{}', '{}', '{}', '{}')");
 	assert_denied(&c->sub, "UPDATE perfbot.queue SET state = 'done'");
 	assert_denied(&c->sub, "INSERT INTO perfbot.metric (name) VALUES ('x')");
 	assert_denied(&c->sub, "UPDATE perfbot.sample SET value = 0");
@@ -654,10 +656,14 @@ static void test_schema_check_and_versions(void **state)
 	 * job row) is told to migrate, and lab init takes it to the last */
 	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version - 1 "
 				 "WHERE component = 'store'", 0, NULL), 0);
-	/* (migration 2's index, setting and function undone, as version 1 had them) */
-	assert_int_equal(pg_exec_script(&db, "DROP INDEX perfbot.queue_lease; "
-					"DROP FUNCTION perfbot.announce_done(bigint); ALTER FUNCTION "
-					"perfbot.claim(text, text, double precision) RESET enable_sort; "
+	/* (migrations 3 and 2 undone, as version 1 had it) */
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_job(bigint, int, text, "
+					"text[], int[], int[], text[], double precision[], int[], "
+					"text[], bigint[], bytea[]); "
+					"DROP INDEX perfbot.queue_lease; "
+					"DROP FUNCTION perfbot.announce_done(bigint); "
+					"ALTER FUNCTION perfbot.claim(text, text, double precision) "
+					"RESET enable_sort RESET plan_cache_mode; "
 					"UPDATE perfbot.schema_version SET version = 1 "
 					"WHERE component = 'lab'"), 0);
 	capture_start(&cap);
@@ -675,10 +681,76 @@ static void test_schema_check_and_versions(void **state)
 			     "(to_regclass('perfbot.queue_lease') IS NOT NULL) || ' ' || "
 			     "(to_regprocedure('perfbot.announce_done(bigint)') IS NOT NULL) FROM pg_proc "
 			     "WHERE proname = 'claim'");
-	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off true true");
+	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off "
+			    "plan_cache_mode=force_generic_plan true true");
 	free(msg);
 	pg_close(&db);
 	free(empty);
+}
+
+#define UPLOAD_JOB_ARGS "bigint, int, text, text[], int[], int[], text[], double precision[], " \
+	"int[], text[], bigint[], bytea[]"
+
+/* A lab at version 2, with a job running and its result half-way through
+ * schema 2's calls, is taken to 3: the old calls still work, and the
+ * next job goes through upload_job, a worker's only. */
+static void test_migrate_2_to_3(void **state)
+{
+	struct ctx *c = start(state);
+	struct pg db = PG_INIT;
+	struct stderr_capture cap;
+	struct lab_versions v;
+	struct queue_claim q;
+	char *msg;
+
+	lab_test_open(&db, c->db, "postgres");
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS "); "
+					"UPDATE perfbot.schema_version SET version = 2 "
+					"WHERE component = 'lab'"), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_check_schema(&c->box1), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "lab schema is version 2, older than this perfbot's 3: run "
+			       "'perfbot lab init --db URL' as its admin"));
+	free(msg);
+	submit(c, "a");
+	submit(c, "b");
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	assert_int_equal(pg_exec(&c->box1, "BEGIN", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_begin(1, 1, "
+				 "'t/p/g/r/k/c/c0ffee', '{}')", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_run(1, 1, 0, '{m}', '{1}')", 0,
+				 NULL), 0);
+
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_from, 2);
+	assert_int_equal(v.lab_to, 3);
+	assert_int_equal(lab_check_schema(&db), 0);
+	/* the upload begun before completes as it began */
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.complete(1, 1)", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, "COMMIT", 0, NULL), 0);
+	/* the next, in one call */
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	assert_int_equal(q.id, 2);
+	queue_claim_release(&q);
+	msg = lab_test_value(c->db, "SELECT has_function_privilege('" TEST_BOX1 "', "
+			     "'perfbot.upload_job(" UPLOAD_JOB_ARGS ")', 'EXECUTE') || ' ' || "
+			     "has_function_privilege('" TEST_SUBMITTER "', "
+			     "'perfbot.upload_job(" UPLOAD_JOB_ARGS ")', 'EXECUTE') || ' ' || "
+			     "has_function_privilege('public', "
+			     "'perfbot.upload_job(" UPLOAD_JOB_ARGS ")', 'EXECUTE')");
+	assert_string_equal(msg, "true false false");
+	free(msg);
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(2, 1, 't/p/g/r/k/c/beef', "
+				 "'{}', '{0}', '{1}', '{m}', '{2}', '{}', '{}', '{}', '{}')", 0, NULL), 0);
+	msg = lab_test_value(c->db, "SELECT string_agg(q.id || ' ' || q.state || ' ' || s.value, ', ' "
+			     "ORDER BY q.id) FROM perfbot.queue q JOIN perfbot.upload u ON u.job_id = q.id "
+			     "JOIN perfbot.run r ON r.root_id = u.root_id "
+			     "JOIN perfbot.sample s ON s.run_id = r.id");
+	assert_string_equal(msg, "1 done 1, 2 done 2");
+	free(msg);
+	pg_close(&db);
 }
 
 static void test_migrate_needs_a_superuser_first(void **state)
@@ -730,6 +802,7 @@ int main(void)
 		T(test_worker_cannot_read_queue_or_change_results),
 		T(test_submitter_cannot_work_or_write_results),
 		T(test_schema_check_and_versions),
+		T(test_migrate_2_to_3),
 		T(test_migrate_needs_a_superuser_first),
 #undef T
 	};

@@ -168,6 +168,12 @@ static void test_upload_completes_the_job(void **state)
 	assert_string_equal(v, "-1/matrix.json:32 0/job.yaml:68 0/stats.json:98 0/vmstat:23 "
 			    "1/job.yaml:68 1/stats.json:81 1/vmstat:23");
 	free(v);
+	/* compressed at zlib's fastest level: its header's FLEVEL bits 0
+	 * (the default level's are 2) */
+	v = value(c, "SELECT string_agg(DISTINCT (get_byte(data, 1) >> 6)::text, ',') "
+		  "FROM perfbot.upload_file");
+	assert_string_equal(v, "0");
+	free(v);
 	/* the job's parameters, as perfbot index keeps them */
 	v = value(c, "SELECT string_agg(name || '=' || value, ' ' ORDER BY name) FROM perfbot.job_param");
 	assert_string_equal(v, "nr_threads=4 runtime=3s");
@@ -373,6 +379,163 @@ static void test_malformed_upload_changes_nothing(void **state)
 	queue_claim_release(&q2);
 }
 
+/* upload_job called by hand as box1 for job 1 with args (everything
+ * after the job and attempt), in a transaction rolled back after. */
+static void assert_job_malformed(struct ctx *c, const char *args, const char *state,
+				 const char *msg)
+{
+	struct strbuf sql = STRBUF_INIT;
+
+	strbuf_addf(&sql, "SELECT perfbot.upload_job(1, 1, %s)", args);
+	c->box1.quiet = true;
+	assert_int_equal(pg_exec(&c->box1, "BEGIN", 0, NULL), 0);
+	assert_int_equal(pg_exec(&c->box1, sql.buf, 0, NULL), -1);
+	if (!pg_failed_with(&c->box1, state) || !strstr(c->box1.err.buf, msg))
+		fail_msg("'%s' gave %s: %s", sql.buf, c->box1.sqlstate, c->box1.err.buf);
+	assert_int_equal(pg_exec(&c->box1, "ROLLBACK", 0, NULL), 0);
+	c->box1.quiet = false;
+	strbuf_release(&sql);
+}
+
+#define ROOT "'" REL "', '{}', "
+#define ONE_RUN ROOT "'{0}', '{1}', '{mytest.score}', '{1}', "
+#define NO_FILE "'{}', '{}', '{}', '{}'"
+
+/* upload_job (lab schema 3) refuses what upload_begin, upload_run,
+ * upload_file and complete refuse, whole: nothing stored changes, and
+ * the job is still the holder's to upload properly. */
+static void test_malformed_upload_job_changes_nothing(void **state)
+{
+	struct queue_claim q, q2;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	long long other;
+	char *before, *after;
+
+	assert_int_equal(queue_submit(&c->sub, &j, &other), 0);
+	assert_int_equal(queue_claim(&c->box2, "g", "h:2", 60, &q2), 1);
+	assert_int_equal(lab_upload(&c->box2, other, 1, c->base.buf, c->root.buf), 0);
+	const char *snapshot = "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM ("
+		"SELECT s.metric_id || ':' || s.run_id || ':' || coalesce(s.value::text, '') x "
+		"FROM perfbot.sample s UNION ALL SELECT name || md5(data) FROM perfbot.upload_file "
+		"UNION ALL SELECT name FROM perfbot.metric UNION ALL SELECT path FROM perfbot.run "
+		"UNION ALL SELECT state || id FROM perfbot.queue) t";
+	before = value(c, snapshot);
+
+	/* the result root and parameters */
+	assert_job_malformed(c, "'a/b', '{}', '{0}', '{1}', '{m}', '{1}', " NO_FILE, "PBU01",
+			     "bad result root a/b (expected 7 path components)");
+	assert_job_malformed(c, "'a/../c/d/e/f/g', '{}', '{0}', '{1}', '{m}', '{1}', " NO_FILE,
+			     "PBU01", "bad result root");
+	assert_job_malformed(c, "'a//c/d/e/f/g', '{}', '{0}', '{1}', '{m}', '{1}', " NO_FILE,
+			     "PBU01", "bad result root");
+	assert_job_malformed(c, "'" REL "', '{k}', '{0}', '{1}', '{m}', '{1}', " NO_FILE, "PBU01",
+			     "not name, value pairs");
+	/* the runs and their stats */
+	assert_job_malformed(c, ROOT "'{}', '{}', '{}', '{}', " NO_FILE, "PBU01", "no run uploaded");
+	assert_job_malformed(c, ROOT "'{0}', '{1,1}', '{a,b}', '{1,2}', " NO_FILE, "PBU01",
+			     "1 runs, 2 metric counts, 2 metric names, 2 values");
+	assert_job_malformed(c, ROOT "'{0}', '{2}', '{a,b}', '{1}', " NO_FILE, "PBU01",
+			     "1 runs, 1 metric counts, 2 metric names, 1 values");
+	assert_job_malformed(c, ROOT "'{0}', '{1}', '{a,b}', '{1,2}', " NO_FILE, "PBU01",
+			     "the runs have 1 metrics, 2 were sent");
+	assert_job_malformed(c, ROOT "'{-1}', '{1}', '{a}', '{1}', " NO_FILE, "PBU01",
+			     "bad run number -1");
+	assert_job_malformed(c, ROOT "'{100001}', '{1}', '{a}', '{1}', " NO_FILE, "PBU01",
+			     "bad run number 100001");
+	assert_job_malformed(c, ROOT "'{0,0}', '{1,1}', '{a,b}', '{1,2}', " NO_FILE, "PBU01",
+			     "bad run number 0 (or twice)");
+	assert_job_malformed(c, ROOT "'{0,1}', '{2,0}', '{a,b}', '{1,2}', " NO_FILE, "PBU01",
+			     "job 1 run 1: no metric");
+	assert_job_malformed(c, ROOT "'{0}', '{2}', '{a,NULL}', '{1,2}', " NO_FILE, "PBU01",
+			     "a metric is NULL, empty or twice");
+	assert_job_malformed(c, ROOT "'{0}', '{2}', '{a,\"\"}', '{1,2}', " NO_FILE, "PBU01",
+			     "a metric is NULL, empty or twice");
+	assert_job_malformed(c, ROOT "'{0}', '{1}', '{a}', '{NULL}', " NO_FILE, "PBU01",
+			     "a metric is NULL, empty or twice");
+	/* twice: a known name (box2 stored it), a new one, in the second run */
+	assert_job_malformed(c, ROOT "'{0}', '{2}', '{mytest.score,mytest.score}', '{1,2}', " NO_FILE,
+			     "PBU01", "a metric is NULL, empty or twice");
+	assert_job_malformed(c, ROOT "'{0,1}', '{1,2}', '{a,zz,zz}', '{1,2,3}', " NO_FILE, "PBU01",
+			     "a metric is NULL, empty or twice");
+	/* the files */
+	assert_job_malformed(c, ONE_RUN "'{0}', '{../x}', '{1}', '{x}'", "PBU01",
+			     "bad file name ../x");
+	assert_job_malformed(c, ONE_RUN "'{-1}', '{a/b}', '{1}', '{x}'", "PBU01", "bad file name a/b");
+	assert_job_malformed(c, ONE_RUN "'{-1}', '{..}', '{1}', '{x}'", "PBU01", "bad file name ..");
+	assert_job_malformed(c, ONE_RUN "'{-1}', '{NULL}', '{1}', '{x}'", "PBU01",
+			     "bad file name NULL");
+	assert_job_malformed(c, ONE_RUN "'{5}', '{x}', '{1}', '{x}'", "PBU01",
+			     "file x of run 5, which was not uploaded");
+	assert_job_malformed(c, ONE_RUN "'{-1}', '{x}', '{-1}', '{x}'", "PBU01", "file x without data");
+	assert_job_malformed(c, ONE_RUN "'{-1,0}', '{x,y}', '{1,1}', '{x,NULL}'", "PBU01",
+			     "file y without data");
+	assert_job_malformed(c, ONE_RUN "'{}', '{x}', '{1}', '{x}'", "PBU01",
+			     "1 file names, 0 runs, 1 sizes, 1 data");
+	assert_job_malformed(c, ONE_RUN "'{0,0}', '{x,x}', '{1,1}', '{x,y}'", "PBU01",
+			     "a file is there twice");
+	/* not the caller's: another box, another attempt, a job not there */
+	assert_int_equal(pg_exec(&c->box2, "BEGIN", 0, NULL), 0);
+	c->box2.quiet = true;
+	assert_int_equal(pg_exec(&c->box2, "SELECT perfbot.upload_job(1, 1, " ONE_RUN NO_FILE ")",
+				 0, NULL), -1);
+	assert_true(pg_failed_with(&c->box2, "PBL01"));
+	assert_string_equal(c->box2.err.buf, "job 1 attempt 1 is not held by " TEST_BOX2);
+	assert_int_equal(pg_exec(&c->box2, "ROLLBACK", 0, NULL), 0);
+	c->box2.quiet = false;
+	after = value(c, snapshot);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+
+	/* after all that, box1's upload is the one */
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.upload"), 2);
+	queue_claim_release(&q);
+	queue_claim_release(&q2);
+}
+
+/* A lease that expired, even not taken again, refuses upload_job, and
+ * a job that is done takes nothing more, from its holder either. */
+static void test_upload_job_needs_a_live_lease(void **state)
+{
+	struct queue_claim q;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	char *v;
+
+	lab_test_sql(c->db, "UPDATE perfbot.queue SET lease_expires_at = now() - interval '1s'");
+	assert_job_malformed(c, ONE_RUN NO_FILE, "PBL01", "job 1 attempt 1 is not held by " TEST_BOX1);
+	assert_job_malformed(c, "'x', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", "PBL01",
+			     "is not held by");
+	lab_test_sql(c->db, "UPDATE perfbot.queue SET lease_expires_at = now() + interval '60s'");
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(1, 1, " ONE_RUN NO_FILE ")",
+				 0, NULL), 0);
+	v = value(c, "SELECT state FROM perfbot.queue");
+	assert_string_equal(v, "done");
+	free(v);
+	/* done: the same attempt's call again says so and adds nothing;
+	 * anyone else's is refused */
+	v = value(c, "SELECT count(*) FROM perfbot.sample");
+	assert_string_equal(v, "1");
+	free(v);
+	PGresult *r = pg_query(&c->box1, "SELECT perfbot.upload_job(1, 1, " ONE_RUN NO_FILE ")", 0,
+			       NULL);
+	assert_non_null(r);
+	assert_string_equal(PQgetvalue(r, 0, 0), "done");
+	PQclear(r);
+	c->box2.quiet = true;
+	assert_int_equal(pg_exec(&c->box2, "SELECT perfbot.upload_job(1, 1, 'x', NULL, NULL, NULL, "
+				 "NULL, NULL, NULL, NULL, NULL, NULL)", 0, NULL), -1);
+	assert_true(pg_failed_with(&c->box2, "PBL01"));
+	v = value(c, "SELECT count(*) FROM perfbot.sample");
+	assert_string_equal(v, "1");
+	free(v);
+	(void)id;
+	queue_claim_release(&q);
+}
+
 static void test_upload_of_a_broken_tree(void **state)
 {
 	struct queue_claim q;
@@ -432,8 +595,19 @@ static void test_upload_after_connection_loss(void **state)
 	assert_false(pg_broken(&c->box1));
 	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
+	/* the claim, prepared on the lost connection, is prepared again on
+	 * this one */
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	long long next;
+	struct queue_claim q2;
+	assert_int_equal(queue_submit(&c->sub, &j, &next), 0);
+	c->box1.quiet = false;
+	assert_int_equal(queue_claim(&c->box1, "g", "h:1", 60, &q2), 1);
+	assert_int_equal(q2.id, next);
+	assert_int_equal(queue_heartbeat(&c->box1, next, 1, 60), 1);
 	strbuf_release(&sql);
 	queue_claim_release(&q);
+	queue_claim_release(&q2);
 }
 
 static bool same_file(const char *a, const char *b)
@@ -535,6 +709,8 @@ int main(void)
 		T(test_late_upload_is_refused),
 		T(test_uploads_of_one_job_do_not_wait),
 		T(test_malformed_upload_changes_nothing),
+		T(test_malformed_upload_job_changes_nothing),
+		T(test_upload_job_needs_a_live_lease),
 		T(test_upload_of_a_broken_tree),
 		T(test_upload_after_connection_loss),
 		T(test_fetch_gives_the_files_back),
