@@ -93,6 +93,9 @@ struct bisect_params bisect_confirm_params(const struct bisect_params *p)
 	struct bisect_params c = *p;
 
 	c.alpha = p->confirm_alpha;
+	if (c.min_runs < BISECT_CONFIRM_MIN_RUNS)
+		c.min_runs = BISECT_CONFIRM_MIN_RUNS < c.max_runs ?
+			BISECT_CONFIRM_MIN_RUNS : c.max_runs;
 	return c;
 }
 
@@ -640,6 +643,15 @@ int bisect_runs_needed(double noise, double shift, double alpha)
 	return n < 1 ? 1 : (int)n;
 }
 
+/* The runs a verdict needs at this noise, at the strict level; 1 at no
+ * noise (bisect_runs_needed: -1). */
+static int noise_runs(double noise, double shift, const struct bisect_params *p)
+{
+	int n = bisect_runs_needed(noise, shift, p->confirm_alpha);
+
+	return n < 1 ? 1 : n;
+}
+
 bool bisect_noise_moved(const struct sample_set *before_good,
 			const struct sample_set *before_bad,
 			const struct sample_set *after_good,
@@ -650,7 +662,7 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 	bool moved = false;
 
 	out->noise_before = out->noise_after = out->good_move = out->bad_move = NAN;
-	out->moved = false;
+	out->moved = out->noise_rose = false;
 	if (before_good->nr < 2 || before_bad->nr < 2 || after_good->nr < 2 ||
 	    after_bad->nr < 2)
 		return false;
@@ -664,12 +676,21 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 		out->good_move = (ga - gb) / fabs(gb);
 		out->bad_move = (ba - bb) / fabs(gb);
 	}
+	change = fabs(bb - gb);
 	ratio = out->noise_after / out->noise_before;
-	if (ratio >= NOISE_MOVE_RATIO || ratio <= 1 / NOISE_MOVE_RATIO ||
-	    (out->noise_before == 0 && out->noise_after > 0))
+	out->noise_rose = out->noise_after > 0 &&
+		(out->noise_before == 0 || ratio >= NOISE_MOVE_RATIO);
+	/*
+	 * Less noise only makes the verdicts in between safer than planned,
+	 * and more noise matters only when a verdict now needs more runs
+	 * than at the start: the near-zero noise of an emulator doubling
+	 * leaves a 1-run verdict a 1-run verdict.
+	 */
+	if (out->noise_rose && gb != 0 &&
+	    noise_runs(out->noise_after, change / fabs(gb), p) >
+	    noise_runs(out->noise_before, change / fabs(gb), p))
 		moved = true;
 	/* a move that could flip a verdict: half the distance between sides */
-	change = fabs(bb - gb);
 	if (fabs(ga - gb) > change / 2 &&
 	    pooled_t(after_good, before_good, NULL) < p->confirm_alpha)
 		moved = true;

@@ -148,7 +148,14 @@ void bisect_params_init(struct bisect_params *p, int nr_commits);
 #define BISECT_BUDGET_FACTOR 4
 int bisect_default_budget(int nr_commits);
 
-/* p for the confirmation stage: alpha replaced by confirm_alpha. */
+/*
+ * p for the confirmation stage: alpha replaced by confirm_alpha, and at
+ * least BISECT_CONFIRM_MIN_RUNS fresh runs (min_runs if larger, max_runs
+ * if smaller) before its verdict.  With heavy tails 2 or 3 runs can
+ * both land in one tail and pass even the strict level, and a wrong
+ * verdict here is final; 4 runs cost little at the end of a search.
+ */
+#define BISECT_CONFIRM_MIN_RUNS 4
 struct bisect_params bisect_confirm_params(const struct bisect_params *p);
 
 /*
@@ -294,16 +301,20 @@ int bisect_runs_needed(double noise, double shift, double alpha);
 struct bisect_noise_check {
 	double noise_before, noise_after;       /* bisect_noise of each pair */
 	double good_move, bad_move;     /* each endpoint's relative move */
+	bool noise_rose;                /* by NOISE_MOVE_RATIO or more */
 	bool moved;                     /* the return value */
 };
 
 /*
  * Did the machine's noise move during the bisection?  before_* are the
  * endpoints' runs as measured at the start, after_* fresh runs at the
- * end.  True when the noise grew or shrank by NOISE_MOVE_RATIO (2) or
- * more, or when an endpoint's mean moved by more than half the
- * good-to-bad change, significantly at confirm_alpha: either way the
- * verdicts in between were made against references that no longer hold.
+ * end.  True when the noise grew by NOISE_MOVE_RATIO (2) or more (from
+ * none: any) and a verdict at the noise now needs more runs than at the
+ * start (bisect_runs_needed at confirm_alpha, for the good-to-bad
+ * change), or when an endpoint's mean moved by more than half that
+ * change, significantly at confirm_alpha: either way the verdicts in
+ * between were made against references that no longer hold.  Noise
+ * that fell is no reason: those verdicts are only safer than planned.
  * False (and NaN fields) with fewer than 2 runs in any set.
  */
 #define NOISE_MOVE_RATIO 2.0
