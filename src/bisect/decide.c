@@ -371,15 +371,19 @@ static bool unlike_its_side(double mx, int nx, double mside, int nside, double s
 	return fabs(mx - mside) >= NEIGHBOUR_Z * sqrt(var);
 }
 
-double bisect_llr(const struct sample_set *step, const struct sample_set *good,
-		  const struct sample_set *bad, const struct sample_set *lo,
-		  const struct sample_set *hi)
+/* bisect_llr, and which sets stood for good and bad into *gref, *bref */
+static double llr_refs(const struct sample_set *step, const struct sample_set *good,
+		       const struct sample_set *bad, const struct sample_set *lo,
+		       const struct sample_set *hi, const struct sample_set **gref,
+		       const struct sample_set **bref)
 {
 	/* 0 the step, 1 good, 2 bad, 3 lo, 4 hi */
 	const struct sample_set *in[MAX_SETS] = { step, good, bad, lo, hi };
 	double m[MAX_SETS], ss[MAX_SETS], s2, d, x, v, size, z;
 	int g = 1, b = 2, df = step->nr + good->nr + bad->nr - 3;
 
+	*gref = good;
+	*bref = bad;
 	if (step->nr < 1 || good->nr < 1 || bad->nr < 1 || df < 1)
 		return 0;
 	clipped(in, MAX_SETS, 3, true, m, ss);
@@ -388,6 +392,8 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 		g = 3;
 	if (hi && hi->nr > 1 && unlike_its_side(m[4], hi->nr, m[2], bad->nr, s2))
 		b = 4;
+	*gref = in[g];
+	*bref = in[b];
 	df = step->nr + in[g]->nr + in[b]->nr - 3;
 	s2 = (ss[0] + ss[g] + ss[b]) / df;
 	d = m[b] - m[g];
@@ -411,6 +417,15 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 	return (d * x > 0 ? size : -size) * z / sqrt(v);
 }
 
+double bisect_llr(const struct sample_set *step, const struct sample_set *good,
+		  const struct sample_set *bad, const struct sample_set *lo,
+		  const struct sample_set *hi)
+{
+	const struct sample_set *g, *b;
+
+	return llr_refs(step, good, bad, lo, hi, &g, &b);
+}
+
 static enum bisect_verdict sprt_classify(const struct sample_set *step,
 					 const struct sample_set *good,
 					 const struct sample_set *bad,
@@ -418,12 +433,50 @@ static enum bisect_verdict sprt_classify(const struct sample_set *step,
 					 const struct sample_set *hi,
 					 const struct bisect_params *p)
 {
-	double llr = bisect_llr(step, good, bad, lo, hi), a = -log(p->alpha);
+	const struct sample_set *g, *b;
+	double llr = llr_refs(step, good, bad, lo, hi, &g, &b), a = -log(p->alpha);
 
 	if (llr >= a)
 		return BISECT_BAD;
 	if (llr <= -a)
 		return BISECT_GOOD;
+	/*
+	 * max_runs and still undecided: the step sits near the midpoint.
+	 * When it is unlike both references it is at a level of its own
+	 * (between two steps, or on a drift), and either side leads to a
+	 * real change: the nearer, whose level it then stands for as a
+	 * neighbour of max_runs runs (bisect_llr).  Skipping it instead
+	 * leaves git only skipped commits to choose from.
+	 */
+	if (step->nr >= p->max_runs) {
+		const struct sample_set *in[3] = { step, g, b };
+		double m[3];
+
+		clipped(in, 3, 3, false, m, NULL);
+		if (pooled_t(step, g, b) < p->alpha && pooled_t(step, b, g) < p->alpha &&
+		    m[0] > fmin(m[1], m[2]) && m[0] < fmax(m[1], m[2]))
+			return distance(m[0], m[1]) <= distance(m[0], m[2]) ?
+				BISECT_GOOD : BISECT_BAD;
+	}
+	return BISECT_UNKNOWN;
+}
+
+enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
+					   const struct sample_set *step,
+					   const struct sample_set *good,
+					   const struct sample_set *bad,
+					   const struct sample_set *lo,
+					   const struct sample_set *hi,
+					   const struct bisect_params *cp)
+{
+	enum bisect_verdict v = bisect_classify(step, good, bad, lo, hi, cp);
+	double llr;
+
+	if (v != BISECT_UNKNOWN || step->nr < cp->max_runs)
+		return v;
+	llr = bisect_llr(step, good, bad, lo, hi);
+	if ((old == BISECT_BAD && llr > 0) || (old == BISECT_GOOD && llr < 0))
+		return old;
 	return BISECT_UNKNOWN;
 }
 

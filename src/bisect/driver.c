@@ -130,11 +130,14 @@ static void neighbours(struct bisect *b, const char *except, struct sample_set *
 #define DECIDE_GAVE_UP (-2)
 
 /*
- * Measure sha until a verdict under p, using runs from index `from` on.
+ * Measure sha until a verdict under p, using runs from index `from` on;
+ * old is the verdict a confirmation re-measures (bisect_confirm_verdict),
+ * BISECT_UNKNOWN in the search.
  * Returns the verdict (UNKNOWN = skip) with *used the runs counted, -1,
  * or DECIDE_GAVE_UP when the budget or convergence ends the search.
  */
-static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from, int *used)
+static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from,
+		  enum bisect_verdict old, int *used)
 {
 	for (;;) {
 		struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT, lo, hi;
@@ -144,7 +147,9 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		pools(b, &good, &bad, sha);
 		neighbours(b, sha, &lo, &hi);
 		int want = bisect_runs_wanted(&step, &good, &bad, &lo, &hi, p, &more);
-		enum bisect_verdict v = want ? BISECT_UNKNOWN : bisect_classify(&step, &good, &bad, &lo, &hi, p);
+		enum bisect_verdict v = want ? BISECT_UNKNOWN : old != BISECT_UNKNOWN ?
+			bisect_confirm_verdict(old, &step, &good, &bad, &lo, &hi, p) :
+			bisect_classify(&step, &good, &bad, &lo, &hi, p);
 		/* each verdict as it is made, as git bisect says each step */
 		if (!b->o->no_progress && !want) {
 			struct strbuf subject = STRBUF_INIT;
@@ -300,7 +305,7 @@ static int bisect_loop(struct bisect *b)
 				d->from = from;
 				d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
 				strbuf_reset(&b->why);
-				int v = decide(b, cand[i], &cp, from, &used);
+				int v = decide(b, cand[i], &cp, from, old, &used);
 				if (v < 0) {
 					d->v = old;
 					d->from = 0;
@@ -343,7 +348,7 @@ static int bisect_loop(struct bisect *b)
 		/* GIT_NEXT: measure the commit git checked out */
 		strbuf_reset(&b->why);
 		int used;
-		int v = decide(b, sha, &b->p, 0, &used);
+		int v = decide(b, sha, &b->p, 0, BISECT_UNKNOWN, &used);
 		if (v < 0) {
 			if (v == DECIDE_GAVE_UP)
 				ret = BISECT_EXIT_UNTRUSTED;

@@ -912,6 +912,72 @@ static void test_noise_moved_matters(void **state)
 	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
 }
 
+/*
+ * A step at max_runs that the ratio cannot place, unlike both sides and
+ * between them, is at a level of its own (between two steps): the
+ * nearer side in ratio, not a skip.  Before max_runs, or when it is not
+ * unlike both, it stays UNKNOWN.
+ */
+static void test_sprt_third_level(void **state)
+{
+	struct sample_set good = SET(99, 101, 99, 101, 99, 101, 99, 101);
+	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
+	/* at 90: 10 from each, nearer good in ratio (100/90 < 90/80) */
+	struct sample_set mid = SET(89.5, 90.5, 89.5, 90.5, 89.5, 90.5, 89.5, 90.5);
+	/* at 90 too, but too noisy to be unlike either at alpha */
+	struct sample_set noisy = SET(70, 110, 70, 110, 70, 110, 70, 110);
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	p.max_runs = 8;
+	assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL) == 0);
+	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	/* mirrored (good at 80, bad at 100): 90 is nearer 100 in ratio */
+	assert_int_equal(bisect_classify(&mid, &bad, &good, NULL, NULL, &p), BISECT_BAD);
+	p.max_runs = 9;
+	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	p.max_runs = 8;
+	assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+}
+
+/*
+ * A confirmation that reaches max_runs without a verdict keeps the old
+ * one when its fresh runs lean the same way, and skips when they lean
+ * the other; a verdict of its own always wins.
+ */
+static void test_confirm_verdict(void **state)
+{
+	struct sample_set good = SET(92, 108, 92, 108, 92, 108, 92, 108);
+	struct sample_set bad = SET(72, 88, 72, 88, 72, 88, 72, 88);
+	/* at 89, a little nearer bad, too noisy for the strict level */
+	struct sample_set step = SET(81, 97, 81, 97, 81, 97, 81, 97);
+	struct sample_set like_good = SET(99, 101, 99, 101, 99, 101, 99, 101);
+	struct bisect_params p, cp;
+	double llr;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	cp = bisect_confirm_params(&p);
+	cp.max_runs = 8;
+	llr = bisect_llr(&step, &good, &bad, NULL, NULL);
+	assert_true(llr > 0 && llr < -log(cp.alpha));
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &cp), BISECT_UNKNOWN);
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, &cp),
+			 BISECT_BAD);
+	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &good, &bad, NULL, NULL, &cp),
+			 BISECT_UNKNOWN);
+	/* mirrored: leaning good keeps good */
+	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &bad, &good, NULL, NULL, &cp),
+			 BISECT_GOOD);
+	/* before max_runs: more runs, not the old verdict */
+	step.nr = 7;
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, &cp),
+			 BISECT_UNKNOWN);
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &like_good, &good, &bad, NULL, NULL,
+						&cp), BISECT_GOOD);
+}
+
 static void test_partial_step(void **state)
 {
 	(void)state;
@@ -929,6 +995,8 @@ int main(void)
 		cmocka_unit_test(test_budget_and_stop),
 		cmocka_unit_test(test_noise_moved),
 		cmocka_unit_test(test_noise_moved_matters),
+		cmocka_unit_test(test_sprt_third_level),
+		cmocka_unit_test(test_confirm_verdict),
 		cmocka_unit_test(test_partial_step),
 		cmocka_unit_test(test_classify_outlier),
 		cmocka_unit_test(test_noise_and_runs_needed),
