@@ -77,11 +77,16 @@ void bisect_say_give_up(const struct bisect_outlook *o, enum bisect_stop why,
 
 void bisect_say_noise_moved(const struct bisect_noise_check *c, struct strbuf *out)
 {
+	/* which way it went: only a rise counts (decide.h), but a move of
+	 * the levels can come with noise that fell */
+	const char *way = c->noise_after > c->noise_before ? "up from" :
+		c->noise_after < c->noise_before ? "down from" : "as";
+
 	strbuf_addf(out, "the machine's noise moved during the bisect: the endpoints "
-		    "re-measured at the end give noise %.1f%% (%.1f%% at the start), good "
+		    "re-measured at the end give noise %.1f%% (%s %.1f%% at the start), good "
 		    "moved %+.1f%% and bad %+.1f%%; the verdicts in between were made against "
 		    "references that no longer hold, so the commit named is not to be trusted: "
-		    "bisect again on a quieter machine\n", 100 * c->noise_after,
+		    "bisect again on a quieter machine\n", 100 * c->noise_after, way,
 		    100 * c->noise_before, 100 * c->good_move, 100 * c->bad_move);
 }
 

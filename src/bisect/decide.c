@@ -93,6 +93,9 @@ struct bisect_params bisect_confirm_params(const struct bisect_params *p)
 	struct bisect_params c = *p;
 
 	c.alpha = p->confirm_alpha;
+	if (c.min_runs < BISECT_CONFIRM_MIN_RUNS)
+		c.min_runs = BISECT_CONFIRM_MIN_RUNS < c.max_runs ?
+			BISECT_CONFIRM_MIN_RUNS : c.max_runs;
 	return c;
 }
 
@@ -368,15 +371,19 @@ static bool unlike_its_side(double mx, int nx, double mside, int nside, double s
 	return fabs(mx - mside) >= NEIGHBOUR_Z * sqrt(var);
 }
 
-double bisect_llr(const struct sample_set *step, const struct sample_set *good,
-		  const struct sample_set *bad, const struct sample_set *lo,
-		  const struct sample_set *hi)
+/* bisect_llr, and which sets stood for good and bad into *gref, *bref */
+static double llr_refs(const struct sample_set *step, const struct sample_set *good,
+		       const struct sample_set *bad, const struct sample_set *lo,
+		       const struct sample_set *hi, const struct sample_set **gref,
+		       const struct sample_set **bref)
 {
 	/* 0 the step, 1 good, 2 bad, 3 lo, 4 hi */
 	const struct sample_set *in[MAX_SETS] = { step, good, bad, lo, hi };
 	double m[MAX_SETS], ss[MAX_SETS], s2, d, x, v, size, z;
 	int g = 1, b = 2, df = step->nr + good->nr + bad->nr - 3;
 
+	*gref = good;
+	*bref = bad;
 	if (step->nr < 1 || good->nr < 1 || bad->nr < 1 || df < 1)
 		return 0;
 	clipped(in, MAX_SETS, 3, true, m, ss);
@@ -385,6 +392,8 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 		g = 3;
 	if (hi && hi->nr > 1 && unlike_its_side(m[4], hi->nr, m[2], bad->nr, s2))
 		b = 4;
+	*gref = in[g];
+	*bref = in[b];
 	df = step->nr + in[g]->nr + in[b]->nr - 3;
 	s2 = (ss[0] + ss[g] + ss[b]) / df;
 	d = m[b] - m[g];
@@ -408,6 +417,15 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 	return (d * x > 0 ? size : -size) * z / sqrt(v);
 }
 
+double bisect_llr(const struct sample_set *step, const struct sample_set *good,
+		  const struct sample_set *bad, const struct sample_set *lo,
+		  const struct sample_set *hi)
+{
+	const struct sample_set *g, *b;
+
+	return llr_refs(step, good, bad, lo, hi, &g, &b);
+}
+
 static enum bisect_verdict sprt_classify(const struct sample_set *step,
 					 const struct sample_set *good,
 					 const struct sample_set *bad,
@@ -415,12 +433,50 @@ static enum bisect_verdict sprt_classify(const struct sample_set *step,
 					 const struct sample_set *hi,
 					 const struct bisect_params *p)
 {
-	double llr = bisect_llr(step, good, bad, lo, hi), a = -log(p->alpha);
+	const struct sample_set *g, *b;
+	double llr = llr_refs(step, good, bad, lo, hi, &g, &b), a = -log(p->alpha);
 
 	if (llr >= a)
 		return BISECT_BAD;
 	if (llr <= -a)
 		return BISECT_GOOD;
+	/*
+	 * max_runs and still undecided: the step sits near the midpoint.
+	 * When it is unlike both references it is at a level of its own
+	 * (between two steps, or on a drift), and either side leads to a
+	 * real change: the nearer, whose level it then stands for as a
+	 * neighbour of max_runs runs (bisect_llr).  Skipping it instead
+	 * leaves git only skipped commits to choose from.
+	 */
+	if (step->nr >= p->max_runs) {
+		const struct sample_set *in[3] = { step, g, b };
+		double m[3];
+
+		clipped(in, 3, 3, false, m, NULL);
+		if (pooled_t(step, g, b) < p->alpha && pooled_t(step, b, g) < p->alpha &&
+		    m[0] > fmin(m[1], m[2]) && m[0] < fmax(m[1], m[2]))
+			return distance(m[0], m[1]) <= distance(m[0], m[2]) ?
+				BISECT_GOOD : BISECT_BAD;
+	}
+	return BISECT_UNKNOWN;
+}
+
+enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
+					   const struct sample_set *step,
+					   const struct sample_set *good,
+					   const struct sample_set *bad,
+					   const struct sample_set *lo,
+					   const struct sample_set *hi,
+					   const struct bisect_params *cp)
+{
+	enum bisect_verdict v = bisect_classify(step, good, bad, lo, hi, cp);
+	double llr;
+
+	if (v != BISECT_UNKNOWN || step->nr < cp->max_runs)
+		return v;
+	llr = bisect_llr(step, good, bad, lo, hi);
+	if ((old == BISECT_BAD && llr > 0) || (old == BISECT_GOOD && llr < 0))
+		return old;
 	return BISECT_UNKNOWN;
 }
 
@@ -640,6 +696,15 @@ int bisect_runs_needed(double noise, double shift, double alpha)
 	return n < 1 ? 1 : (int)n;
 }
 
+/* The runs a verdict needs at this noise, at the strict level; 1 at no
+ * noise (bisect_runs_needed: -1). */
+static int noise_runs(double noise, double shift, const struct bisect_params *p)
+{
+	int n = bisect_runs_needed(noise, shift, p->confirm_alpha);
+
+	return n < 1 ? 1 : n;
+}
+
 bool bisect_noise_moved(const struct sample_set *before_good,
 			const struct sample_set *before_bad,
 			const struct sample_set *after_good,
@@ -650,7 +715,7 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 	bool moved = false;
 
 	out->noise_before = out->noise_after = out->good_move = out->bad_move = NAN;
-	out->moved = false;
+	out->moved = out->noise_rose = false;
 	if (before_good->nr < 2 || before_bad->nr < 2 || after_good->nr < 2 ||
 	    after_bad->nr < 2)
 		return false;
@@ -664,12 +729,21 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 		out->good_move = (ga - gb) / fabs(gb);
 		out->bad_move = (ba - bb) / fabs(gb);
 	}
+	change = fabs(bb - gb);
 	ratio = out->noise_after / out->noise_before;
-	if (ratio >= NOISE_MOVE_RATIO || ratio <= 1 / NOISE_MOVE_RATIO ||
-	    (out->noise_before == 0 && out->noise_after > 0))
+	out->noise_rose = out->noise_after > 0 &&
+		(out->noise_before == 0 || ratio >= NOISE_MOVE_RATIO);
+	/*
+	 * Less noise only makes the verdicts in between safer than planned,
+	 * and more noise matters only when a verdict now needs more runs
+	 * than at the start: the near-zero noise of an emulator doubling
+	 * leaves a 1-run verdict a 1-run verdict.
+	 */
+	if (out->noise_rose && gb != 0 &&
+	    noise_runs(out->noise_after, change / fabs(gb), p) >
+	    noise_runs(out->noise_before, change / fabs(gb), p))
 		moved = true;
 	/* a move that could flip a verdict: half the distance between sides */
-	change = fabs(bb - gb);
 	if (fabs(ga - gb) > change / 2 &&
 	    pooled_t(after_good, before_good, NULL) < p->confirm_alpha)
 		moved = true;

@@ -47,8 +47,8 @@
  *    when git names the first bad commit, take the last good commit and
  *    the first bad one (those not yet confirmed and not an endpoint),
  *    one at a time, drop its runs from its side, measure it afresh as
- *    in step 2 under bisect_confirm_params(&p), and keep that verdict
- *    (UNKNOWN: skip it).  If it changed, restart git bisect from the
+ *    in step 2 under bisect_confirm_params(&p), and keep the verdict of
+ *    bisect_confirm_verdict (UNKNOWN: skip it).  If it changed, restart git bisect from the
  *    verdicts so far (the runner's log: the last good and first bad
  *    commit bound the range) and go on searching; else confirm the
  *    other one.  The answer stands when both are confirmed.
@@ -148,7 +148,14 @@ void bisect_params_init(struct bisect_params *p, int nr_commits);
 #define BISECT_BUDGET_FACTOR 4
 int bisect_default_budget(int nr_commits);
 
-/* p for the confirmation stage: alpha replaced by confirm_alpha. */
+/*
+ * p for the confirmation stage: alpha replaced by confirm_alpha, and at
+ * least BISECT_CONFIRM_MIN_RUNS fresh runs (min_runs if larger, max_runs
+ * if smaller) before its verdict.  With heavy tails 2 or 3 runs can
+ * both land in one tail and pass even the strict level, and a wrong
+ * verdict here is final; 4 runs cost little at the end of a search.
+ */
+#define BISECT_CONFIRM_MIN_RUNS 4
 struct bisect_params bisect_confirm_params(const struct bisect_params *p);
 
 /*
@@ -158,8 +165,11 @@ struct bisect_params bisect_confirm_params(const struct bisect_params *p);
  * endpoints at first), or NULL.
  *
  * With BISECT_TEST_SPRT (the default): by bisect_llr, BAD at
- * llr >= log(1 / alpha), GOOD at llr <= -log(1 / alpha).  With the
- * other tests:
+ * llr >= log(1 / alpha), GOOD at llr <= -log(1 / alpha).  A step still
+ * between those with max_runs runs that is unlike both references (the
+ * pooled t at alpha; those bisect_llr took) and lies between them is at
+ * a level of its own, between two steps or on a drift: the nearer one
+ * (as with the neighbours below).  With the other tests:
  *
  * First against the pooled sides: BISECT_BAD when the step is
  * distinguishable from good, not distinguishable from bad, and its mean
@@ -183,6 +193,24 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *lo,
 				    const struct sample_set *hi,
 				    const struct bisect_params *p);
+
+/*
+ * The verdict of a confirmation (decide.h's step 3) of a commit judged
+ * old, its fresh runs in step, under cp = bisect_confirm_params(p):
+ * bisect_classify's, or when that is UNKNOWN with max_runs fresh runs,
+ * old if the fresh runs still lean its way (bisect_llr's sign), else
+ * UNKNOWN.  A wrong verdict is what the confirmation is for, and max_runs
+ * runs of a commit on the other side lean the other way nearly always;
+ * what the strict level cannot reach with heavy tails is no reason to
+ * skip a commit they agree with.
+ */
+enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
+					   const struct sample_set *step,
+					   const struct sample_set *good,
+					   const struct sample_set *bad,
+					   const struct sample_set *lo,
+					   const struct sample_set *hi,
+					   const struct bisect_params *cp);
 
 /*
  * The log-likelihood ratio of "the step runs at bad's level" to "at
@@ -294,16 +322,20 @@ int bisect_runs_needed(double noise, double shift, double alpha);
 struct bisect_noise_check {
 	double noise_before, noise_after;       /* bisect_noise of each pair */
 	double good_move, bad_move;     /* each endpoint's relative move */
+	bool noise_rose;                /* by NOISE_MOVE_RATIO or more */
 	bool moved;                     /* the return value */
 };
 
 /*
  * Did the machine's noise move during the bisection?  before_* are the
  * endpoints' runs as measured at the start, after_* fresh runs at the
- * end.  True when the noise grew or shrank by NOISE_MOVE_RATIO (2) or
- * more, or when an endpoint's mean moved by more than half the
- * good-to-bad change, significantly at confirm_alpha: either way the
- * verdicts in between were made against references that no longer hold.
+ * end.  True when the noise grew by NOISE_MOVE_RATIO (2) or more (from
+ * none: any) and a verdict at the noise now needs more runs than at the
+ * start (bisect_runs_needed at confirm_alpha, for the good-to-bad
+ * change), or when an endpoint's mean moved by more than half that
+ * change, significantly at confirm_alpha: either way the verdicts in
+ * between were made against references that no longer hold.  Noise
+ * that fell is no reason: those verdicts are only safer than planned.
  * False (and NaN fields) with fewer than 2 runs in any set.
  */
 #define NOISE_MOVE_RATIO 2.0

@@ -1,7 +1,7 @@
 /*
  * log.c: the bisect log (see driver.h): the shell-quoted "start" line
  * that holds every option, read back by --resume, and appending a line
- * durably.  Apart from driver.c so that the format is in one place.
+ * durably.  Apart from state.c so that the format is in one place.
  */
 #include "bisect/driver.h"
 #include "bisect/log.h"

@@ -1,7 +1,7 @@
 #ifndef PERFBOT_BISECT_LOG_H
 #define PERFBOT_BISECT_LOG_H
 /*
- * The bisect log's text (log.c), for driver.c: the format itself is
+ * The bisect log's text (log.c), for driver.c and state.c: the format is
  * documented in driver.h.
  */
 #include "bisect/driver.h"

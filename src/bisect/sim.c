@@ -166,9 +166,11 @@ static void neighbours(const struct search *s, int i, const struct sample_set **
 
 /*
  * Measure commit i afresh under p, as strategy says, and record its
- * verdict; false (and nothing recorded) when the budget stopped it.
+ * verdict (a confirmation's, bisect_confirm_verdict, when it was judged
+ * old before); false (and nothing recorded) when the budget stopped it.
  */
-static bool test_commit(struct search *s, int i, const struct bisect_params *p)
+static bool test_commit(struct search *s, int i, const struct bisect_params *p,
+			enum bisect_verdict old)
 {
 	struct commit *c = &s->c[i];
 	const struct sample_set *lo, *hi;
@@ -195,6 +197,8 @@ static bool test_commit(struct search *s, int i, const struct bisect_params *p)
 	}
 	if (s->st->decide == SIM_DECIDE_NEAREST)
 		c->v = nearest(&c->runs, &s->good, &s->bad);
+	else if (old != BISECT_UNKNOWN)
+		c->v = bisect_confirm_verdict(old, &c->runs, &s->good, &s->bad, lo, hi, p);
 	else
 		c->v = bisect_classify(&c->runs, &s->good, &s->bad, lo, hi, p);
 	c->tested = true;
@@ -252,7 +256,7 @@ static int confirm_pair(struct search *s, int lo, int hi,
 		if (ends[e] == 0 || ends[e] == s->last || c->confirmed)
 			continue;
 		out->steps++;
-		if (!test_commit(s, ends[e], cp)) {
+		if (!test_commit(s, ends[e], cp, old)) {
 			c->v = old;     /* the budget ended it: nothing learnt */
 			return 0;
 		}
@@ -331,7 +335,7 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 			if (next < 0)
 				break;
 			out->steps++;
-			if (!test_commit(&s, next, p))
+			if (!test_commit(&s, next, p, BISECT_UNKNOWN))
 				break;
 			out->skipped += s.c[next].v == BISECT_UNKNOWN;
 			if (afford(&s, 0))

@@ -122,7 +122,7 @@ struct report_bisect_commit {
 };
 
 /*
- * bisect.json, version 1, as `perfbot bisect` writes it (src/bisect/driver.c):
+ * bisect.json, version 1, as `perfbot bisect` writes it (src/bisect/state.c):
  *   {"version": 1, "repo": "/path", "metric": "m", "good": sha, "bad": sha,
  *    "first_bad": sha, "first_bad_subject": "...", "parent": sha,
  *    "job": "/abs/job.yaml", "result_base": "/abs/result",

@@ -66,14 +66,24 @@ static void test_give_up(void **state)
 
 static void test_noise_moved_words(void **state)
 {
-	struct bisect_noise_check c = { 0.02, 0.05, -0.01, 0.03, true };
+	struct bisect_noise_check c = { 0.02, 0.05, -0.01, 0.03, true, true };
 	struct strbuf out = STRBUF_INIT;
 	(void)state;
 
 	bisect_say_noise_moved(&c, &out);
-	assert_non_null(strstr(out.buf, "give noise 5.0% (2.0% at the start), good moved -1.0% "
-			       "and bad +3.0%"));
+	assert_non_null(strstr(out.buf, "give noise 5.0% (up from 2.0% at the start), good "
+			       "moved -1.0% and bad +3.0%"));
 	assert_non_null(strstr(out.buf, "not to be trusted"));
+	/* a move of the levels with less noise: said as it went */
+	strbuf_reset(&out);
+	c.noise_after = 0.01;
+	c.noise_rose = false;
+	bisect_say_noise_moved(&c, &out);
+	assert_non_null(strstr(out.buf, "give noise 1.0% (down from 2.0% at the start)"));
+	strbuf_reset(&out);
+	c.noise_after = 0.02;
+	bisect_say_noise_moved(&c, &out);
+	assert_non_null(strstr(out.buf, "give noise 2.0% (as 2.0% at the start)"));
 	strbuf_release(&out);
 }
 

@@ -7,6 +7,7 @@
 #include "test_helpers.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bisect/decide.h"
 #include "stats/stat_tests.h"
@@ -357,6 +358,16 @@ static void test_params(void **state)
 	assert_true(c.alpha == p64.confirm_alpha);
 	assert_int_equal(c.max_runs, p64.max_runs);
 	assert_true(p64.alpha != p64.confirm_alpha);     /* p untouched */
+	/* a confirmation takes 4 fresh runs at least, more if asked, at
+	 * most max_runs */
+	assert_int_equal(p64.min_runs, 2);
+	assert_int_equal(c.min_runs, 4);
+	p2 = p64;
+	p2.min_runs = 6;
+	assert_int_equal(bisect_confirm_params(&p2).min_runs, 6);
+	p2.min_runs = 1;
+	p2.max_runs = 3;
+	assert_int_equal(bisect_confirm_params(&p2).min_runs, 3);
 
 	assert_string_equal(bisect_verdict_name(BISECT_GOOD), "good");
 	assert_string_equal(bisect_verdict_name(BISECT_BAD), "bad");
@@ -823,18 +834,7 @@ static void test_noise_moved(void **state)
 	bisect_params_init(&p, 64);
 	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
 	assert_true(fabs(c.noise_before - c.noise_after) < 1e-12);
-	/* twice the spread at the end: moved; just under twice: not */
-	for (int i = 0; i < 5; i++) {
-		g1[i] = 1000 + 2 * (g0[i] - 1000);
-		b1[i] = 900 + 2 * (b0[i] - 900);
-	}
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(fabs(c.noise_after / c.noise_before - 2) < 1e-9);
-	for (int i = 0; i < 5; i++) {
-		g1[i] = 1000 + 1.99 * (g0[i] - 1000);
-		b1[i] = 900 + 1.99 * (b0[i] - 900);
-	}
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	/* the noise: test_noise_moved_matters */
 	/* the good endpoint now where bad was: moved */
 	for (int i = 0; i < 5; i++) {
 		g1[i] = g0[i] - 60;
@@ -849,6 +849,133 @@ static void test_noise_moved(void **state)
 	sg1.nr = 1;
 	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
 	assert_true(isnan(c.noise_after));
+}
+
+/* g1, b1 = g0, b0 spread k times as far about 1000 and 900 */
+static void spread_by(const double *g0, const double *b0, double *g1, double *b1, double k)
+{
+	for (int i = 0; i < 5; i++) {
+		g1[i] = 1000 + k * (g0[i] - 1000);
+		b1[i] = 900 + k * (b0[i] - 900);
+	}
+}
+
+/* Only a rise counts, and only one that makes a verdict need more runs. */
+static void test_noise_moved_matters(void **state)
+{
+	/* 0.8% noise, then 4%, against a 10% change */
+	double tg[] = { 1000, 1010, 990, 1005, 995 }, tb[] = { 900, 910, 890, 905, 895 };
+	double g0[] = { 1000, 1050, 950, 1025, 975 }, b0[] = { 900, 950, 850, 925, 875 };
+	double g1[5], b1[5];
+	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
+	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
+	struct bisect_noise_check c;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	/* 4% noise doubled: a verdict needs 17 runs instead of 5 */
+	spread_by(g0, b0, g1, b1, 2);
+	assert_int_equal(bisect_runs_needed(bisect_noise(&sg0, &sb0), 0.1, p.confirm_alpha), 5);
+	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(c.noise_rose);
+	assert_true(fabs(c.noise_after / c.noise_before - 2) < 1e-9);
+	/* just under twice: not, though a verdict would need more runs */
+	spread_by(g0, b0, g1, b1, 1.99);
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_false(c.noise_rose);
+	/* halved: the verdicts were only safer than planned */
+	spread_by(g0, b0, g1, b1, 0.5);
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_false(c.noise_rose);
+	assert_true(c.noise_after < c.noise_before);
+	/* 0.8% doubled: 1 run a verdict either way (an emulator's near-zero
+	 * noise), so no reason to distrust the answer */
+	memcpy(g0, tg, sizeof(g0));
+	memcpy(b0, tb, sizeof(b0));
+	spread_by(g0, b0, g1, b1, 2);
+	assert_int_equal(bisect_runs_needed(bisect_noise(&sg1, &sb1), 0.1, p.confirm_alpha), 1);
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(c.noise_rose);
+	/* 0.8% to 8%: 2 runs a verdict */
+	spread_by(g0, b0, g1, b1, 10);
+	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	/* from no noise at all: a rise however small, moved when it matters */
+	for (int i = 0; i < 5; i++) {
+		g0[i] = 1000;
+		b0[i] = 900;
+	}
+	spread_by(tg, tb, g1, b1, 1);
+	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	assert_true(c.noise_rose);
+	spread_by(tg, tb, g1, b1, 10);
+	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+}
+
+/*
+ * A step at max_runs that the ratio cannot place, unlike both sides and
+ * between them, is at a level of its own (between two steps): the
+ * nearer side in ratio, not a skip.  Before max_runs, or when it is not
+ * unlike both, it stays UNKNOWN.
+ */
+static void test_sprt_third_level(void **state)
+{
+	struct sample_set good = SET(99, 101, 99, 101, 99, 101, 99, 101);
+	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
+	/* at 90: 10 from each, nearer good in ratio (100/90 < 90/80) */
+	struct sample_set mid = SET(89.5, 90.5, 89.5, 90.5, 89.5, 90.5, 89.5, 90.5);
+	/* at 90 too, but too noisy to be unlike either at alpha */
+	struct sample_set noisy = SET(70, 110, 70, 110, 70, 110, 70, 110);
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	p.max_runs = 8;
+	assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL) == 0);
+	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	/* mirrored (good at 80, bad at 100): 90 is nearer 100 in ratio */
+	assert_int_equal(bisect_classify(&mid, &bad, &good, NULL, NULL, &p), BISECT_BAD);
+	p.max_runs = 9;
+	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	p.max_runs = 8;
+	assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+}
+
+/*
+ * A confirmation that reaches max_runs without a verdict keeps the old
+ * one when its fresh runs lean the same way, and skips when they lean
+ * the other; a verdict of its own always wins.
+ */
+static void test_confirm_verdict(void **state)
+{
+	struct sample_set good = SET(92, 108, 92, 108, 92, 108, 92, 108);
+	struct sample_set bad = SET(72, 88, 72, 88, 72, 88, 72, 88);
+	/* at 89, a little nearer bad, too noisy for the strict level */
+	struct sample_set step = SET(81, 97, 81, 97, 81, 97, 81, 97);
+	struct sample_set like_good = SET(99, 101, 99, 101, 99, 101, 99, 101);
+	struct bisect_params p, cp;
+	double llr;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	cp = bisect_confirm_params(&p);
+	cp.max_runs = 8;
+	llr = bisect_llr(&step, &good, &bad, NULL, NULL);
+	assert_true(llr > 0 && llr < -log(cp.alpha));
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &cp), BISECT_UNKNOWN);
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, &cp),
+			 BISECT_BAD);
+	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &good, &bad, NULL, NULL, &cp),
+			 BISECT_UNKNOWN);
+	/* mirrored: leaning good keeps good */
+	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &bad, &good, NULL, NULL, &cp),
+			 BISECT_GOOD);
+	/* before max_runs: more runs, not the old verdict */
+	step.nr = 7;
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, &cp),
+			 BISECT_UNKNOWN);
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &like_good, &good, &bad, NULL, NULL,
+						&cp), BISECT_GOOD);
 }
 
 static void test_partial_step(void **state)
@@ -867,6 +994,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_budget_and_stop),
 		cmocka_unit_test(test_noise_moved),
+		cmocka_unit_test(test_noise_moved_matters),
+		cmocka_unit_test(test_sprt_third_level),
+		cmocka_unit_test(test_confirm_verdict),
 		cmocka_unit_test(test_partial_step),
 		cmocka_unit_test(test_classify_outlier),
 		cmocka_unit_test(test_noise_and_runs_needed),

@@ -1,0 +1,111 @@
+#ifndef PERFBOT_BISECT_INTERNAL_H
+#define PERFBOT_BISECT_INTERNAL_H
+/*
+ * What the bisect runner's files share; not for other layers.
+ * driver.c runs the bisection, measure.c measures (git, worktrees, runs,
+ * samples), state.c keeps the log, the steps and bisect.json.
+ */
+#include <stdbool.h>
+#include "bisect/advice.h"
+#include "bisect/decide.h"
+#include "bisect/driver.h"
+#include "bisect/kernel.h"
+#include "run/checkout.h"
+#include "util/strbuf.h"
+
+struct job;
+struct lab_remote;
+
+/* ---- bisection state ------------------------------------------------- */
+
+struct decision {
+	char *sha;
+	enum bisect_verdict v;
+	int used;            /* runs counted for the verdict (its first `used`) */
+	int from;            /* first run counted (fresh runs of a confirmation) */
+	bool confirmed;
+};
+
+struct commit_samples {
+	char *sha;
+	struct sample_set s;         /* complete runs, in run order */
+};
+
+struct bisect {
+	struct bisect_opts *o;
+	struct job *job;
+	struct bisect_params p;
+	struct decision *d;
+	int nr_d;
+	size_t alloc_d;
+	struct commit_samples *cs;
+	int nr_cs;
+	size_t alloc_cs;
+	struct strbuf dir;           /* "<state>.d" */
+	struct checkout wt[3];       /* the good, bad and step worktrees */
+	struct lab_remote *lab;      /* --db postgresql://: runs on the lab's boxes */
+	char *result;                /* first bad commit, when found */
+	struct strbuf order;         /* "sha verdict\n" in the order measured, for the plot */
+	struct bisect_outlook outlook;       /* the endpoints' noise, at the start */
+	int start_good, start_bad;   /* the endpoints' runs at the start */
+	enum bisect_stop stop;       /* why the search gave up, if it did */
+	struct bisect_noise_check recheck;   /* the endpoints at the end */
+	bool rechecked;
+	struct bisect_kernel k;      /* --kernel-tree */
+	struct strbuf why;           /* why the commit being measured cannot be */
+	struct strbuf skips;         /* "sha reason\n" of skipped commits */
+};
+
+/* The worktrees under "<state>.d/", named bisect_wt_name[w]. */
+enum { WT_GOOD, WT_BAD, WT_STEP };
+extern const char *const bisect_wt_name[3];
+
+/* The decision about sha (the latest), or NULL; add: a new one when none. */
+struct decision *bisect_find_decision(struct bisect *b, const char *sha);
+struct decision *bisect_add_decision(struct bisect *b, const char *sha);
+
+/* ---- measure.c -------------------------------------------------------- */
+
+/* Run git -C dir with the arguments up to a NULL; stdout into out. */
+__attribute__((sentinel))
+int bisect_git(struct bisect *b, const char *dir, struct strbuf *out, ...);
+/* rev into a full sha; -1 after an error naming --repo and rev. */
+int bisect_rev_parse(struct bisect *b, const char *rev, char **sha);
+/* --repo names a git repository; -1 after an error saying what it is. */
+int bisect_check_repo(struct bisect *b);
+/* sha's subject line into out. */
+void bisect_subject_of(struct bisect *b, const char *sha, struct strbuf *out);
+/* Samples of the metric for sha from the result tree (complete runs),
+ * read again with reload. */
+struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool reload);
+/* Prepare worktree w at sha and build it, unless already built there:
+ * 0, 1 when it does not build (b->why says why), -1. */
+int bisect_prepare(struct bisect *b, int w, const char *sha);
+/* Run the job n more times on sha in worktree w (or the lab): 0, 1 when
+ * it cannot be built or measured (b->why says why), -1. */
+int bisect_measure(struct bisect *b, int w, const char *sha, int n);
+
+/* ---- state.c ---------------------------------------------------------- */
+
+/* Read the log at path: the start line's options into o, the verdicts
+ * into b.  0, or -1 after an error naming the file and line. */
+int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o);
+/* Append "kind sha verdict used" to the log. */
+int bisect_record(struct bisect *b, const char *kind, const char *sha, enum bisect_verdict v,
+		  int used);
+/* Remember a step for the plot and bisect.json: which samples of sha
+ * (from, to) led to the verdict `what`; -1, -1 means all of them. */
+void bisect_note_order(struct bisect *b, const char *sha, const char *what, int from, int to);
+/* One skip's reason, remembered for bisect.json (the last one wins). */
+void bisect_remember_skip(struct bisect *b, const char *sha, const char *why);
+/* Say why sha was skipped (b->why), in the log and bisect.json. */
+int bisect_note_skip(struct bisect *b, const char *sha, int used);
+/* The first bad commit's relative change against its parent (NaN when
+ * either has no runs). */
+double bisect_result_step(struct bisect *b, const char *parent);
+/* "<state>.d/bisect.json": the steps, their samples, the endpoints. */
+void bisect_write_json(struct bisect *b, const char *parent);
+/* The first bad commit line, then the report of bisect.json. */
+void bisect_print_report(struct bisect *b);
+
+#endif

@@ -1,0 +1,298 @@
+/*
+ * measure.c: what the bisect runner measures with (internal.h): git in
+ * the repository and the worktrees, each commit's samples from the
+ * result tree, and the runs of the job, here or in the lab.
+ */
+#include "bisect/internal.h"
+#include "bisect/advice.h"
+#include "bisect/decide.h"
+#include "bisect/kernel.h"
+#include "bisect/log.h"
+#include "job/job.h"
+#include "lab/queue.h"
+#include "lab/remote.h"
+#include "report/report.h"
+#include "result/matrix.h"
+#include "run/checkout.h"
+#include "run/leftovers.h"
+#include "run/run.h"
+#include "stats/summary.h"
+#include "util/fileio.h"
+#include "util/json_writer.h"
+#include "util/run_command.h"
+#include "util/xalloc.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const bisect_wt_name[3] = { "good", "bad", "step" };
+
+/* Run git -C dir with the arguments up to a NULL; stdout into out. */
+__attribute__((sentinel))
+int bisect_git(struct bisect *b, const char *dir, struct strbuf *out, ...)
+{
+	char *argv[16] = { "git", "-C", (char *)dir };
+	struct strbuf tmp = STRBUF_INIT;
+	va_list ap;
+	int n = 3, rc;
+
+	va_start(ap, out);
+	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	/* git's progress chatter ("HEAD is now at ...") would interleave with
+	 * the report; errors are what matters and come back in out/exit code */
+	rc = capture_command_err(argv, NULL, out ? out : &tmp, b->o->verbose > 1 ? NULL : "/dev/null");
+	if (b->o->verbose > 1)
+		fprintf(stderr, "perfbot: git %s %s %s -> %d\n", argv[3], n > 4 ? argv[4] : "", n > 5 ? argv[5] : "", rc);
+	strbuf_release(&tmp);
+	return rc;
+}
+
+int bisect_rev_parse(struct bisect *b, const char *rev, char **sha)
+{
+	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;
+
+	strbuf_addf(&spec, "%s^{commit}", rev);
+	if (bisect_git(b, b->o->repo, &out, "rev-parse", "--verify", "-q", spec.buf, NULL) != 0) {
+		strbuf_release(&out);
+		strbuf_release(&spec);
+		return error("%s: unknown revision '%s'", b->o->repo, rev);
+	}
+	strbuf_rtrim(&out);
+	*sha = strbuf_detach(&out, NULL);
+	strbuf_release(&spec);
+	return 0;
+}
+
+/* --repo names a git repository: said before any revision is looked up
+ * in it ("unknown revision" would blame the revision) */
+int bisect_check_repo(struct bisect *b)
+{
+	const char *repo = b->o->repo;
+
+	if (!repo)
+		return error("the bisect names no --repo");
+	if (!is_dir(repo))
+		return error("--repo '%s': %s", repo,
+			     file_exists(repo) ? "not a directory" : "no such directory");
+	if (bisect_git(b, repo, NULL, "rev-parse", "--git-dir", NULL) != 0)
+		return error("--repo '%s': not a git repository", repo);
+	return 0;
+}
+
+void bisect_subject_of(struct bisect *b, const char *sha, struct strbuf *out)
+{
+	bisect_git(b, b->o->repo, out, "log", "-1", "--format=%s", sha, NULL);
+	strbuf_rtrim(out);
+}
+
+/* Samples of the metric for sha from the result tree (complete runs). */
+struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool reload)
+{
+	struct commit_samples *c = NULL;
+	struct strbuf rr = STRBUF_INIT;
+	struct matrix mx;
+
+	for (int i = 0; i < b->nr_cs; i++)
+		if (!strcmp(b->cs[i].sha, sha))
+			c = &b->cs[i];
+	if (c && !reload)
+		return c;
+	if (!c) {
+		ALLOC_GROW(b->cs, (size_t)b->nr_cs + 1, b->alloc_cs);
+		c = &b->cs[b->nr_cs++];
+		c->sha = xstrdup(sha);
+		c->s = (struct sample_set)SAMPLE_SET_INIT;
+	}
+	sample_set_release(&c->s);
+	matrix_init(&mx);
+	if (job_result_root(b->job, b->o->result_base, sha, &rr) == 0 &&
+	    (file_exists(rr.buf) && is_dir(rr.buf))) {
+		struct strbuf mpath = STRBUF_INIT;
+		path_join(&mpath, rr.buf, "matrix.json");
+		if (file_exists(mpath.buf) && matrix_load(&mx, rr.buf) == 0) {
+			double *v = xmalloc(sizeof(double) * ((size_t)mx.ncols + 1));
+			int n = matrix_complete_values(&mx, b->o->metric, v);
+
+			for (int r = 0; r < n; r++)
+				sample_set_add(&c->s, v[r]);
+			free(v);
+		}
+		strbuf_release(&mpath);
+	}
+	matrix_release(&mx);
+	strbuf_release(&rr);
+	return c;
+}
+
+/* --kernel-tree: build sha in the kernel cache, boot it for its runs;
+ * 1 when it does not build (b->why says why) */
+static int prepare_kernel(struct bisect *b, const char *sha)
+{
+	strbuf_reset(&b->why);
+	int r = bisect_kernel_prepare(&b->k, sha, &b->why);
+	if (r > 0) {
+		struct strbuf w = STRBUF_INIT;
+		warning("%.12s does not build (%s): skipping it", sha, b->why.buf);
+		strbuf_addf(&w, "does not build: %s", b->why.buf);
+		strbuf_release(&b->why);
+		b->why = w;
+	}
+	return r;
+}
+
+/* Prepare worktree w at sha and build it, unless already built there. */
+int bisect_prepare(struct bisect *b, int w, const char *sha)
+{
+	struct checkout *c = &b->wt[w];
+
+	/* kernels build in the kernel cache: the endpoints need no worktree,
+	 * the step's is git bisect's */
+	if (b->o->kernel_tree && w != WT_STEP)
+		return prepare_kernel(b, sha);
+
+	if (!c->path) {
+		struct strbuf path = STRBUF_INIT;
+
+		path_join(&path, b->dir.buf, bisect_wt_name[w]);
+		/* in the lab the boxes build; here only git bisect checks out */
+		checkout_init(c, b->o->repo, path.buf, b->lab ? NULL : b->o->build, b->dir.buf);
+		c->verbose = b->o->verbose;
+		c->stop = b->o->stop;
+		strbuf_release(&path);
+	}
+	int r = checkout_prepare(c, sha);
+	if (r == 0 && b->o->kernel_tree)
+		r = prepare_kernel(b, sha);
+	else if (r == 1) {
+		strbuf_reset(&b->why);
+		strbuf_addf(&b->why, "does not build (see %s/build-%.12s.log)", b->dir.buf, sha);
+	}
+	return r;
+}
+
+#ifndef PERFBOT_NO_LAB
+/*
+ * bisect_measure() in the lab: the n runs go to the queue as n entries, so that
+ * as many boxes as are free run them at once; they check sha out of the
+ * repository and build it themselves, and their runs are fetched into
+ * sha's result root here (src/lab/remote.h, journalled in "<state>.d/
+ * lab-jobs" so that --resume waits for what is out instead of queueing
+ * it again).  The boxes are those of the job's tbox_group, else any.
+ */
+static int measure_in_lab(struct bisect *b, const char *sha, int n)
+{
+	struct strbuf rr = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct lab_remote_job j;
+	char *repo = abs_path(b->o->repo);
+	int before, after, got;
+
+	shell_quote_argv(&cmd, b->o->command, b->o->nr_command);
+	memset(&j, 0, sizeof(j));
+	j.job = b->job;
+	j.command = cmd.len ? cmd.buf : NULL;
+	j.repo = repo;
+	j.build = b->o->build;
+	j.commit = sha;
+	j.tbox_group = job_get(b->job, "tbox_group");
+	j.priority = QUEUE_PRIORITY_DEFAULT;
+	got = job_result_root(b->job, b->o->result_base, sha, &rr);
+	before = bisect_samples_of(b, sha, false)->s.nr;
+	if (got == 0)
+		got = lab_remote_run(b->lab, &j, n, rr.buf, b->o->stop);
+	after = bisect_samples_of(b, sha, true)->s.nr;
+	if (b->o->verbose && got >= 0)
+		fprintf(stderr, "perfbot: %.12s: %d run%s from the lab\n", sha, got, got == 1 ? "" : "s");
+	free(repo);
+	strbuf_release(&rr);
+	strbuf_release(&cmd);
+	if ((b->o->stop && *b->o->stop) || got < 0)
+		return -1;
+	if (after <= before) {
+		warning("%.12s: %d lab run%s gave no '%s'", sha, n, n == 1 ? "" : "s", b->o->metric);
+		return 1;
+	}
+	return 0;
+}
+
+#endif
+
+/* Run the job n more times on sha in worktree w. 0, 1 build failed, -1. */
+int bisect_measure(struct bisect *b, int w, const char *sha, int n)
+{
+	struct run_opts ro;
+	struct run_result res;
+	struct strbuf env = STRBUF_INIT, path = STRBUF_INIT, label = STRBUF_INIT;
+	int r;
+
+	if (n <= 0)
+		return 0;
+#ifndef PERFBOT_NO_LAB
+	if (b->lab)
+		return measure_in_lab(b, sha, n);
+#endif
+	r = bisect_prepare(b, w, sha);
+	if (r)
+		return r;
+	path_join(&path, b->dir.buf, bisect_wt_name[w]);
+	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", path.buf);
+	char *envv[] = { env.buf, NULL };
+	/* the live line says which phase: the endpoints (good, bad) or a step */
+	strbuf_addf(&label, "bisect %s %.12s ", bisect_wt_name[w], sha);
+	memset(&ro, 0, sizeof(ro));
+	ro.job = b->job;
+	ro.runs = n;
+	ro.result_base = b->o->result_base;
+	ro.commit = sha;
+	ro.command = b->o->nr_command ? b->o->command : NULL;
+	ro.env = envv;
+	ro.workdir = path.buf;
+	ro.verbose = b->o->verbose > 1;
+	ro.status_line = isatty(2) && !b->o->verbose && !b->o->no_progress;
+	ro.stop = b->o->stop;
+	ro.label = label.buf;
+	ro.backend = b->o->kernel_tree ? &b->k.vm.backend : NULL;
+	ro.index = !b->o->no_index;
+	ro.db = b->o->db;
+	int before = bisect_samples_of(b, sha, false)->s.nr;
+	r = run_job(&ro, &res);
+	if (b->o->verbose)
+		fprintf(stderr, "perfbot: %.12s: %d run%s (%s)\n", sha, res.nr_runs, res.nr_runs == 1 ? "" : "s",
+			res.nr_incomplete ? "some incomplete" : "complete");
+	run_result_release(&res);
+	strbuf_release(&env);
+	strbuf_release(&path);
+	strbuf_release(&label);
+	int after = bisect_samples_of(b, sha, true)->s.nr;
+	if (b->o->stop && *b->o->stop)
+		return -1;
+	if (r < 0)
+		return -1;
+	/* every run incomplete, or the metric missing: more runs would only
+	 * repeat that, so the commit cannot be measured (a skip for a step) */
+	if (after <= before) {
+		warning("%.12s: %d run%s gave no '%s' (see the last_state and stderr files of its runs)",
+			sha, n, n == 1 ? "" : "s", b->o->metric);
+		/* the reason its runs recorded (a kernel's: panic, no init...) */
+		struct strbuf rr = STRBUF_INIT;
+		strbuf_reset(&b->why);
+		strbuf_addf(&b->why, "%d run%s gave no '%s'", n, n == 1 ? "" : "s", b->o->metric);
+		if (job_result_root(b->job, b->o->result_base, sha, &rr) == 0) {
+			strbuf_addstr(&b->why, ": ");
+			if (bisect_kernel_run_reason(rr.buf, &b->why) < 0)
+				strbuf_setlen(&b->why, b->why.len - 2);
+		}
+		strbuf_release(&rr);
+		return 1;
+	}
+	return 0;
+}
