@@ -630,7 +630,7 @@ static const char migration_3[] =
 	"  SELECT j.state, j.attempt, j.box, j.lease_expires_at > now() AS live INTO q\n"
 	"  FROM perfbot.queue j WHERE j.id = p_id FOR NO KEY UPDATE;\n"
 	"  IF FOUND AND q.attempt = p_attempt AND q.box = session_user THEN\n"
-	"    IF q.state = 'done' THEN RETURN 'done'; END IF;\n"
+	"    IF q.state = 'done' THEN RETURN 'done'; END IF;  -- by this attempt: a retry\n"
 	"    held := q.state = 'running' AND q.live;\n"
 	"  END IF;\n"
 	"  IF held IS NOT TRUE THEN\n"

@@ -347,8 +347,8 @@ static void params_array(const char *root, char **runs, int nr_runs, struct strb
  * one pipeline (pg.h) of BEGIN, upload_job, COMMIT and the job's
  * announcement to whoever waits for it (schema.c says why that is a
  * transaction of its own), answered after one round trip.  The caller
- * rolls back what did not commit.  0 done, 2 nothing to send (this
- * attempt completed the job already: upload_job said "done"), -1 error.
+ * rolls back what did not commit.  0 done (now, or by this attempt
+ * already: upload_job then says "done" and adds nothing), -1 error.
  */
 static int send_all(struct pg *db, const char *sid, const char *satt, const char *root,
 		    const char *rel)
@@ -357,7 +357,6 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1;
 	struct strbuf dir = STRBUF_INIT, pa = STRBUF_INIT;
 	struct upload_args u;
-	PGresult *res[2];
 	bool quiet = db->quiet, sent;
 
 	args_init(&u);
@@ -406,17 +405,13 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 	       pg_pipeline_send_named(db, UPLOAD_JOB, UPLOAD_JOB_SQL, 12, p, lengths, formats) == 0 &&
 	       pg_pipeline_send(db, "COMMIT", 0, NULL, NULL, NULL) == 0 &&
 	       pg_pipeline_send_named(db, ANNOUNCE, ANNOUNCE_SQL, 1, p, NULL, NULL) == 0;
-	ret = pg_pipeline_end(db, res, 2);
+	ret = pg_pipeline_end(db, NULL, 0);
 	db->quiet = quiet;
-	if (res[1] && !strcmp(PQgetvalue(res[1], 0, 0), "done")) {
-		ret = 2;
-	} else if (ret < 0 || !sent) {
+	if (ret < 0 || !sent) {
 		ret = -1;
 		if (!quiet)
 			pg_say_error(db);
 	}
-	PQclear(res[0]);
-	PQclear(res[1]);
 	goto out;
 box_error:
 	db->sqlstate[0] = '\0';    /* the box's error, said already */
@@ -454,8 +449,6 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 		pg_exec(db, "ROLLBACK", 0, NULL);
 	db->quiet = q;
 	memcpy(db->sqlstate, state, sizeof(state));
-	if (r == 2)
-		return 0;
 	return pg_failed_with(db, "PBL01") ? 1 : -1;
 }
 
