@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "util/fileio.h"
-#include "bench/runner.h"
+#include "bench/registry.h"
 #include "parse/parser.h"
 #include "util/xalloc.h"
 
@@ -171,7 +171,7 @@ bool job_key_known(const char *key, const char *const *include_dirs)
 	bool ok;
 
 	if (known_key_find(key) || job_monitor_find(key) || parser_find(key) ||
-	    runner_find(key) || is_code_key(key) || key[0] == '#')
+	    bench_registered(key) || is_code_key(key) || key[0] == '#')
 		return true;
 	ok = job_program_dir(key, include_dirs, &dir);
 	strbuf_release(&dir);
