@@ -797,32 +797,24 @@ static char *nearest_existing(const char *path)
 	return p;
 }
 
-int run_setup_apply(const struct job *job, const char *work_base, struct run_setup *s,
-		    struct strbuf *log)
+int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_base,
+			 struct run_setup *s, struct strbuf *log)
 {
-	struct run_setup_plan plan;
 	struct check_result cr = { 0 };
-	struct strbuf why = STRBUF_INIT;
 	char *base = NULL, *existing;
 	int r;
 
 	if (s->journal.len)
 		return error("run_setup_apply: already applied; call run_setup_undo first");
 	release_outputs(s);
-	r = run_setup_plan(job, &plan, &why);
-	if (r > 0)
-		r = setup_cannot(log, "%s", why.buf);
-	strbuf_release(&why);
-	if (r)
-		return r;
-	if (!plan.fs && plan.disk == RUN_DISK_NONE && !plan.governor)
+	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor)
 		return 0;
 	if (strchr(work_base, '\n'))
 		return error("work dir '%s' contains a newline", work_base);
 	/* check everything before changing anything, even work_base */
 	existing = nearest_existing(work_base);
-	r = check_plan(&plan, existing, s, &cr, log);
-	if (!r && (plan.fs || plan.disk != RUN_DISK_NONE || cr.nr_gov)) {
+	r = check_plan(plan, existing, s, &cr, log);
+	if (!r && (plan->fs || plan->disk != RUN_DISK_NONE || cr.nr_gov)) {
 		/* private (workdir.h); canonical, so that it matches the
 		 * loop's sysfs backing_file */
 		struct strbuf real = STRBUF_INIT;
@@ -830,7 +822,7 @@ int run_setup_apply(const struct job *job, const char *work_base, struct run_set
 			r = -1;
 		} else {
 			base = strbuf_detach(&real, NULL);
-			if (apply_plan(s, &plan, &cr, base, log) < 0) {
+			if (apply_plan(s, plan, &cr, base, log) < 0) {
 				run_setup_undo(s, log);
 				r = -1;
 			} else {
@@ -845,27 +837,60 @@ int run_setup_apply(const struct job *job, const char *work_base, struct run_set
 	return r;
 }
 
+int run_setup_apply(const struct job *job, const char *work_base, struct run_setup *s,
+		    struct strbuf *log)
+{
+	struct run_setup_plan plan;
+	struct strbuf why = STRBUF_INIT;
+	int r;
+
+	if (s->journal.len)
+		return error("run_setup_apply: already applied; call run_setup_undo first");
+	r = run_setup_plan(job, &plan, &why);
+	if (r > 0)
+		r = setup_cannot(log, "%s", why.buf);
+	strbuf_release(&why);
+	if (r)
+		return r;
+	return run_setup_apply_plan(&plan, work_base, s, log);
+}
+
+int run_setup_refuse(const char *why, struct strbuf *log)
+{
+	return setup_cannot(log, "%s", why);
+}
+
+int run_setup_check_plan(const struct run_setup_plan *plan, const char *work_base,
+			 const char *cpu_sysfs, struct strbuf *log)
+{
+	struct run_setup s = RUN_SETUP_INIT;
+	struct check_result cr = { 0 };
+	char *existing;
+	int r;
+
+	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor)
+		return 0;
+	s.cpu_sysfs = cpu_sysfs;
+	existing = nearest_existing(work_base);
+	r = check_plan(plan, existing, &s, &cr, log);
+	setup_free_list(cr.gov_files, cr.nr_gov);
+	free(existing);
+	return r;
+}
+
 int run_setup_check(const struct job *job, const char *work_base, const char *cpu_sysfs,
 		    struct strbuf *log)
 {
 	struct run_setup_plan plan;
-	struct run_setup s = RUN_SETUP_INIT;
-	struct check_result cr = { 0 };
 	struct strbuf why = STRBUF_INIT;
-	char *existing;
 	int r = run_setup_plan(job, &plan, &why);
 
 	if (r > 0)
 		r = setup_cannot(log, "%s", why.buf);
 	strbuf_release(&why);
-	if (r || (!plan.fs && plan.disk == RUN_DISK_NONE && !plan.governor))
+	if (r)
 		return r;
-	s.cpu_sysfs = cpu_sysfs;
-	existing = nearest_existing(work_base);
-	r = check_plan(&plan, existing, &s, &cr, log);
-	setup_free_list(cr.gov_files, cr.nr_gov);
-	free(existing);
-	return r;
+	return run_setup_check_plan(&plan, work_base, cpu_sysfs, log);
 }
 
 int run_setup_undo(struct run_setup *s, struct strbuf *log)
