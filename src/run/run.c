@@ -3,7 +3,6 @@
  */
 #include "run/run.h"
 #include "run/run_impl.h"
-#include "bench/runner.h"
 #include "monitor/monitor.h"
 #include "monitor/reduce.h"
 #include "monitor/sampler.h"
@@ -77,46 +76,6 @@ double parse_duration(const char *s)
 	}
 }
 
-/* The duration v holds, v being named what in messages: def when v is
- * absent (NULL, or not a scalar); -2 after an error naming v's line. */
-static double duration_value(const struct job_value *v, const char *what, double def)
-{
-	const char *s = job_value_text(v);
-	double d;
-
-	if (!s)
-		return def;
-	d = parse_duration(s);
-	if (d < 0) {
-		struct strbuf where = STRBUF_INIT;
-		job_source_line(v, &where);
-		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, what,
-		      job_value_shown(v));
-		strbuf_release(&where);
-		return -2;
-	}
-	return d;
-}
-
-/* A top-level job key holding a duration (`runtime: 300s`). */
-static double job_duration(const struct job *job, const char *key, double def)
-{
-	return duration_value(job_lookup(job, key), key, def);
-}
-
-/* An option of a program key holding a duration (`perf-profile: {delay: 5}`). */
-double run_program_duration(const struct job *job, const char *program,
-			    const char *opt, double def)
-{
-	struct strbuf what = STRBUF_INIT;
-	double d;
-
-	strbuf_addf(&what, "%s.%s", program, opt);
-	d = duration_value(job_map_get(job_lookup(job, program), opt), what.buf, def);
-	strbuf_release(&what);
-	return d;
-}
-
 /* ---- one run --------------------------------------------------------- */
 
 __attribute__((format(printf, 2, 3)))
@@ -136,7 +95,7 @@ void run_phase(struct run_ctx *rc, const char *fmt, ...)
 
 static void status(struct run_ctx *rc, const char *what, double elapsed)
 {
-	double expect = rc->last_duration > 0 ? rc->last_duration : rc->runtime;
+	double expect = rc->last_duration > 0 ? rc->last_duration : rc->desc->runtime;
 
 	if (!rc->opts->status_line)
 		return;
@@ -195,43 +154,15 @@ int run_dir_publish(const char *result_root, const char *tmp, char **final_dir)
 	return -1;
 }
 
-/*
- * The benchmark to run: argv after --, a shell command from the job's
- * mytest, or the runner of a benchmark the job names (bench/runner.h),
- * whose argv is kept in *argv (released by the caller).
- */
-static int benchmark_command(const struct run_opts *opts, struct child_process *cp,
-			     struct argv_list *argv)
+/* The benchmark to run, as the description has it (desc.h). */
+static void benchmark_command(const struct job_desc *d, struct child_process *cp)
 {
-	struct runner_ctx ctx;
-	struct strbuf why = STRBUF_INIT;
-	const char *cmd;
-	int r;
-
-	if (opts->command) {
-		cp->argv = opts->command;
-		return 0;
-	}
-	cmd = job_program_option(opts->job, "mytest", "command");
-	if (cmd) {
-		cp->shell_cmd = cmd;
-		return 0;
-	}
-	runner_ctx_init(&ctx);
-	r = runner_build_argv(opts->job, &ctx, argv, &why);
-	runner_ctx_release(&ctx);
-	if (r == 0) {
-		cp->argv = argv->v;
-	} else if (r < 0) {
-		error("%s", why.buf);
-	} else {
-		error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
-		      "`mytest: {command: ...}`, or give a command after --",
-		      opts->job->path ? opts->job->path : "<job>");
-		r = -1;
-	}
-	strbuf_release(&why);
-	return r;
+	if (d->command)
+		cp->argv = d->command;
+	else if (d->shell_command)
+		cp->shell_cmd = d->shell_command;
+	else
+		cp->argv = d->bench_argv.v;
 }
 
 static void to_timespec(double t, struct timespec *ts)
@@ -252,10 +183,10 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct outcome o = { 0 };
 	struct run_setup setup = RUN_SETUP_INIT;
 	setup.cpu_sysfs = rc->cpu_sysfs;
-	struct argv_list bench_argv = ARGV_LIST_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
-	double prof_delay = rc->prof_delay;
-	double prof_duration = rc->prof_duration;
+	const struct job_desc *d = rc->desc;
+	double prof_delay = d->perf_profile_delay;
+	double prof_duration = d->perf_profile_duration;
 	int ret = -1;
 
 	strbuf_reset(&rc->log);
@@ -266,33 +197,32 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	if (job_save(rc->saved_job, path.buf) < 0)
 		goto out;
 	/* fs:, disk:, cpufreq_governor: before monitors, so mkfs is not measured */
-	int sr = run_setup_apply(opts->job, rc->work_base, &setup, &rc->log);
+	int sr = run_setup_apply_plan(&d->setup, rc->work_base, &setup, &rc->log);
 	if (sr) {
 		/* the message is out; a run that never began leaves no folder */
 		remove_tree(tmp.buf);
 		goto out;
 	}
 	if (setup.mnt)
-		run_phase(rc, "setup: %s mounted on %s", job_get(opts->job, "fs") ? job_get(opts->job, "fs") : "fs",
-		      setup.mnt);
+		run_phase(rc, "setup: %s mounted on %s", d->setup.fs_name ? d->setup.fs_name : "fs",
+			  setup.mnt);
 
-	struct sampler_opts so = { .interval = rc->interval, .intervals = rc->plan.intervals,
+	struct sampler_opts so = { .interval = d->interval, .intervals = rc->plan.intervals,
 				   .root = rc->monitor_root };
 	sampler = sampler_start_opts(rc->plan.sampled, tmp.buf, &so);
 	if (!sampler)
 		goto out;
 	if (rc->plan.perf_stat) {
-		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, rc->interval) == 0)
+		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, d->interval) == 0)
 			pstat_on = true;
 	}
 	run_phase(rc, "monitors started (%d sampled%s%s)", rc->plan.nr,
 	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
 
 	child_process_init(&cp);
-	if (benchmark_command(opts, &cp, &bench_argv) < 0)
-		goto out;
+	benchmark_command(d, &cp);
 	strbuf_reset(&path);
-	path_join(&path, tmp.buf, rc->testcase);
+	path_join(&path, tmp.buf, d->testcase);
 	struct strbuf errpath = STRBUF_INIT;
 	path_join(&errpath, tmp.buf, "stderr");
 	struct strbuf rundir_env = STRBUF_INIT;
@@ -332,7 +262,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		if (r < 0)
 			goto out;
 		double el = now_seconds() - t0;
-		if (!activated && el >= rc->monitor_delay) {
+		if (!activated && el >= d->monitor_delay) {
 			sampler_activate(sampler);
 			activated = true;
 			run_phase(rc, "monitors activated");
@@ -351,7 +281,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 			o.why = "interrupted";
 			break;
 		}
-		if (rc->timeout > 0 && el >= rc->timeout) {
+		if (d->timeout > 0 && el >= d->timeout) {
 			kill_command(&cp, 2);
 			o.timeout = true;
 			o.why = "timeout";
@@ -434,7 +364,6 @@ out:
 		perf_record_finish(&prec, tmp.buf);
 	/* last: nothing may keep the test filesystem busy any more */
 	run_setup_undo(&setup, &rc->log);
-	argv_list_release(&bench_argv);
 	strbuf_release(&tmp);
 	strbuf_release(&path);
 	return ret;
@@ -443,36 +372,20 @@ out:
 int run_job(const struct run_opts *opts, struct run_result *res)
 {
 	struct run_ctx rc;
+	struct job_desc desc = JOB_DESC_INIT;
 	struct strbuf base = STRBUF_INIT, rr = STRBUF_INIT;
 	struct strbuf work_dir = STRBUF_INIT, cpu_sysfs = STRBUF_INIT;
-	long long nr_run = 1;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
 	memset(&rc, 0, sizeof(rc));
 	rc.opts = opts;
+	rc.desc = &desc;
 	strbuf_init(&rc.log, 0);
-	rc.testcase = job_get(opts->job, "testcase");
-	if (!rc.testcase) {
-		const struct runner *r = runner_for_job(opts->job);
-		rc.testcase = r ? r->name : opts->command || job_lookup(opts->job, "mytest") ? "mytest" : NULL;
-	}
-	if (!rc.testcase) {
-		error("%s: the job has no 'testcase'", opts->job->path ? opts->job->path : "<job>");
+	/* every key the stages below need, once: they read desc, not the job */
+	if (job_desc_decode(opts->job, opts, &desc) < 0)
 		goto out;
-	}
-	if (job_get_int(opts->job, "nr_run", &nr_run) < 0)
-		goto out;
-	rc.n = opts->runs > 0 ? opts->runs : (int)(nr_run > 0 ? nr_run : 1);
-	rc.runtime = job_duration(opts->job, "runtime", -1);
-	rc.timeout = job_duration(opts->job, "timeout", 0);
-	rc.monitor_delay = job_duration(opts->job, "monitor_delay", 0);
-	rc.interval = opts->interval > 0 ? opts->interval : job_duration(opts->job, "interval", 1);
-	if (rc.runtime < -1 || rc.timeout < 0 || rc.monitor_delay < 0 || rc.interval <= 0)
-		goto out;
-	/* a runaway benchmark must not hang a bisect forever */
-	if (!rc.timeout && rc.runtime > 0)
-		rc.timeout = rc.runtime * 2 + 60;
+	rc.n = opts->runs > 0 ? opts->runs : desc.nr_run;
 
 	if (opts->result_base)
 		strbuf_addstr(&base, opts->result_base);
@@ -488,8 +401,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		strbuf_addstr(&base, abs_base);
 		free(abs_base);
 	}
-	if (job_result_root(opts->job, base.buf, opts->commit, &rr) < 0)
-		goto out;
+	strbuf_add(&rr, base.buf, base.len);
+	if (rr.len && rr.buf[rr.len - 1] != '/')
+		strbuf_addch(&rr, '/');
+	strbuf_add(&rr, desc.result_path.buf, desc.result_path.len);
 	/* disks and mounts live outside the result tree, in one private
 	 * place per user (run/workdir.h), so that leftovers of a perfbot
 	 * killed with -9 are found */
@@ -499,7 +414,8 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	/* what the machine lacks (brd, a tool, root, RAM) fails here, once,
 	 * before any folder or monitor; each run applies the setup again.
 	 * A backend sets up where the benchmark runs. */
-	if (!opts->backend && run_setup_check(opts->job, rc.work_base, rc.cpu_sysfs, &rc.log))
+	if (!opts->backend && (desc.setup_cannot ? run_setup_refuse(desc.setup_why.buf, &rc.log) :
+			       run_setup_check_plan(&desc.setup, rc.work_base, rc.cpu_sysfs, &rc.log)))
 		goto out;
 	if (mkdir_p(rr.buf, 0755) < 0)
 		goto out;
@@ -526,12 +442,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			p = slash > rr.buf ? slash - 1 : rr.buf;
 		}
 		if (!job_get(rc.saved_job, "testcase"))
-			job_set(rc.saved_job, "testcase", rc.testcase);
+			job_set(rc.saved_job, "testcase", desc.testcase);
 		/* the run's job.yaml is no longer the file that named it */
-		struct strbuf name = STRBUF_INIT;
-		if (!job_get(rc.saved_job, "name") && job_mytest_name(opts->job, &name))
-			job_set(rc.saved_job, "name", name.buf);
-		strbuf_release(&name);
+		if (!job_get(rc.saved_job, "name") && desc.name.len)
+			job_set(rc.saved_job, "name", desc.name.buf);
 	}
 
 	/* a killed perfbot's leftovers and half-made run dirs go first */
@@ -541,8 +455,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	/* a backend runs the monitors where the benchmark runs */
 	if (opts->backend)
 		goto runs;
-	if (run_plan_monitors(opts, &rc.plan) < 0)
-		goto out_plan;
+	run_plan_monitors(&desc, &rc.plan);
 	perf_probe(&rc.caps);
 	/* the tests point the monitors at a made-up /proc and /sys, so that
 	 * what they check does not depend on this machine's drivers */
@@ -550,12 +463,6 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	if (!rc.monitor_root)
 		rc.monitor_root = "";
 	run_plan_check(&rc.plan, &rc.caps, rc.monitor_root);
-	rc.prof_delay = run_program_duration(opts->job, "perf-profile", "delay", 0);
-	rc.prof_duration = run_program_duration(opts->job, "perf-profile", "duration", 0);
-	if (run_plan_intervals(&rc.plan, opts->job) < 0 || rc.prof_delay < 0 || rc.prof_duration < 0) {
-		ret = -1;
-		goto out_plan;
-	}
 	if (rc.plan.skipped.len)
 		for (const char *l = rc.plan.skipped.buf; *l;) {
 			const char *nl = strchr(l, '\n');
@@ -563,9 +470,9 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			l = nl + 1;
 		}
 	/* one line: the names say what the results will lack */
-	if (rc.plan.missing.len)
+	if (desc.missing.len)
 		fprintf(stderr, "perfbot: monitors skipped, not in perfbot yet: %s\n",
-			rc.plan.missing.buf);
+			desc.missing.buf);
 
 runs:
 	ret = 0;
@@ -600,6 +507,7 @@ out_plan:
 	run_plan_release(&rc.plan);
 	perf_caps_release(&rc.caps);
 out:
+	job_desc_release(&desc);
 	strbuf_release(&rc.log);
 	strbuf_release(&base);
 	strbuf_release(&rr);

@@ -22,18 +22,18 @@
 int run_parse_benchmark(struct run_ctx *rc, const char *dir)
 {
 	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
-	const struct parser *p = parser_find(rc->testcase);
+	const struct parser *p = parser_find(rc->desc->testcase);
 	int ret = -1;
 
 	if (!p || p->unimplemented_reason)
 		p = parser_find("mytest");
-	path_join(&path, dir, rc->testcase);
+	path_join(&path, dir, rc->desc->testcase);
 	if (parser_read_file(&raw, path.buf) < 0)
 		goto out;
 	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
 	if (p->parse(&in, &lines) < 0)
 		goto out;
-	int n = monitor_stats_to_json(rc->testcase, lines.buf, lines.len, &json);
+	int n = monitor_stats_to_json(rc->desc->testcase, lines.buf, lines.len, &json);
 	if (n < 0)
 		goto out;
 	if (n) {
@@ -115,13 +115,13 @@ void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int statu
 	strbuf_rtrim(&tail);
 	if (!tail.len)
 		error("%s: the benchmark exited with status %d (run %d/%d), its stderr is empty",
-		      rc->testcase, status, rc->k, rc->n);
+		      rc->desc->testcase, status, rc->k, rc->n);
 	else if (!strchr(tail.buf, '\n'))
-		error("%s: the benchmark exited with status %d (run %d/%d): %s", rc->testcase,
+		error("%s: the benchmark exited with status %d (run %d/%d): %s", rc->desc->testcase,
 		      status, rc->k, rc->n, tail.buf);
 	else {
 		error("%s: the benchmark exited with status %d (run %d/%d), its stderr ends:",
-		      rc->testcase, status, rc->k, rc->n);
+		      rc->desc->testcase, status, rc->k, rc->n);
 		for (const char *l = tail.buf; *l;) {
 			const char *nl = strchrnul(l, '\n');
 			fprintf(stderr, "    %.*s\n", (int)(nl - l), l);
@@ -199,7 +199,7 @@ int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outco
 	strbuf_addf(&s, "interrupted: %s\n", o->interrupted ? "true" : "false");
 	if (o->why)
 		strbuf_addf(&s, "reason: %s\n", o->why);
-	if (rc->plan.skipped.len || rc->plan.missing.len) {
+	if (rc->plan.skipped.len || rc->desc->missing.len) {
 		strbuf_addstr(&s, "skipped_monitors:\n");
 		for (const char *l = rc->plan.skipped.buf; *l;) {
 			const char *nl = strchr(l, '\n');
@@ -207,8 +207,8 @@ int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outco
 			strbuf_add(&s, l, (size_t)(nl - l + 1));
 			l = nl + 1;
 		}
-		if (rc->plan.missing.len)
-			strbuf_addf(&s, "  not in perfbot yet: %s\n", rc->plan.missing.buf);
+		if (rc->desc->missing.len)
+			strbuf_addf(&s, "  not in perfbot yet: %s\n", rc->desc->missing.buf);
 	}
 	path_join(&path, dir, "last_state");
 	ret = write_file_atomic(path.buf, s.buf, s.len);

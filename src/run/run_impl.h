@@ -6,6 +6,7 @@
  * what a run leaves.
  */
 #include <stdbool.h>
+#include "run/desc.h"
 #include "run/perf.h"
 #include "run/run.h"
 #include "util/strbuf.h"
@@ -19,21 +20,14 @@ struct monitor_plan {
 	int nr;
 	bool perf_stat, perf_profile;
 	struct strbuf skipped;           /* "name: reason\n" lines */
-	struct strbuf missing;           /* "a, b": lkp monitors the job asks
-					    for that perfbot does not have */
 };
 
 struct run_ctx {
 	const struct run_opts *opts;
-	const char *testcase;
+	const struct job_desc *desc;  /* the job, decoded (desc.h) */
 	const char *result_root;
 	struct monitor_plan plan;
 	struct perf_caps caps;
-	double runtime;          /* the job's runtime, or -1 */
-	double timeout;          /* kill the benchmark after this, 0: never */
-	double monitor_delay;
-	double interval;
-	double prof_delay, prof_duration;  /* perf-profile's delay, duration */
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
 	const char *work_base;   /* where disks and mounts are made (setup.h) */
@@ -55,15 +49,10 @@ struct outcome {
 /* A phase of the run: logged, and shown with -v. */
 __attribute__((format(printf, 2, 3)))
 void run_phase(struct run_ctx *rc, const char *fmt, ...);
-/* An option of a program key holding a duration (`perf-profile: {delay: 5}`):
- * def when absent, -2 after an error naming its line. */
-double run_program_duration(const struct job *job, const char *program,
-			    const char *opt, double def);
-
 /* monitors.c */
-int run_plan_monitors(const struct run_opts *opts, struct monitor_plan *mp);
+/* The monitors of the description, before run_plan_check. */
+void run_plan_monitors(const struct job_desc *d, struct monitor_plan *mp);
 void run_plan_check(struct monitor_plan *mp, const struct perf_caps *caps, const char *root);
-int run_plan_intervals(struct monitor_plan *mp, const struct job *job);
 void run_plan_release(struct monitor_plan *mp);
 
 /* run_files.c */

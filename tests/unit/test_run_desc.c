@@ -7,6 +7,7 @@
 #include "job/job.h"
 #include "monitor/monitor.h"
 #include "run/desc.h"
+#include "run/run_impl.h"
 #include "util/xalloc.h"
 
 /* The command of most jobs below, so that they name a benchmark. */
@@ -120,14 +121,14 @@ static void test_opts(void **state)
 {
 	(void)state;
 	char *argv[] = { "true", NULL };
-	struct run_opts opts = { .interval = 2, .command = argv };
+	struct run_opts opts = { .interval = 0.5, .command = argv };
 	struct job_desc d = JOB_DESC_INIT;
 	struct job *job;
 
 	/* --interval wins over the job's, which is then not read at all;
 	 * a command after -- wins over the job's and makes it a mytest */
 	assert_int_equal(decode("interval: often\n" CMD, &opts, &job, &d), 0);
-	assert_true(d.interval == 2);
+	assert_true(d.interval == 0.5);
 	assert_ptr_equal(d.command, argv);
 	assert_null(d.shell_command);
 	assert_string_equal(d.testcase, "mytest");
@@ -258,6 +259,41 @@ static void test_setup_and_path(void **state)
 	job_free(job);
 }
 
+/* run_plan_check drops what this machine lacks; the job's intervals stay
+ * with their monitors (monitors.c). */
+static void test_plan_check(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/test_run_desc.XXXXXX";
+	struct strbuf path = STRBUF_INIT;
+	struct perf_caps caps = { .why = STRBUF_INIT, .stat_events = STRBUF_INIT,
+				  .unsupported = STRBUF_INIT };
+	struct monitor_plan mp;
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job;
+
+	assert_non_null(mkdtemp(root));
+	strbuf_addf(&path, "%s/proc", root);
+	assert_int_equal(mkdir_p(path.buf, 0755), 0);
+	strbuf_addstr(&path, "/meminfo");
+	assert_int_equal(write_file_atomic(path.buf, "MemTotal: 1 kB\n", 15), 0);
+	assert_int_equal(decode(CMD "interrupts:\n  interval: 3\nmeminfo:\n  interval: 7\n",
+				NULL, &job, &d), 0);
+	run_plan_monitors(&d, &mp);
+	assert_int_equal(mp.nr, 2);
+	run_plan_check(&mp, &caps, root);
+	assert_int_equal(mp.nr, 1);
+	assert_ptr_equal(mp.sampled[0], d.monitors[1].monitor);
+	assert_null(mp.sampled[1]);
+	assert_true(mp.intervals[0] == 7);
+	assert_true(!strncmp(mp.skipped.buf, "interrupts: ", 12));
+	run_plan_release(&mp);
+	job_desc_release(&d);
+	job_free(job);
+	remove_tree(root);
+	strbuf_release(&path);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -327,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_monitors),
 		cmocka_unit_test(test_setup_and_path),
+		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
