@@ -20,12 +20,12 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define RUNNER(ident) extern const struct runner runner_##ident;
+#define RUNNER(ident, name) extern const struct runner runner_##ident;
 #include "bench/runners.h"
 #undef RUNNER
 
 static const struct runner *const runners[] = {
-#define RUNNER(ident) &runner_##ident,
+#define RUNNER(ident, name) &runner_##ident,
 #include "bench/runners.h"
 #undef RUNNER
 	NULL

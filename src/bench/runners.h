@@ -1,23 +1,23 @@
 /*
- * The registry of benchmark runners: RUNNER(ident) per line, ident being
+ * The registry of benchmark runners: RUNNER(ident, "ident") per line, ident being
  * the C name of `runner_<ident>` defined in src/bench/<name>.c.  Included
  * by runner.c with different definitions of RUNNER.  Built-in benchmarks
  * first, then Debian's.
  */
-RUNNER(vm_scalability)
-RUNNER(will_it_scale)
-RUNNER(hackbench)
-RUNNER(stress_ng)
-RUNNER(perf_bench_sched_messaging)
-RUNNER(perf_bench_sched_pipe)
-RUNNER(perf_bench_mem)
-RUNNER(perf_bench_futex)
-RUNNER(perf_bench_syscall)
-RUNNER(perf_bench_numa_mem)
-RUNNER(fio)
-RUNNER(iperf)
-RUNNER(dbench)
-RUNNER(tbench)
-RUNNER(sysbench)
-RUNNER(redis)
-RUNNER(openssl_speed)
+RUNNER(vm_scalability, "vm-scalability")
+RUNNER(will_it_scale, "will-it-scale")
+RUNNER(hackbench, "hackbench")
+RUNNER(stress_ng, "stress-ng")
+RUNNER(perf_bench_sched_messaging, "perf-bench-sched-messaging")
+RUNNER(perf_bench_sched_pipe, "perf-bench-sched-pipe")
+RUNNER(perf_bench_mem, "perf-bench-mem")
+RUNNER(perf_bench_futex, "perf-bench-futex")
+RUNNER(perf_bench_syscall, "perf-bench-syscall")
+RUNNER(perf_bench_numa_mem, "perf-bench-numa-mem")
+RUNNER(fio, "fio")
+RUNNER(iperf, "iperf")
+RUNNER(dbench, "dbench")
+RUNNER(tbench, "tbench")
+RUNNER(sysbench, "sysbench")
+RUNNER(redis, "redis")
+RUNNER(openssl_speed, "openssl-speed")

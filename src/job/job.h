@@ -277,8 +277,10 @@ int job_save(const struct job *job, const char *path);
 
 /*
  * True when key may appear at the top of a job: lkp's known keys (a
- * declared table in job.c), monitors of job_monitor_table(), benchmarks
- * with a parser (parse/parser.h), "#..."-style markers, program names
+ * declared table in keys.c), monitors of job_monitor_table(), benchmarks
+ * with a parser (parse/parser.h) or a runner (bench/registry.h, the
+ * runners' names only: bench/runner.h builds on this layer), "#..."-style
+ * markers, program names
  * found under include_dirs (programs/<key>/), and keys of lkp's "script
  * X", "function X", "if X", "call X" forms.
  */
@@ -324,7 +326,7 @@ int job_expand_percentages(struct job *job, long nr_cpu);
  * lkp's path_params: the part of a result path that names the job's
  * parameters.  Every program option and scalar-valued program (benchmark,
  * setup, daemon; not monitors) is collected, sorted by key; each value is
- * cut to 31 characters; options lkp declares as `k=v` (job.c's table)
+ * cut to 31 characters; options lkp declares as `k=v` (path_params.c's table)
  * print as "k=v" (or "k" alone when empty), others as the value alone,
  * null values are skipped; the parts are joined by '-' and characters
  * outside [-a-zA-Z0-9+=:.%] become '_'.  Nothing gives "defaults".

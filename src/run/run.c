@@ -2,7 +2,7 @@
  * run.c: running an atomic job N times with monitors (see run.h).
  */
 #include "run/run.h"
-#include "bench/runner.h"
+#include "run/run_impl.h"
 #include "monitor/monitor.h"
 #include "monitor/reduce.h"
 #include "monitor/sampler.h"
@@ -76,227 +76,10 @@ double parse_duration(const char *s)
 	}
 }
 
-/* The duration v holds, v being named what in messages: def when v is
- * absent (NULL, or not a scalar); -2 after an error naming v's line. */
-static double duration_value(const struct job_value *v, const char *what, double def)
-{
-	const char *s = job_value_text(v);
-	double d;
-
-	if (!s)
-		return def;
-	d = parse_duration(s);
-	if (d < 0) {
-		struct strbuf where = STRBUF_INIT;
-		job_source_line(v, &where);
-		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, what,
-		      job_value_shown(v));
-		strbuf_release(&where);
-		return -2;
-	}
-	return d;
-}
-
-/* A top-level job key holding a duration (`runtime: 300s`). */
-static double job_duration(const struct job *job, const char *key, double def)
-{
-	return duration_value(job_lookup(job, key), key, def);
-}
-
-/* An option of a program key holding a duration (`perf-profile: {delay: 5}`). */
-static double program_duration(const struct job *job, const char *program,
-			       const char *opt, double def)
-{
-	struct strbuf what = STRBUF_INIT;
-	double d;
-
-	strbuf_addf(&what, "%s.%s", program, opt);
-	d = duration_value(job_map_get(job_lookup(job, program), opt), what.buf, def);
-	strbuf_release(&what);
-	return d;
-}
-
-/* ---- which monitors ------------------------------------------------ */
-
-struct monitor_plan {
-	const struct monitor **sampled;  /* NULL-terminated */
-	double *intervals;               /* per sampled monitor: the job's
-					    `<name>: {interval: N}`, 0 if none */
-	int nr;
-	bool perf_stat, perf_profile;
-	struct strbuf skipped;           /* "name: reason\n" lines */
-	struct strbuf missing;           /* "a, b": lkp monitors the job asks
-					    for that perfbot does not have */
-};
-
-/* Note lkp monitor `name`, asked for but not in perfbot, once. */
-static void plan_missing(struct monitor_plan *mp, const char *name)
-{
-	const char *p = mp->missing.buf;
-	size_t n = strlen(name);
-
-	if (!strcmp(name, "perf-stat") || !strcmp(name, "perf-profile") || monitor_find(name))
-		return;
-	for (; (p = strstr(p, name)); p += n)
-		if ((p == mp->missing.buf || p[-1] == ' ') && (!p[n] || p[n] == ','))
-			return;
-	if (mp->missing.len)
-		strbuf_addstr(&mp->missing, ", ");
-	strbuf_addstr(&mp->missing, name);
-}
-
-static void plan_add(struct monitor_plan *mp, const struct monitor *m, size_t *alloc)
-{
-	for (int i = 0; i < mp->nr; i++)
-		if (mp->sampled[i] == m)
-			return;
-	ALLOC_GROW(mp->sampled, (size_t)mp->nr + 2, *alloc);
-	mp->sampled[mp->nr++] = m;
-	mp->sampled[mp->nr] = NULL;
-}
-
-/* Add monitor `name`; perf-* are flags.  -1 for an unknown name. */
-static int plan_name(struct monitor_plan *mp, const char *name, size_t *alloc)
-{
-	const struct monitor *m;
-
-	if (!strcmp(name, "perf-stat")) {
-		mp->perf_stat = true;
-		return 0;
-	}
-	if (!strcmp(name, "perf-profile")) {
-		mp->perf_profile = true;
-		return 0;
-	}
-	m = monitor_find(name);
-	if (!m)
-		return -1;
-	/* time is written from wait4 for every run anyway */
-	if (!(m->flags & MONITOR_NOT_SAMPLED))
-		plan_add(mp, m, alloc);
-	return 0;
-}
-
-static int plan_monitors(const struct run_opts *opts, struct monitor_plan *mp)
-{
-	size_t alloc = 0;
-	size_t pos = 0;
-	const struct job_entry *e;
-	bool any = false;
-
-	memset(mp, 0, sizeof(*mp));
-	strbuf_init(&mp->skipped, 0);
-	strbuf_init(&mp->missing, 0);
-	mp->sampled = xcalloc(1, sizeof(*mp->sampled));
-	if (opts->monitors) {
-		char *list = xstrdup(opts->monitors), *save = NULL;
-		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (plan_name(mp, t, &alloc) < 0) {
-				error("--monitors: unknown monitor '%s'", t);
-				free(list);
-				return -1;
-			}
-		}
-		free(list);
-		return 0;
-	}
-	while ((e = job_next(opts->job, &pos))) {
-		if (plan_name(mp, e->key, &alloc) == 0)
-			any = true;
-		else if (job_monitor_find(e->key))
-			plan_missing(mp, e->key);
-	}
-	/* lkp's include/category/benchmark: the default monitors */
-	const char *category = job_get(opts->job, "category");
-	if (!any && category && !strcmp(category, "benchmark")) {
-		const struct monitor **def = monitor_default_list();
-		for (int i = 0; def[i]; i++)
-			if (!(def[i]->flags & MONITOR_NOT_SAMPLED))
-				plan_add(mp, def[i], &alloc);
-		free(def);
-		mp->perf_stat = mp->perf_profile = true;
-	}
-	/* split-job left out of lkp's benchmark set what perfbot lacks */
-	if (category && !strcmp(category, "benchmark"))
-		for (const struct job_monitor *jm = job_monitor_table(); jm->name; jm++)
-			if (jm->in_benchmark_set)
-				plan_missing(mp, jm->name);
-	return 0;
-}
-
-/* Drop monitors that cannot work here, noting why (once per run_job). */
-static void plan_check(struct monitor_plan *mp, const struct perf_caps *caps, const char *root)
-{
-	int out = 0;
-
-	for (int i = 0; i < mp->nr; i++) {
-		struct strbuf why = STRBUF_INIT;
-		if (monitor_available(mp->sampled[i], root, &why))
-			mp->sampled[out++] = mp->sampled[i];
-		else
-			strbuf_addf(&mp->skipped, "%s: %s\n", mp->sampled[i]->name, why.buf);
-		strbuf_release(&why);
-	}
-	mp->nr = out;
-	mp->sampled[out] = NULL;
-	if ((mp->perf_stat || mp->perf_profile) && !caps->usable) {
-		if (mp->perf_stat)
-			strbuf_addf(&mp->skipped, "perf-stat: %s\n", caps->why.buf);
-		if (mp->perf_profile)
-			strbuf_addf(&mp->skipped, "perf-profile: %s\n", caps->why.buf);
-		mp->perf_stat = mp->perf_profile = false;
-	}
-	if (mp->perf_stat && caps->unsupported.len)
-		strbuf_addf(&mp->skipped, "perf-stat events: not supported here: %s\n", caps->unsupported.buf);
-}
-
-/* Each sampled monitor's own interval from the job; -1 after an error. */
-static int plan_intervals(struct monitor_plan *mp, const struct job *job)
-{
-	mp->intervals = xcalloc((size_t)mp->nr + 1, sizeof(*mp->intervals));
-	for (int i = 0; i < mp->nr; i++) {
-		double v = program_duration(job, mp->sampled[i]->name, "interval", 0);
-		if (v < 0)
-			return -1;
-		mp->intervals[i] = v;
-	}
-	return 0;
-}
-
-static void plan_release(struct monitor_plan *mp)
-{
-	free(mp->sampled);
-	free(mp->intervals);
-	strbuf_release(&mp->skipped);
-	strbuf_release(&mp->missing);
-}
-
 /* ---- one run --------------------------------------------------------- */
 
-struct run_ctx {
-	const struct run_opts *opts;
-	const char *testcase;
-	const char *result_root;
-	struct monitor_plan plan;
-	struct perf_caps caps;
-	double runtime;          /* the job's runtime, or -1 */
-	double timeout;          /* kill the benchmark after this, 0: never */
-	double monitor_delay;
-	double interval;
-	double prof_delay, prof_duration;  /* perf-profile's delay, duration */
-	double last_duration;    /* of the previous run, for the ETA */
-	struct job *saved_job;   /* the job plus its result-path keys */
-	const char *work_base;   /* where disks and mounts are made (setup.h) */
-	const char *cpu_sysfs;   /* the cpufreq tree of cpufreq_governor: */
-	const char *monitor_root; /* prefix of the /proc and /sys paths that the
-				     monitors and the machine file read:
-				     $PERFBOT_MONITOR_ROOT (tests), or "" */
-	int k, n;                /* run k (1-based) of n */
-	struct strbuf log;       /* this run's log, written to perfbot.log */
-};
-
 __attribute__((format(printf, 2, 3)))
-static void phase(struct run_ctx *rc, const char *fmt, ...)
+void run_phase(struct run_ctx *rc, const char *fmt, ...)
 {
 	struct strbuf msg = STRBUF_INIT;
 	va_list ap;
@@ -312,7 +95,7 @@ static void phase(struct run_ctx *rc, const char *fmt, ...)
 
 static void status(struct run_ctx *rc, const char *what, double elapsed)
 {
-	double expect = rc->last_duration > 0 ? rc->last_duration : rc->runtime;
+	double expect = rc->last_duration > 0 ? rc->last_duration : rc->desc->runtime;
 
 	if (!rc->opts->status_line)
 		return;
@@ -371,277 +154,15 @@ int run_dir_publish(const char *result_root, const char *tmp, char **final_dir)
 	return -1;
 }
 
-/*
- * The benchmark to run: argv after --, a shell command from the job's
- * mytest, or the runner of a benchmark the job names (bench/runner.h),
- * whose argv is kept in *argv (released by the caller).
- */
-static int benchmark_command(const struct run_opts *opts, struct child_process *cp,
-			     struct argv_list *argv)
+/* The benchmark to run, as the description has it (desc.h). */
+static void benchmark_command(const struct job_desc *d, struct child_process *cp)
 {
-	struct runner_ctx ctx;
-	struct strbuf why = STRBUF_INIT;
-	const char *cmd;
-	int r;
-
-	if (opts->command) {
-		cp->argv = opts->command;
-		return 0;
-	}
-	cmd = job_program_option(opts->job, "mytest", "command");
-	if (cmd) {
-		cp->shell_cmd = cmd;
-		return 0;
-	}
-	runner_ctx_init(&ctx);
-	r = runner_build_argv(opts->job, &ctx, argv, &why);
-	runner_ctx_release(&ctx);
-	if (r == 0) {
-		cp->argv = argv->v;
-	} else if (r < 0) {
-		error("%s", why.buf);
-	} else {
-		error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
-		      "`mytest: {command: ...}`, or give a command after --",
-		      opts->job->path ? opts->job->path : "<job>");
-		r = -1;
-	}
-	strbuf_release(&why);
-	return r;
-}
-
-/* Parse the benchmark's stdout into <dir>/<testcase>.json. */
-static int parse_benchmark(struct run_ctx *rc, const char *dir)
-{
-	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
-	const struct parser *p = parser_find(rc->testcase);
-	int ret = -1;
-
-	if (!p || p->unimplemented_reason)
-		p = parser_find("mytest");
-	path_join(&path, dir, rc->testcase);
-	if (parser_read_file(&raw, path.buf) < 0)
-		goto out;
-	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
-	if (p->parse(&in, &lines) < 0)
-		goto out;
-	int n = monitor_stats_to_json(rc->testcase, lines.buf, lines.len, &json);
-	if (n < 0)
-		goto out;
-	if (n) {
-		strbuf_addstr(&path, ".json");
-		if (write_file_atomic(path.buf, json.buf, json.len) < 0)
-			goto out;
-	} else {
-		phase(rc, "benchmark printed no metric");
-	}
-	ret = 0;
-out:
-	strbuf_release(&raw);
-	strbuf_release(&lines);
-	strbuf_release(&json);
-	strbuf_release(&path);
-	return ret;
-}
-
-struct outcome {
-	bool incomplete, timeout, interrupted, failed_exit;
-	int exit_status;
-	const char *why;
-};
-
-/*
- * Up to max_lines last lines of the file at path (its last 4 KiB at
- * most: a benchmark's stderr may be huge), control characters shown as
- * '?', each cut at 200 bytes, appended to lines one per line.
- */
-static void file_tail(const char *path, int max_lines, struct strbuf *lines)
-{
-	char buf[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	off_t size;
-	ssize_t n;
-
-	if (fd < 0)
-		return;
-	size = lseek(fd, 0, SEEK_END);
-	if (size < 0 || lseek(fd, size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0,
-			      SEEK_SET) < 0) {
-		close(fd);
-		return;
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0)
-		return;
-	/* from the end: skip trailing newlines, then take max_lines lines */
-	ssize_t end = n, start;
-	while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
-		end--;
-	start = end;
-	for (int k = 0; k < max_lines && start > 0; k++) {
-		start--;
-		while (start > 0 && buf[start - 1] != '\n')
-			start--;
-	}
-	for (ssize_t i = start; i < end;) {
-		ssize_t j = i;
-		while (j < end && buf[j] != '\n')
-			j++;
-		char *line = xstrndup(buf + i, (size_t)(j - i > 200 ? 200 : j - i));
-		if (*line) {
-			add_printable(lines, line);
-			strbuf_addch(lines, '\n');
-		}
-		free(line);
-		i = j + 1;
-	}
-}
-
-/*
- * A benchmark that failed says so, with its exit status and the end of
- * its stderr (a shell's "bench: not found" is the whole story); one line
- * when its stderr ends in one.
- */
-static void report_failed_exit(const struct run_ctx *rc, const char *dir, int status)
-{
-	struct strbuf path = STRBUF_INIT, tail = STRBUF_INIT;
-
-	path_join(&path, dir, "stderr");
-	file_tail(path.buf, 5, &tail);
-	strbuf_rtrim(&tail);
-	if (!tail.len)
-		error("%s: the benchmark exited with status %d (run %d/%d), its stderr is empty",
-		      rc->testcase, status, rc->k, rc->n);
-	else if (!strchr(tail.buf, '\n'))
-		error("%s: the benchmark exited with status %d (run %d/%d): %s", rc->testcase,
-		      status, rc->k, rc->n, tail.buf);
-	else {
-		error("%s: the benchmark exited with status %d (run %d/%d), its stderr ends:",
-		      rc->testcase, status, rc->k, rc->n);
-		for (const char *l = tail.buf; *l;) {
-			const char *nl = strchrnul(l, '\n');
-			fprintf(stderr, "    %.*s\n", (int)(nl - l), l);
-			l = *nl ? nl + 1 : nl;
-		}
-	}
-	strbuf_release(&path);
-	strbuf_release(&tail);
-}
-
-/*
- * The machine the run happened on, as lkp's hosts/ files describe one
- * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
- * later still says what ran the test.
- */
-static int write_machine(const char *root, const char *dir)
-{
-	struct strbuf cpuinfo = STRBUF_INIT, meminfo = STRBUF_INIT, s = STRBUF_INIT, path = STRBUF_INIT;
-	const char *model = NULL;
-	unsigned long long mem_kb = 0;
-	int nodes = 0, ret;
-
-	root_path(&path, root, "/proc/cpuinfo");
-	if (read_file(&cpuinfo, path.buf) == 0) {
-		char *p = strstr(cpuinfo.buf, "model name");
-		if (p && (p = strchr(p, ':'))) {
-			char *nl = strchr(p, '\n');
-			if (nl)
-				*nl = '\0';
-			model = p + 1 + strspn(p + 1, " \t");
-		}
-	}
-	strbuf_reset(&path);
-	root_path(&path, root, "/proc/meminfo");
-	if (read_file(&meminfo, path.buf) == 0) {
-		const char *p = strstr(meminfo.buf, "MemTotal:");
-		if (p)
-			mem_kb = strtoull(p + 9, NULL, 10);
-	}
-	while (1) {
-		strbuf_reset(&path);
-		root_path(&path, root, "/sys/devices/system/node/");
-		strbuf_addf(&path, "node%d", nodes);
-		if (!is_dir(path.buf))
-			break;
-		nodes++;
-	}
-	strbuf_reset(&path);
-	strbuf_addstr(&s, "# written by perfbot run, as lkp-tests hosts/ files say it\n");
-	if (model)
-		strbuf_addf(&s, "model: %s\n", model);
-	strbuf_addf(&s, "nr_node: %d\n", nodes ? nodes : 1);
-	strbuf_addf(&s, "nr_cpu: %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
-	if (mem_kb) {
-		unsigned long long gb = (mem_kb + 524288) / 1048576;  /* nearest GiB */
-		strbuf_addf(&s, "memory: %lluG\n", gb ? gb : 1);
-	}
-	path_join(&path, dir, "machine");
-	ret = write_file_atomic(path.buf, s.buf, s.len);
-	strbuf_release(&cpuinfo);
-	strbuf_release(&meminfo);
-	strbuf_release(&s);
-	strbuf_release(&path);
-	return ret;
-}
-
-static int write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o)
-{
-	struct strbuf s = STRBUF_INIT, path = STRBUF_INIT;
-	int ret;
-
-	strbuf_addf(&s, "is_incomplete_run: %d\n", o->incomplete);
-	strbuf_addf(&s, "exit_status: %d\n", o->exit_status);
-	strbuf_addf(&s, "timeout: %s\n", o->timeout ? "true" : "false");
-	strbuf_addf(&s, "interrupted: %s\n", o->interrupted ? "true" : "false");
-	if (o->why)
-		strbuf_addf(&s, "reason: %s\n", o->why);
-	if (rc->plan.skipped.len || rc->plan.missing.len) {
-		strbuf_addstr(&s, "skipped_monitors:\n");
-		for (const char *l = rc->plan.skipped.buf; *l;) {
-			const char *nl = strchr(l, '\n');
-			strbuf_addstr(&s, "  ");
-			strbuf_add(&s, l, (size_t)(nl - l + 1));
-			l = nl + 1;
-		}
-		if (rc->plan.missing.len)
-			strbuf_addf(&s, "  not in perfbot yet: %s\n", rc->plan.missing.buf);
-	}
-	path_join(&path, dir, "last_state");
-	ret = write_file_atomic(path.buf, s.buf, s.len);
-	strbuf_release(&s);
-	strbuf_release(&path);
-	return ret;
-}
-
-static void put_stat(struct matrix *stats, const char *name, double v)
-{
-	struct metric *m = matrix_get_or_add(stats, name);
-	m->v[0] = v;
-	m->is_int[0] = true;
-}
-
-static int write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o)
-{
-	struct matrix stats;
-	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
-	int ret = -1;
-
-	matrix_init(&stats);
-	stats.ncols = 1;
-	if (monitors_to_stats(dir, &stats) < 0)
-		goto out;
-	put_stat(&stats, "last_state.is_incomplete_run", o->incomplete);
-	if (o->failed_exit)
-		put_stat(&stats, "last_state.exit_fail", 1);
-	stats_to_json(&stats, &text);
-	path_join(&path, dir, "stats.json");
-	ret = write_file_atomic(path.buf, text.buf, text.len);
-out:
-	matrix_release(&stats);
-	strbuf_release(&text);
-	strbuf_release(&path);
-	return ret;
+	if (d->command)
+		cp->argv = d->command;
+	else if (d->shell_command)
+		cp->shell_cmd = d->shell_command;
+	else
+		cp->argv = d->bench_argv.v;
 }
 
 static void to_timespec(double t, struct timespec *ts)
@@ -662,47 +183,46 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct outcome o = { 0 };
 	struct run_setup setup = RUN_SETUP_INIT;
 	setup.cpu_sysfs = rc->cpu_sysfs;
-	struct argv_list bench_argv = ARGV_LIST_INIT;
 	bool pstat_on = false, prec_on = false, activated = false;
-	double prof_delay = rc->prof_delay;
-	double prof_duration = rc->prof_duration;
+	const struct job_desc *d = rc->desc;
+	double prof_delay = d->perf_profile_delay;
+	double prof_duration = d->perf_profile_duration;
 	int ret = -1;
 
 	strbuf_reset(&rc->log);
 	if (run_dir_begin(rc->result_root, &tmp) < 0)
 		goto out;
-	phase(rc, "setup in %s", tmp.buf);
+	run_phase(rc, "setup in %s", tmp.buf);
 	path_join(&path, tmp.buf, "job.yaml");
 	if (job_save(rc->saved_job, path.buf) < 0)
 		goto out;
 	/* fs:, disk:, cpufreq_governor: before monitors, so mkfs is not measured */
-	int sr = run_setup_apply(opts->job, rc->work_base, &setup, &rc->log);
+	int sr = run_setup_apply_plan(&d->setup, rc->work_base, &setup, &rc->log);
 	if (sr) {
 		/* the message is out; a run that never began leaves no folder */
 		remove_tree(tmp.buf);
 		goto out;
 	}
 	if (setup.mnt)
-		phase(rc, "setup: %s mounted on %s", job_get(opts->job, "fs") ? job_get(opts->job, "fs") : "fs",
-		      setup.mnt);
+		run_phase(rc, "setup: %s mounted on %s", d->setup.fs_name ? d->setup.fs_name : "fs",
+			  setup.mnt);
 
-	struct sampler_opts so = { .interval = rc->interval, .intervals = rc->plan.intervals,
+	struct sampler_opts so = { .interval = d->interval, .intervals = rc->plan.intervals,
 				   .root = rc->monitor_root };
 	sampler = sampler_start_opts(rc->plan.sampled, tmp.buf, &so);
 	if (!sampler)
 		goto out;
 	if (rc->plan.perf_stat) {
-		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, rc->interval) == 0)
+		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, d->interval) == 0)
 			pstat_on = true;
 	}
-	phase(rc, "monitors started (%d sampled%s%s)", rc->plan.nr,
+	run_phase(rc, "monitors started (%d sampled%s%s)", rc->plan.nr,
 	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
 
 	child_process_init(&cp);
-	if (benchmark_command(opts, &cp, &bench_argv) < 0)
-		goto out;
+	benchmark_command(d, &cp);
 	strbuf_reset(&path);
-	path_join(&path, tmp.buf, rc->testcase);
+	path_join(&path, tmp.buf, d->testcase);
 	struct strbuf errpath = STRBUF_INIT;
 	path_join(&errpath, tmp.buf, "stderr");
 	struct strbuf rundir_env = STRBUF_INIT;
@@ -733,7 +253,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	strbuf_release(&errpath);
 	if (started < 0)
 		goto out;
-	phase(rc, "benchmark started (pid %ld)", (long)cp.pid);
+	run_phase(rc, "benchmark started (pid %ld)", (long)cp.pid);
 
 	int r;
 	double t0 = cp.start, last_status = 0;
@@ -742,15 +262,15 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		if (r < 0)
 			goto out;
 		double el = now_seconds() - t0;
-		if (!activated && el >= rc->monitor_delay) {
+		if (!activated && el >= d->monitor_delay) {
 			sampler_activate(sampler);
 			activated = true;
-			phase(rc, "monitors activated");
+			run_phase(rc, "monitors activated");
 		}
 		if (rc->plan.perf_profile && !prec_on && el >= prof_delay && r == 1) {
 			if (perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
 				prec_on = true;
-				phase(rc, "perf record started (%s)", rc->caps.record_event);
+				run_phase(rc, "perf record started (%s)", rc->caps.record_event);
 			}
 		}
 		if (r == FINISH_EXITED)
@@ -761,7 +281,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 			o.why = "interrupted";
 			break;
 		}
-		if (rc->timeout > 0 && el >= rc->timeout) {
+		if (d->timeout > 0 && el >= d->timeout) {
 			kill_command(&cp, 2);
 			o.timeout = true;
 			o.why = "timeout";
@@ -777,23 +297,23 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	rc->last_duration = duration;
 	if (!activated)
 		sampler_activate(sampler);
-	phase(rc, "benchmark ended after %.2fs", duration);
+	run_phase(rc, "benchmark ended after %.2fs", duration);
 	status(rc, "stopping monitors", duration);
 
 	/* what the monitors cost the machine, for whoever doubts them */
 	double sampler_cpu = sampler_cpu_seconds(sampler);
 	if (sampler_cpu >= 0 && duration > 0)
-		phase(rc, "sampler thread used %.3fs of CPU, %.3f%% of a core",
+		run_phase(rc, "sampler thread used %.3fs of CPU, %.3f%% of a core",
 		      sampler_cpu, 100 * sampler_cpu / duration);
 	/* a benchmark shorter than perf-profile's delay gets no profile */
 	int mret = sampler_stop(sampler);
 	sampler = NULL;
 	if (pstat_on && perf_stat_finish(&pstat, tmp.buf) < 0)
-		phase(rc, "perf-stat output could not be parsed");
+		run_phase(rc, "perf-stat output could not be parsed");
 	if (prec_on && perf_record_finish(&prec, tmp.buf) < 0)
-		phase(rc, "perf-profile report failed");
+		run_phase(rc, "perf-profile report failed");
 	if (mret < 0)
-		phase(rc, "a monitor failed (see stderr)");
+		run_phase(rc, "a monitor failed (see stderr)");
 
 	if (WIFEXITED(cp.status))
 		o.exit_status = WEXITSTATUS(cp.status);
@@ -814,18 +334,18 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	if (time_write(tmp.buf, &tr) < 0)
 		goto out;
 	if (o.failed_exit)
-		report_failed_exit(rc, tmp.buf, o.exit_status);
+		run_report_failed_exit(rc, tmp.buf, o.exit_status);
 	/* what a failed benchmark printed may still be worth keeping, but
 	 * "no metrics found" in nothing is not news after the above */
 	struct stat out_st;
 	if (o.failed_exit && stat(path.buf, &out_st) == 0 && out_st.st_size == 0)
-		phase(rc, "benchmark printed nothing");
-	else if (parse_benchmark(rc, tmp.buf) < 0)
+		run_phase(rc, "benchmark printed nothing");
+	else if (run_parse_benchmark(rc, tmp.buf) < 0)
 		o.incomplete = true;
-	if (write_last_state(rc, tmp.buf, &o) < 0 || write_stats(rc, tmp.buf, &o) < 0 ||
-	    write_machine(rc->monitor_root, tmp.buf) < 0)
+	if (run_write_last_state(rc, tmp.buf, &o) < 0 || run_write_stats(rc, tmp.buf, &o) < 0 ||
+	    run_write_machine(rc->monitor_root, tmp.buf) < 0)
 		goto out;
-	phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
+	run_phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
 	strbuf_reset(&path);
 	path_join(&path, tmp.buf, "perfbot.log");
 	write_file_atomic(path.buf, rc->log.buf, rc->log.len);
@@ -844,7 +364,6 @@ out:
 		perf_record_finish(&prec, tmp.buf);
 	/* last: nothing may keep the test filesystem busy any more */
 	run_setup_undo(&setup, &rc->log);
-	argv_list_release(&bench_argv);
 	strbuf_release(&tmp);
 	strbuf_release(&path);
 	return ret;
@@ -853,36 +372,20 @@ out:
 int run_job(const struct run_opts *opts, struct run_result *res)
 {
 	struct run_ctx rc;
+	struct job_desc desc = JOB_DESC_INIT;
 	struct strbuf base = STRBUF_INIT, rr = STRBUF_INIT;
 	struct strbuf work_dir = STRBUF_INIT, cpu_sysfs = STRBUF_INIT;
-	long long nr_run = 1;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
 	memset(&rc, 0, sizeof(rc));
 	rc.opts = opts;
+	rc.desc = &desc;
 	strbuf_init(&rc.log, 0);
-	rc.testcase = job_get(opts->job, "testcase");
-	if (!rc.testcase) {
-		const struct runner *r = runner_for_job(opts->job);
-		rc.testcase = r ? r->name : opts->command || job_lookup(opts->job, "mytest") ? "mytest" : NULL;
-	}
-	if (!rc.testcase) {
-		error("%s: the job has no 'testcase'", opts->job->path ? opts->job->path : "<job>");
+	/* every key the stages below need, once: they read desc, not the job */
+	if (job_desc_decode(opts->job, opts, &desc) < 0)
 		goto out;
-	}
-	if (job_get_int(opts->job, "nr_run", &nr_run) < 0)
-		goto out;
-	rc.n = opts->runs > 0 ? opts->runs : (int)(nr_run > 0 ? nr_run : 1);
-	rc.runtime = job_duration(opts->job, "runtime", -1);
-	rc.timeout = job_duration(opts->job, "timeout", 0);
-	rc.monitor_delay = job_duration(opts->job, "monitor_delay", 0);
-	rc.interval = opts->interval > 0 ? opts->interval : job_duration(opts->job, "interval", 1);
-	if (rc.runtime < -1 || rc.timeout < 0 || rc.monitor_delay < 0 || rc.interval <= 0)
-		goto out;
-	/* a runaway benchmark must not hang a bisect forever */
-	if (!rc.timeout && rc.runtime > 0)
-		rc.timeout = rc.runtime * 2 + 60;
+	rc.n = opts->runs > 0 ? opts->runs : desc.nr_run;
 
 	if (opts->result_base)
 		strbuf_addstr(&base, opts->result_base);
@@ -898,8 +401,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		strbuf_addstr(&base, abs_base);
 		free(abs_base);
 	}
-	if (job_result_root(opts->job, base.buf, opts->commit, &rr) < 0)
-		goto out;
+	strbuf_add(&rr, base.buf, base.len);
+	if (rr.len && rr.buf[rr.len - 1] != '/')
+		strbuf_addch(&rr, '/');
+	strbuf_add(&rr, desc.result_path.buf, desc.result_path.len);
 	/* disks and mounts live outside the result tree, in one private
 	 * place per user (run/workdir.h), so that leftovers of a perfbot
 	 * killed with -9 are found */
@@ -909,7 +414,8 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	/* what the machine lacks (brd, a tool, root, RAM) fails here, once,
 	 * before any folder or monitor; each run applies the setup again.
 	 * A backend sets up where the benchmark runs. */
-	if (!opts->backend && run_setup_check(opts->job, rc.work_base, rc.cpu_sysfs, &rc.log))
+	if (!opts->backend && (desc.setup_cannot ? run_setup_refuse(desc.setup_why.buf, &rc.log) :
+			       run_setup_check_plan(&desc.setup, rc.work_base, rc.cpu_sysfs, &rc.log)))
 		goto out;
 	if (mkdir_p(rr.buf, 0755) < 0)
 		goto out;
@@ -936,12 +442,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			p = slash > rr.buf ? slash - 1 : rr.buf;
 		}
 		if (!job_get(rc.saved_job, "testcase"))
-			job_set(rc.saved_job, "testcase", rc.testcase);
+			job_set(rc.saved_job, "testcase", desc.testcase);
 		/* the run's job.yaml is no longer the file that named it */
-		struct strbuf name = STRBUF_INIT;
-		if (!job_get(rc.saved_job, "name") && job_mytest_name(opts->job, &name))
-			job_set(rc.saved_job, "name", name.buf);
-		strbuf_release(&name);
+		if (!job_get(rc.saved_job, "name") && desc.name.len)
+			job_set(rc.saved_job, "name", desc.name.buf);
 	}
 
 	/* a killed perfbot's leftovers and half-made run dirs go first */
@@ -951,21 +455,14 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	/* a backend runs the monitors where the benchmark runs */
 	if (opts->backend)
 		goto runs;
-	if (plan_monitors(opts, &rc.plan) < 0)
-		goto out_plan;
+	run_plan_monitors(&desc, &rc.plan);
 	perf_probe(&rc.caps);
 	/* the tests point the monitors at a made-up /proc and /sys, so that
 	 * what they check does not depend on this machine's drivers */
 	rc.monitor_root = getenv("PERFBOT_MONITOR_ROOT");
 	if (!rc.monitor_root)
 		rc.monitor_root = "";
-	plan_check(&rc.plan, &rc.caps, rc.monitor_root);
-	rc.prof_delay = program_duration(opts->job, "perf-profile", "delay", 0);
-	rc.prof_duration = program_duration(opts->job, "perf-profile", "duration", 0);
-	if (plan_intervals(&rc.plan, opts->job) < 0 || rc.prof_delay < 0 || rc.prof_duration < 0) {
-		ret = -1;
-		goto out_plan;
-	}
+	run_plan_check(&rc.plan, &rc.caps, rc.monitor_root);
 	if (rc.plan.skipped.len)
 		for (const char *l = rc.plan.skipped.buf; *l;) {
 			const char *nl = strchr(l, '\n');
@@ -973,9 +470,9 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			l = nl + 1;
 		}
 	/* one line: the names say what the results will lack */
-	if (rc.plan.missing.len)
+	if (desc.missing.len)
 		fprintf(stderr, "perfbot: monitors skipped, not in perfbot yet: %s\n",
-			rc.plan.missing.buf);
+			desc.missing.buf);
 
 runs:
 	ret = 0;
@@ -1007,9 +504,10 @@ runs:
 		store_index_result_root(opts->db, res->result_root);
 out_plan:
 	job_free(rc.saved_job);
-	plan_release(&rc.plan);
+	run_plan_release(&rc.plan);
 	perf_caps_release(&rc.caps);
 out:
+	job_desc_release(&desc);
 	strbuf_release(&rc.log);
 	strbuf_release(&base);
 	strbuf_release(&rr);

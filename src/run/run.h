@@ -29,9 +29,13 @@
  * no later stage reads and the next run_job on that result root removes
  * (run/leftovers.h); its children died with it (die_with_parent).
  *
+ * run_job reads opts->job once, before anything is made: job_desc_decode
+ * (run/desc.h) turns it into the typed description the phases use, and
+ * reports the first bad value with its FILE:LINE:COL.
+ *
  * The benchmark is, in this order: opts->command (argv after `--`), the
  * job's `mytest: {command: ...}` (run by /bin/sh), or a benchmark the job
- * names whose runner is registered (src/run/bench.h).  Its stdout goes to
+ * names whose runner is registered (bench/runner.h).  Its stdout goes to
  * "<run dir>/<testcase>" and is parsed by the testcase's parser, or by the
  * mytest convention ("name: number" lines become <testcase>.<name>).
  */

@@ -209,6 +209,18 @@ struct run_setup_plan {
 int run_setup_plan(const struct job *job, struct run_setup_plan *plan,
 		   struct strbuf *why);
 
+/*
+ * run_setup_apply and run_setup_check for a plan made already (a job's
+ * description holds one, run/desc.h): the same, less reading the job.
+ */
+int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_base,
+			 struct run_setup *s, struct strbuf *log);
+int run_setup_check_plan(const struct run_setup_plan *plan, const char *work_base,
+			 const char *cpu_sysfs, struct strbuf *log);
+/* What run_setup_check says when run_setup_plan returned 1 with why:
+ * the reason on stderr and in log; returns 1. */
+int run_setup_refuse(const char *why, struct strbuf *log);
+
 /* The Debian package that provides an fs's mkfs, or NULL (tmpfs). */
 const char *run_setup_fs_package(const struct run_fs_type *fs);
 

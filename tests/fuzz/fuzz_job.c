@@ -1,5 +1,5 @@
 /*
- * fuzz_job: the job loader (src/job/job.c) on arbitrary YAML text, with
+ * fuzz_job: the job loader (src/job/load.c) on arbitrary YAML text, with
  * includes confined to a scratch directory (fuzz_dir.h).
  *
  * Properties beyond "no crash, leak or undefined behaviour", both promised

@@ -5,6 +5,7 @@
  */
 #include "test_helpers.h"
 
+#include "bench/registry.h"
 #include "bench/runner.h"
 #include "job/job.h"
 #include "parse/parser.h"
@@ -228,6 +229,10 @@ static void test_registry(void **state)
 		assert_non_null((*r)->build);
 		assert_non_null((*r)->options);
 		assert_ptr_equal(runner_find((*r)->name), *r);
+		/* the job layer's list of benchmark keys is this one */
+		assert_non_null(bench_registered_names()[n]);
+		assert_string_equal(bench_registered_names()[n], (*r)->name);
+		assert_true(bench_registered((*r)->name));
 		/* a Debian benchmark names its package and programs, a built-in none */
 		if ((*r)->builtin) {
 			assert_null((*r)->packages);
@@ -248,6 +253,8 @@ static void test_registry(void **state)
 			assert_string_not_equal((*q)->name, (*r)->name);
 	}
 	assert_int_equal(n, 17);
+	assert_null(bench_registered_names()[n]);
+	assert_false(bench_registered("no-such-benchmark"));
 	assert_null(runner_find("no-such-benchmark"));
 	assert_string_equal(runner_find("tbench")->packages, "dbench");
 	assert_string_equal(runner_find("redis")->packages, "redis-tools redis-server");

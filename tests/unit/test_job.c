@@ -1,5 +1,5 @@
 /*
- * test_job.c: job files in memory (src/job/job.c, path_params.c):
+ * test_job.c: job files in memory (src/job/job.c, load.c, keys.c, write.c, path_params.c):
  * loading, Psych typing, writing back, includes, markers, checks and their
  * messages, percentages, path_params, tbox_group and the result root.
  */
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "job/job.h"
+#include "parse/parser.h"
 #include "util/xalloc.h"
 
 /* ---- helpers ------------------------------------------------------- */
@@ -601,6 +602,10 @@ static void test_known_keys(void **state)
 	assert_true(job_key_known("perf-profile", NULL));       /* monitor */
 	assert_true(job_key_known("proc-vmstat", NULL));
 	assert_true(job_key_known("script tests/foo", NULL));
+	/* a benchmark with a runner but no parser of its name (its output
+	 * is adapted): known through the registry, bench/registry.h */
+	assert_null(parser_find("sysbench"));
+	assert_true(job_key_known("sysbench", NULL));
 	assert_false(job_key_known("bogus", NULL));
 	put("lkp/programs/mybench/run", "#!/bin/sh\n# - test\n");
 	{

@@ -1,0 +1,26 @@
+/*
+ * registry.c: the registered benchmark names (registry.h).
+ */
+#include "bench/registry.h"
+
+#include <string.h>
+
+static const char *const names[] = {
+#define RUNNER(ident, name) name,
+#include "bench/runners.h"
+#undef RUNNER
+	NULL
+};
+
+bool bench_registered(const char *name)
+{
+	for (const char *const *n = names; *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
+const char *const *bench_registered_names(void)
+{
+	return names;
+}

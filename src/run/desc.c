@@ -1,0 +1,284 @@
+/*
+ * desc.c: decoding an atomic job into a struct job_desc (desc.h).
+ */
+#include "run/desc.h"
+#include "monitor/monitor.h"
+#include "monitor/sampler.h"
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The duration v holds, v being named what in messages: def when v is
+ * absent (NULL, or not a scalar); -2 after an error naming v's line. */
+static double duration_value(const struct job_value *v, const char *what, double def)
+{
+	const char *s = job_value_text(v);
+	double d;
+
+	if (!s)
+		return def;
+	d = parse_duration(s);
+	if (d < 0) {
+		struct strbuf where = STRBUF_INIT;
+		job_source_line(v, &where);
+		error("%s: '%s' expected a duration (300, 300s, 5m), got '%s'", where.buf, what,
+		      job_value_shown(v));
+		strbuf_release(&where);
+		return -2;
+	}
+	return d;
+}
+
+/* A top-level job key holding a duration (`runtime: 300s`). */
+static int job_duration(const struct job *job, const char *key, double def, double *out)
+{
+	*out = duration_value(job_lookup(job, key), key, def);
+	return *out < -1 ? -1 : 0;
+}
+
+/* An option of a program key holding a duration (`perf-profile: {delay: 5}`). */
+static int program_duration(const struct job *job, const char *program,
+			    const char *opt, double *out)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	strbuf_addf(&what, "%s.%s", program, opt);
+	*out = duration_value(job_map_get(job_lookup(job, program), opt), what.buf, 0);
+	strbuf_release(&what);
+	return *out < 0 ? -1 : 0;
+}
+
+static int decode_testcase(struct job_desc *d, const struct run_opts *opts)
+{
+	d->testcase = job_get(d->job, "testcase");
+	if (!d->testcase)
+		d->testcase = d->runner ? d->runner->name :
+			      opts->command || job_lookup(d->job, "mytest") ? "mytest" : NULL;
+	if (!d->testcase)
+		return error("%s: the job has no 'testcase'", d->where);
+	return 0;
+}
+
+static int decode_times(struct job_desc *d, const struct run_opts *opts)
+{
+	const struct job *job = d->job;
+	long long nr_run = 1;
+
+	if (job_get_int(job, "nr_run", &nr_run) < 0)
+		return -1;
+	d->nr_run = nr_run > 0 ? (int)nr_run : 1;
+	if (job_duration(job, "runtime", -1, &d->runtime) < 0 ||
+	    job_duration(job, "timeout", 0, &d->timeout) < 0 ||
+	    job_duration(job, "monitor_delay", 0, &d->monitor_delay) < 0)
+		return -1;
+	if (opts->interval > 0) {
+		d->interval = opts->interval;
+	} else {
+		if (job_duration(job, "interval", 1, &d->interval) < 0)
+			return -1;
+		if (d->interval <= 0) {
+			struct strbuf where = STRBUF_INIT;
+			job_source_line(job_lookup(job, "interval"), &where);
+			error("%s: 'interval' expected a duration above 0, got '%s'", where.buf,
+			      job_value_shown(job_lookup(job, "interval")));
+			strbuf_release(&where);
+			return -1;
+		}
+	}
+	/* a runaway benchmark must not hang a bisect forever */
+	if (!d->timeout && d->runtime > 0)
+		d->timeout = d->runtime * 2 + 60;
+	return 0;
+}
+
+/* ---- monitors -------------------------------------------------------- */
+
+/* Note lkp monitor `name`, asked for but not in perfbot, once. */
+static void add_missing(struct job_desc *d, const char *name)
+{
+	const char *p = d->missing.buf;
+	size_t n = strlen(name);
+
+	if (!strcmp(name, "perf-stat") || !strcmp(name, "perf-profile") || monitor_find(name))
+		return;
+	for (; (p = strstr(p, name)); p += n)
+		if ((p == d->missing.buf || p[-1] == ' ') && (!p[n] || p[n] == ','))
+			return;
+	if (d->missing.len)
+		strbuf_addstr(&d->missing, ", ");
+	strbuf_addstr(&d->missing, name);
+}
+
+static void add_monitor(struct job_desc *d, const struct monitor *m)
+{
+	for (size_t i = 0; i < d->nr_monitors; i++)
+		if (d->monitors[i].monitor == m)
+			return;
+	ALLOC_GROW(d->monitors, d->nr_monitors + 1, d->alloc_monitors);
+	d->monitors[d->nr_monitors].monitor = m;
+	d->monitors[d->nr_monitors++].interval = 0;
+}
+
+/* Add monitor `name`; perf-* are flags.  -1 for an unknown name. */
+static int add_monitor_named(struct job_desc *d, const char *name)
+{
+	const struct monitor *m;
+
+	if (!strcmp(name, "perf-stat")) {
+		d->perf_stat = true;
+		return 0;
+	}
+	if (!strcmp(name, "perf-profile")) {
+		d->perf_profile = true;
+		return 0;
+	}
+	m = monitor_find(name);
+	if (!m)
+		return -1;
+	/* time is written from wait4 for every run anyway */
+	if (!(m->flags & MONITOR_NOT_SAMPLED))
+		add_monitor(d, m);
+	return 0;
+}
+
+static int monitors_of_opts(struct job_desc *d, const char *names)
+{
+	char *list = xstrdup(names), *save = NULL;
+	int ret = 0;
+
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (add_monitor_named(d, t) < 0) {
+			ret = error("--monitors: unknown monitor '%s'", t);
+			break;
+		}
+	free(list);
+	return ret;
+}
+
+static void monitors_of_job(struct job_desc *d)
+{
+	const char *category = job_get(d->job, "category");
+	bool benchmark = category && !strcmp(category, "benchmark");
+	const struct job_entry *e;
+	size_t pos = 0;
+	bool any = false;
+
+	while ((e = job_next(d->job, &pos))) {
+		if (add_monitor_named(d, e->key) == 0)
+			any = true;
+		else if (job_monitor_find(e->key))
+			add_missing(d, e->key);
+	}
+	/* lkp's include/category/benchmark: the default monitors */
+	if (!any && benchmark) {
+		const struct monitor **def = monitor_default_list();
+		for (int i = 0; def[i]; i++)
+			if (!(def[i]->flags & MONITOR_NOT_SAMPLED))
+				add_monitor(d, def[i]);
+		free(def);
+		d->perf_stat = d->perf_profile = true;
+	}
+	/* split-job left out of lkp's benchmark set what perfbot lacks */
+	if (benchmark)
+		for (const struct job_monitor *jm = job_monitor_table(); jm->name; jm++)
+			if (jm->in_benchmark_set)
+				add_missing(d, jm->name);
+}
+
+static int decode_monitors(struct job_desc *d, const struct run_opts *opts)
+{
+	if (opts->monitors) {
+		if (monitors_of_opts(d, opts->monitors) < 0)
+			return -1;
+	} else {
+		monitors_of_job(d);
+	}
+	for (size_t i = 0; i < d->nr_monitors; i++)
+		if (program_duration(d->job, d->monitors[i].monitor->name, "interval",
+				     &d->monitors[i].interval) < 0)
+			return -1;
+	if (program_duration(d->job, "perf-profile", "delay", &d->perf_profile_delay) < 0 ||
+	    program_duration(d->job, "perf-profile", "duration", &d->perf_profile_duration) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- setup, result path, benchmark ------------------------------------ */
+
+static int decode_setup(struct job_desc *d)
+{
+	int r = run_setup_plan(d->job, &d->setup, &d->setup_why);
+
+	if (r < 0)
+		return -1;
+	d->setup_cannot = r > 0;
+	return 0;
+}
+
+static int decode_result_path(struct job_desc *d, const struct run_opts *opts)
+{
+	if (job_result_root(d->job, "", opts->commit, &d->result_path) < 0)
+		return -1;
+	job_mytest_name(d->job, &d->name);
+	return 0;
+}
+
+static int decode_benchmark(struct job_desc *d, const struct run_opts *opts)
+{
+	struct runner_ctx ctx;
+	struct strbuf why = STRBUF_INIT;
+	int r;
+
+	if (opts->command) {
+		d->command = opts->command;
+		return 0;
+	}
+	d->shell_command = job_program_option(d->job, "mytest", "command");
+	/* a backend runs the job where the benchmark is: not built here */
+	if (d->shell_command || opts->backend)
+		return 0;
+	runner_ctx_init(&ctx);
+	r = runner_build_argv(d->job, &ctx, &d->bench_argv, &why);
+	runner_ctx_release(&ctx);
+	if (r < 0)
+		error("%s", why.buf);
+	else if (r > 0)
+		r = error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
+			  "`mytest: {command: ...}`, or give a command after --", d->where);
+	strbuf_release(&why);
+	return r;
+}
+
+int job_desc_decode(const struct job *job, const struct run_opts *opts,
+		    struct job_desc *d)
+{
+	static const struct run_opts none;
+
+	if (!opts)
+		opts = &none;
+	d->job = job;
+	d->where = job->path ? job->path : "<job>";
+	d->runner = runner_for_job(job);
+	if (decode_testcase(d, opts) < 0 || decode_times(d, opts) < 0 ||
+	    decode_result_path(d, opts) < 0 || decode_setup(d) < 0 ||
+	    decode_monitors(d, opts) < 0 || decode_benchmark(d, opts) < 0)
+		return -1;
+	return 0;
+}
+
+void job_desc_release(struct job_desc *d)
+{
+	argv_list_release(&d->bench_argv);
+	free(d->monitors);
+	strbuf_release(&d->missing);
+	strbuf_release(&d->setup_why);
+	strbuf_release(&d->result_path);
+	strbuf_release(&d->name);
+	memset(d, 0, sizeof(*d));
+	strbuf_init(&d->missing, 0);
+	strbuf_init(&d->setup_why, 0);
+	strbuf_init(&d->result_path, 0);
+	strbuf_init(&d->name, 0);
+}

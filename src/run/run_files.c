@@ -1,0 +1,248 @@
+/*
+ * run_files.c: the files a run leaves besides the monitors': the
+ * benchmark's parsed output, last_state, stats.json and machine.
+ */
+#include "run/run.h"
+#include "run/run_impl.h"
+#include "monitor/monitor.h"
+#include "monitor/reduce.h"
+#include "parse/parser.h"
+#include "result/matrix.h"
+#include "util/fileio.h"
+#include "util/pathsafe.h"
+#include "util/xalloc.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Parse the benchmark's stdout into <dir>/<testcase>.json. */
+int run_parse_benchmark(struct run_ctx *rc, const char *dir)
+{
+	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
+	const struct parser *p = parser_find(rc->desc->testcase);
+	int ret = -1;
+
+	if (!p || p->unimplemented_reason)
+		p = parser_find("mytest");
+	path_join(&path, dir, rc->desc->testcase);
+	if (parser_read_file(&raw, path.buf) < 0)
+		goto out;
+	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
+	if (p->parse(&in, &lines) < 0)
+		goto out;
+	int n = monitor_stats_to_json(rc->desc->testcase, lines.buf, lines.len, &json);
+	if (n < 0)
+		goto out;
+	if (n) {
+		strbuf_addstr(&path, ".json");
+		if (write_file_atomic(path.buf, json.buf, json.len) < 0)
+			goto out;
+	} else {
+		run_phase(rc, "benchmark printed no metric");
+	}
+	ret = 0;
+out:
+	strbuf_release(&raw);
+	strbuf_release(&lines);
+	strbuf_release(&json);
+	strbuf_release(&path);
+	return ret;
+}
+
+
+/*
+ * Up to max_lines last lines of the file at path (its last 4 KiB at
+ * most: a benchmark's stderr may be huge), control characters shown as
+ * '?', each cut at 200 bytes, appended to lines one per line.
+ */
+static void file_tail(const char *path, int max_lines, struct strbuf *lines)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	off_t size;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	if (size < 0 || lseek(fd, size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0,
+			      SEEK_SET) < 0) {
+		close(fd);
+		return;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return;
+	/* from the end: skip trailing newlines, then take max_lines lines */
+	ssize_t end = n, start;
+	while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
+		end--;
+	start = end;
+	for (int k = 0; k < max_lines && start > 0; k++) {
+		start--;
+		while (start > 0 && buf[start - 1] != '\n')
+			start--;
+	}
+	for (ssize_t i = start; i < end;) {
+		ssize_t j = i;
+		while (j < end && buf[j] != '\n')
+			j++;
+		char *line = xstrndup(buf + i, (size_t)(j - i > 200 ? 200 : j - i));
+		if (*line) {
+			add_printable(lines, line);
+			strbuf_addch(lines, '\n');
+		}
+		free(line);
+		i = j + 1;
+	}
+}
+
+/*
+ * A benchmark that failed says so, with its exit status and the end of
+ * its stderr (a shell's "bench: not found" is the whole story); one line
+ * when its stderr ends in one.
+ */
+void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int status)
+{
+	struct strbuf path = STRBUF_INIT, tail = STRBUF_INIT;
+
+	path_join(&path, dir, "stderr");
+	file_tail(path.buf, 5, &tail);
+	strbuf_rtrim(&tail);
+	if (!tail.len)
+		error("%s: the benchmark exited with status %d (run %d/%d), its stderr is empty",
+		      rc->desc->testcase, status, rc->k, rc->n);
+	else if (!strchr(tail.buf, '\n'))
+		error("%s: the benchmark exited with status %d (run %d/%d): %s", rc->desc->testcase,
+		      status, rc->k, rc->n, tail.buf);
+	else {
+		error("%s: the benchmark exited with status %d (run %d/%d), its stderr ends:",
+		      rc->desc->testcase, status, rc->k, rc->n);
+		for (const char *l = tail.buf; *l;) {
+			const char *nl = strchrnul(l, '\n');
+			fprintf(stderr, "    %.*s\n", (int)(nl - l), l);
+			l = *nl ? nl + 1 : nl;
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&tail);
+}
+
+/*
+ * The machine the run happened on, as lkp's hosts/ files describe one
+ * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
+ * later still says what ran the test.
+ */
+int run_write_machine(const char *root, const char *dir)
+{
+	struct strbuf cpuinfo = STRBUF_INIT, meminfo = STRBUF_INIT, s = STRBUF_INIT, path = STRBUF_INIT;
+	const char *model = NULL;
+	unsigned long long mem_kb = 0;
+	int nodes = 0, ret;
+
+	root_path(&path, root, "/proc/cpuinfo");
+	if (read_file(&cpuinfo, path.buf) == 0) {
+		char *p = strstr(cpuinfo.buf, "model name");
+		if (p && (p = strchr(p, ':'))) {
+			char *nl = strchr(p, '\n');
+			if (nl)
+				*nl = '\0';
+			model = p + 1 + strspn(p + 1, " \t");
+		}
+	}
+	strbuf_reset(&path);
+	root_path(&path, root, "/proc/meminfo");
+	if (read_file(&meminfo, path.buf) == 0) {
+		const char *p = strstr(meminfo.buf, "MemTotal:");
+		if (p)
+			mem_kb = strtoull(p + 9, NULL, 10);
+	}
+	while (1) {
+		strbuf_reset(&path);
+		root_path(&path, root, "/sys/devices/system/node/");
+		strbuf_addf(&path, "node%d", nodes);
+		if (!is_dir(path.buf))
+			break;
+		nodes++;
+	}
+	strbuf_reset(&path);
+	strbuf_addstr(&s, "# written by perfbot run, as lkp-tests hosts/ files say it\n");
+	if (model)
+		strbuf_addf(&s, "model: %s\n", model);
+	strbuf_addf(&s, "nr_node: %d\n", nodes ? nodes : 1);
+	strbuf_addf(&s, "nr_cpu: %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	if (mem_kb) {
+		unsigned long long gb = (mem_kb + 524288) / 1048576;  /* nearest GiB */
+		strbuf_addf(&s, "memory: %lluG\n", gb ? gb : 1);
+	}
+	path_join(&path, dir, "machine");
+	ret = write_file_atomic(path.buf, s.buf, s.len);
+	strbuf_release(&cpuinfo);
+	strbuf_release(&meminfo);
+	strbuf_release(&s);
+	strbuf_release(&path);
+	return ret;
+}
+
+int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o)
+{
+	struct strbuf s = STRBUF_INIT, path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&s, "is_incomplete_run: %d\n", o->incomplete);
+	strbuf_addf(&s, "exit_status: %d\n", o->exit_status);
+	strbuf_addf(&s, "timeout: %s\n", o->timeout ? "true" : "false");
+	strbuf_addf(&s, "interrupted: %s\n", o->interrupted ? "true" : "false");
+	if (o->why)
+		strbuf_addf(&s, "reason: %s\n", o->why);
+	if (rc->plan.skipped.len || rc->desc->missing.len) {
+		strbuf_addstr(&s, "skipped_monitors:\n");
+		for (const char *l = rc->plan.skipped.buf; *l;) {
+			const char *nl = strchr(l, '\n');
+			strbuf_addstr(&s, "  ");
+			strbuf_add(&s, l, (size_t)(nl - l + 1));
+			l = nl + 1;
+		}
+		if (rc->desc->missing.len)
+			strbuf_addf(&s, "  not in perfbot yet: %s\n", rc->desc->missing.buf);
+	}
+	path_join(&path, dir, "last_state");
+	ret = write_file_atomic(path.buf, s.buf, s.len);
+	strbuf_release(&s);
+	strbuf_release(&path);
+	return ret;
+}
+
+static void put_stat(struct matrix *stats, const char *name, double v)
+{
+	struct metric *m = matrix_get_or_add(stats, name);
+	m->v[0] = v;
+	m->is_int[0] = true;
+}
+
+int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o)
+{
+	struct matrix stats;
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	int ret = -1;
+
+	matrix_init(&stats);
+	stats.ncols = 1;
+	if (monitors_to_stats(dir, &stats) < 0)
+		goto out;
+	put_stat(&stats, "last_state.is_incomplete_run", o->incomplete);
+	if (o->failed_exit)
+		put_stat(&stats, "last_state.exit_fail", 1);
+	stats_to_json(&stats, &text);
+	path_join(&path, dir, "stats.json");
+	ret = write_file_atomic(path.buf, text.buf, text.len);
+out:
+	matrix_release(&stats);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return ret;
+}

@@ -1,0 +1,65 @@
+#ifndef PERFBOT_RUN_IMPL_H
+#define PERFBOT_RUN_IMPL_H
+/*
+ * Private to src/run/run*.c and monitors.c: the state of one run_job
+ * call.  run.c runs, monitors.c plans the monitors, run_files.c writes
+ * what a run leaves.
+ */
+#include <stdbool.h>
+#include "run/desc.h"
+#include "run/perf.h"
+#include "run/run.h"
+#include "util/strbuf.h"
+
+struct monitor;
+
+struct monitor_plan {
+	const struct monitor **sampled;  /* NULL-terminated */
+	double *intervals;               /* per sampled monitor: the job's
+					    `<name>: {interval: N}`, 0 if none */
+	int nr;
+	bool perf_stat, perf_profile;
+	struct strbuf skipped;           /* "name: reason\n" lines */
+};
+
+struct run_ctx {
+	const struct run_opts *opts;
+	const struct job_desc *desc;  /* the job, decoded (desc.h) */
+	const char *result_root;
+	struct monitor_plan plan;
+	struct perf_caps caps;
+	double last_duration;    /* of the previous run, for the ETA */
+	struct job *saved_job;   /* the job plus its result-path keys */
+	const char *work_base;   /* where disks and mounts are made (setup.h) */
+	const char *cpu_sysfs;   /* the cpufreq tree of cpufreq_governor: */
+	const char *monitor_root; /* prefix of the /proc and /sys paths that the
+				     monitors and the machine file read:
+				     $PERFBOT_MONITOR_ROOT (tests), or "" */
+	int k, n;                /* run k (1-based) of n */
+	struct strbuf log;       /* this run's log, written to perfbot.log */
+};
+
+
+struct outcome {
+	bool incomplete, timeout, interrupted, failed_exit;
+	int exit_status;
+	const char *why;
+};
+
+/* A phase of the run: logged, and shown with -v. */
+__attribute__((format(printf, 2, 3)))
+void run_phase(struct run_ctx *rc, const char *fmt, ...);
+/* monitors.c */
+/* The monitors of the description, before run_plan_check. */
+void run_plan_monitors(const struct job_desc *d, struct monitor_plan *mp);
+void run_plan_check(struct monitor_plan *mp, const struct perf_caps *caps, const char *root);
+void run_plan_release(struct monitor_plan *mp);
+
+/* run_files.c */
+int run_parse_benchmark(struct run_ctx *rc, const char *dir);
+void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int status);
+int run_write_machine(const char *root, const char *dir);
+int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o);
+int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o);
+
+#endif

@@ -1,0 +1,370 @@
+/*
+ * test_run_desc.c: decoding an atomic job into struct job_desc
+ * (src/run/desc.c): each field, its default, each error with its
+ * FILE:LINE:COL.
+ */
+#include "test_helpers.h"
+#include "job/job.h"
+#include "monitor/monitor.h"
+#include "run/desc.h"
+#include "run/run_impl.h"
+#include "util/xalloc.h"
+
+/* The command of most jobs below, so that they name a benchmark. */
+#define CMD "mytest:\n  command: sleep 0\n"
+
+/* Without the key check: nr_run, interval and monitor_delay are keys of
+ * perfbot's runs, not in lkp's table of job keys (job/keys.c). */
+static struct job *load(const char *yaml)
+{
+	static const struct job_load_opts lo = { .no_check = true };
+	struct job *job = NULL;
+
+	assert_int_equal(job_load_string(yaml, strlen(yaml), "j.yaml", &lo, &job), 0);
+	return job;
+}
+
+/* Decode yaml with opts; *job is the loaded job (free it). */
+static int decode(const char *yaml, const struct run_opts *opts, struct job **job,
+		  struct job_desc *d)
+{
+	*job = load(yaml);
+	return job_desc_decode(*job, opts, d);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job;
+
+	assert_int_equal(decode(CMD, NULL, &job, &d), 0);
+	assert_ptr_equal(d.job, job);
+	assert_string_equal(d.where, "j.yaml");
+	assert_string_equal(d.testcase, "mytest");
+	assert_null(d.runner);
+	assert_null(d.command);
+	assert_string_equal(d.shell_command, "sleep 0");
+	assert_null(d.bench_argv.v);
+	assert_int_equal(d.nr_run, 1);
+	assert_true(d.runtime == -1);
+	assert_true(d.timeout == 0);
+	assert_true(d.monitor_delay == 0);
+	assert_true(d.interval == 1);
+	assert_int_equal(d.nr_monitors, 0);
+	assert_false(d.perf_stat);
+	assert_false(d.perf_profile);
+	assert_true(d.perf_profile_delay == 0);
+	assert_true(d.perf_profile_duration == 0);
+	assert_int_equal(d.missing.len, 0);
+	assert_null(d.setup.fs);
+	assert_int_equal(d.setup.disk, RUN_DISK_NONE);
+	assert_null(d.setup.governor);
+	assert_false(d.setup_cannot);
+	assert_true(!strncmp(d.result_path.buf, "mytest/", 7));
+	/* the job file names a job of its own command */
+	assert_string_equal(d.name.buf, "j");
+	job_desc_release(&d);
+	job_free(job);
+
+	/* released, a desc decodes again */
+	assert_int_equal(decode("testcase: x\n" CMD, NULL, &job, &d), 0);
+	assert_string_equal(d.testcase, "x");
+	job_desc_release(&d);
+	job_free(job);
+}
+
+static void test_times(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *yaml;
+		int nr_run;
+		double runtime, timeout, monitor_delay, interval;
+	} tab[] = {
+		{ "nr_run: 3\n", 3, -1, 0, 0, 1 },
+		{ "nr_run: 0\n", 1, -1, 0, 0, 1 },
+		{ "nr_run: -2\n", 1, -1, 0, 0, 1 },
+		{ "nr_run:\n", 1, -1, 0, 0, 1 },
+		/* a runaway benchmark is killed after twice its runtime + 60 s */
+		{ "runtime: 5m\n", 1, 300, 660, 0, 1 },
+		{ "runtime: 300s\ntimeout: 0\n", 1, 300, 660, 0, 1 },
+		{ "runtime: 300\ntimeout: 10\n", 1, 300, 10, 0, 1 },
+		{ "runtime: 0\n", 1, 0, 0, 0, 1 },
+		{ "timeout: 1h\n", 1, -1, 3600, 0, 1 },
+		{ "monitor_delay: 2s\n", 1, -1, 0, 2, 1 },
+		{ "interval: 0.5\n", 1, -1, 0, 0, 0.5 },
+		{ "interval: 2m\n", 1, -1, 0, 0, 120 },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		struct strbuf yaml = STRBUF_INIT;
+		struct job_desc d = JOB_DESC_INIT;
+		struct job *job;
+
+		strbuf_addf(&yaml, CMD "%s", tab[i].yaml);
+		if (decode(yaml.buf, NULL, &job, &d) < 0)
+			fail_msg("%s: failed", tab[i].yaml);
+		if (d.nr_run != tab[i].nr_run || d.runtime != tab[i].runtime ||
+		    d.timeout != tab[i].timeout || d.monitor_delay != tab[i].monitor_delay ||
+		    d.interval != tab[i].interval)
+			fail_msg("%s: got nr_run %d runtime %g timeout %g monitor_delay %g interval %g",
+				 tab[i].yaml, d.nr_run, d.runtime, d.timeout, d.monitor_delay,
+				 d.interval);
+		job_desc_release(&d);
+		job_free(job);
+		strbuf_release(&yaml);
+	}
+}
+
+static void test_opts(void **state)
+{
+	(void)state;
+	char *argv[] = { "true", NULL };
+	struct run_opts opts = { .interval = 0.5, .command = argv };
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job;
+
+	/* --interval wins over the job's, which is then not read at all;
+	 * a command after -- wins over the job's and makes it a mytest */
+	assert_int_equal(decode("interval: often\n" CMD, &opts, &job, &d), 0);
+	assert_true(d.interval == 0.5);
+	assert_ptr_equal(d.command, argv);
+	assert_null(d.shell_command);
+	assert_string_equal(d.testcase, "mytest");
+	job_desc_release(&d);
+	job_free(job);
+
+	assert_int_equal(decode("testcase: x\nmytest:\n", &opts, &job, &d), 0);
+	assert_string_equal(d.testcase, "x");
+	/* no job file's own command: nothing names the job */
+	assert_int_equal(d.name.len, 0);
+	job_desc_release(&d);
+	job_free(job);
+
+	/* the benchmark the job names: its runner, and the testcase */
+	assert_int_equal(decode("hackbench:\n  mode: threads\n", &opts, &job, &d), 0);
+	assert_non_null(d.runner);
+	assert_string_equal(d.runner->name, "hackbench");
+	assert_string_equal(d.testcase, "hackbench");
+	job_desc_release(&d);
+	job_free(job);
+
+	/* a backend runs the benchmark elsewhere: no command needed here */
+	struct run_backend be = { NULL, NULL };
+	struct run_opts bopts = { .backend = &be };
+	assert_int_equal(decode("testcase: x\n", &bopts, &job, &d), 0);
+	assert_null(d.command);
+	assert_null(d.shell_command);
+	assert_null(d.bench_argv.v);
+	job_desc_release(&d);
+	job_free(job);
+}
+
+static const char *monitor_name(const struct job_desc *d, size_t i)
+{
+	return d->monitors[i].monitor->name;
+}
+
+static void test_monitors(void **state)
+{
+	(void)state;
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job;
+
+	assert_int_equal(decode(CMD "vmstat:\n  interval: 3\nproc-stat:\ntime:\nperf-stat:\n"
+				"perf-profile:\n  delay: 5\n  duration: 10s\nturbostat:\n",
+				NULL, &job, &d), 0);
+	/* in the job's order; time is written for every run, not sampled */
+	assert_int_equal(d.nr_monitors, 2);
+	assert_string_equal(monitor_name(&d, 0), "vmstat");
+	assert_true(d.monitors[0].interval == 3);
+	assert_string_equal(monitor_name(&d, 1), "proc-stat");
+	assert_true(d.monitors[1].interval == 0);
+	assert_true(d.perf_stat);
+	assert_true(d.perf_profile);
+	assert_true(d.perf_profile_delay == 5);
+	assert_true(d.perf_profile_duration == 10);
+	/* lkp has it, perfbot does not */
+	assert_string_equal(d.missing.buf, "turbostat");
+	job_desc_release(&d);
+	job_free(job);
+
+	/* category benchmark and no monitor: lkp's default set, and what of
+	 * it perfbot lacks, each name once */
+	assert_int_equal(decode(CMD "category: benchmark\nkmsg:\n", NULL, &job, &d), 0);
+	assert_true(d.nr_monitors > 5);
+	assert_true(d.perf_stat);
+	assert_true(d.perf_profile);
+	for (size_t i = 0; i < d.nr_monitors; i++)
+		assert_false(d.monitors[i].monitor->flags & MONITOR_NOT_SAMPLED);
+	assert_true(!strncmp(d.missing.buf, "kmsg, boot-time, uptime", 23));
+	assert_null(strstr(d.missing.buf + 1, "kmsg"));
+	job_desc_release(&d);
+	job_free(job);
+
+	/* category benchmark with a monitor of its own: that one only */
+	assert_int_equal(decode(CMD "category: benchmark\nmeminfo:\n", NULL, &job, &d), 0);
+	assert_int_equal(d.nr_monitors, 1);
+	assert_string_equal(monitor_name(&d, 0), "meminfo");
+	assert_false(d.perf_stat);
+	assert_false(d.perf_profile);
+	job_desc_release(&d);
+	job_free(job);
+
+	/* --monitors instead of the job's; their intervals still the job's */
+	struct run_opts opts = { .monitors = "meminfo,perf-stat,meminfo" };
+	assert_int_equal(decode(CMD "vmstat:\nmeminfo:\n  interval: 4\n", &opts, &job, &d), 0);
+	assert_int_equal(d.nr_monitors, 1);
+	assert_string_equal(monitor_name(&d, 0), "meminfo");
+	assert_true(d.monitors[0].interval == 4);
+	assert_true(d.perf_stat);
+	assert_false(d.perf_profile);
+	job_desc_release(&d);
+	job_free(job);
+
+	opts.monitors = "";
+	assert_int_equal(decode(CMD "vmstat:\n", &opts, &job, &d), 0);
+	assert_int_equal(d.nr_monitors, 0);
+	job_desc_release(&d);
+	job_free(job);
+}
+
+static void test_setup_and_path(void **state)
+{
+	(void)state;
+	struct run_opts opts = { .commit = "abc123" };
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job;
+
+	assert_int_equal(decode(CMD "fs: ext4\n", NULL, &job, &d), 0);
+	assert_string_equal(d.setup.fs_name, "ext4");
+	assert_int_equal(d.setup.disk, RUN_DISK_LOOP);
+	assert_true(d.setup.default_disk);
+	assert_false(d.setup_cannot);
+	job_desc_release(&d);
+	job_free(job);
+
+	/* what perfbot cannot set up is no error of the job: the run says so */
+	assert_int_equal(decode(CMD "fs: nfsv4\n", NULL, &job, &d), 0);
+	assert_true(d.setup_cannot);
+	assert_non_null(strstr(d.setup_why.buf, "fs 'nfsv4' is an NFS export"));
+	job_desc_release(&d);
+	job_free(job);
+
+	assert_int_equal(decode("testcase: x\ntbox_group: t\nrootfs: /a/r.cgz\nkconfig: k\n"
+				"compiler: c\n" CMD, &opts, &job, &d), 0);
+	assert_string_equal(d.result_path.buf, "x/sleep_0/t/r.cgz/k/c/abc123");
+	job_desc_release(&d);
+	job_free(job);
+}
+
+/* run_plan_check drops what this machine lacks; the job's intervals stay
+ * with their monitors (monitors.c). */
+static void test_plan_check(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/test_run_desc.XXXXXX";
+	struct strbuf path = STRBUF_INIT;
+	struct perf_caps caps = { .why = STRBUF_INIT, .stat_events = STRBUF_INIT,
+				  .unsupported = STRBUF_INIT };
+	struct monitor_plan mp;
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job;
+
+	assert_non_null(mkdtemp(root));
+	strbuf_addf(&path, "%s/proc", root);
+	assert_int_equal(mkdir_p(path.buf, 0755), 0);
+	strbuf_addstr(&path, "/meminfo");
+	assert_int_equal(write_file_atomic(path.buf, "MemTotal: 1 kB\n", 15), 0);
+	assert_int_equal(decode(CMD "interrupts:\n  interval: 3\nmeminfo:\n  interval: 7\n",
+				NULL, &job, &d), 0);
+	run_plan_monitors(&d, &mp);
+	assert_int_equal(mp.nr, 2);
+	run_plan_check(&mp, &caps, root);
+	assert_int_equal(mp.nr, 1);
+	assert_ptr_equal(mp.sampled[0], d.monitors[1].monitor);
+	assert_null(mp.sampled[1]);
+	assert_true(mp.intervals[0] == 7);
+	assert_true(!strncmp(mp.skipped.buf, "interrupts: ", 12));
+	run_plan_release(&mp);
+	job_desc_release(&d);
+	job_free(job);
+	remove_tree(root);
+	strbuf_release(&path);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *yaml;
+		const char *monitors;
+		const char *expect;
+	} tab[] = {
+		{ "runtime: 1\n", NULL, "perfbot: j.yaml: the job has no 'testcase'\n" },
+		{ CMD "nr_run: x\n", NULL,
+		  "perfbot: j.yaml:3:9: 'nr_run' expected an integer, got 'x'\n" },
+		{ CMD "runtime: soon\n", NULL,
+		  "perfbot: j.yaml:3:10: 'runtime' expected a duration (300, 300s, 5m), got 'soon'\n" },
+		{ CMD "timeout: -5\n", NULL,
+		  "perfbot: j.yaml:3:10: 'timeout' expected a duration (300, 300s, 5m), got '-5'\n" },
+		{ CMD "monitor_delay: 5x\n", NULL,
+		  "perfbot: j.yaml:3:16: 'monitor_delay' expected a duration (300, 300s, 5m), got '5x'\n" },
+		{ CMD "interval: x\n", NULL,
+		  "perfbot: j.yaml:3:11: 'interval' expected a duration (300, 300s, 5m), got 'x'\n" },
+		{ CMD "interval: 0\n", NULL,
+		  "perfbot: j.yaml:3:11: 'interval' expected a duration above 0, got '0'\n" },
+		{ "testcase: x\ntbox_group: ..\n" CMD, NULL, "perfbot: j.yaml:2:13: 'tbox_group'" },
+		{ CMD "fs: zfs\n", NULL, "perfbot: j.yaml:3:5: 'fs' expected one of ext2 " },
+		{ CMD "vmstat:\n  interval: often\n", NULL,
+		  "perfbot: j.yaml:4:13: 'vmstat.interval' expected a duration (300, 300s, 5m), got 'often'\n" },
+		{ CMD "vmstat:\n  interval: often\n", "meminfo", NULL },
+		{ CMD "perf-profile:\n  delay: x\n", NULL,
+		  "perfbot: j.yaml:4:10: 'perf-profile.delay' expected a duration (300, 300s, 5m), got 'x'\n" },
+		{ CMD "perf-profile:\n  duration: y\n", NULL,
+		  "perfbot: j.yaml:4:13: 'perf-profile.duration' expected a duration (300, 300s, 5m), got 'y'\n" },
+		{ CMD, "vmstat,nosuch", "perfbot: --monitors: unknown monitor 'nosuch'\n" },
+		{ "testcase: x\n", NULL,
+		  "perfbot: j.yaml: the job names no benchmark: add one (see `perfbot install --list`), "
+		  "`mytest: {command: ...}`, or give a command after --\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		struct run_opts opts = { .monitors = tab[i].monitors };
+		struct job_desc d = JOB_DESC_INIT;
+		struct stderr_capture cap;
+		struct strbuf err = STRBUF_INIT;
+		struct job *job = load(tab[i].yaml);
+		int r;
+
+		capture_start(&cap);
+		r = job_desc_decode(job, &opts, &d);
+		capture_end_sb(&cap, &err);
+		if (!tab[i].expect) {
+			if (r != 0 || err.len)
+				fail_msg("%s: expected no error, got %d: %s", tab[i].yaml, r, err.buf);
+		} else if (r != -1 || strncmp(err.buf, tab[i].expect, strlen(tab[i].expect)) ||
+			   strchr(err.buf, '\n') != err.buf + err.len - 1) {
+			fail_msg("%s: expected one line starting\n%s\ngot %d:\n%s", tab[i].yaml,
+				 tab[i].expect, r, err.buf);
+		}
+		job_desc_release(&d);
+		job_free(job);
+		strbuf_release(&err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_monitors),
+		cmocka_unit_test(test_setup_and_path),
+		cmocka_unit_test(test_plan_check),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
