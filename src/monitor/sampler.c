@@ -122,6 +122,7 @@ struct sampled {
 				     last only */
 	unsigned long last_tick;  /* tick + 1 of the last sample; 0: none */
 	void *state;              /* m->sample_state_size bytes */
+	bool started;             /* m->start succeeded: release it */
 	char *tmp_path;           /* raw file while sampling */
 	char *raw_path;
 	int raw_fd;
@@ -418,7 +419,7 @@ HOT_PATH static void take_sample(struct sampler *s, enum sample_set which)
 		if (which == SAMPLE_ALL)
 			due = true;
 		else if (which == SAMPLE_NOT_LAST)
-			due = sm->last_tick != s->tick;
+			due = sm->last_tick != s->tick || (sm->m->flags & MONITOR_STREAM);
 		else
 			due = sm->every && s->tick % sm->every == 0;
 		if (due && s->reads_only) {
@@ -479,6 +480,8 @@ HOT_PATH static void *sampler_main(void *arg)
 
 static void sampled_release(struct sampled *sm)
 {
+	if (sm->started && sm->m->release)
+		sm->m->release(sm->state);
 	monitor_sources_release(&sm->src);
 	if (sm->raw_fd >= 0)
 		close(sm->raw_fd);
@@ -549,7 +552,9 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 {
 	struct strbuf p = STRBUF_INIT;
 
-	if (!sm->m->list_sources) {
+	if (sm->m->flags & MONITOR_STREAM) {
+		/* no file to pread: start() opens the stream below */
+	} else if (!sm->m->list_sources) {
 		/* a one-file monitor: `files` is its path (see monitor.h) */
 		struct strbuf file = STRBUF_INIT;
 		root_path(&file, root, sm->m->files);
@@ -564,6 +569,11 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	for (int j = 0; j < sm->src.nr; j++)
 		sm->file[j] = file_index(s, sm->src.v[j].path);
 	sm->state = xcalloc(1, sm->m->sample_state_size ? sm->m->sample_state_size : 1);
+	if (sm->m->start) {
+		if (sm->m->start(sm->state, root) < 0)
+			return -1;
+		sm->started = true;
+	}
 	if (s->reads_only)
 		return 0;
 	path_join(&p, s->dir, sm->m->name);
@@ -755,7 +765,8 @@ int sampler_stop(struct sampler *s)
 	} else {
 		for (int i = 0; i < s->nr && ret == 0; i++)
 			if (!s->reads_only && atomic_load(&s->mon[i].nr_samples) &&
-			    monitor_raw_to_json(s->mon[i].m, s->dir) < 0)
+			    (monitor_raw_to_json(s->mon[i].m, s->dir) < 0 ||
+			     (s->mon[i].m->finish && s->mon[i].m->finish(s->mon[i].m, s->dir) < 0)))
 				ret = -1;
 	}
 	sampler_free(s);
