@@ -509,15 +509,19 @@ int kmsg_error_id(const char *msg, size_t len, struct strbuf *id)
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)msg[i] < 0x20 && msg[i] != '\t')
 			return 0;
+	/* print_hex_dump rows name no error */
+	strbuf_addch(&m, ' ');
+	strbuf_add(&m, msg, len);
+	strbuf_rtrim(&m);
+	if (re_find("( [0-9a-f]{2}){16}", m.buf, &so, &eo) ||
+	    re_find("^ *( [0-9a-f]{4}){8}$", m.buf, &so, &eo) ||
+	    re_find("^ *( [0-9a-f]{8}){4}$", m.buf, &so, &eo))
+		goto out;
+	strbuf_reset(&m);
 	while (len && !isalpha((unsigned char)*msg))
 		msg++, len--;
 	strbuf_add(&m, msg, len);
 	strbuf_rtrim(&m);
-	/* print_hex_dump rows name no error */
-	if (re_find("( [0-9a-f]{2}){16}", m.buf, &so, &eo) ||
-	    re_find("^( [0-9a-f]{4}){8}$", m.buf, &so, &eo) ||
-	    re_find("^( [0-9a-f]{8}){4}$", m.buf, &so, &eo))
-		goto out;
 	if (strstr(m.buf, "segfault at ") &&
 	    re_find("segfault at .* ip .* sp .* error", m.buf, &so, &eo))
 		strbuf_addstr(&head, "segfault at ip sp error");
