@@ -177,9 +177,11 @@ static void kmsg_release(void *state)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
-	if (r->lost || r->overruns)
-		warning("kmsg: the kernel overwrote %lu records before they were read",
-			r->lost ? r->lost : r->overruns);
+	if (r->lost)
+		warning("kmsg: the kernel overwrote %lu records before they were read", r->lost);
+	else if (r->overruns)
+		warning("kmsg: the kernel overwrote records before they were read (%lu times)",
+			r->overruns);
 	if (r->malformed)
 		warning("kmsg: %lu records of /dev/kmsg were not 'prio,seq,usec,flags;text'",
 			r->malformed);
