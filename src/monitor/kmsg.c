@@ -142,6 +142,23 @@ static long read_fd(int fd, void *buf, unsigned long len)
 	return (long)read(fd, buf, len);
 }
 
+/* root_readable's check, but nonblocking: a FIFO there (a test's made-up
+ * tree) must not hang the run */
+static bool kmsg_available(const char *root, struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	root_path(&path, root, "/dev/kmsg");
+	fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		strbuf_addf(why, "cannot read '%s': %s", path.buf, strerror(errno));
+	else
+		close(fd);
+	strbuf_release(&path);
+	return fd >= 0;
+}
+
 static int kmsg_start(void *state, const char *root)
 {
 	struct kmsg_reader *r = state;
@@ -247,6 +264,7 @@ const struct monitor monitor_kmsg = {
 	.name = "kmsg",
 	.files = "/dev/kmsg",
 	.flags = MONITOR_DEFAULT | MONITOR_STREAM,
+	.available = kmsg_available,
 	.sample = kmsg_sample,
 	.sample_state_size = sizeof(struct kmsg_reader),
 	.start = kmsg_start,

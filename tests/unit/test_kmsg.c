@@ -187,6 +187,27 @@ static void test_drain(void **state)
 	assert_int_equal(r->read_errno, EIO);
 	assert_string_equal(out.buf, "kern  :info  : [    0.000004] kept\n");
 	assert_int_equal(r->lost, 4);
+	/* the end of the run says what was lost */
+	{
+		struct stderr_capture cap;
+		char *msg;
+
+		r->fd = -1;
+		capture_start(&cap);
+		monitor_find("kmsg")->release(r);
+		msg = capture_end(&cap);
+		assert_string_equal(msg,
+				    "perfbot: warning: kmsg: the kernel overwrote 4 records before they were read\n"
+				    "perfbot: warning: kmsg: 1 records of /dev/kmsg were not 'prio,seq,usec,flags;text'\n"
+				    "perfbot: warning: kmsg: cannot read /dev/kmsg: Input/output error\n");
+		free(msg);
+		r->lost = 0;
+		capture_start(&cap);
+		monitor_find("kmsg")->release(r);
+		msg = capture_end(&cap);
+		assert_non_null(strstr(msg, "records before they were read (1 times)\n"));
+		free(msg);
+	}
 	strbuf_release(&out);
 	free(r);
 }
@@ -268,6 +289,35 @@ static void test_sampler(void **state)
 	assert_non_null(strstr(text.buf, "\"dmesg.timestamp:last\""));
 	strbuf_release(&p);
 	strbuf_release(&text);
+	rm_rf(root);
+	rm_rf(dir);
+	free(root);
+	free(dir);
+}
+
+/* A /dev/kmsg that cannot be put at its end fails the start, saying so */
+static void test_start_fails(void **state)
+{
+	char *root = tmpdir(), *dir = tmpdir();
+	const struct monitor *list[] = { monitor_find("kmsg"), NULL };
+	struct sampler_opts o = { .interval = 10, .root = root };
+	struct strbuf p = STRBUF_INIT, want = STRBUF_INIT;
+	struct stderr_capture cap;
+	char *msg;
+
+	(void)state;
+	path_join(&p, root, "dev");
+	assert_int_equal(mkdir(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/kmsg");
+	assert_int_equal(mkfifo(p.buf, 0600), 0);
+	capture_start(&cap);
+	assert_null(sampler_start_opts(list, dir, &o));
+	msg = capture_end(&cap);
+	strbuf_addf(&want, "perfbot: cannot read '%s': Illegal seek\n", p.buf);
+	assert_string_equal(msg, want.buf);
+	free(msg);
+	strbuf_release(&p);
+	strbuf_release(&want);
 	rm_rf(root);
 	rm_rf(dir);
 	free(root);
@@ -379,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_drain_long_record),
 		cmocka_unit_test(test_sampler),
+		cmocka_unit_test(test_start_fails),
 		cmocka_unit_test(test_unavailable),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stamp),
