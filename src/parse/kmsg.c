@@ -13,12 +13,15 @@
  *
  * The lines are lkp's: "kern  :err   : ", "kern  :crit  : ", "kern  :alert : ",
  * "kern  :emerg : " or a raw "<0>".."<3>" level at the start, or "segfault
- * at" anywhere; lines that are error reports are left to dmesg.*.  Not
- * done: lkp's etc/kmsg-denylist.raw (harmless messages it drops here; its
- * stat-level denylist still hides them from compare, stats/lkp_tables.c)
- * and the sanitizer lines of user space programs.
+ * at" anywhere; lines that are error reports are left to dmesg.*, and
+ * lines holding one of lkp's etc/kmsg-denylist.raw strings (harmless
+ * messages: kmsg_denylist.c) are dropped.  Not done: lkp's device names
+ * (etc/linux-device-names: it makes "ata1.00:" "ata#.#:", here
+ * "ata1.#:"), its "Kernel tests: Boot OK" lines and the sanitizer lines of
+ * user space programs.
  */
 #include "parse/dmesg.h"
+#include "parse/kmsg_denylist.h"
 #include "parse/parse_util.h"
 #include "parse/parser.h"
 #include "util/xalloc.h"
@@ -40,6 +43,14 @@ static bool printk_error(const char *l, size_t len)
 		if (len >= 15 && !memcmp(l, urgent[i], 15))
 			return true;
 	return memmem(l, len, "segfault at", 11) != NULL;
+}
+
+static bool denylisted(const char *l, size_t len)
+{
+	for (const char *const *d = kmsg_denylist; *d; d++)
+		if (memmem(l, len, *d, strlen(*d)))
+			return true;
+	return false;
 }
 
 struct kmsg_error {
@@ -64,7 +75,7 @@ static int parse_kmsg(const struct parse_input *in, struct strbuf *out)
 		double t = kmsg_stamp(l.s, l.len, &off);
 		if (t >= 0)
 			last = t;
-		if (!printk_error(l.s, l.len))
+		if (!printk_error(l.s, l.len) || denylisted(l.s, l.len))
 			continue;
 		/* an error report is dmesg's, not kmsg's (lkp greps out its
 		 * oops patterns) */

@@ -275,13 +275,16 @@ static void test_sampler(void **state)
 	assert_int_equal(sampler_samples(s, "kmsg"), 1);
 	/* logged after the last tick, moments before the stop: the stop
 	 * drains it, although the tick sampled every monitor */
-	put(root, "dev/kmsg", "3,2,2000000,-;mce: [Hardware Error]: Machine check events logged\n", "a");
+	put(root, "dev/kmsg", "3,2,2000000,-;EXT4-fs error (device sda1): ext4_find_entry:1455: "
+	    "inode #2: comm ls: reading directory lblock 0\n", "a");
 	assert_int_equal(sampler_stop(s), 0);
 	read_in_file(&text, dir, "kmsg");
 	assert_string_equal(text.buf,
-			    "kern  :err   : [    2.000000] mce: [Hardware Error]: Machine check events logged\n");
+			    "kern  :err   : [    2.000000] EXT4-fs error (device sda1): ext4_find_entry:1455: "
+			    "inode #2: comm ls: reading directory lblock 0\n");
 	read_in_file(&text, dir, "kmsg.json");
-	assert_non_null(strstr(text.buf, "\"kmsg.mce:[Hardware_Error]:Machine_check_events_logged\": [\n    1\n  ]"));
+	assert_non_null(strstr(text.buf, "\"kmsg.EXT4-fs_error(device_sda1):ext4_find_entry:#:inode##:"
+			       "comm_ls:reading_directory_lblock\": [\n    1\n  ]"));
 	assert_non_null(strstr(text.buf, "\"kmsg.timestamp:last\": [\n    2.0\n  ]"));
 	/* no error report: dmesg.json has the stamp only */
 	read_in_file(&text, dir, "dmesg.json");
@@ -352,8 +355,10 @@ static void test_stats(void **state)
 {
 	static const char kmsg[] =
 		"kern  :info  : [    1.000000] Linux version 6.1.0\n"
-		"kern  :err   : [    2.500000] mce: [Hardware Error]: Machine check events logged\n"
-		"kern  :err   : [    2.600000] mce: [Hardware Error]: Machine check events logged\n"
+		"kern  :err   : [    2.500000] blk_update_request: I/O error, dev sda, sector 12345 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0\n"
+		"kern  :err   : [    2.600000] blk_update_request: I/O error, dev sda, sector 999 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0\n"
+		/* in lkp's etc/kmsg-denylist.raw */
+		"kern  :err   : [    2.650000] mce: [Hardware Error]: Machine check events logged\n"
 		/* warn is below lkp's kmsg levels */
 		"kern  :warn  : [    2.700000] acpi PNP0A08:00: _OSC failed\n"
 		/* user space's err is not the kernel's */
@@ -371,11 +376,11 @@ static void test_stats(void **state)
 
 	(void)state;
 	expect_parse("kmsg", kmsg,
-		     "mce:[Hardware_Error]:Machine_check_events_logged: 1\n"
+		     "blk_update_request:I/O_error,dev_sda,sector#op#:(READ)flags#phys_seg#prio_class: 1\n"
 		     "segfault_at_ip_sp_error: 1\n"
 		     "raw_level_two: 1\n"
 		     "timestamp:last: 4.000000\n"
-		     "timestamp:mce:[Hardware_Error]:Machine_check_events_logged: 2.500000\n"
+		     "timestamp:blk_update_request:I/O_error,dev_sda,sector#op#:(READ)flags#phys_seg#prio_class: 2.500000\n"
 		     "timestamp:segfault_at_ip_sp_error: 3.000000\n"
 		     "timestamp:raw_level_two: 3.400000\n");
 	expect_parse("dmesg", kmsg,
