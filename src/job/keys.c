@@ -72,7 +72,7 @@ static const struct known_key {
  * (include/category/benchmark) and the ones perfbot can run.
  */
 static const struct job_monitor monitors[] = {
-	{ "kmsg", false, true },
+	{ "kmsg", true, true },
 	{ "boot-time", false, true },
 	{ "uptime", false, true },
 	{ "iostat", true, true },

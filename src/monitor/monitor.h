@@ -76,7 +76,7 @@ int proc_read_fd(int fd, struct strbuf *buf);
 /* Called with each chunk of stats lines ("key: value\n", "time: T\n")
  * a parser produces; returns 0 or -1 to stop. */
 typedef int (*stats_sink_fn)(void *ctx, const char *lines, size_t len);
-/* The sink that appends the lines to the strbuf ctx (sampler.c). */
+/* The sink that appends the lines to the strbuf ctx (dumpstat.c). */
 int stats_sink_strbuf(void *ctx, const char *lines, size_t len);
 
 enum monitor_flags {
@@ -88,6 +88,9 @@ enum monitor_flags {
 	MONITOR_START_END = 1 << 3,   /* sampled at the start and the end only,
 					 unless the job gives it an interval
 					 (lkp's interrupts, softirqs, cpuidle) */
+	MONITOR_STREAM = 1 << 4,      /* reads a stream opened by start() (kmsg):
+					 its sample appends what arrived, raw,
+					 and the stop's sample always drains it */
 };
 
 struct monitor {
@@ -144,6 +147,19 @@ struct monitor {
 	size_t parse_state_size;
 	/* Free what parse_snapshot allocated inside state, or NULL. */
 	void (*parse_state_release)(void *state);
+	/*
+	 * MONITOR_STREAM monitors: open the stream into the sample state
+	 * when the sampler starts, before the benchmark does (root as for
+	 * list_sources); 0, or -1 after error().  release closes it when
+	 * the sampler ends, saying what was lost.
+	 */
+	int (*start)(void *state, const char *root);
+	void (*release)(void *state);
+	/*
+	 * After <name>.json: more stats of the raw file in dir (kmsg's
+	 * dmesg.json), or NULL.  0, or -1 after error().
+	 */
+	int (*finish)(const struct monitor *m, const char *dir);
 	/*
 	 * Parse a whole raw file into stats lines, "time: T" first for each
 	 * sample, handed to sink in chunks.  NULL means the generic splitter
@@ -233,6 +249,46 @@ int keyset_add(struct keyset *ks, const char *key, size_t len, bool *added);
  */
 char **list_numbered(const char *root, const char *dir, const char *prefix);
 void free_names(char **names);
+
+/* ---- the kmsg monitor: the kernel log during the run ---- */
+
+/*
+ * Reading /dev/kmsg: each read() returns one record, "prio,seq,usec,
+ * flags[,...];text\n" and " KEY=value\n" dictionary lines; EPIPE when the
+ * kernel overwrote the records not read yet (the next read goes on with
+ * the oldest left), EAGAIN when none is left.
+ */
+struct kmsg_reader {
+	int fd;
+	/* read(2), or a test's stand-in */
+	long (*read)(int fd, void *buf, unsigned long len);
+	bool have_seq;                /* a record was read: next_seq is set */
+	unsigned long long next_seq;  /* the sequence number expected next */
+	unsigned long lost;           /* records overwritten before read, from
+					 the gaps in sequence numbers */
+	unsigned long overruns;       /* EPIPE reads */
+	unsigned long malformed;      /* records not in the format above */
+	int read_errno;               /* the first failed read's, or 0 */
+	char buf[8192];               /* the kernel's longest record, and
+					 more (CONSOLE_EXT_LOG_MAX) */
+};
+
+/*
+ * Append record rec (one read's bytes) to out as `dmesg --decode` prints
+ * it: "<facility>:<level>: [seconds.micros] text\n", the facility and
+ * level names padded to 6 ("kern  :err   : [   12.345678] text"), each
+ * "\x0a" escape of the text starting a new line with the same prefix.
+ * The dictionary lines are dropped.  *seq is set to the record's sequence
+ * number.  0, or -1 (out untouched) when rec is malformed or truncated.
+ */
+int kmsg_record_format(const char *rec, size_t len, unsigned long long *seq,
+		       struct strbuf *out);
+/*
+ * Read every record waiting on r->fd into out (kmsg_record_format),
+ * counting lost and malformed ones.  0 when none is left, or -1 with
+ * errno set (and kept in r->read_errno) when a read fails otherwise.
+ */
+int kmsg_drain(struct kmsg_reader *r, struct strbuf *out);
 
 /* ---- the time monitor: GNU time -v of the benchmark ---- */
 

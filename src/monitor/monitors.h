@@ -21,4 +21,5 @@ MONITOR(iostat)          /* iostat.c        iostat -x from /proc/diskstats, /pro
 MONITOR(slabinfo)        /* slabinfo.c      /proc/slabinfo */
 MONITOR(cpuidle)         /* cpuidle.c       cpu*\/cpuidle/state* */
 MONITOR(cpufreq)         /* cpufreq.c       cpu*\/cpufreq/stats */
+MONITOR(kmsg)            /* kmsg.c          /dev/kmsg, the kernel log during the run */
 MONITOR(time)            /* time.c          GNU time -v of the benchmark */

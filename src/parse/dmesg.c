@@ -33,6 +33,10 @@ double kmsg_stamp(const char *line, size_t len, size_t *msg_off)
 	/* "<4>" printk level of raw kmsg */
 	if (len > 2 && line[0] == '<' && isdigit((unsigned char)line[1]) && line[2] == '>')
 		i = 3;
+	/* "kern  :warn  : " of `dmesg --decode` (lkp's kmsg file) */
+	else if (len > 15 && line[6] == ':' && line[13] == ':' && line[14] == ' ' &&
+		 isalpha((unsigned char)line[0]))
+		i = 15;
 	if (i >= len || line[i] != '[')
 		return -1;
 	i++;
@@ -491,6 +495,44 @@ int dmesg_error_id(const char *msg, size_t len, struct strbuf *id)
 			ret = 1;
 		}
 	}
+	strbuf_release(&m);
+	strbuf_release(&head);
+	return ret;
+}
+
+int kmsg_error_id(const char *msg, size_t len, struct strbuf *id)
+{
+	struct strbuf m = STRBUF_INIT, head = STRBUF_INIT;
+	size_t so, eo;
+	int ret = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)msg[i] < 0x20 && msg[i] != '\t')
+			return 0;
+	/* print_hex_dump rows name no error */
+	strbuf_addch(&m, ' ');
+	strbuf_add(&m, msg, len);
+	strbuf_rtrim(&m);
+	if (re_find("( [0-9a-f]{2}){16}", m.buf, &so, &eo) ||
+	    re_find("^ *( [0-9a-f]{4}){8}$", m.buf, &so, &eo) ||
+	    re_find("^ *( [0-9a-f]{8}){4}$", m.buf, &so, &eo))
+		goto out;
+	strbuf_reset(&m);
+	while (len && !isalpha((unsigned char)*msg))
+		msg++, len--;
+	strbuf_add(&m, msg, len);
+	strbuf_rtrim(&m);
+	if (strstr(m.buf, "segfault at ") &&
+	    re_find("segfault at .* ip .* sp .* error", m.buf, &so, &eo))
+		strbuf_addstr(&head, "segfault at ip sp error");
+	else if (!error_head(m.buf, &head))
+		strbuf_add(&head, m.buf, m.len);
+	generic_id(&head);
+	if (head.len > 3) {
+		strbuf_add(id, head.buf, head.len);
+		ret = 1;
+	}
+out:
 	strbuf_release(&m);
 	strbuf_release(&head);
 	return ret;

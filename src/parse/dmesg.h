@@ -26,11 +26,22 @@
 
 /*
  * The timestamp of a kernel log line "[    1.234567] text" (also with a
- * "[    T1] " caller id after it, or a "<6>" level before it), with
+ * "[    T1] " caller id after it, or a "<6>" level or `dmesg --decode`'s
+ * "kern  :warn  : " before it), with
  * *msg_off the offset of the text after them.  -1 when the line has none;
  * *msg_off is then 0.
  */
 double kmsg_stamp(const char *line, size_t len, size_t *msg_off);
+
+/*
+ * lkp's error id of any printk message (kmsg.*, see parse/kmsg.c): the
+ * error's head when it is a kernel error report, else the whole message,
+ * rewritten as dmesg_error_id does; "segfault at ... ip ... sp ... error"
+ * becomes "segfault_at_ip_sp_error".  Returns 1 with the id appended, 0
+ * for a line that names nothing (control bytes, a hex dump row, an id of
+ * three bytes or fewer).
+ */
+int kmsg_error_id(const char *msg, size_t len, struct strbuf *id);
 
 /*
  * lkp's error id of one message (a line's text after its timestamp),

@@ -240,7 +240,10 @@ test_expect_success 'perf bench sched messaging and futex' '
 	has_stat perf-bench-sched-messaging.total_time_sec &&
 	printf "testcase: perf-bench-futex\nruntime: 1\nnr_task: 2\nperf-bench-futex:\n  test: hash\n" >j.yaml &&
 	bench_run j.yaml &&
-	has_stat perf-bench-futex.ops/s
+	has_stat perf-bench-futex.ops/s &&
+	printf "testcase: perf-bench-futex\nnr_task: 2\nperf-bench-futex:\n  test: wake-parallel\n" >j.yaml &&
+	bench_run j.yaml &&
+	has_stat perf-bench-futex.avg_per_thread_latency_ms
 '
 
 test_expect_success 'fio: its JSON lands in the run dir' '

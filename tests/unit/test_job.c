@@ -617,7 +617,8 @@ static void test_known_keys(void **state)
 	}
 	assert_non_null(job_monitor_find("perf-stat"));
 	assert_true(job_monitor_find("perf-stat")->supported);
-	assert_false(job_monitor_find("kmsg")->supported);
+	assert_true(job_monitor_find("kmsg")->supported);
+	assert_false(job_monitor_find("heartbeat")->supported);
 	assert_null(job_monitor_find("vm-scalability"));
 }
 

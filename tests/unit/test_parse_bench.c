@@ -226,6 +226,11 @@ static void test_errors_malformed(void **state)
 	expect_error("vm-scalability", "1 bytes remapped, 100 usecs, 5 MB/s\n", 1,
 		     "remap time below 1024 usecs");
 	expect_error("will-it-scale", "2,10,0.0,0,0,5\n", 1, "after a 'tasks,processes,...' header");
+	/* lkp reads "waking D/D" with one digit each: 16 threads give no stat */
+	expect_error("perf-bench-futex",
+		     "[Run 1]: Avg per-thread latency (waking 1/16 threads) in 0.0091 ms (+-25.33%)\n"
+		     "Avg per-thread latency (waking 1/16 threads) in 0.0216 ms (+-17.01%)\n", 2,
+		     "one digit each");
 	expect_error("will-it-scale", "tasks,processes,threads\n2,10,0\n", 2,
 		     "expected 3 comma-separated values");
 	expect_error("hackbench", "Time: 1.5\n", 1, "expected 'Running in");
@@ -391,6 +396,20 @@ static void test_rules(void **state)
 		      "[Run 1]: Wokeup 8 of 8 threads in 0.0170 ms\n"
 		      "Averaged 12 operations/sec (+- 1.50%), total secs = 3\n",
 		      "ops/s: 12\nstddev%: 1.50\n");
+	/* wake-parallel: lkp's fixture stats/perf-bench-futex/04; the
+	 * per-run lines have a "(+-" too, only the summary counts */
+	expect_output("perf-bench-futex",
+		      "Run summary [PID 3042]: blocking on 8 threads (at [shared] futex "
+		      "0x56100c564878), 8 threads waking up 1 at a time.\n\n"
+		      "[Run 1]: Avg per-thread latency (waking 1/8 threads) in 0.0054 ms (+-16.84%)\n"
+		      "[Run 10]: Avg per-thread latency (waking 1/8 threads) in 0.0055 ms (+-9.72%)\n"
+		      "Avg per-thread latency (waking 1/8 threads) in 0.0112 ms (+-21.72%)\n",
+		      "avg_per_thread_latency_ms: 0.0112\nstddev%: 21.72\n");
+	/* wake and requeue are anchored as in lkp: a summary after text is not one */
+	expect_output("perf-bench-futex",
+		      "x Wokeup 8 of 8 threads in 0.0170 ms (+-1.00%)\n"
+		      "Requeued 8 of 8 threads in 0.0138 ms (+-3.86%)\n",
+		      "requeued_time_ms: 0.0138\nstddev%: 3.86\n");
 	expect_output("mytest", "hello\nops: 007\nlat_us: 1.50\nbig: 2e3\nneg: -4\n"
 		      "two words: 5\nx:5\n12:30:01 foo\nrate: 1,000\n",
 		      "ops: 7\nlat_us: 1.5\nbig: 2000.0\nneg: -4\n");

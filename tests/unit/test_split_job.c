@@ -192,9 +192,9 @@ static void test_include_defaults(void **state)
 	assert_non_null(strstr(a.texts[0], "\n#! programs/demo-bench/include\ndemo_mode: quick\n"));
 	assert_non_null(strstr(a.texts[1], "\n#! programs/demo-bench/include\ndemo_mode: thorough\n"));
 	/* category: benchmark brings perfbot's supported default monitors */
-	assert_non_null(strstr(a.texts[0], "\n#! include/category/benchmark\niostat:\nvmstat:\n"));
+	assert_non_null(strstr(a.texts[0], "\n#! include/category/benchmark\nkmsg:\niostat:\nvmstat:\n"));
 	assert_non_null(strstr(a.texts[0], "\nperf-stat:\n"));
-	assert_null(strstr(a.texts[0], "\nkmsg:"));                /* not supported */
+	assert_null(strstr(a.texts[0], "\nheartbeat:"));           /* not supported */
 	assert_non_null(strstr(a.texts[0], "perf-profile:\n  delay: 15\n"));  /* kept */
 	atoms_release(&a);
 
