@@ -34,7 +34,7 @@ struct erb {
 	const char *const *dirs;
 	struct job_value **temps;       /* synthetic maps to free at the end */
 	size_t nr_temps, alloc_temps;
-	int err;
+	int err;                        /* -1 error (said), 1 lkp's KeyError */
 };
 
 struct lexer {
@@ -69,12 +69,24 @@ static bool truthy(const struct rv *r)
 
 static int erb_error(struct lexer *lx, const char *msg, const char *near)
 {
-	if (!lx->e->err)
-		error("%s:%d: %s%s%.20s%s", lx->e->file, lx->e->line, msg,
-		      near && *near ? " near '" : "", near ? near : "",
-		      near && *near ? "'" : "");
+	if (lx->e->err)         /* the first error (or KeyError) stands */
+		return -1;
+	error("%s:%d: %s%s%.20s%s", lx->e->file, lx->e->line, msg,
+	      near && *near ? " near '" : "", near ? near : "",
+	      near && *near ? "'" : "");
 	lx->e->err = -1;
 	return -1;
+}
+
+/*
+ * lkp reads templates through Hashugar: a bare name (or .name on a
+ * mapping) the job lacks raises KeyError, and lkp then leaves the include
+ * file for a later pass instead of failing.  Not an error: no message.
+ */
+static void key_error(struct lexer *lx)
+{
+	if (!lx->e->err)
+		lx->e->err = 1;
 }
 
 static void skip_ws(struct lexer *lx)
@@ -370,6 +382,8 @@ static struct rv parse_primary(struct lexer *lx)
 			r = from_value(lx->e->job);
 		else if (!strcmp(name, "___"))
 			r = from_value(lx->e->___);
+		else if (!job_map_get(lx->e->job, name))
+			key_error(lx);            /* Hashugar: no such key */
 		else
 			r = index_top(lx, name);  /* lkp's Hashugar: a job key */
 		free(name);
@@ -411,8 +425,15 @@ static struct rv call_method(struct lexer *lx, struct rv self, const char *m)
 			r = rv_bool(n == 0);
 		else
 			r.kind = RV_INT, r.i = n;
+	} else if (self.kind == RV_MAP && m[strlen(m) - 1] != '?') {
+		/* Hashugar: a mapping's key read as a method */
+		const struct job_value *v = job_map_get(self.v, m);
+		if (v)
+			r = from_value(v);
+		else
+			key_error(lx);
 	} else {
-		erb_error(lx, "unsupported method (expected upcase, downcase, to_s, to_i, nil?, empty?, include?, size)", m);
+		erb_error(lx, "unsupported method (expected upcase, downcase, to_s, to_i, nil?, empty?, include?, size, or a key of a mapping)", m);
 	}
 	rv_free(&self);
 	return r;
@@ -662,7 +683,7 @@ static int run_code(struct erb *e, const char *code, struct frame *st, int *dept
 		c = eval_code(e, rest, !active);
 		if (e->err) {
 			rv_free(&c);
-			return -1;
+			return e->err;
 		}
 		if (is_case) {
 			f->subject = c;
@@ -707,7 +728,7 @@ static int run_code(struct erb *e, const char *code, struct frame *st, int *dept
 				erb_error(&lx, "unexpected text (outside perfbot's ERB subset)", lx.p);
 		}
 		if (e->err)
-			return -1;
+			return e->err;
 		top->active = top->parent_active && !top->taken && hit;
 		top->taken = top->taken || top->active;
 		return e->err;
@@ -811,6 +832,6 @@ int erb_expand(const char *t, const char *file, const struct job_value *job,
 	for (size_t i = 0; i < e.nr_temps; i++)
 		job_value_free(e.temps[i]);
 	free(e.temps);
-	return ret ? -1 : 0;
+	return ret < 0 ? -1 : ret;
 }
 

@@ -35,7 +35,6 @@ struct defaults_ctx {
 	const struct job_value *overrides;
 	struct job_value *defaults;     /* collected, with "#! file" markers */
 	struct job_programs progs;
-	bool job_pass;                  /* the job's pass, before the matrix */
 	char ***loaded;
 	size_t *nr_loaded, *alloc_loaded;
 };
@@ -128,8 +127,10 @@ static int load_one(struct defaults_ctx *c, const char *key, const char *name,
 	revise_map(ctxmap, c->ctx, true);
 	if (c->overrides)
 		revise_map(ctxmap, c->overrides, true);
-	if (erb_expand(text.buf, path.buf, ctxmap, ___, c->dirs, &yaml) < 0) {
-		ret = -1;
+	ret = erb_expand(text.buf, path.buf, ctxmap, ___, c->dirs, &yaml);
+	if (ret) {
+		/* lkp's KeyError (1): not loaded now, a later pass may */
+		ret = ret < 0 ? -1 : 0;
 		goto out;
 	}
 	if (job_load_string(yaml.buf, yaml.len, path.buf, &o, &inc) < 0) {
@@ -172,14 +173,12 @@ static int walk_defaults(struct defaults_ctx *c, const struct job_value *map)
 			bool done = false;
 			set_underscores(c, v);
 			/*
-			 * A program's own include files are read per atom, with
-			 * its options expanded (as lkp's spec fixtures show);
-			 * the others (category, tbox_group, ...) once before the
-			 * matrix, as lkp's 0-day jobs show by their order.
+			 * Both passes read a program's include files, in key
+			 * order; one whose template names a key the job lacks
+			 * yet (an option list the job's pass dropped) waits
+			 * for the atoms' pass, as lkp's KeyError makes it.
 			 */
-			if (job_programs_has_program(&c->progs, e->key) && c->job_pass) {
-				done = true;
-			} else if (job_programs_has_program(&c->progs, e->key)) {
+			if (job_programs_has_program(&c->progs, e->key)) {
 				r = load_one(c, e->key, e->key, v);
 				if (r < 0)
 					return -1;
@@ -259,7 +258,7 @@ static void drop_dim_lists(struct job_value *map, const struct job_programs *p)
  * Returns NULL after an error.
  */
 static struct job_value *collect_defaults(const struct job_value *job,
-					  bool job_pass, const struct job_value *doc2,
+					  const struct job_value *doc2,
 					  const struct job_value *overrides,
 					  const char *const *dirs, char ***loaded,
 					  size_t *nr_loaded, size_t *alloc_loaded)
@@ -269,7 +268,6 @@ static struct job_value *collect_defaults(const struct job_value *job,
 
 	memset(&c, 0, sizeof(c));
 	c.dirs = dirs;
-	c.job_pass = job_pass;
 	c.overrides = overrides;
 	c.loaded = loaded;
 	c.nr_loaded = nr_loaded;
@@ -331,7 +329,7 @@ int job_apply_defaults(struct job *atom, const char *const *include_dirs)
 	const char *const *dirs = job_default_include_dirs(include_dirs, buf);
 	char **loaded = NULL;
 	size_t nr = 0, alloc = 0;
-	struct job_value *d = collect_defaults(atom->root, false, NULL, NULL, dirs,
+	struct job_value *d = collect_defaults(atom->root, NULL, NULL, dirs,
 					       &loaded, &nr, &alloc);
 
 	free_loaded(loaded, nr);
@@ -422,7 +420,7 @@ static int emit_atom(struct split_ctx *s, const struct job *job)
 
 		for (size_t i = 0; i < nr; i++)
 			loaded[i] = xstrdup(s->loaded[i]);
-		d = collect_defaults(atom->root, false, s->doc2, s->opts->overrides, s->dirs,
+		d = collect_defaults(atom->root, s->doc2, s->opts->overrides, s->dirs,
 				     &loaded, &nr, &alloc);
 		free_loaded(loaded, nr);
 		if (!d) {
@@ -515,7 +513,7 @@ static int split_doc(struct split_ctx *s, const struct job *base)
 	s->loaded = NULL;
 	s->nr_loaded = 0;
 	if (!s->opts->no_defaults) {
-		struct job_value *d = collect_defaults(combo->root, true, s->doc2, over, s->dirs,
+		struct job_value *d = collect_defaults(combo->root, s->doc2, over, s->dirs,
 						       &s->loaded, &s->nr_loaded, &alloc);
 		if (!d) {
 			ret = -1;
