@@ -296,7 +296,10 @@ static struct rv parse_case(struct lexer *lx)
 			eat_kw(lx, "then");
 			lx->skip = outer_skip || done || !hit;
 			{
-				struct rv body = parse_expr(lx);
+				/* an empty body ("when 'JBOD'" then "when ...") is nil */
+				struct rv body = { RV_NIL, 0, NULL, NULL };
+				if (!peek_kw(lx, "when") && !peek_kw(lx, "else") && !peek_kw(lx, "end"))
+					body = parse_expr(lx);
 				if (!lx->skip) {
 					rv_free(&result);
 					result = body;
@@ -308,7 +311,7 @@ static struct rv parse_case(struct lexer *lx)
 		} else if (eat_kw(lx, "else")) {
 			struct rv body;
 			lx->skip = outer_skip || done;
-			body = parse_expr(lx);
+			body = peek_kw(lx, "end") ? (struct rv){ RV_NIL, 0, NULL, NULL } : parse_expr(lx);
 			if (!lx->skip) {
 				rv_free(&result);
 				result = body;

@@ -272,6 +272,13 @@ static void test_erb(void **state)
 	erb("<%= job['z'] || 'd' %>-<%= job['n'] || job['z']['q'] %>-<%= job['z'] or 'e' %>\n",
 	    "n: 5\n", NULL, "d-5-e\n");
 
+	/* lkp's include/md/raid_level: a when with no body is nil */
+	erb("<%= case ___\n\twhen 'JBOD'\n\twhen /^braid/\n\twhen /^raid[456]$/\n"
+	    "\t\t\"need_kconfig: MD_RAID456\"\n\telse\n\t\t\"need_kconfig: MD_#{___.upcase}\"\n\tend\n%>|",
+	    "a: 1\n", "braid1", "|");
+	erb("<%= case ___ when 'JBOD' when /^raid[456]$/ then 'R456' else ___.upcase end %>|"
+	    "<%= case 'x' when 'y' then 1 else end %>|", "a: 1\n", "raid1", "RAID1||");
+	erb("<%= case ___ when 'JBOD' when /^raid[456]$/ then 'R456' end %>", "a: 1\n", "raid5", "R456");
 	/* Hashugar: a mapping's key as a method; a name the job lacks is
 	 * lkp's KeyError (1, no message): the file waits for a later pass */
 	erb("<%= m.k %> <%= m.k.upcase %>\n", "m: {k: v}\n", NULL, "v V\n");
