@@ -71,9 +71,14 @@ static int erb_error(struct lexer *lx, const char *msg, const char *near)
 {
 	if (lx->e->err)         /* the first error (or KeyError) stands */
 		return -1;
-	error("%s:%d: %s%s%.20s%s", lx->e->file, lx->e->line, msg,
-	      near && *near ? " near '" : "", near ? near : "",
-	      near && *near ? "'" : "");
+	if (lx->e->line > 0)
+		error("%s:%d: %s%s%.20s%s", lx->e->file, lx->e->line, msg,
+		      near && *near ? " near '" : "", near ? near : "",
+		      near && *near ? "'" : "");
+	else                    /* a {{ }} value: file names the key */
+		error("%s: %s%s%.20s%s", lx->e->file, msg,
+		      near && *near ? " near '" : "", near ? near : "",
+		      near && *near ? "'" : "");
 	lx->e->err = -1;
 	return -1;
 }
@@ -329,6 +334,47 @@ static struct rv parse_case(struct lexer *lx)
 	return result;
 }
 
+/* if C [then] E (elsif C [then] E)* [else E] end, as a value ({{ }}) */
+static struct rv parse_if(struct lexer *lx)
+{
+	struct rv result = { RV_NIL, 0, NULL, NULL };
+	bool outer_skip = lx->skip, done = false;
+
+	for (bool cond = true; !lx->e->err;) {
+		struct rv c = { RV_NIL, 0, NULL, NULL }, body;
+		bool hit = true;
+		if (cond) {
+			lx->skip = outer_skip || done;
+			c = parse_expr(lx);
+			hit = !lx->skip && truthy(&c);
+			rv_free(&c);
+			eat_kw(lx, "then");
+		} else {
+			hit = !done;
+		}
+		lx->skip = outer_skip || done || !hit;
+		body = parse_expr(lx);
+		if (!lx->skip) {
+			rv_free(&result);
+			result = body;
+			done = true;
+		} else {
+			rv_free(&body);
+		}
+		if (eat_kw(lx, "end"))
+			break;
+		if (!cond) {
+			erb_error(lx, "expected 'end' after an if's else", lx->p);
+		} else if (eat_kw(lx, "else")) {
+			cond = false;
+		} else if (!eat_kw(lx, "elsif")) {
+			erb_error(lx, "expected 'elsif', 'else' or 'end' in an if", lx->p);
+		}
+	}
+	lx->skip = outer_skip;
+	return result;
+}
+
 static struct rv parse_primary(struct lexer *lx)
 {
 	struct rv r = { RV_NIL, 0, NULL, NULL };
@@ -368,6 +414,8 @@ static struct rv parse_primary(struct lexer *lx)
 	}
 	if (eat_kw(lx, "case"))
 		return parse_case(lx);
+	if (eat_kw(lx, "if"))
+		return parse_if(lx);
 	if (eat_kw(lx, "nil"))
 		return r;
 	if (eat_kw(lx, "true"))
@@ -387,8 +435,8 @@ static struct rv parse_primary(struct lexer *lx)
 			r = from_value(lx->e->___);
 		else if (!job_map_get(lx->e->job, name))
 			key_error(lx);            /* Hashugar: no such key */
-		else
-			r = index_top(lx, name);  /* lkp's Hashugar: a job key */
+		else                              /* Hashugar: the key's value */
+			r = from_value(job_map_get(lx->e->job, name));
 		free(name);
 		return r;
 	}
@@ -618,10 +666,41 @@ static struct rv parse_or(struct lexer *lx)
 	return a;
 }
 
+/* C ? A : B, below || and above and/or, as in Ruby. */
+static struct rv parse_ternary(struct lexer *lx)
+{
+	struct rv c = parse_or(lx), a, b;
+	bool outer = lx->skip, t;
+
+	skip_ws(lx);
+	if (lx->e->err || *lx->p != '?')
+		return c;
+	lx->p++;
+	t = truthy(&c);
+	rv_free(&c);
+	lx->skip = outer || !t;
+	a = parse_ternary(lx);
+	if (!eat_op(lx, ":")) {
+		rv_free(&a);
+		lx->skip = outer;
+		erb_error(lx, "expected ':' in a ? b : c", lx->p);
+		return c;
+	}
+	lx->skip = outer || t;
+	b = parse_ternary(lx);
+	lx->skip = outer;
+	if (t) {
+		rv_free(&b);
+		return a;
+	}
+	rv_free(&a);
+	return b;
+}
+
 /* "and"/"or" bind loosest, as in Ruby. */
 static struct rv parse_expr(struct lexer *lx)
 {
-	struct rv a = parse_or(lx);
+	struct rv a = parse_ternary(lx);
 
 	while (!lx->e->err) {
 		bool is_and = peek_kw(lx, "and");
@@ -629,7 +708,7 @@ static struct rv parse_expr(struct lexer *lx)
 		if (!is_and && !peek_kw(lx, "or"))
 			break;
 		lx->p += is_and ? 3 : 2;
-		a = short_circuit(lx, a, is_and, parse_or);
+		a = short_circuit(lx, a, is_and, parse_ternary);
 	}
 	return a;
 }
@@ -838,3 +917,37 @@ int erb_expand(const char *t, const char *file, const struct job_value *job,
 	return ret < 0 ? -1 : ret;
 }
 
+
+int erb_eval(const char *expr, const char *where, const struct job_value *job,
+	     const char *const *include_dirs, struct job_value **out)
+{
+	struct erb e = { where, 0, job, NULL, include_dirs, NULL, 0, 0, 0 };
+	struct rv r = eval_code(&e, expr, false);
+	int ret = e.err;
+
+	*out = NULL;
+	if (ret > 0)
+		ret = error("%s: expected keys the job has in '{{%.40s}}' (lkp: KeyError)", where, expr);
+	if (!ret) {
+		struct strbuf sb = STRBUF_INIT;
+		switch (r.kind) {
+		case RV_NIL:
+			break;
+		case RV_MAP: case RV_SEQ:
+			*out = job_value_dup(r.v);
+			break;
+		case RV_STR:
+			*out = job_string_new(r.s);
+			break;
+		default:        /* Integer, true/false: typed as YAML types them */
+			to_s(&r, &sb);
+			*out = job_scalar_new(sb.buf);
+		}
+		strbuf_release(&sb);
+	}
+	rv_free(&r);
+	for (size_t i = 0; i < e.nr_temps; i++)
+		job_value_free(e.temps[i]);
+	free(e.temps);
+	return ret < 0 ? -1 : 0;
+}

@@ -377,8 +377,42 @@ void job_refine_compatible(const char *text, struct strbuf *out)
 	}
 }
 
+void job_quote_templates(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	for (const char *o; (o = strstr(p, "{{"));) {
+		const char *b = o, *end = strstr(o + 2, "}}");
+		while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if (b == o || b == text || (b[-1] != ':' && b[-1] != '-') || !end) {
+			strbuf_add(out, p, (size_t)(o + 2 - p));
+			p = o + 2;
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(o - p));
+		strbuf_addch(out, '"');
+		for (const char *c = o; c < end + 2; c++) {
+			if (*c == '"' || *c == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *c);
+		}
+		strbuf_addch(out, '"');
+		p = end + 2;
+	}
+	strbuf_addstr(out, p);
+}
+
 /* ------------------------------------------------------------------ */
 /* the matrix */
+
+/* A "{{ expr }}" string value: lkp evaluates it as a dimension. */
+static bool is_template(const struct job_value *v)
+{
+	const char *o;
+	return v->kind == JOB_SCALAR && v->type == JOB_STR &&
+	       (o = strstr(v->text, "{{")) && strstr(o + 2, "}}");
+}
 
 /* The first list under a dimension key, depth first, in key order. */
 static struct job_entry *first_dim(struct job_value *map, const struct job_programs *p)
@@ -389,7 +423,7 @@ static struct job_entry *first_dim(struct job_value *map, const struct job_progr
 
 		if (e->comment)
 			continue;
-		if (e->val->kind == JOB_SEQ && is_dim(p, e->key))
+		if ((e->val->kind == JOB_SEQ && is_dim(p, e->key)) || is_template(e->val))
 			return e;
 		if (e->val->kind == JOB_MAP && (in = first_dim(e->val, p)))
 			return in;
@@ -443,6 +477,44 @@ static int expand(struct split_ctx *s, struct job *job, const struct job_program
 		return emit_atom(s, job);
 	/* the job is not reallocated below (atoms are copies), so e stays */
 	list = e->val;
+	if (is_template(list)) {
+		/* lkp's each_job: head{{expr}}tail; a nil whole value drops
+		 * the atom; the result keeps its type when it is the value */
+		const char *o = strstr(list->text, "{{"), *c = strrchr(list->text, '}') - 1;
+		char *expr = xstrndup(o + 2, (size_t)(c - o - 2));
+		struct job_value *v;
+		const char *h = list->text, *t = c + 2;
+		while (h < o && isspace((unsigned char)*h))
+			h++;
+		while (*t && isspace((unsigned char)*t))
+			t++;
+		struct strbuf where = STRBUF_INIT;
+		strbuf_addf(&where, "%s: key '%s'", job->path, e->key);
+		ret = erb_eval(expr, where.buf, job->root, s->dirs, &v);
+		strbuf_release(&where);
+		free(expr);
+		if (ret < 0)
+			return -1;
+		if (!v)
+			return 0;
+		if (h < o || *t) {
+			struct strbuf sb = STRBUF_INIT;
+			size_t tl = strlen(c + 2);
+			while (tl && isspace((unsigned char)c[2 + tl - 1]))
+				tl--;
+			strbuf_add(&sb, h, (size_t)(o - h));
+			job_scalar_to_s(v, &sb);
+			strbuf_add(&sb, c + 2, tl);
+			job_value_free(v);
+			v = job_string_new(sb.buf);
+			strbuf_release(&sb);
+		}
+		e->val = v;
+		ret = expand(s, job, p);
+		e->val = list;
+		job_value_free(v);
+		return ret;
+	}
 	for (size_t i = 0; i < list->nr && !ret; i++) {
 		e->val = list->item[i];
 		ret = expand(s, job, p);

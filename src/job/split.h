@@ -117,6 +117,16 @@ int job_atom_name(const struct job *atom, const char *prefix,
 void job_refine_compatible(const char *text, struct strbuf *out);
 
 /*
+ * lkp's literal_double_braces: a `{{ ruby }}` value after ": " or "- "
+ * (over lines too) becomes the double-quoted string "{{ ruby }}", every
+ * line where it was; job_split evaluates it per atom (erb_eval), and an
+ * atom whose whole-value expression is nil is dropped, as lkp drops it.
+ * Appends text so quoted to out.  (Job text only: a `<< :` include's
+ * templates are not seen.)
+ */
+void job_quote_templates(const char *text, struct strbuf *out);
+
+/*
  * Expand lkp's ERB subset in template with job as `job` and ___ as `___`
  * (may be NULL).  Supported: "% code" lines and <% code %> / <%= expr %>
  * tags; if/elsif/else/unless/end and case/when/else/end; strings with
@@ -131,5 +141,13 @@ void job_refine_compatible(const char *text, struct strbuf *out);
 int erb_expand(const char *template, const char *file, const struct job_value *job,
 	       const struct job_value *___, const char *const *include_dirs,
 	       struct strbuf *out);
+
+/*
+ * Evaluate one Ruby expression of that subset, as lkp's `{{ expr }}` job
+ * values: *out is the value (NULL for nil).  Returns 0, or -1 after
+ * "WHERE: what was expected" (an unknown key is an error here).
+ */
+int erb_eval(const char *expr, const char *where, const struct job_value *job,
+	     const char *const *include_dirs, struct job_value **out);
 
 #endif

@@ -416,6 +416,57 @@ static void test_program_include_pass(void **state)
 	strbuf_release(&root);
 }
 
+/*
+ * lkp's {{ ruby }} job values: quoted as strings on reading, then each is
+ * a dimension evaluated in the atom's context (in key order with the
+ * lists); a nil whole value drops the atom, a typed result keeps its type,
+ * head{{ }}tail is a string.
+ */
+static void test_double_brace_templates(void **state)
+{
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf q = STRBUF_INIT;
+
+	(void)state;
+	job_quote_templates("a: {{ x ? \"1\" : 2 }}\nb:\n  - {{\n    y }}\nc: '{{ no }}'\n", &q);
+	assert_string_equal(q.buf, "a: \"{{ x ? \\\"1\\\" : 2 }}\"\nb:\n  - \"{{\n    y }}\"\n"
+			    "c: '{{ no }}'\n");
+	strbuf_reset(&q);
+	job_quote_templates("suite: hackbench\nnr_threads: [1, 2]\nhackbench:\n"
+			    "  mode:\n  - {{ nr_threads == 2 ? nil : 'process' }}\n  - threads\n"
+			    "  ipc: {{\n    if hackbench.mode == 'threads'\n      'pipe'\n"
+			    "    elsif nr_threads == 1 then 'socket' else 'x' end\n    }}\n"
+			    "  loops: {{ case nr_threads when 1 then 10 else 20 end }}\n"
+			    "  tag: t-{{ nr_threads }}-x\n", &q);
+	split_text(q.buf, &o, &a);
+	assert_int_equal(a.nr, 3);
+	assert_string_equal(a.names[0], "j-socket-10-process-1-t-1-x.yaml");
+	assert_string_equal(a.names[1], "j-pipe-10-threads-1-t-1-x.yaml");
+	assert_string_equal(a.names[2], "j-pipe-20-threads-2-t-2-x.yaml");
+	assert_non_null(strstr(a.texts[0], "\n  loops: 10\n  tag: t-1-x\n"));
+	atoms_release(&a);
+	{
+		/* a bad expression: one line naming the file and the key */
+		struct job *j;
+		struct stderr_capture cap;
+		char *msg;
+		int ret;
+		strbuf_reset(&q);
+		job_quote_templates("suite: hackbench\nhackbench:\n  loops: {{ 1 2 }}\n", &q);
+		assert_int_equal(job_load_string(q.buf, q.len, "j.yaml",
+						 &(struct job_load_opts){ no_dirs, false }, &j), 0);
+		capture_start(&cap);
+		ret = job_split(j, "j.yaml", &o, collect, &a);
+		msg = capture_end(&cap);
+		assert_int_equal(ret, -1);
+		assert_non_null(strstr(msg, "j.yaml: key 'loops': unexpected text"));
+		free(msg);
+		job_free(j);
+	}
+	strbuf_release(&q);
+}
+
 static void test_refine_compatible(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -656,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_erb),
 		cmocka_unit_test(test_template_error_in_split),
 		cmocka_unit_test(test_program_include_pass),
+		cmocka_unit_test(test_double_brace_templates),
 		cmocka_unit_test(test_refine_compatible),
 		cmocka_unit_test(test_params_map),
 		cmocka_unit_test(test_conformance),
