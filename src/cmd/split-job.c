@@ -167,10 +167,13 @@ int cmd_split_job(int argc, char **argv)
 		if (read_file(&text, argv[i]) < 0) {
 			ret = EXIT_ERROR;
 		} else {
+			struct strbuf raw = STRBUF_INIT;
 			if (compatible)
-				job_refine_compatible(text.buf, &refined);
+				job_refine_compatible(text.buf, &raw);
 			else
-				strbuf_add(&refined, text.buf, text.len);
+				strbuf_add(&raw, text.buf, text.len);
+			job_quote_templates(raw.buf, &refined);
+			strbuf_release(&raw);
 			if (job_load_string(refined.buf, refined.len, argv[i], &lo, &job) < 0)
 				ret = EXIT_ERROR;
 		}

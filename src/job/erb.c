@@ -34,7 +34,7 @@ struct erb {
 	const char *const *dirs;
 	struct job_value **temps;       /* synthetic maps to free at the end */
 	size_t nr_temps, alloc_temps;
-	int err;
+	int err;                        /* -1 error (said), 1 lkp's KeyError */
 };
 
 struct lexer {
@@ -69,12 +69,29 @@ static bool truthy(const struct rv *r)
 
 static int erb_error(struct lexer *lx, const char *msg, const char *near)
 {
-	if (!lx->e->err)
+	if (lx->e->err)         /* the first error (or KeyError) stands */
+		return -1;
+	if (lx->e->line > 0)
 		error("%s:%d: %s%s%.20s%s", lx->e->file, lx->e->line, msg,
+		      near && *near ? " near '" : "", near ? near : "",
+		      near && *near ? "'" : "");
+	else                    /* a {{ }} value: file names the key */
+		error("%s: %s%s%.20s%s", lx->e->file, msg,
 		      near && *near ? " near '" : "", near ? near : "",
 		      near && *near ? "'" : "");
 	lx->e->err = -1;
 	return -1;
+}
+
+/*
+ * lkp reads templates through Hashugar: a bare name (or .name on a
+ * mapping) the job lacks raises KeyError, and lkp then leaves the include
+ * file for a later pass instead of failing.  Not an error: no message.
+ */
+static void key_error(struct lexer *lx)
+{
+	if (!lx->e->err)
+		lx->e->err = 1;
 }
 
 static void skip_ws(struct lexer *lx)
@@ -284,7 +301,10 @@ static struct rv parse_case(struct lexer *lx)
 			eat_kw(lx, "then");
 			lx->skip = outer_skip || done || !hit;
 			{
-				struct rv body = parse_expr(lx);
+				/* an empty body ("when 'JBOD'" then "when ...") is nil */
+				struct rv body = { RV_NIL, 0, NULL, NULL };
+				if (!peek_kw(lx, "when") && !peek_kw(lx, "else") && !peek_kw(lx, "end"))
+					body = parse_expr(lx);
 				if (!lx->skip) {
 					rv_free(&result);
 					result = body;
@@ -296,7 +316,7 @@ static struct rv parse_case(struct lexer *lx)
 		} else if (eat_kw(lx, "else")) {
 			struct rv body;
 			lx->skip = outer_skip || done;
-			body = parse_expr(lx);
+			body = peek_kw(lx, "end") ? (struct rv){ RV_NIL, 0, NULL, NULL } : parse_expr(lx);
 			if (!lx->skip) {
 				rv_free(&result);
 				result = body;
@@ -311,6 +331,47 @@ static struct rv parse_case(struct lexer *lx)
 	}
 	lx->skip = outer_skip;
 	rv_free(&subject);
+	return result;
+}
+
+/* if C [then] E (elsif C [then] E)* [else E] end, as a value ({{ }}) */
+static struct rv parse_if(struct lexer *lx)
+{
+	struct rv result = { RV_NIL, 0, NULL, NULL };
+	bool outer_skip = lx->skip, done = false;
+
+	for (bool cond = true; !lx->e->err;) {
+		struct rv c = { RV_NIL, 0, NULL, NULL }, body;
+		bool hit = true;
+		if (cond) {
+			lx->skip = outer_skip || done;
+			c = parse_expr(lx);
+			hit = !lx->skip && truthy(&c);
+			rv_free(&c);
+			eat_kw(lx, "then");
+		} else {
+			hit = !done;
+		}
+		lx->skip = outer_skip || done || !hit;
+		body = parse_expr(lx);
+		if (!lx->skip) {
+			rv_free(&result);
+			result = body;
+			done = true;
+		} else {
+			rv_free(&body);
+		}
+		if (eat_kw(lx, "end"))
+			break;
+		if (!cond) {
+			erb_error(lx, "expected 'end' after an if's else", lx->p);
+		} else if (eat_kw(lx, "else")) {
+			cond = false;
+		} else if (!eat_kw(lx, "elsif")) {
+			erb_error(lx, "expected 'elsif', 'else' or 'end' in an if", lx->p);
+		}
+	}
+	lx->skip = outer_skip;
 	return result;
 }
 
@@ -353,6 +414,8 @@ static struct rv parse_primary(struct lexer *lx)
 	}
 	if (eat_kw(lx, "case"))
 		return parse_case(lx);
+	if (eat_kw(lx, "if"))
+		return parse_if(lx);
 	if (eat_kw(lx, "nil"))
 		return r;
 	if (eat_kw(lx, "true"))
@@ -370,8 +433,10 @@ static struct rv parse_primary(struct lexer *lx)
 			r = from_value(lx->e->job);
 		else if (!strcmp(name, "___"))
 			r = from_value(lx->e->___);
-		else
-			r = index_top(lx, name);  /* lkp's Hashugar: a job key */
+		else if (!job_map_get(lx->e->job, name))
+			key_error(lx);            /* Hashugar: no such key */
+		else                              /* Hashugar: the key's value */
+			r = from_value(job_map_get(lx->e->job, name));
 		free(name);
 		return r;
 	}
@@ -411,8 +476,15 @@ static struct rv call_method(struct lexer *lx, struct rv self, const char *m)
 			r = rv_bool(n == 0);
 		else
 			r.kind = RV_INT, r.i = n;
+	} else if (self.kind == RV_MAP && m[strlen(m) - 1] != '?') {
+		/* Hashugar: a mapping's key read as a method */
+		const struct job_value *v = job_map_get(self.v, m);
+		if (v)
+			r = from_value(v);
+		else
+			key_error(lx);
 	} else {
-		erb_error(lx, "unsupported method (expected upcase, downcase, to_s, to_i, nil?, empty?, include?, size)", m);
+		erb_error(lx, "unsupported method (expected upcase, downcase, to_s, to_i, nil?, empty?, include?, size, or a key of a mapping)", m);
 	}
 	rv_free(&self);
 	return r;
@@ -594,10 +666,41 @@ static struct rv parse_or(struct lexer *lx)
 	return a;
 }
 
+/* C ? A : B, below || and above and/or, as in Ruby. */
+static struct rv parse_ternary(struct lexer *lx)
+{
+	struct rv c = parse_or(lx), a, b;
+	bool outer = lx->skip, t;
+
+	skip_ws(lx);
+	if (lx->e->err || *lx->p != '?')
+		return c;
+	lx->p++;
+	t = truthy(&c);
+	rv_free(&c);
+	lx->skip = outer || !t;
+	a = parse_ternary(lx);
+	if (!eat_op(lx, ":")) {
+		rv_free(&a);
+		lx->skip = outer;
+		erb_error(lx, "expected ':' in a ? b : c", lx->p);
+		return c;
+	}
+	lx->skip = outer || t;
+	b = parse_ternary(lx);
+	lx->skip = outer;
+	if (t) {
+		rv_free(&b);
+		return a;
+	}
+	rv_free(&a);
+	return b;
+}
+
 /* "and"/"or" bind loosest, as in Ruby. */
 static struct rv parse_expr(struct lexer *lx)
 {
-	struct rv a = parse_or(lx);
+	struct rv a = parse_ternary(lx);
 
 	while (!lx->e->err) {
 		bool is_and = peek_kw(lx, "and");
@@ -605,7 +708,7 @@ static struct rv parse_expr(struct lexer *lx)
 		if (!is_and && !peek_kw(lx, "or"))
 			break;
 		lx->p += is_and ? 3 : 2;
-		a = short_circuit(lx, a, is_and, parse_or);
+		a = short_circuit(lx, a, is_and, parse_ternary);
 	}
 	return a;
 }
@@ -662,7 +765,7 @@ static int run_code(struct erb *e, const char *code, struct frame *st, int *dept
 		c = eval_code(e, rest, !active);
 		if (e->err) {
 			rv_free(&c);
-			return -1;
+			return e->err;
 		}
 		if (is_case) {
 			f->subject = c;
@@ -707,7 +810,7 @@ static int run_code(struct erb *e, const char *code, struct frame *st, int *dept
 				erb_error(&lx, "unexpected text (outside perfbot's ERB subset)", lx.p);
 		}
 		if (e->err)
-			return -1;
+			return e->err;
 		top->active = top->parent_active && !top->taken && hit;
 		top->taken = top->taken || top->active;
 		return e->err;
@@ -811,6 +914,40 @@ int erb_expand(const char *t, const char *file, const struct job_value *job,
 	for (size_t i = 0; i < e.nr_temps; i++)
 		job_value_free(e.temps[i]);
 	free(e.temps);
-	return ret ? -1 : 0;
+	return ret < 0 ? -1 : ret;
 }
 
+
+int erb_eval(const char *expr, const char *where, const struct job_value *job,
+	     const char *const *include_dirs, struct job_value **out)
+{
+	struct erb e = { where, 0, job, NULL, include_dirs, NULL, 0, 0, 0 };
+	struct rv r = eval_code(&e, expr, false);
+	int ret = e.err;
+
+	*out = NULL;
+	if (ret > 0)
+		ret = error("%s: expected keys the job has in '{{%.40s}}' (lkp: KeyError)", where, expr);
+	if (!ret) {
+		struct strbuf sb = STRBUF_INIT;
+		switch (r.kind) {
+		case RV_NIL:
+			break;
+		case RV_MAP: case RV_SEQ:
+			*out = job_value_dup(r.v);
+			break;
+		case RV_STR:
+			*out = job_string_new(r.s);
+			break;
+		default:        /* Integer, true/false: typed as YAML types them */
+			to_s(&r, &sb);
+			*out = job_scalar_new(sb.buf);
+		}
+		strbuf_release(&sb);
+	}
+	rv_free(&r);
+	for (size_t i = 0; i < e.nr_temps; i++)
+		job_value_free(e.temps[i]);
+	free(e.temps);
+	return ret < 0 ? -1 : 0;
+}

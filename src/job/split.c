@@ -35,7 +35,6 @@ struct defaults_ctx {
 	const struct job_value *overrides;
 	struct job_value *defaults;     /* collected, with "#! file" markers */
 	struct job_programs progs;
-	bool job_pass;                  /* the job's pass, before the matrix */
 	char ***loaded;
 	size_t *nr_loaded, *alloc_loaded;
 };
@@ -128,8 +127,10 @@ static int load_one(struct defaults_ctx *c, const char *key, const char *name,
 	revise_map(ctxmap, c->ctx, true);
 	if (c->overrides)
 		revise_map(ctxmap, c->overrides, true);
-	if (erb_expand(text.buf, path.buf, ctxmap, ___, c->dirs, &yaml) < 0) {
-		ret = -1;
+	ret = erb_expand(text.buf, path.buf, ctxmap, ___, c->dirs, &yaml);
+	if (ret) {
+		/* lkp's KeyError (1): not loaded now, a later pass may */
+		ret = ret < 0 ? -1 : 0;
 		goto out;
 	}
 	if (job_load_string(yaml.buf, yaml.len, path.buf, &o, &inc) < 0) {
@@ -172,14 +173,12 @@ static int walk_defaults(struct defaults_ctx *c, const struct job_value *map)
 			bool done = false;
 			set_underscores(c, v);
 			/*
-			 * A program's own include files are read per atom, with
-			 * its options expanded (as lkp's spec fixtures show);
-			 * the others (category, tbox_group, ...) once before the
-			 * matrix, as lkp's 0-day jobs show by their order.
+			 * Both passes read a program's include files, in key
+			 * order; one whose template names a key the job lacks
+			 * yet (an option list the job's pass dropped) waits
+			 * for the atoms' pass, as lkp's KeyError makes it.
 			 */
-			if (job_programs_has_program(&c->progs, e->key) && c->job_pass) {
-				done = true;
-			} else if (job_programs_has_program(&c->progs, e->key)) {
+			if (job_programs_has_program(&c->progs, e->key)) {
 				r = load_one(c, e->key, e->key, v);
 				if (r < 0)
 					return -1;
@@ -259,7 +258,7 @@ static void drop_dim_lists(struct job_value *map, const struct job_programs *p)
  * Returns NULL after an error.
  */
 static struct job_value *collect_defaults(const struct job_value *job,
-					  bool job_pass, const struct job_value *doc2,
+					  const struct job_value *doc2,
 					  const struct job_value *overrides,
 					  const char *const *dirs, char ***loaded,
 					  size_t *nr_loaded, size_t *alloc_loaded)
@@ -269,7 +268,6 @@ static struct job_value *collect_defaults(const struct job_value *job,
 
 	memset(&c, 0, sizeof(c));
 	c.dirs = dirs;
-	c.job_pass = job_pass;
 	c.overrides = overrides;
 	c.loaded = loaded;
 	c.nr_loaded = nr_loaded;
@@ -331,7 +329,7 @@ int job_apply_defaults(struct job *atom, const char *const *include_dirs)
 	const char *const *dirs = job_default_include_dirs(include_dirs, buf);
 	char **loaded = NULL;
 	size_t nr = 0, alloc = 0;
-	struct job_value *d = collect_defaults(atom->root, false, NULL, NULL, dirs,
+	struct job_value *d = collect_defaults(atom->root, NULL, NULL, dirs,
 					       &loaded, &nr, &alloc);
 
 	free_loaded(loaded, nr);
@@ -379,8 +377,42 @@ void job_refine_compatible(const char *text, struct strbuf *out)
 	}
 }
 
+void job_quote_templates(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	for (const char *o; (o = strstr(p, "{{"));) {
+		const char *b = o, *end = strstr(o + 2, "}}");
+		while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if (b == o || b == text || (b[-1] != ':' && b[-1] != '-') || !end) {
+			strbuf_add(out, p, (size_t)(o + 2 - p));
+			p = o + 2;
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(o - p));
+		strbuf_addch(out, '"');
+		for (const char *c = o; c < end + 2; c++) {
+			if (*c == '"' || *c == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *c);
+		}
+		strbuf_addch(out, '"');
+		p = end + 2;
+	}
+	strbuf_addstr(out, p);
+}
+
 /* ------------------------------------------------------------------ */
 /* the matrix */
+
+/* A "{{ expr }}" string value: lkp evaluates it as a dimension. */
+static bool is_template(const struct job_value *v)
+{
+	const char *o;
+	return v->kind == JOB_SCALAR && v->type == JOB_STR &&
+	       (o = strstr(v->text, "{{")) && strstr(o + 2, "}}");
+}
 
 /* The first list under a dimension key, depth first, in key order. */
 static struct job_entry *first_dim(struct job_value *map, const struct job_programs *p)
@@ -391,7 +423,7 @@ static struct job_entry *first_dim(struct job_value *map, const struct job_progr
 
 		if (e->comment)
 			continue;
-		if (e->val->kind == JOB_SEQ && is_dim(p, e->key))
+		if ((e->val->kind == JOB_SEQ && is_dim(p, e->key)) || is_template(e->val))
 			return e;
 		if (e->val->kind == JOB_MAP && (in = first_dim(e->val, p)))
 			return in;
@@ -422,7 +454,7 @@ static int emit_atom(struct split_ctx *s, const struct job *job)
 
 		for (size_t i = 0; i < nr; i++)
 			loaded[i] = xstrdup(s->loaded[i]);
-		d = collect_defaults(atom->root, false, s->doc2, s->opts->overrides, s->dirs,
+		d = collect_defaults(atom->root, s->doc2, s->opts->overrides, s->dirs,
 				     &loaded, &nr, &alloc);
 		free_loaded(loaded, nr);
 		if (!d) {
@@ -445,6 +477,44 @@ static int expand(struct split_ctx *s, struct job *job, const struct job_program
 		return emit_atom(s, job);
 	/* the job is not reallocated below (atoms are copies), so e stays */
 	list = e->val;
+	if (is_template(list)) {
+		/* lkp's each_job: head{{expr}}tail; a nil whole value drops
+		 * the atom; the result keeps its type when it is the value */
+		const char *o = strstr(list->text, "{{"), *c = strrchr(list->text, '}') - 1;
+		char *expr = xstrndup(o + 2, (size_t)(c - o - 2));
+		struct job_value *v;
+		const char *h = list->text, *t = c + 2;
+		while (h < o && isspace((unsigned char)*h))
+			h++;
+		while (*t && isspace((unsigned char)*t))
+			t++;
+		struct strbuf where = STRBUF_INIT;
+		strbuf_addf(&where, "%s: key '%s'", job->path, e->key);
+		ret = erb_eval(expr, where.buf, job->root, s->dirs, &v);
+		strbuf_release(&where);
+		free(expr);
+		if (ret < 0)
+			return -1;
+		if (!v)
+			return 0;
+		if (h < o || *t) {
+			struct strbuf sb = STRBUF_INIT;
+			size_t tl = strlen(c + 2);
+			while (tl && isspace((unsigned char)c[2 + tl - 1]))
+				tl--;
+			strbuf_add(&sb, h, (size_t)(o - h));
+			job_scalar_to_s(v, &sb);
+			strbuf_add(&sb, c + 2, tl);
+			job_value_free(v);
+			v = job_string_new(sb.buf);
+			strbuf_release(&sb);
+		}
+		e->val = v;
+		ret = expand(s, job, p);
+		e->val = list;
+		job_value_free(v);
+		return ret;
+	}
 	for (size_t i = 0; i < list->nr && !ret; i++) {
 		e->val = list->item[i];
 		ret = expand(s, job, p);
@@ -515,7 +585,7 @@ static int split_doc(struct split_ctx *s, const struct job *base)
 	s->loaded = NULL;
 	s->nr_loaded = 0;
 	if (!s->opts->no_defaults) {
-		struct job_value *d = collect_defaults(combo->root, true, s->doc2, over, s->dirs,
+		struct job_value *d = collect_defaults(combo->root, s->doc2, over, s->dirs,
 						       &s->loaded, &s->nr_loaded, &alloc);
 		if (!d) {
 			ret = -1;

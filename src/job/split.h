@@ -15,7 +15,8 @@
  * its scripts, and the top-level option names declared in path_params.c).
  * Lists under other keys (need_kconfig, including, ...) stay lists.
  *
- * Each atomic job then gets lkp's defaults from include files: walking its
+ * The job, before the matrix (its dimension lists dropped), then each
+ * atomic job gets lkp's defaults from include files: walking its
  * keys in order (nested keys too), a key K with an include set (include/K
  * or programs/K/include* under an include dir) loads, for a program, its
  * file named K (or one per option), else for a string value V the files
@@ -116,16 +117,37 @@ int job_atom_name(const struct job *atom, const char *prefix,
 void job_refine_compatible(const char *text, struct strbuf *out);
 
 /*
+ * lkp's literal_double_braces: a `{{ ruby }}` value after ": " or "- "
+ * (over lines too) becomes the double-quoted string "{{ ruby }}", every
+ * line where it was; job_split evaluates it per atom (erb_eval), and an
+ * atom whose whole-value expression is nil is dropped, as lkp drops it.
+ * Appends text so quoted to out.  (Job text only: a `<< :` include's
+ * templates are not seen.)
+ */
+void job_quote_templates(const char *text, struct strbuf *out);
+
+/*
  * Expand lkp's ERB subset in template with job as `job` and ___ as `___`
  * (may be NULL).  Supported: "% code" lines and <% code %> / <%= expr %>
  * tags; if/elsif/else/unless/end and case/when/else/end; strings with
  * #{} interpolation, integers, nil/true/false, /regex/; job['k'] and
  * nested ['k'] lookups; == != =~ !~ < > <= >= && || and or not !;
- * .upcase .downcase .to_s .to_i .nil? .empty? .include?(x) .size.
- * Appends to out; returns 0, or -1 after "FILE:LINE: what was expected".
+ * .upcase .downcase .to_s .to_i .nil? .empty? .include?(x) .size, and
+ * lkp's Hashugar reading: a bare name is the job's key, .name a mapping's.
+ * Appends to out; returns 0, -1 after "FILE:LINE: what was expected", or
+ * 1 (no message) when a bare name or .name is a key the job lacks: lkp's
+ * KeyError, after which lkp leaves the include file for a later pass.
  */
 int erb_expand(const char *template, const char *file, const struct job_value *job,
 	       const struct job_value *___, const char *const *include_dirs,
 	       struct strbuf *out);
+
+/*
+ * Evaluate one Ruby expression of that subset, as lkp's `{{ expr }}` job
+ * values: *out is the value (NULL for nil).  Returns 0, or -1 after
+ * "WHERE: what was expected" (an unknown key is an error here).
+ */
+int erb_eval(const char *expr, const char *where, const struct job_value *job,
+	     const char *const *include_dirs, struct job_value **out);
 
 #endif
