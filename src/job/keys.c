@@ -63,6 +63,8 @@ static const struct known_key {
 	{ "including", KS_ANY }, { "kmsg", KS_ANY }, { "heartbeat", KS_ANY },
 	{ "cpu_node_bind", KS_DIM }, { "mem_node_bind", KS_DIM },
 	{ "nr_vm", KS_SCALAR }, { "local_run", KS_SCALAR },
+	/* read by perfbot run (src/run/desc.c) */
+	{ "nr_run", KS_SCALAR }, { "interval", KS_SCALAR }, { "monitor_delay", KS_SCALAR },
 	{ "perfbot", KS_ANY }, { "name", KS_SCALAR },
 	{ NULL, KS_ANY }
 };

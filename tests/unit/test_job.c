@@ -606,6 +606,10 @@ static void test_known_keys(void **state)
 	 * is adapted): known through the registry, bench/registry.h */
 	assert_null(parser_find("sysbench"));
 	assert_true(job_key_known("sysbench", NULL));
+	/* keys the run itself reads (lkp's dbench.yaml has monitor_delay) */
+	assert_true(job_key_known("monitor_delay", NULL));
+	assert_true(job_key_known("nr_run", NULL));
+	assert_true(job_key_known("interval", NULL));
 	assert_false(job_key_known("bogus", NULL));
 	put("lkp/programs/mybench/run", "#!/bin/sh\n# - test\n");
 	{
