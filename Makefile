@@ -172,21 +172,21 @@ $(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 
-# Built-in benchmarks (benchmarks/<name>/, standalone C programs) and
-# bench-harness, which runs Debian's benchmarks for src/bench/ (it links
+# Built-in benchmarks (workloads/<name>/, standalone C programs) and
+# bench-harness, which runs Debian's benchmarks for src/runner/ (it links
 # libperfbot.a for the runners' output adapters).  They go to
-# $(BUILD)/bin, where src/bench/runner.c looks for them; the tests run
+# $(BUILD)/bin, where src/runner/runner.c looks for them; the tests run
 # them, hence the extra prerequisites of the check targets.
 BENCH_BINS = $(BUILD)/bin/vm-scalability $(BUILD)/bin/will-it-scale $(BUILD)/bin/bench-harness
 all: $(BENCH_BINS)
 check-unit check-e2e check-asan: $(BENCH_BINS)
-$(BUILD)/bin/vm-scalability: benchmarks/vm-scalability/vm-scalability.c
+$(BUILD)/bin/vm-scalability: workloads/vm-scalability/vm-scalability.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
-$(BUILD)/bin/will-it-scale: benchmarks/will-it-scale/will-it-scale.c
+$(BUILD)/bin/will-it-scale: workloads/will-it-scale/will-it-scale.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
-$(BUILD)/bin/bench-harness: benchmarks/harness/bench-harness.c $(BUILD)/libperfbot.a
+$(BUILD)/bin/bench-harness: workloads/harness/bench-harness.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 
@@ -226,11 +226,11 @@ build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(GEN_OBJ
 build/static/perfbot: build/static-obj/src/perfbot.o build/static-obj/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
-build/static/bench-harness: benchmarks/harness/bench-harness.c build/static-obj/libperfbot.a
+build/static/bench-harness: workloads/harness/bench-harness.c build/static-obj/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $< build/static-obj/libperfbot.a $(STATIC_LIBS)
-build/static/will-it-scale: benchmarks/will-it-scale/will-it-scale.c
-build/static/vm-scalability: benchmarks/vm-scalability/vm-scalability.c
+build/static/will-it-scale: workloads/will-it-scale/will-it-scale.c
+build/static/vm-scalability: workloads/vm-scalability/vm-scalability.c
 build/static/will-it-scale build/static/vm-scalability:
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $< -lpthread

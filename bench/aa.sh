@@ -49,7 +49,7 @@ trap cleanup EXIT INT TERM
 
 if [ -n "$rev" ]; then
 	git worktree add -q --detach "$tmp/src" "$rev"
-	cp bench/aa.c "$tmp/src/bench/aa.c"
+	cp bench/aa.c "$tmp/src/runner/aa.c"
 	grep -q 'bench/aa:' "$tmp/src/Makefile" || sed -n '/^# false alarms and power/,/^\t\$(CC)/p' Makefile >>"$tmp/src/Makefile"
 	make -s -C "$tmp/src" -j2 BUILD=build build/bench/aa perfbot >&2
 	aa=$tmp/src/build/bench/aa perfbot=$tmp/src/perfbot

@@ -176,7 +176,7 @@ COMMAND("report", report, "a report people act on: email text or HTML",
 	"\n"
 	"The machine is described from a run's `machine` file, else from this\n"
 	"machine's /proc.\n")
-COMMAND("install", install, "install the Debian packages a job's benchmark needs", "perfbot install [--dry-run] JOB.yaml...\nperfbot install --command JOB.yaml...\nperfbot install --list\n\nLooks up each job's benchmark (src/bench/) and installs its missing\nDebian packages with apt-get install -y (root only; anyone else gets the\ncommand to run and exit 1).  Built-in benchmarks only need `make`.\n\n  -n, --dry-run         print what would be installed, install nothing\n  -c, --command         print each atomic job's benchmark command line instead\n  -l, --list            every benchmark perfbot runs: packages, availability\n")
+COMMAND("install", install, "install the Debian packages a job's benchmark needs", "perfbot install [--dry-run] JOB.yaml...\nperfbot install --command JOB.yaml...\nperfbot install --list\n\nLooks up each job's benchmark (src/runner/) and installs its missing\nDebian packages with apt-get install -y (root only; anyone else gets the\ncommand to run and exit 1).  Built-in benchmarks only need `make`.\n\n  -n, --dry-run         print what would be installed, install nothing\n  -c, --command         print each atomic job's benchmark command line instead\n  -l, --list            every benchmark perfbot runs: packages, availability\n")
 COMMAND("index", index, "build or refresh the results store from result trees",
 	"perfbot index [--db D] [-f] [-q] [ROOT...]\n"
 	"\n"

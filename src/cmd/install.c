@@ -3,7 +3,7 @@
  * install --list`: make the benchmarks that jobs name runnable here.
  *
  * Each job's benchmark (every atom's, for jobs with lists or several
- * documents) is looked up in the runner registry (src/bench/runner.h);
+ * documents) is looked up in the runner registry (src/runner/runner.h);
  * its Debian packages that dpkg does not list as installed are installed
  * with `apt-get install -y` (after `apt-get update` when the first try
  * fails, as on a machine whose package lists were never fetched).  Only
@@ -16,7 +16,7 @@
  *
  * Exit: 0 nothing (more) to install, 1 an error or not root, 2 usage.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "cmd/cmd.h"
 #include "job/job.h"
 #include "job/split.h"
@@ -269,7 +269,7 @@ int cmd_install(int argc, char **argv)
 		struct strbuf state = STRBUF_INIT;
 
 		if (!*pkgs) {
-			printf("%s: built in (benchmarks/%s): build it with `make`\n", r->name,
+			printf("%s: built in (workloads/%s): build it with `make`\n", r->name,
 			       r->builtin ? r->builtin : r->name);
 			continue;
 		}

@@ -278,8 +278,8 @@ int job_save(const struct job *job, const char *path);
 /*
  * True when key may appear at the top of a job: lkp's known keys (a
  * declared table in keys.c), monitors of job_monitor_table(), benchmarks
- * with a parser (parse/parser.h) or a runner (bench/registry.h, the
- * runners' names only: bench/runner.h builds on this layer), "#..."-style
+ * with a parser (parse/parser.h) or a runner (runner/registry.h, the
+ * runners' names only: runner/runner.h builds on this layer), "#..."-style
  * markers, program names
  * found under include_dirs (programs/<key>/), and keys of lkp's "script
  * X", "function X", "if X", "call X" forms.

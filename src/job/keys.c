@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "util/fileio.h"
-#include "bench/registry.h"
+#include "runner/registry.h"
 #include "parse/parser.h"
 #include "util/xalloc.h"
 

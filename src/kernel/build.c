@@ -2,7 +2,7 @@
  * build.c: building kernel commits out of tree, cached (see build.h).
  */
 #include "kernel/build.h"
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "kernel/bzimage.h"
 #include "kernel/kconfig.h"
 #include "util/fileio.h"

@@ -2,7 +2,7 @@
  * initramfs.c: the guest's initramfs and its /init (see initramfs.h).
  */
 #include "kernel/initramfs.h"
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "kernel/cpio.h"
 #include "kernel/kconfig.h"
 #include "kernel/serial.h"

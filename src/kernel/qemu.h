@@ -50,7 +50,7 @@
  */
 #include <signal.h>
 #include <stdbool.h>
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
 

@@ -2,7 +2,7 @@
  * vm.c: runs on a kernel under test in QEMU (see vm.h).
  */
 #include "kernel/vm.h"
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "kernel/cpio.h"
 #include "kernel/initramfs.h"
 #include "kernel/serial.h"

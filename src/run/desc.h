@@ -52,14 +52,14 @@
  *                 `perf-profile: {delay: D, duration: D}`; 0
  *   command       the benchmark: opts->command (argv), else
  *                 `mytest: {command: ...}` (shell), else the argv the
- *                 runner builds from the job's options (bench/runner.h;
+ *                 runner builds from the job's options (runner/runner.h;
  *                 its errors are the runner's); none: "FILE: the job
  *                 names no benchmark ...".  Not decoded with a backend
  *                 (it runs the job elsewhere, where the benchmark is).
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "job/job.h"
 #include "run/run.h"
 #include "run/setup.h"

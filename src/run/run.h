@@ -35,7 +35,7 @@
  *
  * The benchmark is, in this order: opts->command (argv after `--`), the
  * job's `mytest: {command: ...}` (run by /bin/sh), or a benchmark the job
- * names whose runner is registered (bench/runner.h).  Its stdout goes to
+ * names whose runner is registered (runner/runner.h).  Its stdout goes to
  * "<run dir>/<testcase>" and is parsed by the testcase's parser, or by the
  * mytest convention ("name: number" lines become <testcase>.<name>).
  */

@@ -95,7 +95,7 @@ test_expect_success 'install --dry-run prints what it would install' '
 	redis: redis-tools (missing), redis-server (missing)
 	tbench: dbench (missing)
 	dbench: dbench (missing)
-	will-it-scale: built in (benchmarks/will-it-scale): build it with `make`
+	will-it-scale: built in (workloads/will-it-scale): build it with `make`
 	would run: apt-get install -y rt-tests redis-tools redis-server dbench
 	EOF
 	test_cmp expect out

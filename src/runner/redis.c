@@ -25,7 +25,7 @@
  * so lkp's set_latency_<M>ms% stats come out as lkp computes them.  It
  * also splits redis 7's '\r' progress lines from the section headers.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "util/xalloc.h"
 
 #include <math.h>

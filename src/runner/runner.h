@@ -19,18 +19,18 @@
  * benchmark's stdout as <run dir>/<testcase> and parses it with
  * parser_find(testcase).
  *
- * One file per runner (src/bench/<name>.c) defines
+ * One file per runner (src/runner/<name>.c) defines
  *
  *     const struct runner runner_<ident> = { .name = "...", ... };
  *
- * and src/bench/runners.h lists it once (X-macro), as the parsers do.  A
+ * and src/runner/runners.h lists it once (X-macro), as the parsers do.  A
  * runner that cannot work here still registers, with unimplemented_reason.
  *
  * Where a benchmark needs more than one program (a server on loopback for
  * iperf3, tbench, redis) or its output needs adapting to what lkp's parser
  * expects (Debian ships redis 7, whose latency lines lkp's parser predates;
  * sysbench and `perf bench sched pipe` have no lkp parser), the argv runs
- * bench-harness (benchmarks/harness/), a small program built next to the
+ * bench-harness (workloads/harness/), a small program built next to the
  * built-in benchmarks: it starts the server in the benchmark's process
  * group, waits for its port to listen, runs the client, stops the server,
  * and pipes the client's stdout through the runner's adapt function.  It
@@ -40,7 +40,7 @@
  * self-contained argv, the same for every run of an atomic job; a timeout
  * that kills the process group kills the server too.
  *
- * Built-in benchmarks (benchmarks/vm-scalability, benchmarks/will-it-scale)
+ * Built-in benchmarks (workloads/vm-scalability, workloads/will-it-scale)
  * and bench-harness live in the "bench dir": runner_default_bin_dir().
  * Debian's are found in $PATH; `perfbot install JOB` installs their
  * packages (runner->packages).
@@ -230,7 +230,7 @@ double runner_parse_seconds(const char *s);
 /*
  * Start argv with bench-harness from the bench dir.  The runner then adds
  * harness options and, last, "--" and the client command (see
- * benchmarks/harness/bench-harness.c for the options).
+ * workloads/harness/bench-harness.c for the options).
  */
 void runner_harness(const struct runner_job *rj, struct argv_list *argv);
 

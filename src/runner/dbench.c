@@ -7,7 +7,7 @@
  * dir to the run's cwd (the job's mount point).  dbench ends with the
  * "Throughput ... max_latency=..." line lkp's dbench parser reads.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "dbench", NULL };
 static const char *const options[] = { "nr_threads", "runtime", "dir", NULL };

@@ -1,5 +1,5 @@
 /*
- * test_bench_programs.c: perfbot's built-in benchmarks (benchmarks/), run
+ * test_workloads.c: perfbot's built-in benchmarks (workloads/), run
  * briefly, their output fed to lkp's parsers through the parser API: every
  * vm-scalability case gives throughput, stddev, median and workload, every
  * will-it-scale test per_process_ops and per_thread_ops.  Also: their case
@@ -10,7 +10,7 @@
  */
 #include "test_helpers.h"
 
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "parse/parser.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

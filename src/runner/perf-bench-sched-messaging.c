@@ -9,7 +9,7 @@
  * (pipe or socket), mode (process or thread).  perf prints the
  * "Total time: S [sec]" line lkp's parser reads.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <string.h>
 

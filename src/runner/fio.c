@@ -18,7 +18,7 @@
  * $PERFBOT_RUN_DIR ("." without it).  fio's stdout stays empty.
  * unlink=1 removes fio's data files afterwards.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "fio", NULL };
 static const char *const rws[] = {

@@ -12,7 +12,7 @@
  * one per CPU).  lkp's parser reads wake-parallel's summary only for
  * fewer than 10 threads (parse/perf-bench-futex.c).
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  * bench-harness says so.  The server is stopped when the client ends.
  * nr_threads defaults to every CPU, runtime to 600 s.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "tbench", "tbench_srv", NULL };
 static const char *const options[] = { "nr_threads", "runtime", NULL };

@@ -11,7 +11,7 @@
  * lkp's iperf parser reads.  Options: runtime (default 300), protocol (tcp
  * or udp).
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
  * test (required), nr_threads (default every CPU), runtime (default 10 s,
  * sysbench's), cpu_max_prime, memory_block_size, memory_total_size.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "sysbench", NULL };
 static const char *const tests[] = { "cpu", "memory", "threads", "mutex", NULL };

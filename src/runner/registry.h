@@ -2,10 +2,10 @@
 #define PERFBOT_BENCH_REGISTRY_H
 /*
  * The names of the benchmarks perfbot runs, from the registry
- * (bench/runners.h), without the runners themselves: the job layer asks
+ * (runner/runners.h), without the runners themselves: the job layer asks
  * it which top-level keys are benchmarks (job_key_known) and cannot
- * include bench/runner.h, which builds commands from jobs.  Each name is
- * the .name of the runner of the same line (test_bench_runners checks).
+ * include runner/runner.h, which builds commands from jobs.  Each name is
+ * the .name of the runner of the same line (test_runners checks).
  */
 #include <stdbool.h>
 

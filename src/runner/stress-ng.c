@@ -11,7 +11,7 @@
  * --stdout sends everything to stdout, which `perfbot run` parses.
  * Memory-class runs add lkp's --minimize and exclude `stack` as well.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <stdbool.h>
 #include <string.h>

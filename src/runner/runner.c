@@ -4,7 +4,7 @@
  * the bench dir, availability checks and the table-driven output adapter.
  * See runner.h for the model.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "stats/lkp_tables.h"
 #include "util/fileio.h"
 #include "util/rx.h"
@@ -21,12 +21,12 @@
 #include <unistd.h>
 
 #define RUNNER(ident, name) extern const struct runner runner_##ident;
-#include "bench/runners.h"
+#include "runner/runners.h"
 #undef RUNNER
 
 static const struct runner *const runners[] = {
 #define RUNNER(ident, name) &runner_##ident,
-#include "bench/runners.h"
+#include "runner/runners.h"
 #undef RUNNER
 	NULL
 };

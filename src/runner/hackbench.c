@@ -12,7 +12,7 @@
  * prints the "Running in ... mode", "Each sender will pass" and "Time:"
  * lines lkp's hackbench parser reads, unchanged.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <string.h>
 

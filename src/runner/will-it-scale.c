@@ -1,6 +1,6 @@
 /*
  * will-it-scale.c: the runner of perfbot's own will-it-scale
- * (benchmarks/will-it-scale/), which prints runtest.py's CSV for lkp's
+ * (workloads/will-it-scale/), which prints runtest.py's CSV for lkp's
  * will-it-scale parser.
  *
  *   will-it-scale: {test: page_fault1, mode: process}
@@ -13,7 +13,7 @@
  * of the runtime, a fifth of it (at most 5 s) as warm-up, so that a short
  * job stays short.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  * fixture), perf's 5 s when runtime is absent.  On a one-node machine perf
  * still runs it; the convergence metrics are then trivial.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "perf", NULL };
 static const char *const options[] = { "nr_process", "nr_threads", "process_mem_mb", "runtime", NULL };

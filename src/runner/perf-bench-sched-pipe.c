@@ -11,7 +11,7 @@
  *   usecs_per_op     "2.360500 usecs/op"          (lower is better)
  *   ops_per_sec      "423639 ops/sec"             (higher is better)
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 #include <string.h>
 

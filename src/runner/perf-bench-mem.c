@@ -8,7 +8,7 @@
  * perf's units B, KB, MB, GB) and nr_loops are passed as written.  lkp's
  * `chunk` is not offered: Debian's perf (6.1) has no --chunk.
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "perf", NULL };
 static const char *const ops[] = { "memcpy", "memset", NULL };

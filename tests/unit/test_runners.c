@@ -1,12 +1,12 @@
 /*
- * test_bench_runners.c: the benchmark runners (src/bench/): the registry,
+ * test_runners.c: the benchmark runners (src/runner/): the registry,
  * job options (lkp's names, units, defaults) to argv for every runner,
  * the error paths, availability, KPI directions and the output adapters.
  */
 #include "test_helpers.h"
 
-#include "bench/registry.h"
-#include "bench/runner.h"
+#include "runner/registry.h"
+#include "runner/runner.h"
 #include "job/job.h"
 #include "parse/parser.h"
 #include "stats/lkp_tables.h"

@@ -7,7 +7,7 @@
  * op is required: basic (getppid) and all exist in every perf; getpgid,
  * fork and execve in newer ones (Debian 12's perf 6.1 has basic and all).
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "perf", NULL };
 static const char *const ops[] = { "basic", "getpgid", "fork", "execve", "all", NULL };

@@ -1,6 +1,6 @@
 /*
  * The registry of benchmark runners: RUNNER(ident, "ident") per line, ident being
- * the C name of `runner_<ident>` defined in src/bench/<name>.c.  Included
+ * the C name of `runner_<ident>` defined in src/runner/<name>.c.  Included
  * by runner.c with different definitions of RUNNER.  Built-in benchmarks
  * first, then Debian's.
  */

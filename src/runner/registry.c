@@ -1,13 +1,13 @@
 /*
  * registry.c: the registered benchmark names (registry.h).
  */
-#include "bench/registry.h"
+#include "runner/registry.h"
 
 #include <string.h>
 
 static const char *const names[] = {
 #define RUNNER(ident, name) name,
-#include "bench/runners.h"
+#include "runner/runners.h"
 #undef RUNNER
 	NULL
 };

@@ -1,6 +1,6 @@
 /*
  * bench-harness: run one benchmark command the way lkp's test scripts
- * would, so that a runner (src/bench/) can describe a whole benchmark as
+ * would, so that a runner (src/runner/) can describe a whole benchmark as
  * one argv:
  *
  *   bench-harness [options] [--server PROG [ARG...] --] -- PROG [ARG...]
@@ -13,7 +13,7 @@
  *   --wait=SEC      how long the server may take to listen (default 10)
  *   --merge-stderr  the client's stderr goes to stdout as well
  *   --adapt=NAME    pass the client's stdout through the adapt function of
- *                   runner NAME (src/bench/NAME.c); the unconverted output
+ *                   runner NAME (src/runner/NAME.c); the unconverted output
  *                   goes to stderr, or to --raw=FILE
  *   --raw=FILE      see --adapt
  *   --iterations=N  run the client N times, printing lkp's
@@ -36,7 +36,7 @@
  * server did not start or listen, the port was taken, the adapter found
  * no result).
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

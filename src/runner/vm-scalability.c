@@ -1,6 +1,6 @@
 /*
  * vm-scalability.c: the runner of perfbot's own vm-scalability
- * (benchmarks/vm-scalability/), whose output is the original's, so that
+ * (workloads/vm-scalability/), whose output is the original's, so that
  * lkp's vm-scalability parser reads it.
  *
  *   vm-scalability: {test: lru-file-readtwice, size: 8G}
@@ -11,10 +11,10 @@
  * the dd-style readers) and dir (where the sparse files go; default the
  * run's cwd, which is where the job's filesystem is mounted).
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
-/* The cases of benchmarks/vm-scalability (checked against its --list by
- * tests/unit/test_bench_programs.c). */
+/* The cases of workloads/vm-scalability (checked against its --list by
+ * tests/unit/test_workloads.c). */
 static const char *const cases[] = {
 	"lru-file-readonce", "lru-file-readtwice", "lru-file-mmap-read",
 	"lru-file-mmap-read-rand", "lru-file-mmap-write", "anon-w-seq", "anon-w-rand",

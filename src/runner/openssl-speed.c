@@ -8,7 +8,7 @@
  * nr_threads defaults to every CPU (lkp: nproc), runtime to openssl's
  * own (10 s per block size or key operation).
  */
-#include "bench/runner.h"
+#include "runner/runner.h"
 
 static const char *const programs[] = { "openssl", NULL };
 static const char *const algorithms[] = { "rsa4096", "sha256", NULL };
