@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_text(&tpl, data, size);
 	ret = erb_expand(tpl.buf, "fuzz.erb", job->root, ___, fuzz_no_dirs, &out);
-	FUZZ_CHECK(ret == 0 || ret == -1, "erb_expand returned %d", ret);
+	/* 1: a key the job lacks, left for a later pass (split.h) */
+	FUZZ_CHECK(ret == 0 || ret == -1 || ret == 1, "erb_expand returned %d", ret);
 	strbuf_release(&out);
 	return 0;
 }
