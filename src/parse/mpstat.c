@@ -176,6 +176,15 @@ static int set_json_result(struct mpstat *mp, struct json_object *v)
 		return parse_error(mp->in, "mpstat", 0,
 				   "expected a number or string for '%s', found %s",
 				   mp->key.buf, json_type_to_name(json_object_get_type(v)));
+	/* a newline (json-c lets raw ones into strings, found by fuzzing)
+	 * would split a stats line: no control characters in keys or values */
+	for (const struct strbuf *sb = &mp->key; sb; sb = sb == &mp->key ? &mp->val : NULL)
+		for (size_t i = 0; i < sb->len; i++)
+			if ((unsigned char)sb->buf[i] < 0x20)
+				return parse_error(mp->in, "mpstat", 0,
+						   "expected sysstat JSON: a control character in %s after '%.*s'",
+						   sb == &mp->key ? "a key" : "a value", (int)(i < 60 ? i : 60),
+						   sb->buf);
 	set_result(mp, &mp->val);
 	return 0;
 }

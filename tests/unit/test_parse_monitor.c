@@ -491,6 +491,14 @@ static void test_mpstat_errors(void **state)
 	expect_error(&parser_mpstat,
 		     MP_HEAD "\t\t\t\t{\"cpu-load\": [{\"cpu\": \"0\", \"idle\": 5}]}" MP_TAIL,
 		     "<test>", "expected an iowait figure with each idle figure");
+	/* a newline inside a key or a value (json-c takes raw ones, the
+	 * fuzzer found) would split a stats line; an escaped one, too */
+	expect_error(&parser_mpstat,
+		     MP_HEAD "\t\t\t\t{\"cpu-load\": [{\"cpu\": \"0\", \"id\nle\": 5}]}" MP_TAIL,
+		     "<test>", "a control character in a key after 'cpu.0.id'");
+	expect_error(&parser_mpstat,
+		     MP_HEAD "\t\t\t\t{\"cpu-load\": [{\"cpu\": \"0\", \"usr\": \"1\\n2\"}]}" MP_TAIL,
+		     "<test>", "a control character in a value after '1'");
 }
 
 /* ---- perf-stat ------------------------------------------------------ */
