@@ -540,19 +540,38 @@ out:
 
 /* ---- the parser ------------------------------------------------------------ */
 
-struct dmesg_error {
-	char *id;
-	double stamp;        /* of its first report; -1 when the line had none */
-};
+void log_errors_add(struct log_errors *le, const char *id, double stamp)
+{
+	for (size_t i = 0; i < le->nr; i++)
+		if (!strcmp(le->e[i].id, id))
+			return;         /* each error counts once per boot, as in lkp */
+	ALLOC_GROW(le->e, le->nr + 1, le->alloc);
+	le->e[le->nr].id = xstrdup(id);
+	le->e[le->nr++].stamp = stamp;
+}
+
+void log_errors_print(struct log_errors *le, struct strbuf *out)
+{
+	for (size_t i = 0; i < le->nr; i++)
+		strbuf_addf(out, "%s: 1\n", le->e[i].id);
+	if (le->last >= 0)
+		strbuf_addf(out, "timestamp:last: %.6f\n", le->last);
+	for (size_t i = 0; i < le->nr; i++) {
+		if (le->e[i].stamp >= 0)
+			strbuf_addf(out, "timestamp:%s: %.6f\n", le->e[i].id, le->e[i].stamp);
+		free(le->e[i].id);
+	}
+	free(le->e);
+	le->e = NULL;
+	le->nr = le->alloc = 0;
+}
 
 static int parse_dmesg(const struct parse_input *in, struct strbuf *out)
 {
-	struct dmesg_error *errs = NULL;
-	size_t nr = 0, alloc = 0;
+	struct log_errors errs = LOG_ERRORS_INIT;
 	struct line_iter it;
 	struct line l;
 	struct strbuf id = STRBUF_INIT;
-	double last = -1;
 
 	line_iter_init(&it, in->buf, in->len);
 	while (line_next(&it, &l)) {
@@ -560,31 +579,14 @@ static int parse_dmesg(const struct parse_input *in, struct strbuf *out)
 		line_chomp(&l);
 		double t = kmsg_stamp(l.s, l.len, &off);
 		if (t >= 0)
-			last = t;
+			errs.last = t;
 		strbuf_reset(&id);
-		if (!dmesg_error_id(l.s + off, l.len - off, &id))
-			continue;
-		size_t i;
-		for (i = 0; i < nr && strcmp(errs[i].id, id.buf); i++)
-			;
-		if (i < nr)
-			continue;   /* each error counts once per boot, as in lkp */
-		ALLOC_GROW(errs, nr + 1, alloc);
-		errs[nr].id = xstrdup(id.buf);
-		errs[nr++].stamp = t;
+		if (dmesg_error_id(l.s + off, l.len - off, &id))
+			log_errors_add(&errs, id.buf, t);
 	}
-	if (nr)
+	if (errs.nr)
 		strbuf_addstr(out, "boot_failures: 1\n");
-	for (size_t i = 0; i < nr; i++)
-		strbuf_addf(out, "%s: 1\n", errs[i].id);
-	if (last >= 0)
-		strbuf_addf(out, "timestamp:last: %.6f\n", last);
-	for (size_t i = 0; i < nr; i++) {
-		if (errs[i].stamp >= 0)
-			strbuf_addf(out, "timestamp:%s: %.6f\n", errs[i].id, errs[i].stamp);
-		free(errs[i].id);
-	}
-	free(errs);
+	log_errors_print(&errs, out);
 	strbuf_release(&id);
 	return 0;
 }

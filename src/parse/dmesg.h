@@ -50,4 +50,20 @@ int kmsg_error_id(const char *msg, size_t len, struct strbuf *id);
  */
 int dmesg_error_id(const char *msg, size_t len, struct strbuf *id);
 
+/*
+ * The errors of one log, each once, in order of first report, with the
+ * stamp of that report (-1: none), and the log's last stamp: what the
+ * dmesg and kmsg parsers print.
+ */
+struct log_errors {
+	struct log_error { char *id; double stamp; } *e;
+	size_t nr, alloc;
+	double last;            /* -1 until a line has a stamp */
+};
+#define LOG_ERRORS_INIT { NULL, 0, 0, -1 }
+/* Add id with the stamp of its line, unless it is there already. */
+void log_errors_add(struct log_errors *le, const char *id, double stamp);
+/* "<id>: 1" each, "timestamp:last: T", "timestamp:<id>: T" each; frees le. */
+void log_errors_print(struct log_errors *le, struct strbuf *out);
+
 #endif

@@ -53,28 +53,21 @@ static bool denylisted(const char *l, size_t len)
 	return false;
 }
 
-struct kmsg_error {
-	char *id;
-	double stamp;
-};
-
 static int parse_kmsg(const struct parse_input *in, struct strbuf *out)
 {
-	struct kmsg_error *errs = NULL;
-	size_t nr = 0, alloc = 0;
+	struct log_errors errs = LOG_ERRORS_INIT;
 	struct strbuf id = STRBUF_INIT;
 	struct line_iter it;
 	struct line l;
-	double last = -1;
 
 	line_iter_init(&it, in->buf, in->len);
 	while (line_next(&it, &l)) {
-		size_t off, i;
+		size_t off;
 
 		line_chomp(&l);
 		double t = kmsg_stamp(l.s, l.len, &off);
 		if (t >= 0)
-			last = t;
+			errs.last = t;
 		if (!printk_error(l.s, l.len) || denylisted(l.s, l.len))
 			continue;
 		/* an error report is dmesg's, not kmsg's (lkp greps out its
@@ -82,26 +75,10 @@ static int parse_kmsg(const struct parse_input *in, struct strbuf *out)
 		strbuf_reset(&id);
 		if (dmesg_error_id(l.s + off, l.len - off, &id))
 			continue;
-		if (!kmsg_error_id(l.s + off, l.len - off, &id))
-			continue;
-		for (i = 0; i < nr && strcmp(errs[i].id, id.buf); i++)
-			;
-		if (i < nr)
-			continue;
-		ALLOC_GROW(errs, nr + 1, alloc);
-		errs[nr].id = xstrdup(id.buf);
-		errs[nr++].stamp = t;
+		if (kmsg_error_id(l.s + off, l.len - off, &id))
+			log_errors_add(&errs, id.buf, t);
 	}
-	for (size_t i = 0; i < nr; i++)
-		strbuf_addf(out, "%s: 1\n", errs[i].id);
-	if (last >= 0)
-		strbuf_addf(out, "timestamp:last: %.6f\n", last);
-	for (size_t i = 0; i < nr; i++) {
-		if (errs[i].stamp >= 0)
-			strbuf_addf(out, "timestamp:%s: %.6f\n", errs[i].id, errs[i].stamp);
-		free(errs[i].id);
-	}
-	free(errs);
+	log_errors_print(&errs, out);
 	strbuf_release(&id);
 	return 0;
 }
