@@ -22,6 +22,26 @@
 #include "util/strbuf.h"
 #include "util/fileio.h"
 
+/* A fresh directory /tmp/perfbot-test-<name>.XXXXXX (free the name). */
+static inline char *test_tmpdir(const char *name)
+{
+	char tmpl[128];
+
+	snprintf(tmpl, sizeof(tmpl), "/tmp/perfbot-test-%s.XXXXXX", name);
+	assert_non_null(mkdtemp(tmpl));
+	return strdup(tmpl);
+}
+
+/* rm -rf dir, which must work. */
+static inline void test_rm_rf(const char *dir)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(&cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+}
+
 static inline const char *conformance_dir(void)
 {
 	const char *d = getenv("PERFBOT_CONFORMANCE");

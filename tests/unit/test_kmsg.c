@@ -17,24 +17,6 @@
 #include <stdbool.h>
 #include <time.h>
 
-static char *tmpdir(void)
-{
-	char tmpl[] = "/tmp/perfbot-test-kmsg.XXXXXX";
-	char *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
-static void rm_rf(const char *dir)
-{
-	struct strbuf cmd = STRBUF_INIT;
-
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-}
-
 static void put(const char *dir, const char *name, const char *text, const char *mode)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -252,7 +234,7 @@ static void sleep_ms(long ms)
 
 static void test_sampler(void **state)
 {
-	char *root = tmpdir(), *dir = tmpdir();
+	char *root = test_tmpdir("kmsg"), *dir = test_tmpdir("kmsg");
 	const struct monitor *m = monitor_find("kmsg");
 	const struct monitor *list[] = { m, NULL };
 	struct sampler_opts o = { .interval = 10, .root = root };
@@ -292,8 +274,8 @@ static void test_sampler(void **state)
 	assert_non_null(strstr(text.buf, "\"dmesg.timestamp:last\""));
 	strbuf_release(&p);
 	strbuf_release(&text);
-	rm_rf(root);
-	rm_rf(dir);
+	test_rm_rf(root);
+	test_rm_rf(dir);
 	free(root);
 	free(dir);
 }
@@ -301,7 +283,7 @@ static void test_sampler(void **state)
 /* A /dev/kmsg that cannot be put at its end fails the start, saying so */
 static void test_start_fails(void **state)
 {
-	char *root = tmpdir(), *dir = tmpdir();
+	char *root = test_tmpdir("kmsg"), *dir = test_tmpdir("kmsg");
 	const struct monitor *list[] = { monitor_find("kmsg"), NULL };
 	struct sampler_opts o = { .interval = 10, .root = root };
 	struct strbuf p = STRBUF_INIT, want = STRBUF_INIT;
@@ -321,8 +303,8 @@ static void test_start_fails(void **state)
 	free(msg);
 	strbuf_release(&p);
 	strbuf_release(&want);
-	rm_rf(root);
-	rm_rf(dir);
+	test_rm_rf(root);
+	test_rm_rf(dir);
 	free(root);
 	free(dir);
 }
@@ -409,7 +391,7 @@ static void test_stamp(void **state)
 /* dmesg.json comes from kmsg unless a serial console log is there */
 static void test_finish(void **state)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("kmsg");
 	const struct monitor *m = monitor_find("kmsg");
 	struct strbuf p = STRBUF_INIT;
 
@@ -423,7 +405,7 @@ static void test_finish(void **state)
 	assert_int_equal(m->finish(m, dir), 0);
 	assert_false(file_exists(p.buf));
 	strbuf_release(&p);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 

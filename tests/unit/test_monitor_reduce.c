@@ -154,15 +154,6 @@ static void test_dump_stat_error(void **state)
 	strbuf_release(&out);
 }
 
-static char *tmpdir(void)
-{
-	char tmpl[] = "/tmp/perfbot-test-reduce.XXXXXX";
-	char *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
 static void put_file(const char *dir, const char *name, const char *text)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -179,18 +170,9 @@ static void put_file(const char *dir, const char *name, const char *text)
 	strbuf_release(&p);
 }
 
-static void rm_rf(const char *dir)
-{
-	struct strbuf cmd = STRBUF_INIT;
-
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-}
-
 static void test_to_stats(void **state)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("reduce");
 	struct matrix stats;
 	struct strbuf out = STRBUF_INIT;
 
@@ -218,13 +200,13 @@ static void test_to_stats(void **state)
 		"}\n");
 	matrix_release(&stats);
 	strbuf_release(&out);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
 static void test_to_stats_part(void **state)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("reduce");
 	struct matrix stats;
 	struct strbuf json = STRBUF_INIT;
 
@@ -248,13 +230,13 @@ static void test_to_stats_part(void **state)
 	assert_true(stats.m[matrix_find(&stats, "perf-stat.ps.cycles")].v[0] == 55);
 	matrix_release(&stats);
 	strbuf_release(&json);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
 static void test_to_stats_errors(void **state)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("reduce");
 	struct matrix stats;
 
 	matrix_init(&stats);
@@ -268,7 +250,7 @@ static void test_to_stats_errors(void **state)
 	matrix_init(&stats);
 	assert_int_equal(monitors_to_stats("/nonexistent-dir", &stats), -1);
 	matrix_release(&stats);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -295,7 +277,7 @@ static void test_to_stats_part_edges(void **state)
 		/* end only */
 		{ "[1000, 1001, 1002, 1003, 1004]", 0, 2, (10 + 20) / 2.0 },
 	};
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("reduce");
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct strbuf json = STRBUF_INIT;
@@ -324,7 +306,7 @@ static void test_to_stats_part_edges(void **state)
 	assert_true(matrix_find(&stats, "meminfo.Active") >= 0);
 	assert_true(stats.m[matrix_find(&stats, "meminfo.Active")].v[0] == 15);
 	matrix_release(&stats);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 

@@ -17,24 +17,6 @@
 
 #define ROOT "tests/data/monitor/root"
 
-static char *tmpdir(void)
-{
-	char tmpl[] = "/tmp/perfbot-test-sampler.XXXXXX";
-	char *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
-static void rm_rf(const char *dir)
-{
-	struct strbuf cmd = STRBUF_INIT;
-
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -100,7 +82,7 @@ static int check_series(const char *dir, const char *name, int n, bool has_time)
 /* Run monitors for ~250 ms at 100 ms; returns the dir. */
 static char *run_opts(const struct monitor **mons, const struct sampler_opts *o)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("sampler");
 	struct sampler *s = sampler_start_opts(mons, dir, o);
 
 	assert_non_null(s);
@@ -206,7 +188,7 @@ static void test_live_run(void **state)
 	free(mons);
 	strbuf_release(&raw);
 	strbuf_release(&why);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -257,7 +239,7 @@ static void test_canned_run(void **state)
 	matrix_release(&stats);
 	strbuf_release(&raw);
 	strbuf_release(&out);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -281,7 +263,7 @@ static void test_intervals(void **state)
 	assert_true(samples_in(dir, "proc-vmstat") < n);
 	assert_int_equal(samples_in(dir, "slabinfo"), 2);
 	assert_int_equal(samples_in(dir, "softirqs"), 2);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 
 	/* reads only: the same reads, nothing written */
@@ -293,7 +275,7 @@ static void test_intervals(void **state)
 		assert_int_equal(system(cmd.buf), 0);
 		strbuf_release(&cmd);
 	}
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 
 	/* a monitor asked for more than the run's interval sets the tick:
@@ -308,7 +290,7 @@ static void test_intervals(void **state)
 	assert_true(n >= 4);
 	assert_true(samples_in(dir, "proc-vmstat") < n);
 	assert_in_range(samples_in(dir, "proc-vmstat"), 2, 4);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 
 	o.interval = 0.1;
@@ -320,7 +302,7 @@ static void test_intervals(void **state)
 	assert_int_equal(samples_in(dir, "interrupts"), n);
 	assert_int_equal(samples_in(dir, "slabinfo"), n);
 	assert_int_equal(samples_in(dir, "softirqs"), n);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -334,7 +316,7 @@ static void test_many_samples(void **state)
 {
 	const struct monitor *const *all = monitor_all();
 	struct sampler_opts o = { .interval = 0.0005, .root = ROOT, .every_tick = true };
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("sampler");
 	struct sampler *s = sampler_start_opts(all, dir, &o);
 	struct strbuf raw = STRBUF_INIT;
 	const char *names[] = { "proc-vmstat", "interrupts", "numa-meminfo", "cpuidle" };
@@ -368,7 +350,7 @@ static void test_many_samples(void **state)
 		assert_true(samples >= 1200);
 	}
 	strbuf_release(&raw);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -380,7 +362,7 @@ static void test_shared_files(void **state)
 		monitor_find("proc-stat"), monitor_find("vmstat"), NULL
 	};
 	struct sampler_opts o = { .interval = 0.1, .root = ROOT };
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("sampler");
 	struct sampler *s = sampler_start_opts(mons, dir, &o);
 	struct strbuf raw = STRBUF_INIT;
 
@@ -397,14 +379,14 @@ static void test_shared_files(void **state)
 	read_in(&raw, dir, "vmstat");
 	assert_non_null(strstr(raw.buf, " r  b   swpd"));
 	strbuf_release(&raw);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
 static void test_never_activated(void **state)
 {
 	const struct monitor *mons[] = { monitor_find("proc-vmstat"), monitor_find("time"), NULL };
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("sampler");
 	struct sampler *s = sampler_start(mons, 0.1, dir);
 	struct strbuf cmd = STRBUF_INIT;
 
@@ -415,7 +397,7 @@ static void test_never_activated(void **state)
 	strbuf_addf(&cmd, "test -z \"$(ls -A '%s')\"", dir);
 	assert_int_equal(system(cmd.buf), 0);
 	strbuf_release(&cmd);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -428,7 +410,7 @@ static void test_bad_dir(void **state)
 
 static void test_time_write(void **state)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("sampler");
 	struct time_result r;
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
 	struct matrix stats;
@@ -464,14 +446,14 @@ static void test_time_write(void **state)
 	assert_int_equal(time_write("/nonexistent-dir", &r), -1);
 	strbuf_release(&text);
 	strbuf_release(&out);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
 /* The JSON stage on a raw file as lkp's own monitor writes it. */
 static void test_raw_to_json(void **state)
 {
-	char *dir = tmpdir();
+	char *dir = test_tmpdir("sampler");
 	struct strbuf p = STRBUF_INIT, json = STRBUF_INIT;
 	const char *raw =
 		"time: 1421007515\nnr_free_pages 100\npgfree 10\n"
@@ -493,7 +475,7 @@ static void test_raw_to_json(void **state)
 	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), -1);
 	strbuf_release(&p);
 	strbuf_release(&json);
-	rm_rf(dir);
+	test_rm_rf(dir);
 	free(dir);
 }
 
