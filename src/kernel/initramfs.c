@@ -6,6 +6,7 @@
 #include "kernel/cpio.h"
 #include "kernel/kconfig.h"
 #include "kernel/serial.h"
+#include "util/exedir.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
@@ -40,29 +41,7 @@ int elf_is_static(const unsigned char *buf, size_t len)
 
 void initramfs_static_dir(struct strbuf *sb)
 {
-	const char *env = getenv("PERFBOT_STATIC_DIR");
-	char exe[4096];
-	ssize_t n;
-
-	if (env && *env) {
-		strbuf_addstr(sb, env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		strbuf_addstr(sb, "static");
-		return;
-	}
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	/* `make` puts ./perfbot beside build/, BUILD=x puts x/perfbot in x/ */
-	strbuf_addf(sb, "%s/static", exe);
-	if (!is_dir(sb->buf)) {
-		strbuf_reset(sb);
-		strbuf_addf(sb, "%s/build/static", exe);
-	}
+	exe_sibling_dir(sb, "PERFBOT_STATIC_DIR", "static", NULL);
 }
 
 static void quoted_args(struct strbuf *out, char *const *args)

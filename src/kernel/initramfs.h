@@ -53,7 +53,8 @@ void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out
  */
 int initramfs_build(const struct initramfs_spec *spec, const char *dir, struct strbuf *path);
 
-/* $PERFBOT_STATIC_DIR, else "<dir of /proc/self/exe>/static"; appended. */
+/* $PERFBOT_STATIC_DIR, else "<dir of /proc/self/exe>/static" when it is a
+ * directory, else "<that dir>/build/static" (exe_sibling_dir); appended. */
 void initramfs_static_dir(struct strbuf *sb);
 
 /* 1 when buf is a statically linked ELF executable, 0 when it is a

@@ -6,6 +6,7 @@
  */
 #include "runner/runner.h"
 #include "stats/lkp_tables.h"
+#include "util/exedir.h"
 #include "util/fileio.h"
 #include "util/rx.h"
 #include "util/xalloc.h"
@@ -109,44 +110,9 @@ void argv_list_to_shell(const struct argv_list *a, struct strbuf *sb)
 
 /* ---- context ---------------------------------------------------------- */
 
-static bool harness_in(const char *dir)
-{
-	struct strbuf p = STRBUF_INIT;
-	bool ok;
-
-	path_join(&p, dir, "bench-harness");
-	ok = access(p.buf, X_OK) == 0;
-	strbuf_release(&p);
-	return ok;
-}
-
 void runner_default_bin_dir(struct strbuf *sb)
 {
-	const char *env = getenv("PERFBOT_BENCH_DIR");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env) {
-		strbuf_addstr(sb, env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		strbuf_addstr(sb, "build/bin");
-		return;
-	}
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	struct strbuf cand = STRBUF_INIT;
-	strbuf_addf(&cand, "%s/bin", exe);
-	if (!harness_in(cand.buf)) {
-		strbuf_reset(&cand);
-		strbuf_addf(&cand, "%s/build/bin", exe);
-	}
-	strbuf_addstr(sb, cand.buf);
-	strbuf_release(&cand);
+	exe_sibling_dir(sb, "PERFBOT_BENCH_DIR", "bin", "bench-harness");
 }
 
 void runner_ctx_init(struct runner_ctx *ctx)

@@ -97,7 +97,8 @@ void runner_ctx_release(struct runner_ctx *ctx);
  * Append the bench dir to sb: $PERFBOT_BENCH_DIR when set, else "<dir of
  * the running executable>/bin" when that holds bench-harness (perfbot
  * built with BUILD=x lives in x/, its benchmarks in x/bin), else
- * "<dir>/build/bin" (the default `make` puts ./perfbot beside build/).
+ * "<dir>/build/bin" (the default `make` puts ./perfbot beside build/):
+ * exe_sibling_dir() of util/exedir.h.
  */
 void runner_default_bin_dir(struct strbuf *sb);
 

@@ -3,6 +3,7 @@
 #include "test_helpers.h"
 #include "util/json_writer.h"
 #include "util/bigint.h"
+#include "util/exedir.h"
 #include "util/numfmt.h"
 #include "util/rng.h"
 #include "util/pathsafe.h"
@@ -894,6 +895,83 @@ static void test_ruby_fixed(void **state)
 	strbuf_release(&sb);
 }
 
+/* exe_sibling_pick: "<dir>/<sub>" when it holds the marker (or, with no
+ * marker, exists), else "<dir>/build/<sub>"; exe_sibling_dir: the
+ * variable first, then the running executable's directory. */
+static void test_exe_sibling_dir(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("exedir");
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT, path = STRBUF_INIT, exe = STRBUF_INIT;
+
+	/* nothing there: the build/ layout of the default make */
+	exe_sibling_pick(&sb, dir, "bin", "bench-harness");
+	strbuf_addf(&want, "%s/build/bin", dir);
+	assert_string_equal(sb.buf, want.buf);
+	strbuf_reset(&sb);
+	exe_sibling_pick(&sb, dir, "static", NULL);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/build/static", dir);
+	assert_string_equal(sb.buf, want.buf);
+
+	/* the dir without its marker is not enough; with it, it is */
+	strbuf_addf(&path, "%s/bin", dir);
+	assert_int_equal(mkdir(path.buf, 0700), 0);
+	strbuf_reset(&sb);
+	exe_sibling_pick(&sb, dir, "bin", "bench-harness");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/build/bin", dir);
+	assert_string_equal(sb.buf, want.buf);
+	strbuf_addstr(&path, "/bench-harness");
+	assert_int_equal(write_file_atomic(path.buf, "", 0), 0);
+	strbuf_reset(&sb);
+	exe_sibling_pick(&sb, dir, "bin", "bench-harness");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/bin", dir);
+	assert_string_equal(sb.buf, want.buf);
+
+	/* no marker: a plain file named sub is not a directory */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/static", dir);
+	assert_int_equal(write_file_atomic(path.buf, "", 0), 0);
+	strbuf_reset(&sb);
+	exe_sibling_pick(&sb, dir, "static", NULL);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/build/static", dir);
+	assert_string_equal(sb.buf, want.buf);
+	assert_int_equal(unlink(path.buf), 0);
+	assert_int_equal(mkdir(path.buf, 0700), 0);
+	strbuf_reset(&sb);
+	exe_sibling_pick(&sb, dir, "static", NULL);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/static", dir);
+	assert_string_equal(sb.buf, want.buf);
+
+	/* the variable wins when set and not empty */
+	setenv("PERFBOT_TEST_EXEDIR", "/some/where", 1);
+	strbuf_reset(&sb);
+	exe_sibling_dir(&sb, "PERFBOT_TEST_EXEDIR", "bin", "bench-harness");
+	assert_string_equal(sb.buf, "/some/where");
+	setenv("PERFBOT_TEST_EXEDIR", "", 1);
+	strbuf_reset(&sb);
+	exe_sibling_dir(&sb, "PERFBOT_TEST_EXEDIR", "no-such-sub", NULL);
+	unsetenv("PERFBOT_TEST_EXEDIR");
+	/* this test's own directory (build/tests): no no-such-sub there */
+	assert_int_equal(exe_dir(&exe), 0);
+	assert_non_null(strstr(exe.buf, "/tests"));
+	assert_null(strstr(exe.buf + exe.len - 6, "/test_"));
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/build/no-such-sub", exe.buf);
+	assert_string_equal(sb.buf, want.buf);
+
+	test_rm_rf(dir);
+	free(dir);
+	strbuf_release(&sb);
+	strbuf_release(&want);
+	strbuf_release(&path);
+	strbuf_release(&exe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -916,6 +994,7 @@ int main(void)
 		cmocka_unit_test(test_remove_tree),
 		cmocka_unit_test(test_bigint),
 		cmocka_unit_test(test_ruby_fixed),
+		cmocka_unit_test(test_exe_sibling_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
