@@ -115,6 +115,22 @@ void runner_default_bin_dir(struct strbuf *sb)
 	exe_sibling_dir(sb, "PERFBOT_BENCH_DIR", "bin", "bench-harness");
 }
 
+/* MemAvailable in bytes, 0 when /proc/meminfo does not say. */
+static unsigned long long meminfo_avail(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
 void runner_ctx_init(struct runner_ctx *ctx)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -123,6 +139,7 @@ void runner_ctx_init(struct runner_ctx *ctx)
 	runner_default_bin_dir(&ctx->own);
 	ctx->bin_dir = ctx->own.buf;
 	ctx->nr_cpu = n > 0 ? n : 1;
+	ctx->mem_avail = meminfo_avail();
 }
 
 void runner_ctx_release(struct runner_ctx *ctx)

@@ -86,11 +86,14 @@ void argv_list_to_shell(const struct argv_list *a, struct strbuf *sb);
 struct runner_ctx {
 	const char *bin_dir;    /* built-in benchmarks and bench-harness */
 	long nr_cpu;            /* online CPUs: default of nr_threads, nr_task */
+	/* MemAvailable of /proc/meminfo, bytes (0: unknown): sizes that lkp
+	 * derives from the machine's memory (vm-scalability's) */
+	unsigned long long mem_avail;
 	struct strbuf own;      /* storage of the default bin_dir */
 };
 
-/* Fill ctx with the defaults: runner_default_bin_dir() and nr_cpu from
- * sysconf.  Release with runner_ctx_release. */
+/* Fill ctx with the defaults: runner_default_bin_dir(), nr_cpu from
+ * sysconf and mem_avail from /proc/meminfo.  Release with runner_ctx_release. */
 void runner_ctx_init(struct runner_ctx *ctx);
 void runner_ctx_release(struct runner_ctx *ctx);
 /*
@@ -193,6 +196,16 @@ int runner_build_argv(const struct job *job, const struct runner_ctx *ctx,
  * runners' declared kpis, else 0.
  */
 int runner_kpi_direction(const char *stat);
+
+/*
+ * lkp's vm-scalability sizes the files of its lru-file read cases as
+ * ROTATE_BYTES (hw_vars): 4 TiB in all, at most 256 times MemAvailable
+ * (its bound on page tables), so that the page cache must recycle on any
+ * machine and the runtime, not the files, ends the case.  mem_avail 0
+ * (unknown) gives 4 TiB.
+ */
+#define VM_SCALABILITY_ROTATE_BYTES (1ULL << 42)
+unsigned long long vm_scalability_rotate_bytes(unsigned long long mem_avail);
 
 /* --- for the runners' own files -------------------------------------- */
 

@@ -7,11 +7,16 @@
  *
  * Options as lkp's programs/vm-scalability/run: test (required), runtime
  * (default 300 s), nr_task (default: every CPU), size (the total working
- * set; default per case, see the program), plus perfbot's bs (read size of
+ * set; default per case, see the program, except lru-file-readonce and
+ * lru-file-readtwice: lkp's ROTATE_BYTES, vm_scalability_rotate_bytes(),
+ * files far larger than memory read until the runtime ends, so that the
+ * page cache fills and reclaim runs), plus perfbot's bs (read size of
  * the dd-style readers) and dir (where the sparse files go; default the
  * run's cwd, which is where the job's filesystem is mounted).
  */
 #include "runner/runner.h"
+
+#include <string.h>
 
 /* The cases of workloads/vm-scalability (checked against its --list by
  * tests/unit/test_workloads.c). */
@@ -41,6 +46,11 @@ static int build(const struct runner_job *rj, struct argv_list *argv, struct str
 	}
 	if (nr_task < 1)
 		return runner_bad_opt(rj, "nr_task", "at least 1 task", why);
+	/* lkp's mmap cases use ROTATE_BYTES too; here they keep the
+	 * program's memory-sized default: pages touched across 4 TiB of
+	 * mapping pin a page table page each, which no swap can reclaim */
+	if (!size && (!strcmp(test, "lru-file-readonce") || !strcmp(test, "lru-file-readtwice")))
+		size = (long long)vm_scalability_rotate_bytes(rj->ctx->mem_avail);
 	argv_list_pushf(argv, "%s/vm-scalability", rj->ctx->bin_dir);
 	argv_list_pushf(argv, "--runtime=%g", runtime);
 	argv_list_pushf(argv, "--nr-task=%lld", nr_task);
@@ -52,6 +62,15 @@ static int build(const struct runner_job *rj, struct argv_list *argv, struct str
 		argv_list_pushf(argv, "--dir=%s", dir);
 	argv_list_push(argv, test);
 	return 0;
+}
+
+unsigned long long vm_scalability_rotate_bytes(unsigned long long mem_avail)
+{
+	unsigned long long pte_limit = mem_avail << 8;
+
+	if (!mem_avail || mem_avail > (VM_SCALABILITY_ROTATE_BYTES >> 8))
+		return VM_SCALABILITY_ROTATE_BYTES;
+	return pte_limit;
 }
 
 const struct runner runner_vm_scalability = {

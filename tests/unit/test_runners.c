@@ -20,6 +20,7 @@ static void test_ctx(struct runner_ctx *ctx)
 	strbuf_init(&ctx->own, 0);
 	ctx->bin_dir = "/B";
 	ctx->nr_cpu = 4;
+	ctx->mem_avail = 8ULL << 30;
 }
 
 /* Keys are not checked: whether job.c knows the runners' names is not
@@ -64,11 +65,19 @@ struct case_ {
 	const char *expect;
 };
 
-/* lkp-style jobs and the command lines they must give (bench dir /B, 4 CPUs). */
+/* lkp-style jobs and the command lines they must give (bench dir /B, 4 CPUs,
+ * 8 GiB available). */
 static const struct case_ commands[] = {
 	/* built in */
 	{ "testcase: vm-scalability\nruntime: 300s\nvm-scalability:\n  test: lru-file-readtwice\n",
-	  "/B/vm-scalability --runtime=300 --nr-task=4 lru-file-readtwice" },
+	  "/B/vm-scalability --runtime=300 --nr-task=4 --size=2199023255552 lru-file-readtwice" },
+	/* lkp's ROTATE_BYTES for the read cases only; the job's size wins */
+	{ "testcase: vm-scalability\nvm-scalability:\n  test: lru-file-readonce\n",
+	  "/B/vm-scalability --runtime=300 --nr-task=4 --size=2199023255552 lru-file-readonce" },
+	{ "testcase: vm-scalability\nvm-scalability:\n  test: lru-file-readtwice\n  size: 2G\n",
+	  "/B/vm-scalability --runtime=300 --nr-task=4 --size=2147483648 lru-file-readtwice" },
+	{ "testcase: vm-scalability\nvm-scalability:\n  test: lru-file-mmap-read\n",
+	  "/B/vm-scalability --runtime=300 --nr-task=4 lru-file-mmap-read" },
 	{ "testcase: vm-scalability\nruntime: 5m\nnr_task: 50%\nvm-scalability:\n  test: anon-w-seq\n  size: 1G\n  bs: 64k\n  dir: /mnt/x\n",
 	  "/B/vm-scalability --runtime=300 --nr-task=2 --size=1073741824 --bs=65536 --dir=/mnt/x anon-w-seq" },
 	{ "testcase: will-it-scale\nruntime: 300s\nwill-it-scale:\n  test: page_fault1\n  mode: process\n",
@@ -564,6 +573,25 @@ static void test_adapt_redis(void **state)
 	free(out);
 }
 
+/* lkp's hw_vars: ROTATE_BYTES = 1 << 42, at most MemAvailable << 8. */
+static void test_vm_scalability_rotate_bytes(void **state)
+{
+	(void)state;
+	struct runner_ctx ctx;
+
+	assert_int_equal(vm_scalability_rotate_bytes(0), 1ULL << 42);          /* unknown */
+	assert_int_equal(vm_scalability_rotate_bytes(1ULL << 30), 1ULL << 38);
+	assert_int_equal(vm_scalability_rotate_bytes((16ULL << 30) - 4096), (1ULL << 42) - (4096 << 8));
+	assert_int_equal(vm_scalability_rotate_bytes(16ULL << 30), 1ULL << 42);
+	assert_int_equal(vm_scalability_rotate_bytes((16ULL << 30) + 4096), 1ULL << 42);
+	assert_int_equal(vm_scalability_rotate_bytes(1ULL << 40), 1ULL << 42);
+	/* runner_ctx_init reads this machine's MemAvailable */
+	runner_ctx_init(&ctx);
+	assert_true(ctx.mem_avail > 0);
+	assert_int_equal(ctx.mem_avail % 1024, 0);
+	runner_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_adapt_sysbench),
 		cmocka_unit_test(test_adapt_sched_pipe),
 		cmocka_unit_test(test_adapt_redis),
+		cmocka_unit_test(test_vm_scalability_rotate_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

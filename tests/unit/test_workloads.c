@@ -95,7 +95,7 @@ static bool runner_accepts(const char *runner, const char *test)
 {
 	struct strbuf yaml = STRBUF_INIT, why = STRBUF_INIT;
 	struct job *job;
-	struct runner_ctx ctx = { "/B", 2, STRBUF_INIT };
+	struct runner_ctx ctx = { .bin_dir = "/B", .nr_cpu = 2, .own = STRBUF_INIT };
 	struct argv_list argv = ARGV_LIST_INIT;
 	bool ok;
 
