@@ -207,9 +207,10 @@ test_expect_success 'vm-scalability short job: throughput, stddev, median, workl
 '
 
 test_expect_success 'the seed job (lru-file-readtwice), without its filesystems' '
-	sed -e "/^disk:/d" -e "/^fs:/,/^$/d" -e "s/^runtime: .*/runtime: 3s/" -e "s/size: .*/size: 512m/" \
+	sed -e "/^disk:/d" -e "/^fs:/,/^$/d" -e "s/^runtime: .*/runtime: 3s/" -e "s/^  test: lru-file-readtwice$/&\\n  size: 512m/" \
 		"$JOBS/short/vm-scalability-lru-file-readtwice.yaml" >seed.yaml &&
 	! grep -q "^fs:" seed.yaml &&
+	grep -q "^  size: 512m$" seed.yaml &&
 	bench_run seed.yaml &&
 	has_stat vm-scalability.throughput &&
 	has_stat vm-scalability.median &&
