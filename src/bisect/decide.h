@@ -53,7 +53,7 @@
  *    commit bound the range) and go on searching; else confirm the
  *    other one.  The answer stands when both are confirmed.  A verdict
  *    the confirmation reversed is not confirmed itself: the fresh runs
- *    disagree with the old ones, and with heavy tails 4 runs now and
+ *    disagree with the old ones, and with heavy tails a few runs now and
  *    then all land in one tail; when the commit is at the edge again,
  *    it is confirmed afresh, and the verdict stands once two agree.
  *
