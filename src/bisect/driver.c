@@ -316,7 +316,8 @@ static int bisect_loop(struct bisect *b)
 				}
 				d->v = (enum bisect_verdict)v;
 				d->used = used;
-				d->confirmed = true;
+				/* reversed: the next confirmation decides (decide.h) */
+				d->confirmed = d->v == old;
 				bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
 				if (bisect_record(b, "confirm", cand[i], d->v, used) < 0 ||
 				    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, cand[i], used) < 0)) {

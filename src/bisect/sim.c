@@ -86,6 +86,7 @@ struct commit {
 	enum bisect_verdict v;
 	bool tested;            /* v is a verdict (UNKNOWN: skipped) */
 	bool confirmed;
+	bool reversed;          /* a confirmation changed its verdict */
 };
 
 struct search {
@@ -261,7 +262,11 @@ static int confirm_pair(struct search *s, int lo, int hi,
 			return 0;
 		}
 		out->confirm_runs += s->runs - before;
-		c->confirmed = true;
+		out->reconfirmed += c->reversed;
+		/* a reversed verdict is one measurement against another: a
+		 * third decides when the commit is at the edge again */
+		c->confirmed = c->v == old;
+		c->reversed |= c->v != old;
 		if (c->v != old) {
 			out->corrected++;
 			out->skipped += c->v == BISECT_UNKNOWN;
@@ -325,7 +330,8 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 	}
 
 	/* each pass tests an untested commit or confirms an unconfirmed
-	 * one, so this ends */
+	 * one; only a reversal leaves one unconfirmed, and each costs runs,
+	 * so the budget ends this */
 	for (;;) {
 		int next;
 
@@ -405,6 +411,7 @@ void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 		out->runs += res.runs;
 		out->skipped += res.skipped;
 		out->corrected += res.corrected;
+		out->reconfirmed += res.reconfirmed;
 		if (res.runs > out->max_runs)
 			out->max_runs = res.runs;
 		out->histories++;

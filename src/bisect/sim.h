@@ -115,6 +115,7 @@ struct sim_result {
 	int steps;              /* commits tested, confirmations included */
 	int skipped;            /* commits given up as UNKNOWN */
 	int corrected;          /* verdicts a confirmation reversed */
+	int reconfirmed;        /* confirmations of a reversed one (decide.h) */
 	enum bisect_stop stop;  /* why it gave up (SIM_GAVE_UP) */
 };
 
@@ -149,6 +150,7 @@ struct sim_summary {
 	int wrong;              /* SIM_FOUND naming neither real step */
 	long skipped;           /* commits skipped, summed */
 	long corrected;         /* verdicts reversed by confirmation, summed */
+	long reconfirmed;       /* confirmations of reversed verdicts, summed */
 	long runs;              /* summed over histories */
 	int max_runs;           /* of the worst history */
 	int p99_runs;           /* 99th percentile of the histories' runs */

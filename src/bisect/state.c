@@ -361,7 +361,8 @@ int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o)
 							!strcmp(what, "bad") ? BISECT_BAD : BISECT_UNKNOWN;
 				if (!strcmp(kind, "confirm")) {
 					d->from = d->used;
-					d->confirmed = true;
+					/* a reversal stays to be confirmed */
+					d->confirmed = v == d->v;
 				}
 				d->v = v;
 				d->used = n;

@@ -112,6 +112,28 @@ test_expect_success 'a torn last line of the state is not replayed' '
 	grep -q "^result $want$" st2
 '
 
+# A confirmation that reverses a verdict is one measurement against
+# another: the commit is confirmed again when it is at the edge, and the
+# verdict stands once two agree.  Here a replayed confirm line calls the
+# last good commit bad; resumed, the runner measures it afresh (good,
+# reversed again) and once more (good, agreed), and ends at the real step.
+test_expect_success 'a reversed verdict is confirmed again, also after --resume' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>&1 &&
+	seven=$(git -C repo log --format=%H --grep="^commit 7$" bad) &&
+	n=$(awk -v c=$seven "\$1 == \"verdict\" && \$2 == c { print \$4 }" st) &&
+	test -n "$n" &&
+	sed "/^confirm /,\$d" st >st3 &&
+	echo "confirm $seven bad $n" >>st3 &&
+	perfbot bisect --resume --state st3 >out3 2>err3 &&
+	want=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	grep -q "^first bad commit: $want" out3 &&
+	test "$(grep -c "^confirm $seven " st3)" -eq 3 &&
+	grep "^confirm $seven " st3 | tail -2 | cut -d" " -f3 >verdicts &&
+	printf "good\ngood\n" >expect && test_cmp expect verdicts
+'
+
 test_expect_success 'nothing to bisect when good and bad do not differ' '
 	make_repo repo 99 && export COUNTER=$(pwd)/counter &&
 	test_must_fail 4 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
@@ -192,7 +214,7 @@ test_expect_success 'says the noise and the runs a verdict needs, and checks the
 	export COUNTER=$(pwd)/counter7 &&
 	perfbot bisect --repo repo7 --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --state st7 --result-root res7 -- "$TRASH/bench.sh" >out 2>err &&
-	grep -q "^perfbot: mytest.score: -1[45].[0-9]% from good to bad, noise 0.[0-9]% a run: a verdict needs about 1 run a commit; at most 144 runs in all$" err &&
+	grep -q "^perfbot: mytest.score: -1[45].[0-9]% from good to bad, noise 0.[0-9]% a run: a verdict needs about 1 run a commit; at most 180 runs in all$" err &&
 	grep -q "\"runs_needed\": 1" st7.d/bisect.json &&
 	grep -q "\"noise_moved\": false" st7.d/bisect.json &&
 	grep -q "\"step_shift\": -0.1[45]" st7.d/bisect.json

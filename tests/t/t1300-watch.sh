@@ -30,13 +30,18 @@ Link: https://lore.kernel.org/r/20260101120000.8-1-dev@example.org"
 }
 
 # The benchmark: VALUE of the checkout with +-1% repeatable noise from a
-# run counter; one line per run in $RUNLOG (which commit ran).
+# hash of a run counter, in sh arithmetic as t0700's (awk's srand/rand
+# differ between mawk and gawk, and mawk's gave neighbouring seeds equal
+# values); one line per run in $RUNLOG (which commit ran).
 cat >"$TRASH/bench.sh" <<'EOS'
 #!/bin/sh
 n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
 v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
 echo "$(git -C "$PERFBOT_BUILD_DIR" rev-parse HEAD)" >>"$RUNLOG"
-noise=$(awk -v n="$n" 'BEGIN { srand(n * 7 + 1); print int((rand() - 0.5) * 20) }')
+h=$((n + 1))
+h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
+h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
+noise=$(((((h >> 16) ^ h) % 21) - 10))
 [ -n "${BENCH_SLEEP:-}" ] && sleep "$BENCH_SLEEP"
 echo "throughput: $((v + noise))"
 EOS

@@ -23,10 +23,10 @@ static void test_outlook(void **state)
 	assert_true(fabs(o.noise - 0.05) < 1e-12);
 	assert_true(fabs(o.shift + 0.10) < 1e-12);
 	assert_int_equal(o.runs_needed, bisect_runs_needed(0.05, -0.10, p.alpha));
-	assert_int_equal(o.budget, 260);
+	assert_int_equal(o.budget, 325);
 	bisect_say_outlook(&o, "m", &sb_out);
 	assert_string_equal(sb_out.buf, "m: -10.0% from good to bad, noise 5.0% a run: a verdict "
-			    "needs about 4 runs a commit; at most 260 runs in all\n");
+			    "needs about 4 runs a commit; at most 325 runs in all\n");
 
 	/* more than a step may have: say so, and what would do */
 	strbuf_reset(&sb_out);
@@ -51,7 +51,7 @@ static void test_give_up(void **state)
 	assert_string_equal(out.buf,
 		"no answer: the budget of 260 runs is spent (258 used; --max-total-runs).\n"
 		"At this noise (6.0% a run) a -5.0% change needs about 27 runs a commit for a "
-		"verdict.  Try --runs 27 --max-total-runs 1404, a longer runtime (the job's "
+		"verdict.  Try --runs 27 --max-total-runs 1755, a longer runtime (the job's "
 		"runtime:, so that each run averages more), or a quieter machine.\n");
 	strbuf_reset(&out);
 	bisect_say_give_up(&o, BISECT_STOP_NO_CONVERGENCE, 100, &out);

@@ -358,16 +358,16 @@ static void test_params(void **state)
 	assert_true(c.alpha == p64.confirm_alpha);
 	assert_int_equal(c.max_runs, p64.max_runs);
 	assert_true(p64.alpha != p64.confirm_alpha);     /* p untouched */
-	/* a confirmation takes 4 fresh runs at least, more if asked, at
+	/* a confirmation takes 3 fresh runs at least, more if asked, at
 	 * most max_runs */
 	assert_int_equal(p64.min_runs, 2);
-	assert_int_equal(c.min_runs, 4);
+	assert_int_equal(c.min_runs, 3);
 	p2 = p64;
 	p2.min_runs = 6;
 	assert_int_equal(bisect_confirm_params(&p2).min_runs, 6);
 	p2.min_runs = 1;
-	p2.max_runs = 3;
-	assert_int_equal(bisect_confirm_params(&p2).min_runs, 3);
+	p2.max_runs = 2;
+	assert_int_equal(bisect_confirm_params(&p2).min_runs, 2);
 
 	assert_string_equal(bisect_verdict_name(BISECT_GOOD), "good");
 	assert_string_equal(bisect_verdict_name(BISECT_BAD), "bad");
@@ -401,17 +401,17 @@ static void test_budget_and_stop(void **state)
 	struct bisect_progress pr = { 0, 0 };
 	(void)state;
 
-	/* 4 * 5 * (log2 N + 3), rounded up */
-	assert_int_equal(bisect_default_budget(1024), 260);
-	assert_int_equal(bisect_default_budget(64), 180);
-	assert_int_equal(bisect_default_budget(100), 193);     /* 192.87 */
+	/* 5 * 5 * (log2 N + 3), rounded up */
+	assert_int_equal(bisect_default_budget(1024), 325);
+	assert_int_equal(bisect_default_budget(64), 225);
+	assert_int_equal(bisect_default_budget(100), 242);     /* 241.10 */
 	assert_int_equal(bisect_default_budget(1), bisect_default_budget(2));
 	bisect_params_init(&p, 1024);
-	assert_int_equal(p.max_total_runs, 260);
+	assert_int_equal(p.max_total_runs, 325);
 	assert_int_equal(p.max_unknown_in_row, 3);
 
 	/* the budget: exactly max_total_runs may be spent, not one more */
-	pr.runs = 250;
+	pr.runs = 315;
 	assert_int_equal(bisect_should_stop(&pr, 10, &p), BISECT_GO_ON);
 	assert_int_equal(bisect_should_stop(&pr, 11, &p), BISECT_STOP_BUDGET);
 	p.max_total_runs = 0;

@@ -244,6 +244,10 @@ static void test_small_simulation(void **state)
 	assert_true(fixed1.accuracy < adaptive.accuracy - 0.3);
 	assert_true(fixed5.accuracy < adaptive.accuracy - 0.05);
 	assert_true(fixed1.mean_runs <= 8);     /* 2 endpoints + <= 6 steps */
+	/* a verdict a confirmation reversed is confirmed again when it is
+	 * at the edge once more (decide.h, step 3) */
+	assert_true(adaptive.corrected > 0);
+	assert_true(adaptive.reconfirmed > 0 && adaptive.reconfirmed <= adaptive.corrected);
 	assert_true(fabs(sim_runs_bound(64) - 45) < 1e-9);
 	assert_true(fabs(sim_runs_bound(1024) - 65) < 1e-9);
 }
