@@ -8,8 +8,9 @@
  *       queue JOBS no-op jobs, then WORKERS processes (one connection
  *       each) claim and complete them as fast as they can; each
  *       completion uploads a one-run result (stats.json with two
- *       metrics, the run's job.yaml, matrix.json) through lab_upload,
- *       in the transaction that marks the job done.  Prints "jobs/s N"
+ *       metrics, the run's job.yaml, matrix.json) through
+ *       lab_upload_next, in the transaction that marks the job done and
+ *       claims the next one, as perfbot worker does.  Prints "jobs/s N"
  *       over the span from the first claim to the last completion.
  *       What a real job adds is not measured: perfbot worker's fork of
  *       the job's child, run_job (perf probe, monitors, the result
@@ -100,10 +101,16 @@ static int work(const char *url, const char *base, const char *root, int n)
 	snprintf(name, sizeof(name), "bench:%d", n);
 	if (pg_open(&db, url) < 0)
 		return 1;
-	while ((r = queue_claim(&db, "bench", name, 60, &c)) == 1) {
-		if (lab_upload(&db, c.id, c.attempt, base, root) != 0)
+	/* as perfbot worker goes: each upload claims the next job */
+	const struct lab_next next = { "bench", name, 60 };
+	struct queue_claim nc;
+	r = queue_claim(&db, "bench", name, 60, &c);
+	while (r == 1) {
+		if (lab_upload_next(&db, c.id, c.attempt, base, root, &next, &nc) != 0)
 			return 1;
 		queue_claim_release(&c);
+		c = nc;
+		r = c.id != 0;
 		done++;
 	}
 	pg_close(&db);

@@ -15,9 +15,10 @@
 #   upload       one result of 30,000 metrics (stats.json, matrix.json)
 #   probe        (fsync off only) a real `perfbot worker` on 30 no-op jobs,
 #                with perf found, then with a `perf` that exits 127 first in
-#                PATH: what run_job's perf probe (a `perf stat -a` of
-#                `true`, once a job) costs a worker.  The throughput
-#                figures above include no run_job, so no probe either.
+#                PATH: what the perf probe (a `perf stat -a` of `true`,
+#                once a worker since lab schema 4's change, once a job
+#                before) costs a worker.  The throughput figures above
+#                include no run_job, so no probe either.
 #
 # Each under the test server's settings (fsync off) and PostgreSQL's
 # durable defaults (fsync, synchronous_commit on).  Prints `uptime`

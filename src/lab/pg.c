@@ -266,6 +266,17 @@ int pg_pipeline_start(struct pg *db)
 		return -1;
 	}
 	db->sqlstate[0] = '\0';
+	db->syncs = 0;
+	return 0;
+}
+
+int pg_pipeline_sync(struct pg *db)
+{
+	if (!PQpipelineSync(db->conn)) {
+		take_failure(db, NULL);
+		return -1;
+	}
+	db->syncs++;
 	return 0;
 }
 
@@ -301,7 +312,8 @@ int pg_pipeline_end(struct pg *db, PGresult **res, int n)
 		take_failure(db, NULL);
 		return -1;
 	}
-	/* statement k's results, then NULL; the sync's result last */
+	/* statement k's results, then NULL; each sync's result after the
+	 * statements before it, the last sync's last */
 	for (;;) {
 		PGresult *r = PQgetResult(db->conn);
 		ExecStatusType st;
@@ -322,6 +334,9 @@ int pg_pipeline_end(struct pg *db, PGresult **res, int n)
 		st = PQresultStatus(r);
 		if (st == PGRES_PIPELINE_SYNC) {
 			PQclear(r);
+			/* the next statement's results follow a sync's at once */
+			if (db->syncs-- > 0)
+				continue;
 			break;
 		}
 		if ((st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) && k < n && !res[k]) {

@@ -43,8 +43,9 @@ struct pg {
 	char sqlstate[6];             /* of the last failure; "" for a client-side one */
 	struct strbuf err;            /* the last failure, one line */
 	struct strbuf prepared;       /* "\n<name>\n..." prepared on conn */
+	int syncs;                    /* pg_pipeline_sync's in the pipeline under way */
 };
-#define PG_INIT { NULL, NULL, NULL, false, false, false, 0, "", STRBUF_INIT, STRBUF_INIT }
+#define PG_INIT { NULL, NULL, NULL, false, false, false, 0, "", STRBUF_INIT, STRBUF_INIT, 0 }
 
 /* True when s is a PostgreSQL URL (postgresql:// or postgres://). */
 bool pg_is_url(const char *s);
@@ -120,6 +121,10 @@ int pg_pipeline_send(struct pg *db, const char *sql, int n, const char *const *p
 int pg_pipeline_send_named(struct pg *db, const char *name, const char *sql, int n,
 			   const char *const *params, const int *lengths, const int *formats);
 int pg_pipeline_end(struct pg *db, PGresult **res, int n);
+/* End a transaction inside the pipeline: what was sent since the last
+ * sync is one transaction (committed unless BEGIN opened one), and a
+ * statement that fails skips the rest of it only, up to here. */
+int pg_pipeline_sync(struct pg *db);
 /* Say db's last failure as pg_query would have (after a quiet one). */
 void pg_say_error(const struct pg *db);
 

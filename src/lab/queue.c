@@ -92,19 +92,24 @@ int queue_claim(struct pg *db, const char *group, const char *worker, double lea
 			   "build, runs FROM perfbot.claim($1, $2, $3)", 3, p, NULL, NULL);
 	if (!r)
 		return -1;
-	if (PQntuples(r) == 0) {
-		PQclear(r);
-		return 0;
-	}
-	c->id = pg_int(r, 0, 0);
-	c->attempt = (int)pg_int(r, 0, 1);
-	c->name = pg_strdup(r, 0, 2);
-	c->job = pg_strdup(r, 0, 3);
-	c->commit = pg_strdup(r, 0, 4);
-	c->repo = pg_strdup(r, 0, 5);
-	c->build = pg_strdup(r, 0, 6);
-	c->runs = (int)pg_int(r, 0, 7);
+	int got = queue_claim_from(r, 0, c);
 	PQclear(r);
+	return got;
+}
+
+int queue_claim_from(const PGresult *r, int col, struct queue_claim *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (PQntuples(r) == 0 || PQgetisnull(r, 0, col))
+		return 0;
+	c->id = pg_int(r, 0, col);
+	c->attempt = (int)pg_int(r, 0, col + 1);
+	c->name = pg_strdup(r, 0, col + 2);
+	c->job = pg_strdup(r, 0, col + 3);
+	c->commit = pg_strdup(r, 0, col + 4);
+	c->repo = pg_strdup(r, 0, col + 5);
+	c->build = pg_strdup(r, 0, col + 6);
+	c->runs = (int)pg_int(r, 0, col + 7);
 	return 1;
 }
 

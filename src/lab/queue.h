@@ -68,6 +68,11 @@ void queue_claim_release(struct queue_claim *c);
 int queue_claim(struct pg *db, const char *group, const char *worker, double lease_s,
 		struct queue_claim *c);
 
+/* A claim's row in r's first row from column col on (id, attempt, name,
+ * job, commit, repo, build, runs: claim's columns) into *c: 1, or 0 when
+ * there is no row or its id is NULL (nothing claimed; *c zeroed). */
+int queue_claim_from(const PGresult *r, int col, struct queue_claim *c);
+
 /* Renew the lease.  1 renewed, 0 the job is not ours any more (lease
  * expired, cancelled, taken again): stop working on it; -1 error. */
 int queue_heartbeat(struct pg *db, long long id, int attempt, double lease_s);

@@ -811,6 +811,58 @@ static const char migration_3[] =
 	"GRANT EXECUTE ON FUNCTION perfbot.upload_job(bigint, int, text, text[], int[], int[], text[],\n"
 	"    double precision[], int[], text[], bigint[], bytea[]) TO " LAB_ROLE_WORKER ";\n";
 
+/*
+ * The upload and the next claim in one call (bench/queue.sh: a worker's
+ * job was two round trips and three transactions: the claim, the upload,
+ * the announcement; under load, each round trip is two wake-ups of
+ * processes waiting for a core).  upload_claim is upload_job followed
+ * by claim, in the upload's transaction: one round trip and one commit
+ * less a job, and the same answers, since it calls those two:
+ *
+ *   uploaded           upload_job's answer ('completed' or 'done')
+ *   id .. runs         claim's row, the next job; all NULL when none
+ *
+ * A refused or malformed upload raises as upload_job does: nothing is
+ * claimed then (the transaction rolls back), and the worker claims on
+ * its own.  An upload retried after its COMMIT's answer was lost ('done')
+ * had claimed a job in that commit, which the worker never heard of:
+ * that job, still held by this worker (its name, host:pid, and login)
+ * with a live lease, is given again rather than a new one claimed, or it
+ * would sit until its lease expired and cost an attempt.
+ */
+static const char migration_4[] =
+	"CREATE FUNCTION perfbot.upload_claim(p_id bigint, p_attempt int, p_result_root text,\n"
+	"    p_params text[], p_runs int[], p_nr_metrics int[], p_metrics text[],\n"
+	"    p_vals double precision[], p_file_runs int[], p_file_names text[],\n"
+	"    p_file_sizes bigint[], p_file_data bytea[], p_group text, p_worker text,\n"
+	"    p_lease_s double precision)\n"
+	"RETURNS TABLE (uploaded text, id bigint, attempt int, name text, job text, commit text,\n"
+	"    repo text, build text, runs int)\n"
+	"LANGUAGE plpgsql " DEFINER " SET plan_cache_mode = force_generic_plan AS $f$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE s text;\n"
+	"BEGIN\n"
+	"  s := perfbot.upload_job(p_id, p_attempt, p_result_root, p_params, p_runs, p_nr_metrics,\n"
+	"      p_metrics, p_vals, p_file_runs, p_file_names, p_file_sizes, p_file_data);\n"
+	"  IF s = 'done' THEN\n"
+	"    RETURN QUERY SELECT s, q.id, q.attempt, q.name, q.job, q.commit, q.repo, q.build, q.runs\n"
+	"    FROM perfbot.queue q\n"
+	"    WHERE q.state = 'running' AND q.lease_expires_at > now() AND q.box = session_user\n"
+	"      AND q.worker = p_worker AND q.id <> p_id\n"
+	"    ORDER BY q.started_at DESC, q.id DESC LIMIT 1;\n"
+	"    IF FOUND THEN RETURN; END IF;\n"
+	"  END IF;\n"
+	"  RETURN QUERY SELECT s, c.id, c.attempt, c.name, c.job, c.commit, c.repo, c.build, c.runs\n"
+	"  FROM perfbot.claim(p_group, p_worker, p_lease_s) c;\n"
+	"  IF NOT FOUND THEN\n"
+	"    RETURN QUERY SELECT s, NULL::bigint, NULL::int, NULL::text, NULL::text, NULL::text,\n"
+	"        NULL::text, NULL::text, NULL::int;\n"
+	"  END IF;\n"
+	"END $f$;\n"
+	"REVOKE ALL ON FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ") FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ") TO "
+	LAB_ROLE_WORKER ";\n";
+
 static const struct migration {
 	const char *what;
 	const char *sql;
@@ -818,6 +870,7 @@ static const struct migration {
 	{ "the queue, uploaded results, roles' grants", migration_1 },
 	{ "claims without queue scans, uploads without waits on the job row or on each other's flush", migration_2 },
 	{ "an upload in one call: upload_job", migration_3 },
+	{ "the upload and the next claim in one call: upload_claim", migration_4 },
 };
 #define NR_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

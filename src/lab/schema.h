@@ -35,6 +35,10 @@
 #define LAB_ROLE_SUBMITTER "perfbot_submitter"
 #define LAB_ROLE_WORKER "perfbot_worker"
 
+/* perfbot.upload_claim's argument types (schema 4), for grants and tests */
+#define LAB_UPLOAD_CLAIM_ARGS "bigint, int, text, text[], int[], int[], text[], " \
+	"double precision[], int[], text[], bigint[], bytea[], text, text, double precision"
+
 /* The lab schema version this perfbot reads and writes. */
 int lab_schema_version(void);
 

@@ -2,6 +2,7 @@
  * upload.c: a job's results to the lab's database and back (upload.h).
  */
 #include "lab/upload.h"
+#include "lab/queue.h"
 #include "job/axes.h"
 #include "job/job.h"
 #include "result/matrix.h"
@@ -341,18 +342,28 @@ static void params_array(const char *root, char **runs, int nr_runs, struct strb
 #define UPLOAD_JOB_SQL "SELECT perfbot.upload_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
 #define ANNOUNCE "perfbot_announce_done"
 #define ANNOUNCE_SQL "SELECT perfbot.announce_done($1)"
+/* upload_claim's (migration 4): upload_job's arguments, then claim's */
+#define UPLOAD_CLAIM "perfbot_upload_claim"
+#define UPLOAD_CLAIM_SQL "SELECT uploaded, id, attempt, name, job, commit, repo, build, runs " \
+	"FROM perfbot.upload_claim($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
 
 /*
  * The whole upload: the result root read, every file compressed, then
- * one pipeline (pg.h) of BEGIN, upload_job, COMMIT and the job's
- * announcement to whoever waits for it (schema.c says why that is a
- * transaction of its own), answered after one round trip.  The caller
- * rolls back what did not commit.  0 done (now, or by this attempt
- * already: upload_job then says "done" and adds nothing), -1 error.
+ * one pipeline (pg.h) of upload_job (or upload_claim, when next says
+ * what to claim: its row goes to *got), a sync that commits it, and the
+ * job's announcement to whoever waits for it (schema.c says why that is
+ * a transaction of its own), answered after one round trip.  0 done
+ * (now, or by this attempt already: upload_job then says "done" and adds
+ * nothing), -1 error.
  */
 static int send_all(struct pg *db, const char *sid, const char *satt, const char *root,
-		    const char *rel)
+		    const char *rel, const struct lab_next *next, struct queue_claim *got)
 {
+	char lease[32];
+	PGresult *res[1];
+	const char *name = next ? UPLOAD_CLAIM : UPLOAD_JOB;
+	const char *sql = next ? UPLOAD_CLAIM_SQL : UPLOAD_JOB_SQL;
+	int np = next ? 15 : 12;
 	char **runs = NULL, **files = NULL, **rfiles = NULL;
 	int nr_runs = 0, nr_files = 0, nr_rfiles = 0, ret = -1;
 	struct strbuf dir = STRBUF_INIT, pa = STRBUF_INIT;
@@ -383,30 +394,41 @@ static int send_all(struct pg *db, const char *sid, const char *satt, const char
 		goto box_error;
 	struct bin_array *arr[] = { &u.runs, &u.nr_metrics, &u.metrics, &u.vals, &u.file_runs,
 				    &u.file_names, &u.file_sizes, &u.file_data };
-	const char *p[12] = { sid, satt, rel, pa.buf };
-	int lengths[12] = { 0 }, formats[12] = { 0 };
+	const char *p[15] = { sid, satt, rel, pa.buf };
+	int lengths[15] = { 0 }, formats[15] = { 0 };
 	for (int i = 0; i < 8; i++) {
 		barr_done(arr[i]);
 		p[4 + i] = arr[i]->sb.buf;
 		lengths[4 + i] = (int)arr[i]->sb.len;
 		formats[4 + i] = 1;
 	}
+	if (next) {
+		snprintf(lease, sizeof(lease), "%.3f", next->lease_s);
+		p[12] = next->group;
+		p[13] = next->worker;
+		p[14] = lease;
+	}
 
 	/* the database's failures are said once, at the end */
 	db->quiet = true;
-	if (pg_prepare(db, UPLOAD_JOB, UPLOAD_JOB_SQL, 12) < 0 ||
+	if (pg_prepare(db, name, sql, np) < 0 ||
 	    pg_prepare(db, ANNOUNCE, ANNOUNCE_SQL, 1) < 0 || pg_pipeline_start(db) < 0) {
 		db->quiet = quiet;
 		if (!quiet)
 			pg_say_error(db);
 		goto out;
 	}
-	sent = pg_pipeline_send(db, "BEGIN", 0, NULL, NULL, NULL) == 0 &&
-	       pg_pipeline_send_named(db, UPLOAD_JOB, UPLOAD_JOB_SQL, 12, p, lengths, formats) == 0 &&
-	       pg_pipeline_send(db, "COMMIT", 0, NULL, NULL, NULL) == 0 &&
+	/* the upload alone before the first sync: its own transaction, no
+	 * BEGIN and COMMIT to parse and answer */
+	sent = pg_pipeline_send_named(db, name, sql, np, p, lengths, formats) == 0 &&
+	       pg_pipeline_sync(db) == 0 &&
 	       pg_pipeline_send_named(db, ANNOUNCE, ANNOUNCE_SQL, 1, p, NULL, NULL) == 0;
-	ret = pg_pipeline_end(db, NULL, 0);
+	ret = pg_pipeline_end(db, res, 1);
 	db->quiet = quiet;
+	/* the next job is ours once the commit went through (ret 0) */
+	if (ret == 0 && sent && next && res[0])
+		queue_claim_from(res[0], 1, got);
+	PQclear(res[0]);
 	if (ret < 0 || !sent) {
 		ret = -1;
 		if (!quiet)
@@ -427,9 +449,18 @@ out:
 int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
 	       const char *result_root)
 {
+	return lab_upload_next(db, id, attempt, result_base, result_root, NULL, NULL);
+}
+
+int lab_upload_next(struct pg *db, long long id, int attempt, const char *result_base,
+		    const char *result_root, const struct lab_next *next, struct queue_claim *got)
+{
 	char sid[24], satt[16];
 	size_t bl = strlen(result_base);
 	int r;
+
+	if (got)
+		memset(got, 0, sizeof(*got));
 
 	while (bl > 1 && result_base[bl - 1] == '/')
 		bl--;
@@ -437,7 +468,7 @@ int lab_upload(struct pg *db, long long id, int attempt, const char *result_base
 		return error("'%s' is not under '%s'", result_root, result_base);
 	snprintf(sid, sizeof(sid), "%lld", id);
 	snprintf(satt, sizeof(satt), "%d", attempt);
-	r = send_all(db, sid, satt, result_root, result_root + bl + 1);
+	r = send_all(db, sid, satt, result_root, result_root + bl + 1, got ? next : NULL, got);
 	if (r == 0)
 		return 0;
 	/* keep the failure's state and message, not ROLLBACK's */

@@ -30,6 +30,7 @@
  * lab_fetch brings a done job's runs back into a local result tree.
  */
 #include "lab/pg.h"
+#include "lab/queue.h"
 
 /*
  * Upload result_root (a _result_root under result_base, as run_job made
@@ -43,6 +44,24 @@
  */
 int lab_upload(struct pg *db, long long id, int attempt, const char *result_base,
 	       const char *result_root);
+
+/*
+ * lab_upload, and in the same transaction the claim of the next job
+ * (queue_claim's, with next's group, worker name and lease): one round
+ * trip and one commit a job less for a worker that goes on.  Returns as
+ * lab_upload; on 0, *got holds the job claimed, or got->id is 0 when
+ * nothing was there.  On anything else nothing was claimed (*got
+ * zeroed): claim with queue_claim.  A retry after a lost COMMIT answer
+ * gets the job that commit claimed, not a new one.  Release *got with
+ * queue_claim_release.
+ */
+struct lab_next {
+	const char *group, *worker;
+	double lease_s;
+};
+int lab_upload_next(struct pg *db, long long id, int attempt, const char *result_base,
+		    const char *result_root, const struct lab_next *next,
+		    struct queue_claim *got);
 
 /*
  * Write done job id's runs into result_base/<its result root>/ (or into

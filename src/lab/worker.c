@@ -14,6 +14,7 @@
 #include "lab/queue.h"
 #include "lab/schema.h"
 #include "lab/upload.h"
+#include "run/perf.h"
 #include "run/run.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
@@ -51,6 +52,7 @@ struct worker {
 	char host[256];
 	char name[320];          /* "host:pid", in queue listings */
 	struct strbuf group, dir;
+	struct perf_caps perf;   /* probed once, for every job's run */
 };
 
 static bool aborting(const struct worker *w)
@@ -183,6 +185,7 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 	ro.commit = sha ? sha : c->commit;
 	ro.verbose = w->o->verbose;
 	ro.stop = w->o->stop;
+	ro.perf_caps = &w->perf;
 	r = run_job(&ro, &res);
 	if (r < 0 || !res.result_root || !res.nr_runs)
 		goto out;
@@ -332,15 +335,20 @@ static void report_failure(struct worker *w, const struct queue_claim *c, const 
 		say(w, c, "failed: %s (no longer ours)", why);
 }
 
-static void upload(struct worker *w, const struct queue_claim *c, const char *jobdir)
+/* Upload c's results; with next, claim the next job in the same call
+ * (none when stopping: the job at hand was the last). */
+static void upload(struct worker *w, const struct queue_claim *c, const char *jobdir,
+		   struct queue_claim *next)
 {
 	struct strbuf path = STRBUF_INIT, root = STRBUF_INIT, base = STRBUF_INIT;
+	const struct lab_next nx = { w->group.buf, w->name, w->o->lease_s };
 	int r = -1;
 
 	path_join(&path, jobdir, "result_root");
 	path_join(&base, jobdir, "result");
 	if (read_file(&root, path.buf) == 0) {
-		while ((r = lab_upload(&w->db, c->id, c->attempt, base.buf, root.buf)) < 0 &&
+		while ((r = lab_upload_next(&w->db, c->id, c->attempt, base.buf, root.buf, &nx,
+					    next && !stopping(w) ? next : NULL)) < 0 &&
 		       recover(w, true))
 			;
 	}
@@ -356,13 +364,16 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	strbuf_release(&base);
 }
 
-static void work_on(struct worker *w, const struct queue_claim *c)
+/* Run and upload c; *next gets the job the upload claimed (id 0: none). */
+static void work_on(struct worker *w, const struct queue_claim *c, struct queue_claim *next)
 {
 	struct strbuf jobdir = STRBUF_INIT;
 	struct outcome out = { 0, false, false, STRBUF_INIT };
 	int fds[2];
 	pid_t pid;
 
+	if (next)
+		memset(next, 0, sizeof(*next));
 	say(w, c, "claimed (%d run%s%s%s)", c->runs, c->runs == 1 ? "" : "s",
 	    c->commit ? ", commit " : "", c->commit ? c->commit : "");
 	strbuf_addf(&jobdir, "%s/job-%lld.%d.%ld", w->dir.buf, c->id, c->attempt, (long)getpid());
@@ -403,7 +414,7 @@ static void work_on(struct worker *w, const struct queue_claim *c)
 		report_failure(w, c, "the worker was stopped");
 	} else if (WIFEXITED(out.status) && (WEXITSTATUS(out.status) == CHILD_COMPLETE ||
 					     WEXITSTATUS(out.status) == CHILD_INCOMPLETE)) {
-		upload(w, c, jobdir.buf);
+		upload(w, c, jobdir.buf, next);
 	} else {
 		struct strbuf why = STRBUF_INIT;
 		last_error(&out, &why);
@@ -465,6 +476,7 @@ static int setup(struct worker *w, const struct worker_opts *o)
 	if (mkdir_p(w->dir.buf, 0777) < 0)
 		return -1;
 	clean_dead(w);
+	perf_probe(&w->perf);
 	/* new work is announced: a worker need not poll to start at once */
 	w->on_connect[0] = "LISTEN perfbot_queue";
 	w->db.on_connect = w->on_connect;
@@ -474,7 +486,7 @@ static int setup(struct worker *w, const struct worker_opts *o)
 int worker_run(const struct worker_opts *o)
 {
 	struct worker w;
-	struct queue_claim c;
+	struct queue_claim c, next = { 0 };
 	int ret = EXIT_ERROR;
 
 	if (setup(&w, o) < 0)
@@ -488,7 +500,12 @@ int worker_run(const struct worker_opts *o)
 	fprintf(stderr, "perfbot: worker %s: tbox_group %s, taking jobs\n", w.name, w.group.buf);
 	ret = 0;
 	while (!stopping(&w)) {
-		int r = queue_claim(&w.db, w.group.buf, w.name, o->lease_s, &c);
+		/* the upload of the job before claimed this one, or we claim */
+		int r = next.id ? 1 : queue_claim(&w.db, w.group.buf, w.name, o->lease_s, &c);
+		if (next.id) {
+			c = next;
+			memset(&next, 0, sizeof(next));
+		}
 		if (r < 0) {
 			if (!recover(&w, false)) {
 				if (pg_broken(&w.db))
@@ -504,15 +521,21 @@ int worker_run(const struct worker_opts *o)
 			wait_for_work(&w);
 			continue;
 		}
-		work_on(&w, &c);
+		work_on(&w, &c, o->once ? NULL : &next);
 		queue_claim_release(&c);
 		if (o->once)
 			break;
+	}
+	/* stopped while the upload claimed the next job: give it back */
+	if (next.id) {
+		report_failure(&w, &next, "the worker was stopped before starting it");
+		queue_claim_release(&next);
 	}
 	if (stopping(&w))
 		fprintf(stderr, "perfbot: worker %s: stopped\n", w.name);
 out:
 	pg_close(&w.db);
+	perf_caps_release(&w.perf);
 	strbuf_release(&w.group);
 	strbuf_release(&w.dir);
 	return ret;

@@ -7,7 +7,8 @@
  * One job, step by step:
  *
  *   claim      queue_claim: the most urgent job for this box's group,
- *              with a lease of lease_s seconds
+ *              with a lease of lease_s seconds (after the first job, the
+ *              upload of the one before claimed it already)
  *   fork       a child process does the work (below); the worker itself
  *              stays single-threaded and only talks to the database:
  *              every lease_s/3 it renews the lease (a heartbeat); when the
@@ -20,8 +21,12 @@
  *              clone and runs the build command there (checkout.h), then
  *              runs the job with monitors through run_job(), the code of
  *              `perfbot run`, in "<dir>/job-<id>.<attempt>.<pid>/"
- *   upload     lab_upload: runs, files and matrix in one transaction that
- *              marks the job done; retried after a reconnect
+ *   upload     lab_upload_next: runs, files and matrix in one transaction
+ *              that marks the job done and claims the next one (not when
+ *              --once, nor once told to stop); retried after a reconnect
+ *
+ * perf's capabilities are probed once, when the worker starts, for all
+ * its jobs' runs.
  *   or fail    queue_fail with the child's last error line: back to the
  *              queue, or parked after the job's last attempt
  *

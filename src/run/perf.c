@@ -82,6 +82,18 @@ out:
 	strbuf_release(&out);
 }
 
+void perf_caps_copy(struct perf_caps *dst, const struct perf_caps *src)
+{
+	dst->usable = src->usable;
+	strbuf_init(&dst->why, 0);
+	strbuf_init(&dst->stat_events, 0);
+	strbuf_init(&dst->unsupported, 0);
+	strbuf_add(&dst->why, src->why.buf, src->why.len);
+	strbuf_add(&dst->stat_events, src->stat_events.buf, src->stat_events.len);
+	strbuf_add(&dst->unsupported, src->unsupported.buf, src->unsupported.len);
+	dst->record_event = src->record_event;
+}
+
 void perf_caps_release(struct perf_caps *caps)
 {
 	strbuf_release(&caps->why);

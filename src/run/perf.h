@@ -34,6 +34,9 @@ struct perf_caps {
 /* Probe perf once.  Always fills caps (perf_caps_release frees it). */
 void perf_probe(struct perf_caps *caps);
 void perf_caps_release(struct perf_caps *caps);
+/* dst (uninitialized) becomes a copy of src: what a worker probed once,
+ * for each job's run (perf_caps_release frees it). */
+void perf_caps_copy(struct perf_caps *dst, const struct perf_caps *src);
 
 struct perf_proc {
 	struct child_process cp;

@@ -456,7 +456,10 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	if (opts->backend)
 		goto runs;
 	run_plan_monitors(&desc, &rc.plan);
-	perf_probe(&rc.caps);
+	if (opts->perf_caps)
+		perf_caps_copy(&rc.caps, opts->perf_caps);
+	else
+		perf_probe(&rc.caps);
 	/* the tests point the monitors at a made-up /proc and /sys, so that
 	 * what they check does not depend on this machine's drivers */
 	rc.monitor_root = getenv("PERFBOT_MONITOR_ROOT");

@@ -44,6 +44,7 @@
 #include "job/job.h"
 
 struct run_backend;
+struct perf_caps;
 
 struct run_opts {
 	const struct job *job;       /* an atomic job (no arrays left) */
@@ -64,6 +65,10 @@ struct run_opts {
 	/* where the runs happen: NULL here, else e.g. a kernel under test
 	 * in QEMU (kernel/vm.h), which runs the benchmark and monitors */
 	const struct run_backend *backend;
+	/* perf's capabilities probed already (a worker probes once for all
+	 * its jobs: the probe, a perf stat -a, cost as much as a no-op
+	 * job), or NULL: run_job probes */
+	const struct perf_caps *perf_caps;
 };
 
 /* What a backend's run_once gets. */

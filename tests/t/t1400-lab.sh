@@ -8,10 +8,10 @@
 test_expect_success 'lab init makes the roles and schema, then has nothing to do' '
 	pg_createdb init >/dev/null &&
 	perfbot lab init --db "$(url init)" >out &&
-	printf "store schema: version 0 -> 2\nlab schema: version 0 -> 3\n" >expect &&
+	printf "store schema: version 0 -> 2\nlab schema: version 0 -> 4\n" >expect &&
 	test_cmp expect out &&
 	perfbot lab init --db "$(url init)" >out &&
-	printf "store schema: version 2, up to date\nlab schema: version 3, up to date\n" >expect &&
+	printf "store schema: version 2, up to date\nlab schema: version 4, up to date\n" >expect &&
 	test_cmp expect out &&
 	test "$(sql init "SELECT string_agg(rolname, \$\$,\$\$ ORDER BY rolname) FROM pg_roles
 		WHERE rolname LIKE \$\$perfbot\\_%\$\$")" = "perfbot_admin,perfbot_submitter,perfbot_worker"
@@ -230,6 +230,25 @@ test_expect_success 'an expired lease: another box runs the job, the late upload
 	test "$(sql lease "SELECT box || \$\$ \$\$ || attempt FROM perfbot.upload")" = "box2 2" &&
 	test "$(sql lease "SELECT count(*) FROM perfbot.run")" = 1 &&
 	sql lease "SELECT last_error FROM perfbot.queue" | grep -q "attempt 1: the lease of .* (box1) expired"
+'
+
+test_expect_success 'a worker probes perf once, and each upload claims the next job' '
+	db=$(lab_db chain) && S=$(url chain sub) &&
+	mkdir -p fakeperf &&
+	printf "#!/bin/sh\necho \"\$*\" >>\"%s/perf.log\"\nexit 127\n" "$PWD" >fakeperf/perf &&
+	chmod +x fakeperf/perf && : >perf.log &&
+	job c.yaml "echo score: 3" &&
+	for i in 1 2 3; do perfbot queue submit --db "$S" c.yaml >/dev/null || return 1; done &&
+	PATH="$PWD/fakeperf:$PATH" bg perfbot worker --db "$(url chain box1)" --dir w --poll 1 2>err &&
+	wait_sql chain "SELECT count(*) FROM perfbot.queue WHERE state = \$\$done\$\$" 3 &&
+	kill $pid && wait $pid;
+	test "$(grep -c "done, results uploaded" err)" = 3 &&
+	# one probe (a perf stat -a of true) for the three jobs
+	test "$(grep -c "^stat -a .* -- true$" perf.log)" = 1 &&
+	# jobs 2 and 3 were claimed in the transaction that completed the one
+	# before (now() is the transaction'"'"'s start)
+	test "$(sql chain "SELECT count(*) FROM perfbot.queue a JOIN perfbot.queue b
+		ON b.id = a.id + 1 AND b.started_at = a.finished_at")" = 2
 '
 
 test_expect_success 'a worker starting cleans the job dirs of dead workers' '

@@ -656,8 +656,10 @@ static void test_schema_check_and_versions(void **state)
 	 * job row) is told to migrate, and lab init takes it to the last */
 	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version - 1 "
 				 "WHERE component = 'store'", 0, NULL), 0);
-	/* (migrations 3 and 2 undone, as version 1 had it) */
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_job(bigint, int, text, "
+	/* (migrations 4, 3 and 2 undone, as version 1 had it) */
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_claim("
+					LAB_UPLOAD_CLAIM_ARGS "); "
+					"DROP FUNCTION perfbot.upload_job(bigint, int, text, "
 					"text[], int[], int[], text[], double precision[], int[], "
 					"text[], bigint[], bytea[]); "
 					"DROP INDEX perfbot.queue_lease; "
@@ -704,13 +706,15 @@ static void test_migrate_2_to_3(void **state)
 	char *msg;
 
 	lab_test_open(&db, c->db, "postgres");
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS "); "
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_claim("
+					LAB_UPLOAD_CLAIM_ARGS "); "
+					"DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS "); "
 					"UPDATE perfbot.schema_version SET version = 2 "
 					"WHERE component = 'lab'"), 0);
 	capture_start(&cap);
 	assert_int_equal(lab_check_schema(&c->box1), -1);
 	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "lab schema is version 2, older than this perfbot's 3: run "
+	assert_non_null(strstr(msg, "lab schema is version 2, older than this perfbot's 4: run "
 			       "'perfbot lab init --db URL' as its admin"));
 	free(msg);
 	submit(c, "a");
@@ -725,7 +729,7 @@ static void test_migrate_2_to_3(void **state)
 
 	assert_int_equal(lab_migrate(&db, &v), 0);
 	assert_int_equal(v.lab_from, 2);
-	assert_int_equal(v.lab_to, 3);
+	assert_int_equal(v.lab_to, 4);
 	assert_int_equal(lab_check_schema(&db), 0);
 	/* the upload begun before completes as it began */
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.complete(1, 1)", 0, NULL), 0);
@@ -749,6 +753,76 @@ static void test_migrate_2_to_3(void **state)
 			     "JOIN perfbot.run r ON r.root_id = u.root_id "
 			     "JOIN perfbot.sample s ON s.run_id = r.id");
 	assert_string_equal(msg, "1 done 1, 2 done 2");
+	free(msg);
+	pg_close(&db);
+}
+
+/* A lab at version 3 with a job running is taken to 4: that job's
+ * upload_job still completes it, and upload_claim, a worker's only,
+ * completes the next and claims the one after in the same call. */
+static void test_migrate_3_to_4(void **state)
+{
+	struct ctx *c = start(state);
+	struct pg db = PG_INIT;
+	struct stderr_capture cap;
+	struct lab_versions v;
+	struct queue_claim q;
+	char *msg;
+
+	lab_test_open(&db, c->db, "postgres");
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_claim("
+					LAB_UPLOAD_CLAIM_ARGS "); "
+					"UPDATE perfbot.schema_version SET version = 3 "
+					"WHERE component = 'lab'"), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_check_schema(&c->box1), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "lab schema is version 3, older than this perfbot's 4: run "
+			       "'perfbot lab init --db URL' as its admin"));
+	free(msg);
+	submit(c, "a");
+	submit(c, "b");
+	submit(c, "c");
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_from, 3);
+	assert_int_equal(v.lab_to, 4);
+	assert_int_equal(lab_check_schema(&c->box1), 0);
+	msg = lab_test_value(c->db, "SELECT has_function_privilege('" TEST_BOX1 "', "
+			     "'perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")', 'EXECUTE') || ' ' || "
+			     "has_function_privilege('" TEST_SUBMITTER "', "
+			     "'perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")', 'EXECUTE') || ' ' || "
+			     "has_function_privilege('public', "
+			     "'perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")', 'EXECUTE')");
+	assert_string_equal(msg, "true false false");
+	free(msg);
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(1, 1, 't/p/g/r/k/c/c0ffee', "
+				 "'{}', '{0}', '{1}', '{m}', '{1}', '{}', '{}', '{}', '{}')", 0, NULL), 0);
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	assert_int_equal(q.id, 2);
+	queue_claim_release(&q);
+	PGresult *r = pg_query(&c->box1, "SELECT uploaded, id, attempt FROM perfbot.upload_claim(2, 1, "
+			       "'t/p/g/r/k/c/beef', '{}', '{0}', '{1}', '{m}', '{2}', '{}', '{}', '{}', "
+			       "'{}', 'g', 'host:1', 60)", 0, NULL);
+	assert_non_null(r);
+	assert_string_equal(PQgetvalue(r, 0, 0), "completed");
+	assert_string_equal(PQgetvalue(r, 0, 1), "3");
+	assert_string_equal(PQgetvalue(r, 0, 2), "1");
+	PQclear(r);
+	/* the submitter may not */
+	c->sub.quiet = true;
+	assert_null(pg_query(&c->sub, "SELECT * FROM perfbot.upload_claim(3, 1, 't/p/g/r/k/c/f00d', "
+			     "'{}', '{0}', '{1}', '{m}', '{3}', '{}', '{}', '{}', '{}', 'g', 'x:1', 60)",
+			     0, NULL));
+	assert_true(pg_failed_with(&c->sub, "42501"));
+	msg = lab_test_value(c->db, "SELECT string_agg(q.id || ' ' || q.state || ' ' || "
+			     "coalesce(s.value::text, '-'), ', ' ORDER BY q.id) FROM perfbot.queue q "
+			     "LEFT JOIN perfbot.upload u ON u.job_id = q.id "
+			     "LEFT JOIN perfbot.run r ON r.root_id = u.root_id "
+			     "LEFT JOIN perfbot.sample s ON s.run_id = r.id");
+	assert_string_equal(msg, "1 done 1, 2 done 2, 3 running -");
 	free(msg);
 	pg_close(&db);
 }
@@ -803,6 +877,7 @@ int main(void)
 		T(test_submitter_cannot_work_or_write_results),
 		T(test_schema_check_and_versions),
 		T(test_migrate_2_to_3),
+		T(test_migrate_3_to_4),
 		T(test_migrate_needs_a_superuser_first),
 #undef T
 	};

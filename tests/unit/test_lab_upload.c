@@ -700,6 +700,95 @@ static void test_fetch_gives_the_files_back(void **state)
 	queue_claim_release(&q);
 }
 
+/* lab_upload_next (schema 4's upload_claim): the upload and the next
+ * claim in one call, with claim's choice and lease; nothing claimed when
+ * the queue is empty, nor when the upload is refused. */
+static void test_upload_next_claims_in_the_same_call(void **state)
+{
+	struct queue_claim q, n, n2;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct queue_job j = { "b.yaml", "testcase: b\n", "beef", NULL, NULL, "g", 5, 1, 3 };
+	struct queue_job lo = { "c.yaml", "testcase: c\n", NULL, NULL, NULL, NULL, 7, 1, 3 };
+	const struct lab_next next = { "g", "h:1", 30 };
+	long long id2, id3;
+	char *v;
+
+	assert_int_equal(queue_submit(&c->sub, &lo, &id3), 0);
+	assert_int_equal(queue_submit(&c->sub, &j, &id2), 0);
+	assert_int_equal(lab_upload_next(&c->box1, id, 1, c->base.buf, c->root.buf, &next, &n), 0);
+	/* the most urgent one (priority 5 before 7), all its fields */
+	assert_int_equal(n.id, id2);
+	assert_int_equal(n.attempt, 1);
+	assert_string_equal(n.name, "b.yaml");
+	assert_string_equal(n.job, "testcase: b\n");
+	assert_string_equal(n.commit, "beef");
+	assert_null(n.repo);
+	assert_int_equal(n.runs, 1);
+	v = value(c, "SELECT string_agg(id || ' ' || state || ' ' || coalesce(worker, '-'), ', ' "
+		  "ORDER BY id) FROM perfbot.queue");
+	assert_string_equal(v, "1 done h:1, 2 queued -, 3 running h:1");
+	free(v);
+	/* the lease is the one asked for */
+	v = value(c, "SELECT round(extract(epoch FROM lease_expires_at - started_at)) "
+		  "FROM perfbot.queue WHERE id = 3");
+	assert_string_equal(v, "30");
+	free(v);
+	/* the results are there as lab_upload puts them */
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
+	/* a refused upload claims nothing: job 2 stays queued */
+	c->box2.quiet = true;
+	assert_int_equal(lab_upload_next(&c->box2, id2, 1, c->base.buf, c->root.buf, &next, &n2),
+			 1);
+	assert_int_equal(n2.id, 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.queue WHERE state = 'queued'"), 1);
+	/* the last two: the queue then is empty */
+	queue_claim_release(&q);
+	q = n;
+	assert_int_equal(lab_upload_next(&c->box1, q.id, 1, c->base.buf, c->root.buf, &next, &n), 0);
+	assert_int_equal(n.id, id3);
+	queue_claim_release(&q);
+	q = n;
+	assert_int_equal(lab_upload_next(&c->box1, q.id, 1, c->base.buf, c->root.buf, &next, &n), 0);
+	assert_int_equal(n.id, 0);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.queue WHERE state = 'done'"), 3);
+	queue_claim_release(&q);
+}
+
+/* The COMMIT of an upload_claim went through but its answer was lost:
+ * the retry adds nothing and gives the job that commit claimed, not
+ * another one (which would wait for its lease to expire). */
+static void test_upload_next_retried_gives_the_same_job(void **state)
+{
+	struct queue_claim q, n, again;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct queue_job j = { "b.yaml", "testcase: b\n", NULL, NULL, NULL, NULL, 5, 1, 3 };
+	const struct lab_next next = { "g", "h:1", 60 }, other = { "g", "h:2", 60 };
+	long long id2, id3;
+
+	assert_int_equal(queue_submit(&c->sub, &j, &id2), 0);
+	assert_int_equal(queue_submit(&c->sub, &j, &id3), 0);
+	assert_int_equal(lab_upload_next(&c->box1, id, 1, c->base.buf, c->root.buf, &next, &n), 0);
+	assert_int_equal(n.id, id2);
+	assert_int_equal(lab_upload_next(&c->box1, id, 1, c->base.buf, c->root.buf, &next, &again),
+			 0);
+	assert_int_equal(again.id, id2);
+	assert_int_equal(again.attempt, 1);
+	assert_string_equal(again.name, "b.yaml");
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.queue WHERE state = 'queued'"), 1);
+	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
+	queue_claim_release(&again);
+	/* another worker of the same login retrying is given its own: a
+	 * new one, not h:1's */
+	assert_int_equal(lab_upload_next(&c->box1, id, 1, c->base.buf, c->root.buf, &other, &again),
+			 0);
+	assert_int_equal(again.id, id3);
+	queue_claim_release(&again);
+	queue_claim_release(&n);
+	queue_claim_release(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -707,6 +796,8 @@ int main(void)
 		T(test_upload_completes_the_job),
 		T(test_upload_again_after_done_adds_nothing),
 		T(test_late_upload_is_refused),
+		T(test_upload_next_claims_in_the_same_call),
+		T(test_upload_next_retried_gives_the_same_job),
 		T(test_uploads_of_one_job_do_not_wait),
 		T(test_malformed_upload_changes_nothing),
 		T(test_malformed_upload_job_changes_nothing),
