@@ -3,7 +3,7 @@
  */
 #include "kernel/serial.h"
 #include "parse/dmesg.h"
-#include "parse/parse_util.h"
+#include "util/lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>

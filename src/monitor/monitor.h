@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "parse/parse_util.h"
+#include "util/lines.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
 
@@ -212,8 +212,8 @@ int monitor_raw_to_json(const struct monitor *m, const char *dir);
 
 /* ---- helpers shared by the monitors' parsers ---- */
 
-/* Lines and fields: parse_util.h (line_iter, split_ws, split_ws_all), the
- * toolkit of every parser, monitors' included. */
+/* Lines and fields: util/lines.h (line_iter, split_ws, split_ws_all), the
+ * toolkit the parsers use too. */
 /* lkp's /^\s*[^\s]+:/ on a line's first field: a ':' after its first
  * character ("CPU0" is a header, "RCU:" and "0:" are data). */
 bool field_has_colon(const char *f, size_t len);

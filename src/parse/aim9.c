@@ -18,37 +18,39 @@ static const char *const patterns[RX_NR] = {
 static int parse_aim9(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		int k = rx_match(&re[RX_SKIP], l, NULL, 0) ? RX_SKIP :
 			rx_match(&re[RX_ROW], l, NULL, 0) ? RX_ROW : RX_NR;
 
 		if (k == RX_NR)
 			continue;
-		words_split(&f, l);
+		split_ws_str(&f, l);
 		if (k == RX_SKIP) {
-			put_str(out, "1", "%s.skip", f.v[1]);
+			put_str(out, "1", "%s.skip", f.str[1]);
 			goto out;
 		}
 		if (f.nr < 6) {
-			ret = parse_error(in, "aim9", ls.no, "expected '<number> <test> "
+			ret = parse_error(in, "aim9", ln.no, "expected '<number> <test> "
 					  "<elapsed> <count> <loops/sec> <ops/sec> ...'");
 			goto out;
 		}
-		put_str(out, f.v[5], "%s.ops_per_sec", f.v[1]);
+		put_str(out, f.str[5], "%s.ops_per_sec", f.str[1]);
 	}
 	if (out->len == start)
-		ret = parse_error(in, "aim9", lines_last(&ls), "no aim9 result row found");
+		ret = parse_error(in, "aim9", line_iter_last(&it), "no aim9 result row found");
 out:
-	words_release(&f);
-	lines_release(&ls);
+	field_list_release(&f);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

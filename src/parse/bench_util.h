@@ -11,8 +11,9 @@
  * harmonic_mean with their exact operation order.  Ruby's Float#to_s is
  * fmt_ruby_float in util/numfmt.h.
  *
- * Built on parse_util.h (lines, splitting, String#to_f, parse_error()).
- * Input is walked line by line with struct lines; matching uses POSIX
+ * Built on parse_util.h (String#to_f, parse_error()) and util/lines.h.
+ * Input is walked line by line with line_next_str(), which gives each
+ * line NUL-terminated, and split with split_ws_str(); matching uses POSIX
  * extended regular expressions through util/rx.h, which matches in time
  * linear in the line (glibc's regexec takes seconds on a long run of
  * digits, and a benchmark's output is not ours to trust).
@@ -36,54 +37,6 @@
 #include "parse/parser.h"
 #include "util/rx.h"
 #include "util/strbuf.h"
-
-/* ---- lines ---- */
-
-/*
- * parse_util's line iterator with each line copied NUL-terminated, as
- * rx_exec() and the word helpers below want it.  Like Ruby's gets minus
- * the "\n" (a "\r" is kept, as Ruby keeps it).
- *
- *     struct lines ls;
- *     lines_init(&ls, in);
- *     while (lines_next(&ls))
- *             use(ls.buf.buf, ls.no);
- *     lines_release(&ls);
- */
-struct lines {
-	struct line_iter it;
-	struct line l;
-	size_t no;              /* 1-based number of the current line */
-	struct strbuf buf;      /* the current line */
-};
-
-void lines_init(struct lines *ls, const struct parse_input *in);
-/* Load the next line into ls->buf.  Returns false at the end of input. */
-bool lines_next(struct lines *ls);
-void lines_release(struct lines *ls);
-/* Line number to blame for "nothing found": the last line, at least 1. */
-size_t lines_last(const struct lines *ls);
-/* The same for a whole buffer: its number of lines, at least 1. */
-size_t count_lines(const char *buf, size_t len);
-
-/* ---- words (split fields) ---- */
-
-/*
- * Ruby's String#split as parse_util's split_ws() (no argument) and
- * split_char() (one-character separator, trailing empty fields dropped),
- * but with each field a NUL-terminated string, valid until the next split
- * or words_release().  A split replaces the previous contents.
- */
-struct words {
-	size_t nr, alloc;
-	char **v;
-	struct strbuf copy;
-};
-#define WORDS_INIT { 0, 0, NULL, STRBUF_INIT }
-
-void words_split(struct words *f, const char *s);
-void words_split_on(struct words *f, const char *s, char sep);
-void words_release(struct words *f);
 
 /* ---- Ruby numbers ---- */
 

@@ -11,29 +11,31 @@
 
 static int parse_coremark(const struct parse_input *in, struct strbuf *out)
 {
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
 		const char *colon;
 
-		if (strncmp(ls.buf.buf, "Iterations/Sec", 14))
+		if (strncmp(line.buf, "Iterations/Sec", 14))
 			continue;
-		colon = strchr(ls.buf.buf, ':');
+		colon = strchr(line.buf, ':');
 		if (!colon || !is_decimal(colon + 1)) {
-			ret = parse_error(in, "coremark", ls.no,
+			ret = parse_error(in, "coremark", ln.no,
 					  "expected 'Iterations/Sec : <number>'");
 			goto out;
 		}
 		put_str(out, colon + 1, "iterations_per_sec");
 	}
 	if (out->len == start)
-		ret = parse_error(in, "coremark", lines_last(&ls),
+		ret = parse_error(in, "coremark", line_iter_last(&it),
 				  "no 'Iterations/Sec : <number>' line found");
 out:
-	lines_release(&ls);
+	strbuf_release(&line);
 	return ret;
 }
 

@@ -16,36 +16,38 @@
 int parse_dbench_format(const struct parse_input *in, struct strbuf *out,
 			const char *name)
 {
-	struct lines ls;
-	struct words halves = WORDS_INIT, words = WORDS_INIT, lat = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list halves = FIELD_LIST_INIT, words = FIELD_LIST_INIT, lat = FIELD_LIST_INIT;
 	struct dvec throughput = DVEC_INIT, max_latency = DVEC_INIT;
 	long long clients = 0, procs = 0;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
 		/* lkp's pattern ^Throughput* means "Throughpu" and any 't's */
-		if (strncmp(ls.buf.buf, "Throughpu", 9))
+		if (strncmp(line.buf, "Throughpu", 9))
 			continue;
-		words_split_on(&halves, ls.buf.buf, '=');
+		split_char_str(&halves, line.buf, '=');
 		if (halves.nr < 2) {
-			ret = parse_error(in, name, ls.no, "expected 'max_latency=<ms>'");
+			ret = parse_error(in, name, ln.no, "expected 'max_latency=<ms>'");
 			goto out;
 		}
-		words_split(&words, halves.v[0]);
-		words_split(&lat, halves.v[1]);
-		if (words.nr < 6 || !is_decimal(words.v[1]) || !lat.nr) {
-			ret = parse_error(in, name, ls.no, "expected 'Throughput <MB/s> "
+		split_ws_str(&words, halves.str[0]);
+		split_ws_str(&lat, halves.str[1]);
+		if (words.nr < 6 || !is_decimal(words.str[1]) || !lat.nr) {
+			ret = parse_error(in, name, ln.no, "expected 'Throughput <MB/s> "
 					  "MB/sec <N> clients <N> procs max_latency=<ms> ms'");
 			goto out;
 		}
-		dvec_push(&throughput, rb_to_f(words.v[1]));
-		clients = rb_to_i(words.v[3]);
-		procs = rb_to_i(words.v[5]);
-		dvec_push(&max_latency, rb_to_f(lat.v[0]));
+		dvec_push(&throughput, rb_to_f(words.str[1]));
+		clients = rb_to_i(words.str[3]);
+		procs = rb_to_i(words.str[5]);
+		dvec_push(&max_latency, rb_to_f(lat.str[0]));
 	}
 	if (!throughput.nr) {
-		ret = parse_error(in, name, lines_last(&ls),
+		ret = parse_error(in, name, line_iter_last(&it),
 				  "no 'Throughput <MB/s> MB/sec ...' summary found");
 		goto out;
 	}
@@ -58,12 +60,12 @@ int parse_dbench_format(const struct parse_input *in, struct strbuf *out,
 	put_float(out, rb_round(lkp_harmonic_mean(max_latency.v, max_latency.nr), 2),
 		  "max_latency_harmonic_mean");
 out:
-	words_release(&halves);
-	words_release(&words);
-	words_release(&lat);
+	field_list_release(&halves);
+	field_list_release(&words);
+	field_list_release(&lat);
 	dvec_release(&throughput);
 	dvec_release(&max_latency);
-	lines_release(&ls);
+	strbuf_release(&line);
 	return ret;
 }
 

@@ -299,7 +299,7 @@ static int parse_output(const struct parse_input *in, const char *fname,
 
 	src.name = fname;
 	if (!brace)
-		return parse_error(&src, "fio", count_lines(buf, len),
+		return parse_error(&src, "fio", line_count(buf, len),
 				   "no JSON document (expected '{')");
 	for (const char *p = buf; p < brace; p++)
 		lineno += *p == '\n';

@@ -13,31 +13,33 @@
 
 static int parse_fsmark(const struct parse_input *in, struct strbuf *out)
 {
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct dvec files = DVEC_INIT, overhead = DVEC_INIT;
 	bool header = false;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
 		if (!header) {
-			header = !strncmp(ls.buf.buf, "FSUse", 5);
+			header = !strncmp(line.buf, "FSUse", 5);
 			continue;
 		}
-		words_split(&f, ls.buf.buf);
+		split_ws_str(&f, line.buf);
 		if (f.nr != 5)
 			break;
-		if (!is_decimal(f.v[3]) || !is_decimal(f.v[4])) {
-			ret = parse_error(in, "fsmark", ls.no,
+		if (!is_decimal(f.str[3]) || !is_decimal(f.str[4])) {
+			ret = parse_error(in, "fsmark", ln.no,
 					  "expected numbers in the Files/sec and App Overhead columns");
 			goto out;
 		}
-		dvec_push(&files, rb_to_f(f.v[3]));
-		dvec_push(&overhead, rb_to_f(f.v[4]));
+		dvec_push(&files, rb_to_f(f.str[3]));
+		dvec_push(&overhead, rb_to_f(f.str[4]));
 	}
 	if (!files.nr) {
-		ret = parse_error(in, "fsmark", lines_last(&ls), header ?
+		ret = parse_error(in, "fsmark", line_iter_last(&it), header ?
 				  "no result rows after the 'FSUse%%' header" :
 				  "no 'FSUse%%  Count  Size  Files/sec  App Overhead' header");
 		goto out;
@@ -45,10 +47,10 @@ static int parse_fsmark(const struct parse_input *in, struct strbuf *out)
 	put_float(out, lkp_average(files.v, files.nr), "files_per_sec");
 	put_float(out, lkp_average(overhead.v, overhead.nr), "app_overhead");
 out:
-	words_release(&f);
+	field_list_release(&f);
 	dvec_release(&files);
 	dvec_release(&overhead);
-	lines_release(&ls);
+	strbuf_release(&line);
 	return ret;
 }
 

@@ -104,18 +104,20 @@ static int parse_hackbench(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[4];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT;
-	struct words f = WORDS_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct instances all = { 0, 0, NULL };
 	struct dvec time = DVEC_INIT;
 	long long id = 1, tasks = -1, messages = -1, bytes = -1, kb;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		struct instance *cur;
 
 		if (rx_match(&re[RX_INSTANCE], l, m, 2)) {
@@ -131,28 +133,28 @@ static int parse_hackbench(const struct parse_input *in, struct strbuf *out)
 			cur->messages = messages;
 			cur->bytes = bytes;
 		} else if (rx_match(&re[RX_TIME], l, NULL, 0)) {
-			words_split(&f, l);
-			if (f.nr < 2 || !is_decimal(f.v[1])) {
-				ret = parse_error(in, "hackbench", ls.no, "expected 'Time: <seconds>'");
+			split_ws_str(&f, l);
+			if (f.nr < 2 || !is_decimal(f.str[1])) {
+				ret = parse_error(in, "hackbench", ln.no, "expected 'Time: <seconds>'");
 				goto out;
 			}
-			dvec_push(&time, rb_to_f(f.v[1]));
-			dvec_push(&instance_get(&all, id)->time, rb_to_f(f.v[1]));
+			dvec_push(&time, rb_to_f(f.str[1]));
+			dvec_push(&instance_get(&all, id)->time, rb_to_f(f.str[1]));
 		}
 	}
 	if (!time.nr) {
-		ret = parse_error(in, "hackbench", lines_last(&ls),
+		ret = parse_error(in, "hackbench", line_iter_last(&it),
 				  "no hackbench runs found (expected 'Time: <seconds>' lines)");
 		goto out;
 	}
 	if (tasks < 0 || messages < 0) {
-		ret = parse_error(in, "hackbench", lines_last(&ls),
+		ret = parse_error(in, "hackbench", line_iter_last(&it),
 				  "expected 'Running in ... (== N tasks)' and "
 				  "'Each sender will pass N messages of B bytes' lines");
 		goto out;
 	}
 	if (kb_moved(tasks, messages, bytes, &kb)) {
-		ret = parse_error(in, "hackbench", lines_last(&ls), "task, message or size too large");
+		ret = parse_error(in, "hackbench", line_iter_last(&it), "task, message or size too large");
 		goto out;
 	}
 	put_float(out, (double)kb / vmin_d(&time), "throughput");
@@ -170,13 +172,13 @@ static int parse_hackbench(const struct parse_input *in, struct strbuf *out)
 		if (!s->time.nr)
 			continue;
 		if (s->tasks < 0 || s->messages < 0) {
-			ret = parse_error(in, "hackbench", lines_last(&ls),
+			ret = parse_error(in, "hackbench", line_iter_last(&it),
 					  "instance %lld: expected its 'Running in' and "
 					  "'Each sender' lines", s->id);
 			goto out;
 		}
 		if (kb_moved(s->tasks, s->messages, s->bytes, &ikb)) {
-			ret = parse_error(in, "hackbench", lines_last(&ls),
+			ret = parse_error(in, "hackbench", line_iter_last(&it),
 					  "task, message or size too large");
 			goto out;
 		}
@@ -190,9 +192,9 @@ out:
 		dvec_release(&all.v[i].time);
 	free(all.v);
 	dvec_release(&time);
-	words_release(&f);
+	field_list_release(&f);
 	strbuf_release(&g);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

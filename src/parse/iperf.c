@@ -130,7 +130,7 @@ static int parse_iperf(const struct parse_input *in, struct strbuf *out)
 		dvec_release(&vals[k]);
 	strbuf_release(&chunk);
 	if (!good)
-		return parse_error(in, "iperf", count_lines(in->buf, in->len), "no valid iperf session (expected "
+		return parse_error(in, "iperf", line_count(in->buf, in->len), "no valid iperf session (expected "
 				   "JSON with end.sum_sent, end.sum_received or end.sum)");
 	return 0;
 }

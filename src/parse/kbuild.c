@@ -31,16 +31,18 @@ static int parse_kbuild(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[2];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT;
 	double start = 0, runtime = 0, times[RX_NR] = { 0 };
 	long iterations = 0;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_START], l, m, 2))
 			start = rb_to_f(rx_group(&g, l, m, 1));
@@ -53,7 +55,7 @@ static int parse_kbuild(const struct parse_input *in, struct strbuf *out)
 		}
 	}
 	if (!iterations) {
-		ret = parse_error(in, "kbuild", lines_last(&ls),
+		ret = parse_error(in, "kbuild", line_iter_last(&it),
 				  "no build found (expected 'start time:' and 'end time:' lines)");
 		goto out;
 	}
@@ -69,7 +71,7 @@ static int parse_kbuild(const struct parse_input *in, struct strbuf *out)
 	put_int(out, iterations, "workload");
 out:
 	strbuf_release(&g);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

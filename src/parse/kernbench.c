@@ -24,43 +24,45 @@ static const struct row {
 
 static int parse_kernbench(const struct parse_input *in, struct strbuf *out)
 {
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct strbuf sd = STRBUF_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
 		const struct row *r = NULL;
 
 		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && !r; i++)
-			if (strstr(ls.buf.buf, rows[i].label))
+			if (strstr(line.buf, rows[i].label))
 				r = &rows[i];
 		if (!r)
 			continue;
-		words_split(&f, ls.buf.buf);
+		split_ws_str(&f, line.buf);
 		if (f.nr <= r->column) {
-			ret = parse_error(in, "kernbench", ls.no,
+			ret = parse_error(in, "kernbench", ln.no,
 					  "expected '%s <mean> (<stddev>)'", r->label);
 			goto out;
 		}
-		put_str(out, f.v[r->column], "%s", r->key);
+		put_str(out, f.str[r->column], "%s", r->key);
 		if (f.nr > r->column + 1) {
 			strbuf_reset(&sd);
-			for (const char *p = f.v[r->column + 1]; *p; p++)
+			for (const char *p = f.str[r->column + 1]; *p; p++)
 				if (*p != '(' && *p != ')')
 					strbuf_addch(&sd, *p);
 			put_str(out, sd.buf, "%s_stddev", r->key);
 		}
 	}
 	if (out->len == start)
-		ret = parse_error(in, "kernbench", lines_last(&ls),
+		ret = parse_error(in, "kernbench", line_iter_last(&it),
 				  "no kernbench summary found (expected 'Elapsed Time <mean> (<stddev>)')");
 out:
 	strbuf_release(&sd);
-	words_release(&f);
-	lines_release(&ls);
+	field_list_release(&f);
+	strbuf_release(&line);
 	return ret;
 }
 

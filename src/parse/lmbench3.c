@@ -98,9 +98,9 @@ static const char *const largest_keys[RX_NR] = {
 };
 
 /* Ruby's line.chomp.empty? */
-static bool blank_line(const struct lines *ls)
+static bool blank_line(const struct strbuf *line)
 {
-	return !ls->buf.len || (ls->buf.len == 1 && ls->buf.buf[0] == '\r');
+	return !line->len || (line->len == 1 && line->buf[0] == '\r');
 }
 
 /*
@@ -108,20 +108,21 @@ static bool blank_line(const struct lines *ls)
  * (largest) or of the last row (!largest) as lkp prints it: the Integer 0
  * when no row qualifies, else a Float.
  */
-static void put_curve(struct lines *ls, struct words *f, bool largest,
-		      const char *key, struct strbuf *out)
+static void put_curve(struct line_iter *it, struct line *ln, struct strbuf *line,
+		      struct field_list *f, bool largest, const char *key,
+		      struct strbuf *out)
 {
 	double best_x = 0, y = 0;
 	bool found = false;
 
-	while (lines_next(ls) && !blank_line(ls)) {
+	while (line_next_str(it, ln, line) && !blank_line(line)) {
 		double x;
 
-		words_split(f, ls->buf.buf);
-		x = f->nr > 0 ? rb_to_f(f->v[0]) : 0.0;
+		split_ws_str(f, line->buf);
+		x = f->nr > 0 ? rb_to_f(f->str[0]) : 0.0;
 		if (!largest || x > best_x) {
 			best_x = x;
-			y = f->nr > 1 ? rb_to_f(f->v[1]) : 0.0;
+			y = f->nr > 1 ? rb_to_f(f->str[1]) : 0.0;
 			found = true;
 		}
 	}
@@ -137,8 +138,10 @@ static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[4];
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct strbuf g = STRBUF_INIT, g2 = STRBUF_INIT, key = STRBUF_INIT;
 	struct strbuf bandwidth = STRBUF_INIT;
 	bool have_size = false, read_bw = false, have_bw = false, socket_bw = false;
@@ -148,9 +151,9 @@ static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		int r;
 
 		for (r = 0; r < RX_NR; r++) {
@@ -161,7 +164,7 @@ static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 				continue;
 			if (r == RX_NOT_DIGIT) {
 				/* lkp's line still ends in "\n", which [^\d+] matches */
-				if (read_bw && have_bw && ((!ls.buf.len && ls.l.nl) ||
+				if (read_bw && have_bw && ((!line.len && ln.nl) ||
 				    rx_match(&re[r], l, m, 4)))
 					break;
 				continue;
@@ -186,13 +189,13 @@ static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 				strbuf_addstr(&key, s->key);
 			put_str(out, rx_group(&g, l, m, (size_t)s->value_group), "%s", key.buf);
 		} else if (largest_keys[r]) {
-			put_curve(&ls, &f, true, largest_keys[r], out);
+			put_curve(&it, &ln, &line, &f, true, largest_keys[r], out);
 		} else {
 			switch (r) {
 			case RX_CTX_SIZE:
 				/* "\"size=16k ovr=..." -> 16 */
-				words_split(&f, l);
-				size = rb_to_i(strrchr(f.v[0], '=') + 1);
+				split_ws_str(&f, l);
+				size = rb_to_i(strrchr(f.str[0], '=') + 1);
 				have_size = true;
 				break;
 			case RX_CTX_96:
@@ -214,8 +217,8 @@ static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 				read_bw = false;
 				break;
 			case RX_TCP_LAT:
-				words_split(&f, l);
-				put_str(out, f.v[f.nr - 2], "TCP.localhost.latency");
+				split_ws_str(&f, l);
+				put_str(out, f.str[f.nr - 2], "TCP.localhost.latency");
 				break;
 			case RX_SOCKET_BW:
 				socket_bw = true;
@@ -226,19 +229,19 @@ static int parse_lmbench3(const struct parse_input *in, struct strbuf *out)
 					r == RX_SOCKET_64B ? "64B" : "10MB");
 				break;
 			case RX_BW_MEM:
-				put_curve(&ls, &f, false, "Mem.Bandwidth.MB/sec", out);
+				put_curve(&it, &ln, &line, &f, false, "Mem.Bandwidth.MB/sec", out);
 				break;
 			}
 		}
 	}
 	if (out->len == start)
-		ret = parse_error(in, "lmbench3", lines_last(&ls), "no lmbench3 results found");
-	words_release(&f);
+		ret = parse_error(in, "lmbench3", line_iter_last(&it), "no lmbench3 results found");
+	field_list_release(&f);
 	strbuf_release(&g);
 	strbuf_release(&g2);
 	strbuf_release(&key);
 	strbuf_release(&bandwidth);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

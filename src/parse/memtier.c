@@ -84,8 +84,10 @@ static void show_latencies(const struct lat_tables *t, const struct lat_series *
 static int parse_memtier(const struct parse_input *in, struct strbuf *out)
 {
 	struct histo h[NR_TYPES];
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct lat_tables tables = LAT_TABLES_INIT;
 	struct lat_series set_lat = LAT_SERIES_INIT, get_lat = LAT_SERIES_INIT;
 	size_t set_table, get_table;
@@ -95,23 +97,23 @@ static int parse_memtier(const struct parse_input *in, struct strbuf *out)
 	memset(h, 0, sizeof(h));
 	set_table = lat_table_new(&tables);
 	get_table = lat_table_new(&tables);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		int t;
 
 		for (t = 0; t < NR_TYPES; t++)
 			if (!strncmp(l, type_rows[t], strlen(type_rows[t])))
 				break;
 		if (t < NR_TYPES) {
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			if (f.nr > NR_COLS) {
-				ret = parse_error(in, "memtier", ls.no,
+				ret = parse_error(in, "memtier", ln.no,
 						  "expected at most %d columns", NR_COLS);
 				goto out;
 			}
 			for (size_t i = 1; i < f.nr; i++) {
-				h[t].sum[i] += rb_to_f(f.v[i]);
+				h[t].sum[i] += rb_to_f(f.str[i]);
 				h[t].num[i]++;
 			}
 		} else if (!strncmp(l, "Request Latency Distribution", 28)) {
@@ -120,20 +122,20 @@ static int parse_memtier(const struct parse_input *in, struct strbuf *out)
 			double bucket;
 
 			is_set = l[0] == 'S';
-			words_split(&f, l);
-			if (f.nr < 3 || !is_decimal(f.v[1]) || !is_decimal(f.v[2])) {
-				ret = parse_error(in, "memtier", ls.no,
+			split_ws_str(&f, l);
+			if (f.nr < 3 || !is_decimal(f.str[1]) || !is_decimal(f.str[2])) {
+				ret = parse_error(in, "memtier", ln.no,
 						  "expected '%.3s <msec> <percent>'", l);
 				goto out;
 			}
 			/* truncated as lkp's (msec * 100).to_i */
-			bucket = rb_to_f(f.v[1]) * 100;
+			bucket = rb_to_f(f.str[1]) * 100;
 			if (!(bucket >= 0 && bucket < MAX_BUCKET)) {
-				ret = parse_error(in, "memtier", ls.no, "latency out of range");
+				ret = parse_error(in, "memtier", ln.no, "latency out of range");
 				goto out;
 			}
 			lat_table_set(&tables, is_set ? set_table : get_table,
-				      (size_t)bucket, rb_to_f(f.v[2]));
+				      (size_t)bucket, rb_to_f(f.str[2]));
 		} else if (!strcmp(l, "---")) {
 			if (is_set)
 				lat_series_add(&set_lat, set_table);
@@ -146,7 +148,7 @@ static int parse_memtier(const struct parse_input *in, struct strbuf *out)
 	for (int t = 0; t < NR_TYPES; t++)
 		for (int i = 1; i < NR_COLS; i++)
 			if (!h[t].num[i]) {
-				ret = parse_error(in, "memtier", lines_last(&ls),
+				ret = parse_error(in, "memtier", line_iter_last(&it),
 						  "no complete '%s' row found", type_rows[t]);
 				goto out;
 			}
@@ -173,8 +175,8 @@ out:
 	lat_tables_release(&tables);
 	lat_series_release(&set_lat);
 	lat_series_release(&get_lat);
-	words_release(&f);
-	lines_release(&ls);
+	field_list_release(&f);
+	strbuf_release(&line);
 	return ret;
 }
 

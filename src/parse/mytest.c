@@ -23,13 +23,15 @@ static bool is_word(const char *s, size_t len)
 
 static int parse_mytest(const struct parse_input *in, struct strbuf *out)
 {
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf, *colon = strchr(l, ':');
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf, *colon = strchr(l, ':');
 		double v;
 		bool is_int;
 
@@ -43,9 +45,9 @@ static int parse_mytest(const struct parse_input *in, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 	if (out->len == start)
-		ret = parse_error(in, "mytest", lines_last(&ls),
+		ret = parse_error(in, "mytest", line_iter_last(&it),
 				  "no 'name: number' lines found");
-	lines_release(&ls);
+	strbuf_release(&line);
 	return ret;
 }
 

@@ -42,10 +42,10 @@ static const char *const patterns[RX_NR] = {
 };
 
 /* Index of the last field equal to word, or keep *idx. */
-static void find_column(const struct words *f, const char *word, size_t *idx)
+static void find_column(const struct field_list *f, const char *word, size_t *idx)
 {
 	for (size_t i = 0; i < f->nr; i++)
-		if (!strcmp(f->v[i], word))
+		if (!strcmp(f->str[i], word))
 			*idx = i;
 }
 
@@ -61,8 +61,10 @@ static void put_recv(struct strbuf *out, bool seen, double v, const char *key,
 static int parse_netperf(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	const char *unit = NULL;
 	size_t thp = 0, recv_thp = 0, time_col = 0, pkt_col = 0;
 	double throughput = 0, recv_throughput = 0, time = 0, pkt_size = 0;
@@ -71,9 +73,9 @@ static int parse_netperf(const struct parse_input *in, struct strbuf *out)
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_ITERATIONS], l, NULL, 0)) {
 			iterations++;
@@ -82,14 +84,14 @@ static int parse_netperf(const struct parse_input *in, struct strbuf *out)
 		} else if (rx_match(&re[RX_TPS], l, NULL, 0)) {
 			unit = "tps";
 		} else if (rx_match(&re[RX_SOCKET], l, NULL, 0)) {
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			find_column(&f, "Message", &pkt_col);
 			find_column(&f, "Elapsed", &time_col);
 		} else if (rx_match(&re[RX_SEND_RECV], l, NULL, 0) ||
 			   rx_match(&re[RX_SIZE], l, NULL, 0)) {
 			size_t col = SIZE_MAX;
 
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			find_column(&f, rx_match(&re[RX_SIZE], l, NULL, 0) ?
 				    "Throughput" : "Rate", &col);
 			if (col != SIZE_MAX) {
@@ -98,36 +100,36 @@ static int parse_netperf(const struct parse_input *in, struct strbuf *out)
 				recv_thp = col >= 2 ? col - 2 : SIZE_MAX;
 			}
 		} else if (rx_match(&re[RX_ROW], l, NULL, 0)) {
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			if (thp >= f.nr || time_col >= f.nr || pkt_col >= f.nr) {
-				ret = parse_error(in, "netperf", ls.no,
+				ret = parse_error(in, "netperf", ln.no,
 						  "expected a value in columns %zu, %zu and %zu "
 						  "(throughput, time, message size)",
 						  thp + 1, time_col + 1, pkt_col + 1);
 				goto out;
 			}
-			throughput += rb_to_f(f.v[thp]);
-			time = rb_to_f(f.v[time_col]);
+			throughput += rb_to_f(f.str[thp]);
+			time = rb_to_f(f.str[time_col]);
 			if (unit && !strcmp(unit, "Mbps"))
-				pkt_size = rb_to_f(f.v[pkt_col]);
+				pkt_size = rb_to_f(f.str[pkt_col]);
 			num++;
 		} else if (rx_match(&re[RX_RECV_ROW], l, NULL, 0)) {
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			if (recv_thp >= f.nr) {
-				ret = parse_error(in, "netperf", ls.no,
+				ret = parse_error(in, "netperf", ln.no,
 						  "expected a receive throughput column");
 				goto out;
 			}
-			recv_throughput += rb_to_f(f.v[recv_thp]);
+			recv_throughput += rb_to_f(f.str[recv_thp]);
 			recv_num++;
 		}
 	}
 	if (!num) {
-		ret = parse_error(in, "netperf", lines_last(&ls), "no netperf result rows found");
+		ret = parse_error(in, "netperf", line_iter_last(&it), "no netperf result rows found");
 		goto out;
 	}
 	if (!unit) {
-		ret = parse_error(in, "netperf", lines_last(&ls), "no units header found "
+		ret = parse_error(in, "netperf", line_iter_last(&it), "no units header found "
 				  "(expected 'bytes ... secs ... 10^6bits/s' or '... per sec')");
 		goto out;
 	}
@@ -148,8 +150,8 @@ static int parse_netperf(const struct parse_input *in, struct strbuf *out)
 	put_float(out, throughput + recv_throughput, "ThroughputBoth_total_%s", unit);
 	put_float(out, workload, "workload");
 out:
-	words_release(&f);
-	lines_release(&ls);
+	field_list_release(&f);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

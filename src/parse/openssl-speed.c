@@ -40,41 +40,43 @@ static struct kv *kv_get(struct kv *kv, size_t *nr, const char *key)
 static int parse_openssl_speed(const struct parse_input *in, struct strbuf *out)
 {
 	struct kv kv[2 + NR_BLOCKS];
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct strbuf key = STRBUF_INIT, num = STRBUF_INIT;
 	size_t nr = 0;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (!strncmp(l, "rsa", 3) && strstr(l, "4096") &&
 		    strstr(strstr(l, "4096"), "bits")) {
 			size_t nr_fields, first;
 
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			nr_fields = f.nr > 3 ? f.nr - 3 : 0;
 			first = 3 + nr_fields / 2;
 			if (nr_fields < 2 || f.nr - first < 2) {
-				ret = parse_error(in, "openssl-speed", ls.no,
+				ret = parse_error(in, "openssl-speed", ln.no,
 						  "expected 'rsa 4096 bits <times> <sign/s> <verify/s>'");
 				goto out;
 			}
-			strbuf_addstr(&kv_get(kv, &nr, "sign_per_sec")->val, f.v[first]);
-			strbuf_addstr(&kv_get(kv, &nr, "verify_per_sec")->val, f.v[first + 1]);
+			strbuf_addstr(&kv_get(kv, &nr, "sign_per_sec")->val, f.str[first]);
+			strbuf_addstr(&kv_get(kv, &nr, "verify_per_sec")->val, f.str[first + 1]);
 		} else if (!strncmp(l, "sha256", 6)) {
-			words_split(&f, l);
+			split_ws_str(&f, l);
 			if (f.nr < 1 + NR_BLOCKS) {
-				ret = parse_error(in, "openssl-speed", ls.no,
+				ret = parse_error(in, "openssl-speed", ln.no,
 						  "expected 'sha256' and %zu rates", NR_BLOCKS);
 				goto out;
 			}
 			for (size_t i = 0; i < NR_BLOCKS; i++) {
 				/* lkp deletes the 'k's and reads the rest with to_f */
 				strbuf_reset(&num);
-				for (const char *p = f.v[1 + i]; *p; p++)
+				for (const char *p = f.str[1 + i]; *p; p++)
 					if (*p != 'k')
 						strbuf_addch(&num, *p);
 				strbuf_reset(&key);
@@ -84,7 +86,7 @@ static int parse_openssl_speed(const struct parse_input *in, struct strbuf *out)
 		}
 	}
 	if (!nr) {
-		ret = parse_error(in, "openssl-speed", lines_last(&ls),
+		ret = parse_error(in, "openssl-speed", line_iter_last(&it),
 				  "no 'rsa 4096 bits' or 'sha256' result line found");
 		goto out;
 	}
@@ -95,8 +97,8 @@ out:
 		strbuf_release(&kv[i].val);
 	strbuf_release(&key);
 	strbuf_release(&num);
-	words_release(&f);
-	lines_release(&ls);
+	field_list_release(&f);
+	strbuf_release(&line);
 	return ret;
 }
 

@@ -7,9 +7,10 @@
  * reproduce byte for byte, so these helpers copy Ruby's semantics where
  * they matter: which bytes are whitespace, what String#split drops, how
  * String#to_f reads a number, how a Hash.new(0) sums and orders its keys.
- * Nothing here allocates per line: lines and fields are (pointer, length)
- * views into the input buffer, and keys are built in a caller-owned strbuf
- * that is reset, not freed, between lines.
+ * Lines and fields come from util/lines.h (included here), the one line
+ * and field toolkit of parsers and monitors alike: (pointer, length) views
+ * into the input buffer.  Nothing here allocates per line: keys are built
+ * in a caller-owned strbuf that is reset, not freed, between lines.
  *
  * A typical parser:
  *
@@ -30,91 +31,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "parse/parser.h"
+#include "util/lines.h"
 #include "util/strbuf.h"
 
-/* ---- lines ---------------------------------------------------------- */
+/* ---- searching ----------------------------------------------------- */
 
-/* One line of the input: a view into the buffer, not NUL-terminated. */
-struct line {
-	const char *s;
-	size_t len;     /* bytes, without the '\n' */
-	size_t no;      /* 1-based line number, for messages */
-	bool nl;        /* ended with '\n'; false only for a last unterminated
-			   line (Ruby's each_line keeps the "\n", which a few
-			   lkp rules see: perf-stat's last field, for one) */
-};
-
-struct line_iter {
-	const char *p, *end;
-	size_t no;
-};
-
-/* Iterate over buf[0..len) like Ruby's each_line: "" has no line, "a\n"
- * one, "a\nb" two.  NUL bytes are ordinary bytes. */
-void line_iter_init(struct line_iter *it, const char *buf, size_t len);
-/* Fill *l with the next line and return true, or return false at the end. */
-bool line_next(struct line_iter *it, struct line *l);
-/* Ruby's chomp after the '\n' is gone: drop one trailing '\r'. */
-static inline void line_chomp(struct line *l)
-{
-	if (l->len && l->s[l->len - 1] == '\r')
-		l->len--;
-}
-
-/* Ruby's \s and the separators of a whitespace String#split: " \t\n\v\f\r". */
-static inline bool is_rspace(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static inline bool is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* ---- fields --------------------------------------------------------- */
-
-/* A field of a split line: a view, not NUL-terminated. */
-struct field {
-	const char *s;
-	size_t len;
-};
-
-/*
- * Ruby's str.split (awk style): fields are the runs of non-whitespace;
- * leading and trailing whitespace yields no empty field.  Stores at most
- * max fields in out and returns how many there are in all (which may be
- * more than max: compare the result with max before using out[max - 1]).
- */
-size_t split_ws(const char *s, size_t len, struct field *out, size_t max);
-
-/*
- * All the fields of a line of any width (a column per CPU): split_ws into
- * storage kept across calls, so that splitting line after line allocates
- * only when a line is wider than any before.
- */
-struct field_list {
-	struct field *v;
-	size_t nr, alloc;
-};
-#define FIELD_LIST_INIT { NULL, 0, 0 }
-/* Split s[0..len) into fl (its previous fields are dropped); returns fl->nr. */
-size_t split_ws_all(struct field_list *fl, const char *s, size_t len);
-void field_list_release(struct field_list *fl);
-
-/* Keep the empty fields at the end (Ruby's split(sep, -1)). */
-#define SPLIT_KEEP_TRAILING_EMPTY 1u
-/*
- * Ruby's str.split(sep) for a one-character separator: every sep cuts, so
- * "a,,b" has three fields, and trailing empty fields are dropped ("a,b,,"
- * has two; "" has none) unless flags has SPLIT_KEEP_TRAILING_EMPTY.  The
- * return value and max work as for split_ws.
- */
-size_t split_char(const char *s, size_t len, char sep, unsigned flags,
-		  struct field *out, size_t max);
-
-/* True when the field holds exactly the string lit. */
-bool field_is(const struct field *f, const char *lit);
 /* First occurrence of needle (of nlen bytes) in s[0..len), or NULL. */
 const char *mem_find(const char *s, size_t len, const char *needle, size_t nlen);
 /* Last occurrence, or NULL (what a greedy Ruby (.*)needle captures before). */

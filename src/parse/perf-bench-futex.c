@@ -36,7 +36,9 @@ static int parse_perf_bench_futex(const struct parse_input *in, struct strbuf *o
 	const char *patterns[NR_SUMMARIES];
 	struct rx re[NR_SUMMARIES];
 	struct rx_sub m[3];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT;
 	size_t start = out->len;
 	int ret = 0;
@@ -44,9 +46,9 @@ static int parse_perf_bench_futex(const struct parse_input *in, struct strbuf *o
 	for (size_t i = 0; i < NR_SUMMARIES; i++)
 		patterns[i] = summaries[i].pattern;
 	rx_compile_all(re, patterns, NR_SUMMARIES);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		for (size_t i = 0; i < NR_SUMMARIES; i++) {
 			if (!rx_match(&re[i], l, m, 3))
@@ -57,13 +59,13 @@ static int parse_perf_bench_futex(const struct parse_input *in, struct strbuf *o
 		}
 	}
 	if (out->len == start)
-		ret = parse_error(in, "perf-bench-futex", lines_last(&ls),
+		ret = parse_error(in, "perf-bench-futex", line_iter_last(&it),
 				  "no summary found (expected 'Averaged N operations/sec "
 				  "(+- S%%)', '<Wokeup|Requeued> N of M threads in T ms (+-S%%)' or "
 				  "'Avg per-thread latency (waking D/D threads) in T ms (+-S%%)', "
 				  "one digit each as lkp reads them)");
 	strbuf_release(&g);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, NR_SUMMARIES);
 	return ret;
 }

@@ -24,7 +24,9 @@ static int parse_perf_bench_mem(const struct parse_input *in, struct strbuf *out
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[3];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf op = STRBUF_INIT, function = STRBUF_INIT;
 	struct strbuf rate = STRBUF_INIT, unit = STRBUF_INIT;
 	size_t start = out->len;
@@ -32,9 +34,9 @@ static int parse_perf_bench_mem(const struct parse_input *in, struct strbuf *out
 
 	strbuf_addstr(&function, "default");
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_OP], l, m, 2)) {
 			rx_group(&op, l, m, 1);
@@ -42,7 +44,7 @@ static int parse_perf_bench_mem(const struct parse_input *in, struct strbuf *out
 			rx_group(&function, l, m, 1);
 		} else if (rx_match(&re[RX_RATE], l, m, 3)) {
 			if (!op.len) {
-				ret = parse_error(in, "perf-bench-mem", ls.no,
+				ret = parse_error(in, "perf-bench-mem", ln.no,
 						  "rate before a \"# Running 'mem/<op>' "
 						  "benchmark:\" line");
 				goto out;
@@ -53,14 +55,14 @@ static int parse_perf_bench_mem(const struct parse_input *in, struct strbuf *out
 		}
 	}
 	if (out->len == start)
-		ret = parse_error(in, "perf-bench-mem", lines_last(&ls),
+		ret = parse_error(in, "perf-bench-mem", line_iter_last(&it),
 				  "no rates found (expected lines like '8.2 GB/sec')");
 out:
 	strbuf_release(&op);
 	strbuf_release(&function);
 	strbuf_release(&rate);
 	strbuf_release(&unit);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

@@ -35,38 +35,40 @@ static const char *lkp_name(const char *perf)
 
 static int parse_perf_bench_numa_mem(const struct parse_input *in, struct strbuf *out)
 {
-	struct lines ls;
-	struct words cols = WORDS_INIT, val = WORDS_INIT, name = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list cols = FIELD_LIST_INIT, val = FIELD_LIST_INIT, name = FIELD_LIST_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
 		const char *key;
 
-		words_split_on(&cols, ls.buf.buf, ',');
+		split_char_str(&cols, line.buf, ',');
 		if (cols.nr != 4)
 			continue;
-		words_split(&name, cols.v[3]);
-		if (name.nr != 1 || !(key = lkp_name(name.v[0])))
+		split_ws_str(&name, cols.str[3]);
+		if (name.nr != 1 || !(key = lkp_name(name.str[0])))
 			continue;
-		words_split(&val, cols.v[1]);
-		if (val.nr != 1 || !is_decimal(val.v[0])) {
-			ret = parse_error(in, "perf-bench-numa-mem", ls.no,
+		split_ws_str(&val, cols.str[1]);
+		if (val.nr != 1 || !is_decimal(val.str[0])) {
+			ret = parse_error(in, "perf-bench-numa-mem", ln.no,
 					  "expected a number before the unit of '%s'",
-					  name.v[0]);
+					  name.str[0]);
 			goto out;
 		}
-		put_str(out, val.v[0], "%s", key);
+		put_str(out, val.str[0], "%s", key);
 	}
 	if (out->len == start)
-		ret = parse_error(in, "perf-bench-numa-mem", lines_last(&ls),
+		ret = parse_error(in, "perf-bench-numa-mem", line_iter_last(&it),
 				  "no results found (expected 'main, <value>, <unit>, <metric>' lines)");
 out:
-	words_release(&cols);
-	words_release(&val);
-	words_release(&name);
-	lines_release(&ls);
+	field_list_release(&cols);
+	field_list_release(&val);
+	field_list_release(&name);
+	strbuf_release(&line);
 	return ret;
 }
 

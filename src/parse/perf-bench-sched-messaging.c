@@ -14,21 +14,23 @@ static int parse_perf_bench_sched_messaging(const struct parse_input *in,
 	};
 	struct rx re[1];
 	struct rx_sub m[2];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
 	rx_compile_all(re, pattern, 1);
-	lines_init(&ls, in);
-	while (lines_next(&ls))
-		if (rx_match(&re[0], ls.buf.buf, m, 2))
-			put_str(out, rx_group(&g, ls.buf.buf, m, 1), "total_time_sec");
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line))
+		if (rx_match(&re[0], line.buf, m, 2))
+			put_str(out, rx_group(&g, line.buf, m, 1), "total_time_sec");
 	if (out->len == start)
-		ret = parse_error(in, "perf-bench-sched-messaging", lines_last(&ls),
+		ret = parse_error(in, "perf-bench-sched-messaging", line_iter_last(&it),
 				  "expected a 'Total time: <seconds> [sec]' line");
 	strbuf_release(&g);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, 1);
 	return ret;
 }

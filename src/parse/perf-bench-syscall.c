@@ -27,15 +27,17 @@ static int parse_perf_bench_syscall(const struct parse_input *in, struct strbuf 
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[2];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf name = STRBUF_INIT, val = STRBUF_INIT;
 	size_t start = out->len;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		int k;
 
 		if (rx_match(&re[RX_EXECUTED], l, m, 2)) {
@@ -48,7 +50,7 @@ static int parse_perf_bench_syscall(const struct parse_input *in, struct strbuf 
 		if (k == RX_NR)
 			continue;
 		if (!name.len) {
-			ret = parse_error(in, "perf-bench-syscall", ls.no,
+			ret = parse_error(in, "perf-bench-syscall", ln.no,
 					  "result before a '# Executed N <name>() calls' line");
 			goto out;
 		}
@@ -64,12 +66,12 @@ static int parse_perf_bench_syscall(const struct parse_input *in, struct strbuf 
 		put_str(out, val.buf, "%s.%s", name.buf, keys[k]);
 	}
 	if (out->len == start)
-		ret = parse_error(in, "perf-bench-syscall", lines_last(&ls),
+		ret = parse_error(in, "perf-bench-syscall", line_iter_last(&it),
 				  "no results found (expected '# Executed N <name>() calls' sections)");
 out:
 	strbuf_release(&name);
 	strbuf_release(&val);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

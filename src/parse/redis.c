@@ -96,7 +96,9 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 	struct strbuf pat[NR_QUICK];
 	struct rx re[RX_NR], qre[NR_QUICK];
 	struct rx_sub m[3];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT, g2 = STRBUF_INIT;
 	struct series set = { 0, 0, 0, 0, LAT_SERIES_INIT, -1 };
 	struct series get = { 0, 0, 0, 0, LAT_SERIES_INIT, -1 };
@@ -112,9 +114,9 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 	}
 	rx_compile_all(re, patterns, RX_NR);
 	rx_compile_all(qre, quick_patterns, NR_QUICK);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		size_t q;
 
 		if (rx_match(&re[RX_SET], l, NULL, 0) || rx_match(&re[RX_GET], l, NULL, 0)) {
@@ -135,7 +137,7 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 			if (cur->cur < 0)
 				goto no_section;
 			if (ms > 1000000) {
-				ret = parse_error(in, "redis", ls.no, "latency bucket too large");
+				ret = parse_error(in, "redis", ln.no, "latency bucket too large");
 				goto out;
 			}
 			lat_table_set(&tables, (size_t)cur->cur, (size_t)ms,
@@ -152,7 +154,7 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 		}
 	}
 	if (!set.num || !get.num || !set.time_num || !get.time_num) {
-		ret = parse_error(in, "redis", lines_last(&ls), "expected SET and GET "
+		ret = parse_error(in, "redis", line_iter_last(&it), "expected SET and GET "
 				  "sections with 'throughput summary' and 'requests completed' lines");
 		goto out;
 	}
@@ -170,7 +172,7 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 	show_latencies(&tables, &get, "get", out);
 	goto out;
 no_section:
-	ret = parse_error(in, "redis", ls.no,
+	ret = parse_error(in, "redis", ln.no,
 			  "expected a '====== SET ======' or '====== GET ======' header first");
 out:
 	lat_tables_release(&tables);
@@ -180,7 +182,7 @@ out:
 		strbuf_release(&pat[i]);
 	strbuf_release(&g);
 	strbuf_release(&g2);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	rx_free_all(qre, NR_QUICK);
 	return ret;

@@ -143,8 +143,10 @@ static int parse_schbench(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[2];
-	struct lines ls;
-	struct words f = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	struct strbuf g = STRBUF_INIT, key = STRBUF_INIT;
 	struct schbench s;
 	enum kind kind = NONE;
@@ -153,9 +155,9 @@ static int parse_schbench(const struct parse_input *in, struct strbuf *out)
 
 	memset(&s, 0, sizeof(s));
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		int r;
 
 		for (r = 0; r < RX_NR; r++)
@@ -170,51 +172,51 @@ static int parse_schbench(const struct parse_input *in, struct strbuf *out)
 		} else if (r >= RX_P50 && r <= RX_P999 && kind != NONE) {
 			struct dvec *end;
 
-			words_split(&f, l);
-			if (f.nr <= pcts[r].column || !is_decimal(f.v[pcts[r].column])) {
-				ret = parse_error(in, "schbench", ls.no,
+			split_ws_str(&f, l);
+			if (f.nr <= pcts[r].column || !is_decimal(f.str[pcts[r].column])) {
+				ret = parse_error(in, "schbench", ln.no,
 						  "expected '<percentile>th: <usec>'");
 				goto out;
 			}
 			if (counter < 0) {
-				ret = parse_error(in, "schbench", ls.no,
+				ret = parse_error(in, "schbench", ln.no,
 						  "latencies before an 'Iteration' line");
 				goto out;
 			}
 			add_value(&s, kind, id, pcts[r].key,
-				  (double)rb_to_i(f.v[pcts[r].column]));
+				  (double)rb_to_i(f.str[pcts[r].column]));
 			/* the iteration's last report wins */
 			end = dmap_get(&s.end[kind], pcts[r].key);
 			while (end->nr <= (size_t)counter)
 				dvec_push(end, NAN);
-			end->v[counter] = (double)rb_to_i(f.v[pcts[r].column]);
+			end->v[counter] = (double)rb_to_i(f.str[pcts[r].column]);
 		} else if (r == RX_MIN && kind != NONE) {
 			/* "min=1, max=119" */
-			for (char *p = ls.buf.buf; *p; p++)
+			for (char *p = line.buf; *p; p++)
 				if (*p == ',' || *p == '=')
 					*p = ' ';
-			words_split(&f, ls.buf.buf);
+			split_ws_str(&f, line.buf);
 			if (f.nr < 4) {
-				ret = parse_error(in, "schbench", ls.no,
+				ret = parse_error(in, "schbench", ln.no,
 						  "expected 'min=<usec>, max=<usec>'");
 				goto out;
 			}
 			for (size_t i = 0; i < 4; i += 2) {
 				strbuf_reset(&key);
-				strbuf_addf(&key, "latency_%s_us", f.v[i]);
-				add_value(&s, kind, id, key.buf, (double)rb_to_i(f.v[i + 1]));
+				strbuf_addf(&key, "latency_%s_us", f.str[i]);
+				add_value(&s, kind, id, key.buf, (double)rb_to_i(f.str[i + 1]));
 			}
 		}
 	}
 	if (!s.stats[WAKEUP].nr && !s.stats[REQUEST].nr) {
-		ret = parse_error(in, "schbench", lines_last(&ls), "no 'Wakeup Latencies' "
+		ret = parse_error(in, "schbench", line_iter_last(&it), "no 'Wakeup Latencies' "
 				  "or 'Request Latencies' percentiles found");
 		goto out;
 	}
 	for (int k = 0; k < NR_KINDS; k++)
 		for (size_t i = 0; i < s.end[k].nr; i++)
 			if (!complete(&s.end[k].v[i].vals)) {
-				ret = parse_error(in, "schbench", lines_last(&ls),
+				ret = parse_error(in, "schbench", line_iter_last(&it),
 						  "an iteration lacks its %s %s",
 						  kind_names[k], s.end[k].v[i].key);
 				goto out;
@@ -230,10 +232,10 @@ out:
 		for (int k = 0; k < NR_KINDS; k++)
 			dmap_release(&s.inst[i].stats[k]);
 	free(s.inst);
-	words_release(&f);
+	field_list_release(&f);
 	strbuf_release(&g);
 	strbuf_release(&key);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

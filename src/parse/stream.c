@@ -59,16 +59,18 @@ static int parse_stream(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[2];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct stream_stats stats = { 0, 0, NULL };
 	struct strbuf g = STRBUF_INIT, unit = STRBUF_INIT, key = STRBUF_INIT;
-	struct words f = WORDS_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_ELEMENT], l, m, 2)) {
 			stat_set(&stats, "element_size_byte", rx_group(&g, l, m, 1));
@@ -88,13 +90,13 @@ static int parse_stream(const struct parse_input *in, struct strbuf *out)
 					unit.buf[i] = 'p';
 		} else if (rx_match(&re[RX_KERNEL], l, m, 2)) {
 			if (!unit.len) {
-				ret = parse_error(in, "stream", ls.no, "rate before the "
+				ret = parse_error(in, "stream", ln.no, "rate before the "
 						  "'Function  Best Rate <unit>  Avg time' header");
 				goto out;
 			}
-			words_split(&f, l);
-			if (f.nr < 2 || !is_decimal(f.v[1])) {
-				ret = parse_error(in, "stream", ls.no,
+			split_ws_str(&f, l);
+			if (f.nr < 2 || !is_decimal(f.str[1])) {
+				ret = parse_error(in, "stream", ln.no,
 						  "expected '<Kernel>: <best rate> ...'");
 				goto out;
 			}
@@ -104,11 +106,11 @@ static int parse_stream(const struct parse_input *in, struct strbuf *out)
 				strbuf_addch(&key, g.buf[i] >= 'A' && g.buf[i] <= 'Z' ?
 					     g.buf[i] - 'A' + 'a' : g.buf[i]);
 			strbuf_addf(&key, "_bandwidth_%s", unit.buf);
-			dvec_push(&stat_get(&stats, key.buf)->rates, rb_to_f(f.v[1]));
+			dvec_push(&stat_get(&stats, key.buf)->rates, rb_to_f(f.str[1]));
 		}
 	}
 	if (!stats.nr) {
-		ret = parse_error(in, "stream", lines_last(&ls), "no STREAM results found");
+		ret = parse_error(in, "stream", line_iter_last(&it), "no STREAM results found");
 		goto out;
 	}
 	for (size_t i = 0; i < stats.nr; i++) {
@@ -132,8 +134,8 @@ out:
 	strbuf_release(&g);
 	strbuf_release(&unit);
 	strbuf_release(&key);
-	words_release(&f);
-	lines_release(&ls);
+	field_list_release(&f);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

@@ -40,25 +40,25 @@ static const char *const patterns[RX_NR] = {
 };
 
 /* A row of the metrics table. */
-static void stat_major(struct words *items, struct strbuf *out)
+static void stat_major(struct field_list *items, struct strbuf *out)
 {
 	const char *stressor, *ops;
 
 	if (items->nr != 10 && items->nr != 12)
 		return;
-	stressor = items->v[3];
-	ops = items->v[4];
+	stressor = items->str[3];
+	ops = items->str[4];
 	if (!strcmp(ops, "0")) {
 		put_str(out, "1", "%s.fail", stressor);
 	} else {
 		put_str(out, "1", "%s.pass", stressor);
 		put_str(out, ops, "%s.ops", stressor);
-		put_str(out, items->v[8], "%s.ops_per_sec", stressor);
+		put_str(out, items->str[8], "%s.ops_per_sec", stressor);
 	}
 }
 
 /* A miscellaneous metric: the unit is the words after the value. */
-static int stat_misc(const struct rx *tail, struct strbuf *line, struct words *items,
+static int stat_misc(const struct rx *tail, struct strbuf *line, struct field_list *items,
 		     struct strbuf *out)
 {
 	struct strbuf words = STRBUF_INIT, unit = STRBUF_INIT;
@@ -67,17 +67,17 @@ static int stat_misc(const struct rx *tail, struct strbuf *line, struct words *i
 
 	if (rx_match(tail, line->buf, m, 1))
 		strbuf_setlen(line, (size_t)m[0].so);
-	words_split(items, line->buf);
+	split_ws_str(items, line->buf);
 	if (items->nr < 5)
 		return -1;
 	for (size_t i = 5; i < items->nr; i++) {
 		if (i > 5)
 			strbuf_addch(&words, '_');
-		strbuf_addstr(&words, items->v[i]);
+		strbuf_addstr(&words, items->str[i]);
 	}
 	lkp_normalize(&unit, words.buf);
-	stressor = items->v[3];
-	val = items->v[4];
+	stressor = items->str[3];
+	val = items->str[4];
 	if (!strcmp(val, "0") || !strcmp(val, "0.00")) {
 		put_str(out, "1", "%s.%s.fail", stressor, unit.buf);
 	} else {
@@ -92,20 +92,22 @@ static int stat_misc(const struct rx *tail, struct strbuf *line, struct words *i
 static int parse_stress_ng(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
-	struct lines ls;
-	struct words items = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list items = FIELD_LIST_INIT;
 	bool in_table = false;
 	size_t start = out->len;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_NOT_IMPLEMENTED], l, NULL, 0)) {
 			if (out->len == start)
-				ret = parse_error(in, "stress-ng", ls.no, "no metrics: %s",
+				ret = parse_error(in, "stress-ng", ln.no, "no metrics: %s",
 						  strstr(l, "No stress") ? "no stress workers invoked" :
 						  "stressor not implemented on this system");
 			goto out;
@@ -122,10 +124,10 @@ static int parse_stress_ng(const struct parse_input *in, struct strbuf *out)
 			break;
 		} else if (in_table) {
 			if (!rx_match(&re[RX_MISC], l, NULL, 0)) {
-				words_split(&items, l);
+				split_ws_str(&items, l);
 				stat_major(&items, out);
-			} else if (stat_misc(&re[RX_MISC_TAIL], &ls.buf, &items, out)) {
-				ret = parse_error(in, "stress-ng", ls.no,
+			} else if (stat_misc(&re[RX_MISC_TAIL], &line, &items, out)) {
+				ret = parse_error(in, "stress-ng", ln.no,
 						  "expected '<stressor> <value> <unit>' "
 						  "before the metric's kind");
 				goto out;
@@ -133,12 +135,12 @@ static int parse_stress_ng(const struct parse_input *in, struct strbuf *out)
 		}
 	}
 	if (out->len == start)
-		ret = parse_error(in, "stress-ng", lines_last(&ls),
+		ret = parse_error(in, "stress-ng", line_iter_last(&it),
 				  "no stress-ng metrics found (expected a table "
 				  "after a '(secs) (secs) (secs)' header)");
 out:
-	words_release(&items);
-	lines_release(&ls);
+	field_list_release(&items);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

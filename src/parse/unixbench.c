@@ -70,44 +70,46 @@ static int parse_unixbench(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[7];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT;
-	struct words f = WORDS_INIT;
+	struct field_list f = FIELD_LIST_INIT;
 	bool have_duration = false, have_throughput = false, have_score = false;
 	bool x_failed = false;
 	double duration = 0, throughput = 0, score = 0;
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_RUN], l, m, 7)) {
 			long t0 = day_seconds(l, m, 1, &g), t1 = day_seconds(l, m, 4, &g);
 
 			if (t0 < 0 || t1 < 0) {
-				ret = parse_error(in, "unixbench", ls.no, "bad time of day");
+				ret = parse_error(in, "unixbench", ln.no, "bad time of day");
 				goto out;
 			}
 			duration = t1 > t0 ? (double)(t1 - t0) : (double)(t1 + 24 * 3600 - t0);
 			have_duration = true;
 		} else if (rx_match(&re[RX_INDEX_HEADER], l, NULL, 0)) {
 			/* the result is the next line's RESULT column */
-			if (!lines_next(&ls)) {
-				ret = parse_error(in, "unixbench", ls.no,
+			if (!line_next_str(&it, &ln, &line)) {
+				ret = parse_error(in, "unixbench", ln.no,
 						  "expected a result line after the index header");
 				goto out;
 			}
-			words_split(&f, ls.buf.buf);
-			if (!ls.buf.len)
+			split_ws_str(&f, line.buf);
+			if (!line.len)
 				continue;
 			if (f.nr < 2) {
-				ret = parse_error(in, "unixbench", ls.no,
+				ret = parse_error(in, "unixbench", ln.no,
 						  "expected '<test> <BASELINE> <RESULT> <INDEX>'");
 				goto out;
 			}
-			throughput = rb_to_f(f.v[f.nr - 2]);
+			throughput = rb_to_f(f.str[f.nr - 2]);
 			have_throughput = true;
 		} else if (match_result(&re[RX_RESULT], l, m, 2)) {
 			throughput = rb_to_f(rx_group(&g, l, m, 1));
@@ -136,9 +138,9 @@ static int parse_unixbench(const struct parse_input *in, struct strbuf *out)
 	put_float(out, duration * throughput, "workload");
 	put_str(out, "1", "test.pass");
 out:
-	words_release(&f);
+	field_list_release(&f);
 	strbuf_release(&g);
-	lines_release(&ls);
+	strbuf_release(&line);
 	rx_free_all(re, RX_NR);
 	return ret;
 }

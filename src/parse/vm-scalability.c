@@ -140,7 +140,9 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[5];
-	struct lines ls;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
 	struct strbuf g = STRBUF_INIT;
 	struct series plain = { RVEC_INIT, RVEC_INIT, RVEC_INIT };
 	struct series fault = { RVEC_INIT, RVEC_INIT, RVEC_INIT };
@@ -152,9 +154,9 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 		long long b;
 
 		if (rx_match(&re[RX_USECS], l, m, 4)) {
@@ -179,7 +181,7 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 			b = rb_to_i(rx_group(&g, l, m, 1));
 			usecs = rb_to_i(rx_group(&g, l, m, 2)) >> 10;
 			if (!usecs) {
-				ret = parse_error(in, "vm-scalability", ls.no, "remap time below 1024 usecs");
+				ret = parse_error(in, "vm-scalability", ln.no, "remap time below 1024 usecs");
 				goto out;
 			}
 			bigint_add_to_i(&bytes, l + m[1].so, (size_t)(m[1].eo - m[1].so));
@@ -200,7 +202,7 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 	if (!plain.throughput.nr) {
 		if (out->len > start)   /* a migrate-only run */
 			goto out;
-		ret = parse_error(in, "vm-scalability", lines_last(&ls),
+		ret = parse_error(in, "vm-scalability", line_iter_last(&it),
 				  "no vm-scalability samples found (expected "
 				  "'N bytes / U usecs = R KB/s' or similar lines)");
 		goto out;
@@ -226,7 +228,7 @@ static int parse_vm_scalability(const struct parse_input *in, struct strbuf *out
 		print_medians(&fault, "_fault", out);
 	}
 out:
-	lines_release(&ls);
+	strbuf_release(&line);
 	strbuf_release(&g);
 	series_release(&plain);
 	series_release(&fault);

@@ -62,8 +62,10 @@ static int parse_will_it_scale(const struct parse_input *in, struct strbuf *out)
 {
 	struct rx re[RX_NR];
 	struct rx_sub m[2];
-	struct lines ls;
-	struct words names = WORDS_INIT, values = WORDS_INIT;
+	struct line_iter it;
+	struct line ln;
+	struct strbuf line = STRBUF_INIT;
+	struct field_list names = FIELD_LIST_INIT, values = FIELD_LIST_INIT;
 	struct dvec per_process = DVEC_INIT, per_thread = DVEC_INIT;
 	bool have_names = false, have_scalability = false;
 	double scalability = 0, workload = 0;
@@ -71,43 +73,43 @@ static int parse_will_it_scale(const struct parse_input *in, struct strbuf *out)
 	int ret = 0;
 
 	rx_compile_all(re, patterns, RX_NR);
-	lines_init(&ls, in);
-	while (lines_next(&ls)) {
-		const char *l = ls.buf.buf;
+	line_iter_init(&it, in->buf, in->len);
+	while (line_next_str(&it, &ln, &line)) {
+		const char *l = line.buf;
 
 		if (rx_match(&re[RX_HEADER], l, NULL, 0)) {
-			words_split_on(&names, l, ',');
+			split_char_str(&names, l, ',');
 			have_names = true;
 		} else if (rx_match(&re[RX_ROW], l, NULL, 0)) {
 			const char *nr_task;
 			long long processes, threads, linear, tasks;
 
-			words_split_on(&values, l, ',');
+			split_char_str(&values, l, ',');
 			if (!values.nr)
 				continue;
-			nr_task = values.v[0];
+			nr_task = values.str[0];
 			if (!strcmp(nr_task, "0"))
 				continue;
 			if (!have_names || values.nr < 4 || names.nr != values.nr) {
-				ret = parse_error(in, "will-it-scale", ls.no,
+				ret = parse_error(in, "will-it-scale", ln.no,
 						  "expected %zu comma-separated values "
 						  "after a 'tasks,processes,...' header",
 						  names.nr);
 				goto out;
 			}
-			processes = rb_to_i(values.v[1]);
-			threads = rb_to_i(values.v[3]);
+			processes = rb_to_i(values.str[1]);
+			threads = rb_to_i(values.str[3]);
 			/* a crashed test leaves an all-zero row */
 			if (!processes && !threads)
 				continue;
-			linear = rb_to_i(values.v[values.nr - 1]);
+			linear = rb_to_i(values.str[values.nr - 1]);
 			tasks = rb_to_i(nr_task);
 			if (!tasks) {
-				ret = parse_error(in, "will-it-scale", ls.no, "bad task count '%s'", nr_task);
+				ret = parse_error(in, "will-it-scale", ln.no, "bad task count '%s'", nr_task);
 				goto out;
 			}
 			if (linear && strcmp(nr_task, "1")) {
-				scalability = rb_to_f(values.v[1]) / (double)linear;
+				scalability = rb_to_f(values.str[1]) / (double)linear;
 				have_scalability = true;
 			}
 			dvec_push(&per_process, (double)processes / (double)tasks);
@@ -115,13 +117,13 @@ static int parse_will_it_scale(const struct parse_input *in, struct strbuf *out)
 			dvec_push(&per_thread, (double)threads / (double)tasks);
 			workload += (double)threads;
 			for (size_t i = 1; i < names.nr; i++)
-				put_str(out, values.v[i], "%s.%s", nr_task, names.v[i]);
+				put_str(out, values.str[i], "%s.%s", nr_task, names.str[i]);
 		} else if (rx_match(&re[RX_ASSERT], l, m, 2)) {
 			put_assertion(out, l + m[1].so, (size_t)(m[1].eo - m[1].so));
 		}
 	}
 	if (out->len == start && !per_process.nr) {
-		ret = parse_error(in, "will-it-scale", lines_last(&ls),
+		ret = parse_error(in, "will-it-scale", line_iter_last(&it),
 				  "no will-it-scale results found (expected a "
 				  "'tasks,processes,...' header and rows)");
 		goto out;
@@ -144,9 +146,9 @@ static int parse_will_it_scale(const struct parse_input *in, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 out:
-	lines_release(&ls);
-	words_release(&names);
-	words_release(&values);
+	strbuf_release(&line);
+	field_list_release(&names);
+	field_list_release(&values);
 	dvec_release(&per_process);
 	dvec_release(&per_thread);
 	rx_free_all(re, RX_NR);

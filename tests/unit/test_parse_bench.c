@@ -539,7 +539,6 @@ static void test_ruby_numbers(void **state)
 static void test_text_helpers(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct words f = WORDS_INIT;
 	struct dmap m = DMAP_INIT;
 
 	lkp_normalize(&sb, "write128 MB/sec");
@@ -551,16 +550,6 @@ static void test_text_helpers(void **state)
 	lkp_normalize(&sb, "x.....y...z");
 	assert_string_equal(sb.buf, "write128_MB/sec|memory_rate_MB_per_sec|a_b_c_d|x.y...z");
 
-	words_split(&f, "  a \t b  ");
-	assert_int_equal(f.nr, 2);
-	assert_string_equal(f.v[1], "b");
-	words_split_on(&f, "a,,b,,", ',');
-	assert_int_equal(f.nr, 3);
-	assert_string_equal(f.v[1], "");
-	assert_string_equal(f.v[2], "b");
-	words_split_on(&f, "", ',');
-	assert_int_equal(f.nr, 0);
-
 	dvec_push(dmap_get(&m, "b"), 1);
 	dvec_push(dmap_get(&m, "a"), 2);
 	dvec_push(dmap_get(&m, "b"), 3);
@@ -568,7 +557,6 @@ static void test_text_helpers(void **state)
 	assert_string_equal(m.v[0].key, "b");
 	assert_int_equal(m.v[0].vals.nr, 2);
 
-	words_release(&f);
 	dmap_release(&m);
 	strbuf_release(&sb);
 }

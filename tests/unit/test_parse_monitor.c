@@ -129,74 +129,10 @@ static void test_registry(void **state)
 
 /* ---- parse_util ----------------------------------------------------- */
 
-static void test_lines(void **state)
+/* Lines and fields are tests/unit/test_lines.c's. */
+
+static void test_mem_find(void **state)
 {
-	struct line_iter it;
-	struct line l;
-
-	line_iter_init(&it, "", 0);
-	assert_false(line_next(&it, &l));
-
-	line_iter_init(&it, "a\r\n\nbc", 6);
-	assert_true(line_next(&it, &l));
-	assert_int_equal(l.len, 2);
-	assert_true(l.nl);
-	assert_int_equal(l.no, 1);
-	line_chomp(&l);
-	assert_int_equal(l.len, 1);
-	assert_true(line_next(&it, &l));
-	assert_int_equal(l.len, 0);
-	assert_true(line_next(&it, &l));
-	assert_int_equal(l.no, 3);
-	assert_int_equal(l.len, 2);
-	assert_false(l.nl);
-	assert_memory_equal(l.s, "bc", 2);
-	assert_false(line_next(&it, &l));
-}
-
-static void test_split(void **state)
-{
-	struct field f[3];
-	const char *s = " \tab  c\vd e\r";
-
-	assert_int_equal(split_ws(s, strlen(s), f, 3), 4);
-	assert_true(field_is(&f[0], "ab"));
-	assert_true(field_is(&f[1], "c"));
-	assert_true(field_is(&f[2], "d"));
-	assert_int_equal(split_ws("   ", 3, f, 3), 0);
-	/* long tokens take the 8-bytes-at-a-time path, control bytes are not blanks */
-	s = "abcdefghij\001klmnopqrstuvwxyz0123\tX";
-	assert_int_equal(split_ws(s, strlen(s), f, 3), 2);
-	assert_int_equal(f[0].len, 31);
-	assert_true(field_is(&f[1], "X"));
-
-	/* split_ws_all: any width, storage kept and grown */
-	{
-		struct field_list fl = FIELD_LIST_INIT;
-		struct strbuf wide = STRBUF_INIT;
-
-		assert_int_equal(split_ws_all(&fl, " a b ", 5), 2);
-		assert_true(field_is(&fl.v[1], "b"));
-		for (int i = 0; i < 300; i++)
-			strbuf_addf(&wide, " %d", i);
-		assert_int_equal(split_ws_all(&fl, wide.buf, wide.len), 300);
-		assert_true(field_is(&fl.v[299], "299"));
-		assert_true(fl.alloc >= 300);
-		assert_int_equal(split_ws_all(&fl, "", 0), 0);
-		assert_int_equal(fl.nr, 0);
-		field_list_release(&fl);
-		assert_null(fl.v);
-		strbuf_release(&wide);
-	}
-
-	assert_int_equal(split_char("a,,b,,", 6, ',', 0, f, 3), 3);
-	assert_true(field_is(&f[1], ""));
-	assert_true(field_is(&f[2], "b"));
-	assert_int_equal(split_char("a,,b,,", 6, ',', SPLIT_KEEP_TRAILING_EMPTY, f, 3), 5);
-	assert_int_equal(split_char("", 0, ',', 0, f, 3), 0);
-	assert_int_equal(split_char(",,", 2, ',', 0, f, 3), 0);
-	assert_int_equal(split_char(",a", 2, ',', 0, f, 3), 2);
-
 	assert_null(mem_find_last("abc", 3, "abcd", 4));
 	assert_ptr_equal(mem_find_last("x-misses-misses", 15, "-misses", 7), "x-misses-misses" + 0 + 8);
 }
@@ -788,8 +724,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures_mpstat),
 		cmocka_unit_test(test_fixtures_perf_stat),
 		cmocka_unit_test(test_fixtures_perf_profile),
-		cmocka_unit_test(test_lines),
-		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_mem_find),
 		cmocka_unit_test(test_ruby_to_f),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_keys),
