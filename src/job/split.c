@@ -441,6 +441,40 @@ struct split_ctx {
 	void *ctx;
 };
 
+/*
+ * The later document as an atom's pass sees it.  lkp's merge puts doc2's
+ * own top-level values into the job (Hash#merge! keeps the object), so
+ * each_job's h[k] = vv inside such a mapping writes into doc2 too: the
+ * atom's pass reads `ltp: {test: ima}`, not doc2's `test: [ima]` (which
+ * it would drop as a list, leaving programs/ltp/include unread).  A
+ * top-level value the matrix replaces, or an accumulated one, is a new
+ * object in the job and doc2 keeps its own.
+ */
+static struct job_value *doc2_for_atom(const struct job_value *doc2,
+				       const struct job_value *atom)
+{
+	struct job_value *d = job_value_dup(doc2);
+
+	for (size_t i = 0; i < d->nr; i++) {
+		struct job_entry *e = &d->ent[i];
+		const struct job_value *now;
+		size_t n;
+
+		if (e->comment || e->val->kind != JOB_MAP)
+			continue;
+		n = strlen(e->key);
+		if (!n || e->key[n - 1] == '+' || e->key[n - 1] == '-' ||
+		    revise_accumulative_key(e->key))
+			continue;
+		now = job_map_get(atom, e->key);
+		if (!now || now->kind != JOB_MAP)
+			continue;
+		job_value_free(e->val);
+		e->val = job_value_dup(now);
+	}
+	return d;
+}
+
 /* An atom: lkp's second load_defaults, for files the job's pass did not
  * read, never overriding what the atom has. */
 static int emit_atom(struct split_ctx *s, const struct job *job)
@@ -450,12 +484,13 @@ static int emit_atom(struct split_ctx *s, const struct job *job)
 	if (!s->opts->no_defaults) {
 		char **loaded = xcalloc(s->nr_loaded + 1, sizeof(*loaded));
 		size_t nr = s->nr_loaded, alloc = s->nr_loaded + 1;
-		struct job_value *d;
+		struct job_value *d, *doc2 = s->doc2 ? doc2_for_atom(s->doc2, atom->root) : NULL;
 
 		for (size_t i = 0; i < nr; i++)
 			loaded[i] = xstrdup(s->loaded[i]);
-		d = collect_defaults(atom->root, s->doc2, s->opts->overrides, s->dirs,
+		d = collect_defaults(atom->root, doc2, s->opts->overrides, s->dirs,
 				     &loaded, &nr, &alloc);
+		job_value_free(doc2);
 		free_loaded(loaded, nr);
 		if (!d) {
 			job_free(atom);

@@ -417,6 +417,43 @@ static void test_program_include_pass(void **state)
 }
 
 /*
+ * A later document's mapping is the one the job holds (Ruby's merge! keeps
+ * the object), so when the matrix sets doc2's `mode: [c, c-x]` to c, the
+ * atom's pass sees `mode: c` in doc2 too and reads the include that
+ * waited for it; the template's Ruby regexp has a lookahead and \w.
+ */
+static void test_later_doc_atom_pass(void **state)
+{
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+
+	(void)state;
+	put_file("programs/opt/run", "#!/bin/sh\n# - mode\n", true);
+	put_file("programs/opt/include",
+		 "% if ___.mode =~ /^c(?!-x)\\w*$/\nopt_c: 1\n% end\nopt_seen: <%= ___.mode %>\n", false);
+	strbuf_addf(&root, "%s/lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	split_text("suite: opt\nopt:\n  mode: [a, b]\n---\nflag: 1\nopt:\n  mode: [c, c-x, cy]\n",
+		   &o, &a);
+	assert_int_equal(a.nr, 5);
+	assert_string_equal(a.names[2], "j-c.yaml");
+	for (int i = 0; i < 5; i++)
+		assert_non_null(strstr(a.texts[i], "#! programs/opt/include\n"));
+	assert_non_null(strstr(a.texts[1], "opt_seen: b\n"));
+	assert_null(strstr(a.texts[1], "opt_c:"));
+	assert_non_null(strstr(a.texts[2], "opt_c: 1\nopt_seen: c\n"));
+	assert_non_null(strstr(a.texts[3], "opt_seen: c-x\n"));
+	assert_null(strstr(a.texts[3], "opt_c:"));
+	assert_non_null(strstr(a.texts[4], "opt_c: 1\nopt_seen: cy\n"));
+	atoms_release(&a);
+	strbuf_release(&root);
+}
+
+/*
  * lkp's {{ ruby }} job values: quoted as strings on reading, then each is
  * a dimension evaluated in the atom's context (in key order with the
  * lists); a nil whole value drops the atom, a typed result keeps its type,
@@ -707,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_erb),
 		cmocka_unit_test(test_template_error_in_split),
 		cmocka_unit_test(test_program_include_pass),
+		cmocka_unit_test(test_later_doc_atom_pass),
 		cmocka_unit_test(test_double_brace_templates),
 		cmocka_unit_test(test_refine_compatible),
 		cmocka_unit_test(test_params_map),
