@@ -504,6 +504,33 @@ static void test_double_brace_templates(void **state)
 	strbuf_release(&q);
 }
 
+/* lkp quotes {{ }} after merging the `<<:` files: a template in an
+ * included job file is a dimension too (fsmark-1brd.yaml's case). */
+static void test_templates_in_included_file(void **state)
+{
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct job_load_opts lo = { no_dirs, false };
+	struct strbuf path = STRBUF_INIT;
+	const char *text = "<<: base.yaml\n";
+	struct job *j;
+
+	(void)state;
+	put_file("jobs/base.yaml", "suite: hackbench\nhackbench:\n  loops: [1, 2]\n"
+		 "  size: {{\n    hackbench.loops == 1 ? 'small' : 'big'\n    }}\n", false);
+	strbuf_addf(&path, "%s/lkp/jobs/main.yaml", tmpdir);
+	assert_int_equal(job_load_templates(text, strlen(text), path.buf, &lo, &j), 0);
+	a.prefix = "j";
+	a.dirs = no_dirs;
+	assert_int_equal(job_split(j, path.buf, &o, collect, &a), 0);
+	assert_int_equal(a.nr, 2);
+	assert_string_equal(a.names[0], "j-1-small.yaml");
+	assert_string_equal(a.names[1], "j-2-big.yaml");
+	atoms_release(&a);
+	job_free(j);
+	strbuf_release(&path);
+}
+
 static void test_refine_compatible(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -746,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_program_include_pass),
 		cmocka_unit_test(test_later_doc_atom_pass),
 		cmocka_unit_test(test_double_brace_templates),
+		cmocka_unit_test(test_templates_in_included_file),
 		cmocka_unit_test(test_refine_compatible),
 		cmocka_unit_test(test_params_map),
 		cmocka_unit_test(test_conformance),
