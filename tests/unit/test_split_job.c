@@ -282,6 +282,11 @@ static void test_erb(void **state)
 	/* Hashugar: a mapping's key as a method; a name the job lacks is
 	 * lkp's KeyError (1, no message): the file waits for a later pass */
 	erb("<%= m.k %> <%= m.k.upcase %>\n", "m: {k: v}\n", NULL, "v V\n");
+	/* .class is Object#class, never a key: a class equals no string
+	 * (programs/stress-ng/include's `___.class == "security"`) */
+	erb("% if m.class == 'security'\nsec\n% elsif m.test == 'acct'\nacct\n% end\n"
+	    "<%= m.class %> <%= 'x'.class %> <%= m.class == m.class %> <%= m.class == 'x'.class %>\n",
+	    "m: {class: security, test: acct}\n", NULL, "acct\nHashugar String true false\n");
 	{
 		struct job *j = job_new();
 		struct strbuf out = STRBUF_INIT;
