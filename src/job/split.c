@@ -273,8 +273,13 @@ static struct job_value *collect_defaults(const struct job_value *job,
 	c.nr_loaded = nr_loaded;
 	c.alloc_loaded = alloc_loaded;
 	c.ctx = job_value_dup(job);
-	if (doc2)
-		revise_map(c.ctx, doc2, true);
+	{
+		/* lkp revises with doc2 ({} for the first document) even when
+		 * empty: that is where the job's own `key-:` and `a.b:` apply */
+		struct job_value *none = job_value_new(JOB_MAP);
+		revise_map(c.ctx, doc2 ? doc2 : none, true);
+		job_value_free(none);
+	}
 	if (overrides)
 		revise_map(c.ctx, overrides, true);
 	job_map_set(c.ctx, "___", job_value_new(JOB_NULL));
@@ -629,6 +634,11 @@ static int split_doc(struct split_ctx *s, const struct job *base)
 		builtin_defaults(combo->root, d, s->dirs);
 		revise_map(combo->root, d, false);
 		job_value_free(d);
+	} else {
+		/* lkp's merge_defaults all the same: the job's `key-:` go */
+		struct job_value *none = job_value_new(JOB_MAP);
+		revise_map(combo->root, none, false);
+		job_value_free(none);
 	}
 	if (s->doc2)
 		revise_map(combo->root, s->doc2, true);
@@ -665,7 +675,19 @@ int job_split(const struct job *job, const char *origin,
 		origin_label(origin, s.dirs, &sb);
 		job_map_add_comment(base->root, sb.buf);
 	}
-	revise_map(base->root, job->root, true);
+	/*
+	 * The job's keys as written: lkp applies `kmsg-:` (and `a.b:`) when
+	 * it first revises the job, merging the defaults, so a default
+	 * monitor the job turns off goes (pmbench-dcpmm.yaml's
+	 * `perf-profile-:`, `heartbeat-:`, `kmsg-:`).
+	 */
+	for (size_t i = 0; i < job->root->nr; i++) {
+		const struct job_entry *e = &job->root->ent[i];
+		if (e->comment)
+			job_map_add_comment(base->root, e->key);
+		else
+			job_map_set(base->root, e->key, job_value_dup(e->val));
+	}
 	if (!job_lookup(base, "job_origin"))
 		job_set_value(base, "job_origin", job_string_new(origin));
 	if (opts->kconfig)

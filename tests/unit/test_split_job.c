@@ -509,6 +509,68 @@ static void test_double_brace_templates(void **state)
 	strbuf_release(&q);
 }
 
+/*
+ * lkp reads one script's "# - option" lines per program, the last of
+ * setup, run, daemon it has (its program table merges them in that
+ * order): setup's options are no path parameters when run is there.
+ */
+static void test_one_script_options(void **state)
+{
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+
+	(void)state;
+	put_file("programs/two/setup", "#!/bin/sh\n# - size\n", true);
+	put_file("programs/two/run", "#!/bin/sh\n# - mode\n", true);
+	put_file("programs/three/run", "#!/bin/sh\n# - colour\n", true);
+	put_file("programs/three/daemon", "#!/bin/sh\n# - port\n", true);
+	put_file("programs/four/setup", "#!/bin/sh\n# - depth\n", true);
+	put_file("programs/four/run", "#!/bin/sh\n# - shape\n", false);
+	strbuf_addf(&root, "%s/lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	split_text("suite: two\ntwo:\n  size: 5\n  mode: m\nthree:\n  colour: red\n  port: 80\n"
+		   "four:\n  depth: 3\n  shape: round\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	/* run's mode, not setup's size; daemon's port, not run's colour; a
+	 * run script that is not executable does not count (four's setup) */
+	assert_string_equal(a.names[0], "j-3-m-80.yaml");
+	atoms_release(&a);
+	strbuf_release(&root);
+}
+
+/* A job's `key-:` removes what the defaults add (lkp applies it when it
+ * first revises the job, merging the defaults). */
+static void test_minus_key_over_defaults(void **state)
+{
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+
+	(void)state;
+	put_file("include/category/benchmark", "mon1:\nmon2:\nmon3:\n  opt: 1\n", false);
+	strbuf_addf(&root, "%s/lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	split_text("suite: x\ncategory: benchmark\nmon1-:\nmon3-:\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	assert_non_null(strstr(a.texts[0], "\nmon2:"));
+	assert_null(strstr(a.texts[0], "mon1"));
+	assert_null(strstr(a.texts[0], "mon3"));
+	atoms_release(&a);
+	o.no_defaults = true;
+	split_text("suite: x\ncategory: benchmark\nmon1-:\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	assert_null(strstr(a.texts[0], "mon1"));
+	atoms_release(&a);
+	strbuf_release(&root);
+}
+
 /* lkp quotes {{ }} after merging the `<<:` files: a template in an
  * included job file is a dimension too (fsmark-1brd.yaml's case). */
 static void test_templates_in_included_file(void **state)
@@ -779,6 +841,8 @@ int main(void)
 		cmocka_unit_test(test_later_doc_atom_pass),
 		cmocka_unit_test(test_double_brace_templates),
 		cmocka_unit_test(test_templates_in_included_file),
+		cmocka_unit_test(test_one_script_options),
+		cmocka_unit_test(test_minus_key_over_defaults),
 		cmocka_unit_test(test_refine_compatible),
 		cmocka_unit_test(test_params_map),
 		cmocka_unit_test(test_conformance),
