@@ -150,7 +150,7 @@ int cmd_split_job(int argc, char **argv)
 	}
 	for (int i = optind; i < argc && !ret; i++) {
 		struct job_load_opts lo = { opts.include_dirs, false };
-		struct strbuf text = STRBUF_INIT, refined = STRBUF_INIT, prefix = STRBUF_INIT;
+		struct strbuf text = STRBUF_INIT, prefix = STRBUF_INIT;
 		const char *base = strrchr(argv[i], '/');
 		struct out_ctx oc;
 		struct job *job = NULL;
@@ -172,10 +172,9 @@ int cmd_split_job(int argc, char **argv)
 				job_refine_compatible(text.buf, &raw);
 			else
 				strbuf_add(&raw, text.buf, text.len);
-			job_quote_templates(raw.buf, &refined);
-			strbuf_release(&raw);
-			if (job_load_string(refined.buf, refined.len, argv[i], &lo, &job) < 0)
+			if (job_load_templates(raw.buf, raw.len, argv[i], &lo, &job) < 0)
 				ret = EXIT_ERROR;
+			strbuf_release(&raw);
 		}
 		if (!ret) {
 			oc.jobfile = argv[i];
@@ -186,7 +185,6 @@ int cmd_split_job(int argc, char **argv)
 		}
 		job_free(job);
 		strbuf_release(&text);
-		strbuf_release(&refined);
 		strbuf_release(&prefix);
 	}
 out:

@@ -154,6 +154,11 @@ int job_load_opts(const char *path, const struct job_load_opts *opts,
  * ("./x" resolves relative to dirname(name)). */
 int job_load_string(const char *text, size_t len, const char *name,
 		    const struct job_load_opts *opts, struct job **out);
+/* Same for split-job: lkp's `{{ ruby }}` values, in text and in every
+ * `<<:` file it merges, quoted as strings first (job_quote_templates), as
+ * lkp's literal_double_braces runs after merging the included files. */
+int job_load_templates(const char *text, size_t len, const char *name,
+		       const struct job_load_opts *opts, struct job **out);
 
 /* Free a job and everything it owns; NULL is fine. */
 void job_free(struct job *job);

@@ -12,6 +12,7 @@
  */
 #include "job/job.h"
 #include "job/job_src.h"
+#include "job/split.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -47,6 +48,7 @@ struct expansion {
 	struct marker { size_t line; char *text; } *marks;
 	size_t nr_marks, alloc_marks;
 	const char *const *include_dirs;
+	bool quote_templates;
 };
 
 static void exp_release(struct expansion *x)
@@ -350,6 +352,12 @@ static int do_include(struct expansion *x, const char *content, size_t clen,
 		goto out;
 	if (opts)
 		apply_include_options(&text, opts->root);
+	if (x->quote_templates) {
+		struct strbuf q = STRBUF_INIT;
+		job_quote_templates(text.buf, &q);
+		strbuf_release(&text);
+		text = q;
+	}
 	isrc = src_new(path.buf);
 	isrc->hidden = !ends_with(path.buf, ".yaml") && !ends_with(path.buf, ".yml");
 	ret = expand_text(x, text.buf, text.len, isrc, indent, depth + 1, false);
@@ -875,8 +883,8 @@ static bool job_is_empty(const struct job *job)
 	return true;
 }
 
-int job_load_string(const char *text, size_t len, const char *name,
-		    const struct job_load_opts *opts, struct job **out)
+static int load_string(const char *text, size_t len, const char *name,
+		       const struct job_load_opts *opts, bool quote, struct job **out)
 {
 	static const struct job_load_opts none;
 	struct expansion x;
@@ -891,6 +899,7 @@ int job_load_string(const char *text, size_t len, const char *name,
 	memset(&x, 0, sizeof(x));
 	strbuf_init(&x.text, len + 64);
 	x.include_dirs = job_default_include_dirs(opts->include_dirs, buf);
+	x.quote_templates = quote;
 	src = src_new(name);
 	ret = expand_text(&x, text, len, src, "", 0, true);
 	src_put(src);
@@ -910,6 +919,24 @@ int job_load_string(const char *text, size_t len, const char *name,
 	}
 	*out = job;
 	return 0;
+}
+
+int job_load_string(const char *text, size_t len, const char *name,
+		    const struct job_load_opts *opts, struct job **out)
+{
+	return load_string(text, len, name, opts, false, out);
+}
+
+int job_load_templates(const char *text, size_t len, const char *name,
+		       const struct job_load_opts *opts, struct job **out)
+{
+	struct strbuf q = STRBUF_INIT;
+	int ret;
+
+	job_quote_templates(text, &q);
+	ret = load_string(q.buf, q.len, name, opts, true, out);
+	strbuf_release(&q);
+	return ret;
 }
 
 int job_load_opts(const char *path, const struct job_load_opts *opts,

@@ -197,7 +197,23 @@ static void add_program(struct job_programs *p, const char *name,
 	ALLOC_GROW(p->programs, p->nr_programs + 1, p->alloc_programs);
 	p->programs[p->nr_programs++] = xstrdup(name);
 	if (job_program_dir(name, dirs, &dir)) {
-		for (const char *const *s = script_names; *s; s++) {
+		/*
+		 * lkp reads one script's options: its program table merges
+		 * setup, then run, then daemon scripts, so the last one wins
+		 * (programs/oltp/setup's "# - nr_threads" is no option when
+		 * programs/oltp/run is there too).  Without a catalog, every
+		 * script perfbot's own programs have.
+		 */
+		static const char *const lkp_order[] = { "daemon", "run", "setup", NULL };
+		bool one = false;
+		if (dirs && *dirs)
+			for (const char *const *s = lkp_order; *s && !one; s++) {
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s", dir.buf, *s);
+				if ((one = is_executable(f.buf)))
+					read_script_options(p, f.buf);
+			}
+		for (const char *const *s = script_names; *s && !one; s++) {
 			strbuf_reset(&f);
 			strbuf_addf(&f, "%s/%s", dir.buf, *s);
 			read_script_options(p, f.buf);

@@ -273,8 +273,13 @@ static struct job_value *collect_defaults(const struct job_value *job,
 	c.nr_loaded = nr_loaded;
 	c.alloc_loaded = alloc_loaded;
 	c.ctx = job_value_dup(job);
-	if (doc2)
-		revise_map(c.ctx, doc2, true);
+	{
+		/* lkp revises with doc2 ({} for the first document) even when
+		 * empty: that is where the job's own `key-:` and `a.b:` apply */
+		struct job_value *none = job_value_new(JOB_MAP);
+		revise_map(c.ctx, doc2 ? doc2 : none, true);
+		job_value_free(none);
+	}
 	if (overrides)
 		revise_map(c.ctx, overrides, true);
 	job_map_set(c.ctx, "___", job_value_new(JOB_NULL));
@@ -441,6 +446,40 @@ struct split_ctx {
 	void *ctx;
 };
 
+/*
+ * The later document as an atom's pass sees it.  lkp's merge puts doc2's
+ * own top-level values into the job (Hash#merge! keeps the object), so
+ * each_job's h[k] = vv inside such a mapping writes into doc2 too: the
+ * atom's pass reads `ltp: {test: ima}`, not doc2's `test: [ima]` (which
+ * it would drop as a list, leaving programs/ltp/include unread).  A
+ * top-level value the matrix replaces, or an accumulated one, is a new
+ * object in the job and doc2 keeps its own.
+ */
+static struct job_value *doc2_for_atom(const struct job_value *doc2,
+				       const struct job_value *atom)
+{
+	struct job_value *d = job_value_dup(doc2);
+
+	for (size_t i = 0; i < d->nr; i++) {
+		struct job_entry *e = &d->ent[i];
+		const struct job_value *now;
+		size_t n;
+
+		if (e->comment || e->val->kind != JOB_MAP)
+			continue;
+		n = strlen(e->key);
+		if (!n || e->key[n - 1] == '+' || e->key[n - 1] == '-' ||
+		    revise_accumulative_key(e->key))
+			continue;
+		now = job_map_get(atom, e->key);
+		if (!now || now->kind != JOB_MAP)
+			continue;
+		job_value_free(e->val);
+		e->val = job_value_dup(now);
+	}
+	return d;
+}
+
 /* An atom: lkp's second load_defaults, for files the job's pass did not
  * read, never overriding what the atom has. */
 static int emit_atom(struct split_ctx *s, const struct job *job)
@@ -450,12 +489,13 @@ static int emit_atom(struct split_ctx *s, const struct job *job)
 	if (!s->opts->no_defaults) {
 		char **loaded = xcalloc(s->nr_loaded + 1, sizeof(*loaded));
 		size_t nr = s->nr_loaded, alloc = s->nr_loaded + 1;
-		struct job_value *d;
+		struct job_value *d, *doc2 = s->doc2 ? doc2_for_atom(s->doc2, atom->root) : NULL;
 
 		for (size_t i = 0; i < nr; i++)
 			loaded[i] = xstrdup(s->loaded[i]);
-		d = collect_defaults(atom->root, s->doc2, s->opts->overrides, s->dirs,
+		d = collect_defaults(atom->root, doc2, s->opts->overrides, s->dirs,
 				     &loaded, &nr, &alloc);
+		job_value_free(doc2);
 		free_loaded(loaded, nr);
 		if (!d) {
 			job_free(atom);
@@ -594,6 +634,11 @@ static int split_doc(struct split_ctx *s, const struct job *base)
 		builtin_defaults(combo->root, d, s->dirs);
 		revise_map(combo->root, d, false);
 		job_value_free(d);
+	} else {
+		/* lkp's merge_defaults all the same: the job's `key-:` go */
+		struct job_value *none = job_value_new(JOB_MAP);
+		revise_map(combo->root, none, false);
+		job_value_free(none);
 	}
 	if (s->doc2)
 		revise_map(combo->root, s->doc2, true);
@@ -630,7 +675,19 @@ int job_split(const struct job *job, const char *origin,
 		origin_label(origin, s.dirs, &sb);
 		job_map_add_comment(base->root, sb.buf);
 	}
-	revise_map(base->root, job->root, true);
+	/*
+	 * The job's keys as written: lkp applies `kmsg-:` (and `a.b:`) when
+	 * it first revises the job, merging the defaults, so a default
+	 * monitor the job turns off goes (pmbench-dcpmm.yaml's
+	 * `perf-profile-:`, `heartbeat-:`, `kmsg-:`).
+	 */
+	for (size_t i = 0; i < job->root->nr; i++) {
+		const struct job_entry *e = &job->root->ent[i];
+		if (e->comment)
+			job_map_add_comment(base->root, e->key);
+		else
+			job_map_set(base->root, e->key, job_value_dup(e->val));
+	}
 	if (!job_lookup(base, "job_origin"))
 		job_set_value(base, "job_origin", job_string_new(origin));
 	if (opts->kconfig)

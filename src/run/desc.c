@@ -244,9 +244,18 @@ static int decode_benchmark(struct job_desc *d, const struct run_opts *opts)
 	runner_ctx_release(&ctx);
 	if (r < 0)
 		error("%s", why.buf);
-	else if (r > 0)
-		r = error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
-			  "`mytest: {command: ...}`, or give a command after --", d->where);
+	else if (r > 0) {
+		/* an lkp job names its benchmark (aim7: ...): say which one
+		 * perfbot lacks, not that there is none */
+		const char *key, *tc = job_testcase(d->job, &key);
+		if (tc && job_lookup(d->job, tc))
+			r = error("%s: benchmark '%s': perfbot has no runner for it "
+				  "(`perfbot install --list` lists those it has); give its command "
+				  "after -- or as `mytest: {command: ...}`", d->where, tc);
+		else
+			r = error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
+				  "`mytest: {command: ...}`, or give a command after --", d->where);
+	}
 	strbuf_release(&why);
 	return r;
 }

@@ -22,7 +22,7 @@
 #define MAX_REPEAT 255          /* largest m, n of {m,n} */
 #define MAX_GROUPS 64
 
-enum op { I_CHAR, I_CLASS, I_BOL, I_EOL, I_SPLIT, I_JMP, I_SAVE, I_MATCH };
+enum op { I_CHAR, I_CLASS, I_BOL, I_EOL, I_LOOK, I_SPLIT, I_JMP, I_SAVE, I_MATCH };
 
 struct rx_inst {
 	enum op op;
@@ -30,17 +30,21 @@ struct rx_inst {
 	size_t x, y;            /* I_JMP: x; I_SPLIT: x preferred, then y;
 				   I_SAVE: slot x */
 	uint32_t set[8];        /* I_CLASS: a bit per byte */
+	struct rx *look;        /* I_LOOK: the program that must match here
+				   (or, with neg, must not) */
+	bool neg;
 };
 
 /* ---- the tree -------------------------------------------------------- */
 
-enum kind { N_EMPTY, N_CHAR, N_CLASS, N_BOL, N_EOL, N_CAT, N_ALT, N_GROUP, N_REP };
+enum kind { N_EMPTY, N_CHAR, N_CLASS, N_BOL, N_EOL, N_LOOK, N_CAT, N_ALT, N_GROUP, N_REP };
 
 struct node {
 	enum kind kind;
 	unsigned char c;
 	uint32_t set[8];
-	int group, min, max;    /* max -1: no limit */
+	int group, min, max;    /* group 0: (?:...); max -1: no limit */
+	bool neg;               /* N_LOOK: (?!...) rather than (?=...) */
 	struct node *a, *b;
 };
 
@@ -147,6 +151,27 @@ static struct node *parse_bracket(struct parser *ps)
 
 static struct node *parse_alt(struct parser *ps, int depth);
 
+/* Perl's and Ruby's \d \w \s (ASCII, as Ruby's), and \D \W \S. */
+static struct node *perl_class(struct parser *ps, char c)
+{
+	struct node *n = new_node(ps, N_CLASS);
+
+	for (unsigned b = 1; b < 128; b++) {
+		bool in;
+		switch (c | 0x20) {
+		case 'd': in = b >= '0' && b <= '9'; break;
+		case 'w': in = isalnum((int)b) || b == '_'; break;
+		default:  in = strchr(" \t\n\v\f\r", (int)b) != NULL; break;
+		}
+		if (in != (c >= 'A' && c <= 'Z'))
+			set_add(n->set, b);
+	}
+	if (c >= 'A' && c <= 'Z')
+		for (unsigned b = 128; b < 256; b++)
+			set_add(n->set, b);
+	return n;
+}
+
 static struct node *parse_atom(struct parser *ps, int depth)
 {
 	struct node *n;
@@ -154,10 +179,18 @@ static struct node *parse_atom(struct parser *ps, int depth)
 
 	switch (c) {
 	case '(':
-		if (ps->nsub >= MAX_GROUPS)
-			return fail(ps, "too many groups");
-		n = new_node(ps, N_GROUP);
-		n->group = ++ps->nsub;
+		if (ps->p[0] == '?' && strchr(":=!", ps->p[1]) && ps->p[1]) {
+			/* Ruby's (?:...), (?=...), (?!...): POSIX gives '(?'
+			 * no meaning ("nothing to repeat"), so no ERE changes */
+			n = new_node(ps, ps->p[1] == ':' ? N_GROUP : N_LOOK);
+			n->neg = ps->p[1] == '!';
+			ps->p += 2;
+		} else {
+			if (ps->nsub >= MAX_GROUPS)
+				return fail(ps, "too many groups");
+			n = new_node(ps, N_GROUP);
+			n->group = ++ps->nsub;
+		}
 		n->a = parse_alt(ps, depth + 1);
 		if (!n->a)
 			return NULL;
@@ -180,6 +213,8 @@ static struct node *parse_atom(struct parser *ps, int depth)
 		if (!*ps->p)
 			return fail(ps, "a trailing '\\'");
 		c = *ps->p++;
+		if (strchr("dwsDWS", c))
+			return perl_class(ps, c);
 		break;
 	case '*': case '+': case '?': case '{':
 		return fail(ps, "nothing to repeat");
@@ -280,17 +315,51 @@ struct emitter {
 	struct rx_inst *prog;
 	size_t len, alloc;
 	bool too_big;
+	size_t nsub;            /* the whole pattern's, for a lookahead's program */
+	size_t *total;          /* instructions of every program, lookaheads' too */
 };
+
+static size_t emit(struct emitter *e, enum op op);
+static void emit_node(struct emitter *e, const struct node *n);
+
+/* Free a program and the lookahead programs it holds. */
+static void free_prog(struct rx_inst *prog, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (prog[i].op == I_LOOK && prog[i].look) {
+			free_prog(prog[i].look->prog, prog[i].look->len);
+			free(prog[i].look);
+		}
+	free(prog);
+}
+
+/* The whole program of tree n: SAVE 0, n, SAVE 1, MATCH. */
+static void emit_program(struct emitter *e, const struct node *n)
+{
+	emit(e, I_SAVE);                /* slot 0: x = 0 */
+	emit_node(e, n);
+	size_t last = emit(e, I_SAVE);
+	e->prog[last].x = 1;
+	emit(e, I_MATCH);
+}
 
 static size_t emit(struct emitter *e, enum op op)
 {
-	if (e->len >= MAX_PROG) {
+	if (*e->total >= MAX_PROG) {
+		/* an index the caller may write, the program is dropped; a
+		 * lookahead's program may have none yet */
 		e->too_big = true;
+		if (!e->len) {
+			ALLOC_GROW(e->prog, 1, e->alloc);
+			memset(e->prog, 0, sizeof(e->prog[0]));
+			return 0;
+		}
 		return e->len - 1;
 	}
 	ALLOC_GROW(e->prog, e->len + 1, e->alloc);
 	memset(&e->prog[e->len], 0, sizeof(e->prog[0]));
 	e->prog[e->len].op = op;
+	++*e->total;
 	return e->len++;
 }
 
@@ -318,6 +387,23 @@ static void emit_node(struct emitter *e, const struct node *n)
 	case N_EOL:
 		emit(e, I_EOL);
 		break;
+	case N_LOOK: {
+		/* its own program, run anchored where the thread stands */
+		struct emitter sub = { NULL, 0, 0, false, e->nsub, e->total };
+		emit_program(&sub, n->a);
+		i = emit(e, I_LOOK);
+		if (sub.too_big || e->too_big) {
+			free_prog(sub.prog, sub.len);
+			e->too_big = true;
+			break;
+		}
+		e->prog[i].look = xcalloc(1, sizeof(struct rx));
+		e->prog[i].look->prog = sub.prog;
+		e->prog[i].look->len = sub.len;
+		e->prog[i].look->nsub = e->nsub;
+		e->prog[i].neg = n->neg;
+		break;
+	}
 	case N_CAT:
 		emit_node(e, n->a);
 		emit_node(e, n->b);
@@ -332,6 +418,10 @@ static void emit_node(struct emitter *e, const struct node *n)
 		e->prog[j].x = e->len;
 		break;
 	case N_GROUP:
+		if (!n->group) {
+			emit_node(e, n->a);
+			break;
+		}
 		i = emit(e, I_SAVE);
 		e->prog[i].x = (size_t)n->group * 2;
 		emit_node(e, n->a);
@@ -364,7 +454,8 @@ static void emit_node(struct emitter *e, const struct node *n)
 int rx_compile(struct rx *re, const char *pattern, const char **why)
 {
 	struct parser ps = { pattern, NULL, 0, NULL, 0, 0 };
-	struct emitter e = { NULL, 0, 0, false };
+	size_t total = 0;
+	struct emitter e = { NULL, 0, 0, false, 0, &total };
 	struct node *root = parse_alt(&ps, 0);
 	int ret = -1;
 
@@ -372,14 +463,11 @@ int rx_compile(struct rx *re, const char *pattern, const char **why)
 	if (root && *ps.p)
 		root = fail(&ps, "unmatched ')'");
 	if (root) {
-		emit(&e, I_SAVE);               /* slot 0: x = 0 */
-		emit_node(&e, root);
-		size_t last = emit(&e, I_SAVE);
-		e.prog[last].x = 1;
-		emit(&e, I_MATCH);
+		e.nsub = (size_t)ps.nsub + 1;
+		emit_program(&e, root);
 		if (e.too_big) {
 			ps.why = "pattern too large";
-			free(e.prog);
+			free_prog(e.prog, e.len);
 		} else {
 			re->prog = e.prog;
 			re->len = e.len;
@@ -397,7 +485,7 @@ int rx_compile(struct rx *re, const char *pattern, const char **why)
 
 void rx_release(struct rx *re)
 {
-	free(re->prog);
+	free_prog(re->prog, re->len);
 	memset(re, 0, sizeof(*re));
 }
 
@@ -415,6 +503,8 @@ struct vm {
 	size_t ncap;
 	size_t *mark;           /* per instruction: the step that added it */
 };
+
+static bool run(const struct rx *re, const char *s, long begin, bool anchored, long *found);
 
 /* Follow pc through the non-consuming instructions, adding threads. */
 static void add_thread(struct vm *vm, struct tlist *l, size_t pc, long *caps, long pos,
@@ -449,6 +539,15 @@ static void add_thread(struct vm *vm, struct tlist *l, size_t pc, long *caps, lo
 		if (!vm->s[pos])
 			add_thread(vm, l, pc + 1, caps, pos, step);
 		break;
+	case I_LOOK: {
+		/* tried once per position (mark), each an anchored run */
+		long *sub = xmalloc(in->look->nsub * 2 * sizeof(long));
+		bool seen = run(in->look, vm->s, pos, true, sub);
+		free(sub);
+		if (seen != in->neg)
+			add_thread(vm, l, pc + 1, caps, pos, step);
+		break;
+	}
 	default:
 		l->pc[l->n] = pc;
 		memcpy(l->caps + l->n * vm->ncap, caps, vm->ncap * sizeof(long));
@@ -457,12 +556,16 @@ static void add_thread(struct vm *vm, struct tlist *l, size_t pc, long *caps, lo
 	}
 }
 
-bool rx_exec(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
+/*
+ * Run re over s from position begin: a match starting anywhere from there
+ * or, anchored, only at begin.  found (re->nsub * 2 slots) gets the
+ * winning thread's captures.
+ */
+static bool run(const struct rx *re, const char *s, long begin, bool anchored, long *found)
 {
 	struct vm vm = { re, s, re->nsub * 2, NULL };
 	struct tlist lists[2], *clist = &lists[0], *nlist = &lists[1], *t;
 	long *start = xmalloc(vm.ncap * sizeof(long));
-	long *found = xmalloc(vm.ncap * sizeof(long));
 	bool matched = false;
 	size_t step = 1;
 
@@ -474,8 +577,8 @@ bool rx_exec(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
 	}
 	for (size_t i = 0; i < vm.ncap; i++)
 		start[i] = -1;
-	add_thread(&vm, clist, 0, start, 0, step);
-	for (long pos = 0;; pos++) {
+	add_thread(&vm, clist, 0, start, begin, step);
+	for (long pos = begin;; pos++) {
 		unsigned char c = (unsigned char)s[pos];
 
 		step++;
@@ -499,7 +602,7 @@ bool rx_exec(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
 			break;
 		/* a match may still start at the next position, behind every
 		 * thread already running */
-		if (!matched)
+		if (!matched && !anchored)
 			add_thread(&vm, nlist, 0, start, pos + 1, step);
 		if (!nlist->n)
 			break;
@@ -507,6 +610,20 @@ bool rx_exec(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
 		clist = nlist;
 		nlist = t;
 	}
+	for (int k = 0; k < 2; k++) {
+		free(lists[k].pc);
+		free(lists[k].caps);
+	}
+	free(vm.mark);
+	free(start);
+	return matched;
+}
+
+bool rx_exec(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
+{
+	long *found = xmalloc(re->nsub * 2 * sizeof(long));
+	bool matched = run(re, s, 0, false, found);
+
 	if (matched)
 		for (size_t i = 0; i < nm; i++) {
 			bool have = i < re->nsub;
@@ -515,12 +632,6 @@ bool rx_exec(const struct rx *re, const char *s, struct rx_sub *m, size_t nm)
 			if (m[i].so < 0 || m[i].eo < 0)
 				m[i].so = m[i].eo = -1;
 		}
-	for (int k = 0; k < 2; k++) {
-		free(lists[k].pc);
-		free(lists[k].caps);
-	}
-	free(vm.mark);
-	free(start);
 	free(found);
 	return matched;
 }

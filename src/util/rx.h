@@ -16,6 +16,12 @@
  * [:lower:] [:punct:] [:xdigit:] classes, '^' and '$' (start and end of
  * the subject), groups, '|', '*', '+', '?', {m}, {m,}, {m,n} (m, n <=
  * 255), and '\' before any character to mean that character.
+ * Of Ruby's syntax (lkp's job templates hold Ruby regexps) also \d \w \s
+ * \D \W \S (ASCII classes, as Ruby's), (?:...) and the lookaheads (?=...)
+ * and (?!...); POSIX gives '(?' no meaning and '\d' none of its own.
+ * A lookahead runs its own program, anchored, once per position it is
+ * reached at: a pattern holding one is O(subject^2 x pattern) at worst,
+ * so parsers of benchmark output keep to the rest.
  *
  * Semantics: a match exists exactly when POSIX says so.  Submatches are
  * leftmost-first with greedy quantifiers (Perl's and Ruby's, lkp's

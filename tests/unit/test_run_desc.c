@@ -333,6 +333,10 @@ static void test_errors(void **state)
 		{ "testcase: x\n", NULL,
 		  "perfbot: j.yaml: the job names no benchmark: add one (see `perfbot install --list`), "
 		  "`mytest: {command: ...}`, or give a command after --\n" },
+		{ "testcase: aim7\naim7:\n  test: disk_cp\n", NULL,
+		  "perfbot: j.yaml: benchmark 'aim7': perfbot has no runner for it "
+		  "(`perfbot install --list` lists those it has); give its command after -- "
+		  "or as `mytest: {command: ...}`\n" },
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {

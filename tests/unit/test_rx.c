@@ -82,6 +82,40 @@ static void test_groups_not_taken(void **state)
 	rx_release(&re);
 }
 
+/* The Ruby syntax lkp's job templates use (programs/ltp/include's kind). */
+static void test_ruby_syntax(void **state)
+{
+	(void)state;
+	check("^fs(-\\w+)?$", "fs-ext_4", true, "-ext_4");
+	check("^fs(-\\w+)?$", "fs-a.b", false, NULL);
+	check("^fs(-\\w+)?$", "fs", true, NULL);
+	check("\\d+", "ab12", true, NULL);
+	check("^\\d", "a1", false, NULL);
+	check("a\\sb", "a\tb", true, NULL);
+	check("a\\Sb", "a b", false, NULL);
+	check("^\\D\\W$", "x-", true, NULL);
+	check("^\\D", "7", false, NULL);
+	check("\\W", "abc_9", false, NULL);
+	/* (?:...) groups without taking a number */
+	check("(?:ab)+(c)", "ababc", true, "c");
+	/* negative lookahead: where the subpattern does not match */
+	check("^syscalls(?!-ipc)", "syscalls", true, NULL);
+	check("^syscalls(?!-ipc)", "syscalls-foo", true, NULL);
+	check("^syscalls(?!-ipc)", "syscalls-ipc", false, NULL);
+	check("^syscalls(?!-ipc)", "syscalls-ip", true, NULL);
+	/* positive lookahead consumes nothing */
+	check("a(?=b)(b)", "ab", true, "b");
+	check("a(?=b)", "ac", false, NULL);
+	check("(?=.*x)(y)", "yx", true, "y");
+	/* a lookahead sees past the end of the outer match, and its own ^ is
+	 * the subject's start */
+	check("a(?!.*z)", "aaz", false, NULL);
+	check("b(?=^)", "b", false, NULL);
+	/* nested */
+	check("a(?!b(?=c))", "abc", false, NULL);
+	check("a(?!b(?=c))", "abd", true, NULL);
+}
+
 static void test_errors(void **state)
 {
 	static const struct { const char *pattern, *why; } bad[] = {
@@ -99,6 +133,12 @@ static void test_errors(void **state)
 		{ "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((a)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))",
 		  "too many groups" },
 		{ "(a{200}){200}", "pattern too large" },
+		{ "((?!a{200}){200})", "pattern too large" },
+		{ "(?!(?!a{100}){100}){100}", "pattern too large" },
+		{ "a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{255}a{15}(?!b)",
+		  "pattern too large" },
+		{ "(?!a", "expected ')'" },
+		{ "(?<a)", "nothing to repeat" },
 	};
 	(void)state;
 
@@ -162,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_groups_not_taken),
+		cmocka_unit_test(test_ruby_syntax),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_same_as_glibc),
 	};

@@ -282,6 +282,11 @@ static void test_erb(void **state)
 	/* Hashugar: a mapping's key as a method; a name the job lacks is
 	 * lkp's KeyError (1, no message): the file waits for a later pass */
 	erb("<%= m.k %> <%= m.k.upcase %>\n", "m: {k: v}\n", NULL, "v V\n");
+	/* .class is Object#class, never a key: a class equals no string
+	 * (programs/stress-ng/include's `___.class == "security"`) */
+	erb("% if m.class == 'security'\nsec\n% elsif m.test == 'acct'\nacct\n% end\n"
+	    "<%= m.class %> <%= 'x'.class %> <%= m.class == m.class %> <%= m.class == 'x'.class %> <%= m.class == 'Hashugar' %>\n",
+	    "m: {class: security, test: acct}\n", NULL, "acct\nHashugar String true false false\n");
 	{
 		struct job *j = job_new();
 		struct strbuf out = STRBUF_INIT;
@@ -417,6 +422,43 @@ static void test_program_include_pass(void **state)
 }
 
 /*
+ * A later document's mapping is the one the job holds (Ruby's merge! keeps
+ * the object), so when the matrix sets doc2's `mode: [c, c-x]` to c, the
+ * atom's pass sees `mode: c` in doc2 too and reads the include that
+ * waited for it; the template's Ruby regexp has a lookahead and \w.
+ */
+static void test_later_doc_atom_pass(void **state)
+{
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+
+	(void)state;
+	put_file("programs/opt/run", "#!/bin/sh\n# - mode\n", true);
+	put_file("programs/opt/include",
+		 "% if ___.mode =~ /^c(?!-x)\\w*$/\nopt_c: 1\n% end\nopt_seen: <%= ___.mode %>\n", false);
+	strbuf_addf(&root, "%s/lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	split_text("suite: opt\nopt:\n  mode: [a, b]\n---\nflag: 1\nopt:\n  mode: [c, c-x, cy]\n",
+		   &o, &a);
+	assert_int_equal(a.nr, 5);
+	assert_string_equal(a.names[2], "j-c.yaml");
+	for (int i = 0; i < 5; i++)
+		assert_non_null(strstr(a.texts[i], "#! programs/opt/include\n"));
+	assert_non_null(strstr(a.texts[1], "opt_seen: b\n"));
+	assert_null(strstr(a.texts[1], "opt_c:"));
+	assert_non_null(strstr(a.texts[2], "opt_c: 1\nopt_seen: c\n"));
+	assert_non_null(strstr(a.texts[3], "opt_seen: c-x\n"));
+	assert_null(strstr(a.texts[3], "opt_c:"));
+	assert_non_null(strstr(a.texts[4], "opt_c: 1\nopt_seen: cy\n"));
+	atoms_release(&a);
+	strbuf_release(&root);
+}
+
+/*
  * lkp's {{ ruby }} job values: quoted as strings on reading, then each is
  * a dimension evaluated in the atom's context (in key order with the
  * lists); a nil whole value drops the atom, a typed result keeps its type,
@@ -465,6 +507,95 @@ static void test_double_brace_templates(void **state)
 		job_free(j);
 	}
 	strbuf_release(&q);
+}
+
+/*
+ * lkp reads one script's "# - option" lines per program, the last of
+ * setup, run, daemon it has (its program table merges them in that
+ * order): setup's options are no path parameters when run is there.
+ */
+static void test_one_script_options(void **state)
+{
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+
+	(void)state;
+	put_file("programs/two/setup", "#!/bin/sh\n# - size\n", true);
+	put_file("programs/two/run", "#!/bin/sh\n# - mode\n", true);
+	put_file("programs/three/run", "#!/bin/sh\n# - colour\n", true);
+	put_file("programs/three/daemon", "#!/bin/sh\n# - port\n", true);
+	put_file("programs/four/setup", "#!/bin/sh\n# - depth\n", true);
+	put_file("programs/four/run", "#!/bin/sh\n# - shape\n", false);
+	strbuf_addf(&root, "%s/lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	split_text("suite: two\ntwo:\n  size: 5\n  mode: m\nthree:\n  colour: red\n  port: 80\n"
+		   "four:\n  depth: 3\n  shape: round\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	/* run's mode, not setup's size; daemon's port, not run's colour; a
+	 * run script that is not executable does not count (four's setup) */
+	assert_string_equal(a.names[0], "j-3-m-80.yaml");
+	atoms_release(&a);
+	strbuf_release(&root);
+}
+
+/* A job's `key-:` removes what the defaults add (lkp applies it when it
+ * first revises the job, merging the defaults). */
+static void test_minus_key_over_defaults(void **state)
+{
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf root = STRBUF_INIT;
+	const char *dirs[2];
+
+	(void)state;
+	put_file("include/category/benchmark", "mon1:\nmon2:\nmon3:\n  opt: 1\n", false);
+	strbuf_addf(&root, "%s/lkp", tmpdir);
+	dirs[0] = root.buf;
+	dirs[1] = NULL;
+	o.include_dirs = dirs;
+	split_text("suite: x\ncategory: benchmark\nmon1-:\nmon3-:\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	assert_non_null(strstr(a.texts[0], "\nmon2:"));
+	assert_null(strstr(a.texts[0], "mon1"));
+	assert_null(strstr(a.texts[0], "mon3"));
+	atoms_release(&a);
+	o.no_defaults = true;
+	split_text("suite: x\ncategory: benchmark\nmon1-:\n", &o, &a);
+	assert_int_equal(a.nr, 1);
+	assert_null(strstr(a.texts[0], "mon1"));
+	atoms_release(&a);
+	strbuf_release(&root);
+}
+
+/* lkp quotes {{ }} after merging the `<<:` files: a template in an
+ * included job file is a dimension too (fsmark-1brd.yaml's case). */
+static void test_templates_in_included_file(void **state)
+{
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct job_load_opts lo = { no_dirs, false };
+	struct strbuf path = STRBUF_INIT;
+	const char *text = "<<: base.yaml\n";
+	struct job *j;
+
+	(void)state;
+	put_file("jobs/base.yaml", "suite: hackbench\nhackbench:\n  loops: [1, 2]\n"
+		 "  size: {{\n    hackbench.loops == 1 ? 'small' : 'big'\n    }}\n", false);
+	strbuf_addf(&path, "%s/lkp/jobs/main.yaml", tmpdir);
+	assert_int_equal(job_load_templates(text, strlen(text), path.buf, &lo, &j), 0);
+	a.prefix = "j";
+	a.dirs = no_dirs;
+	assert_int_equal(job_split(j, path.buf, &o, collect, &a), 0);
+	assert_int_equal(a.nr, 2);
+	assert_string_equal(a.names[0], "j-1-small.yaml");
+	assert_string_equal(a.names[1], "j-2-big.yaml");
+	atoms_release(&a);
+	job_free(j);
+	strbuf_release(&path);
 }
 
 static void test_refine_compatible(void **state)
@@ -707,7 +838,11 @@ int main(void)
 		cmocka_unit_test(test_erb),
 		cmocka_unit_test(test_template_error_in_split),
 		cmocka_unit_test(test_program_include_pass),
+		cmocka_unit_test(test_later_doc_atom_pass),
 		cmocka_unit_test(test_double_brace_templates),
+		cmocka_unit_test(test_templates_in_included_file),
+		cmocka_unit_test(test_one_script_options),
+		cmocka_unit_test(test_minus_key_over_defaults),
 		cmocka_unit_test(test_refine_compatible),
 		cmocka_unit_test(test_params_map),
 		cmocka_unit_test(test_conformance),
