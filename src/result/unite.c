@@ -115,20 +115,23 @@ out:
 	return ret;
 }
 
-/* The run's stats become its column: in place when it has one already. */
-static void add_run(struct root *r, const struct matrix *stats, const char *stats_path)
+/* The run's stats (text read from the file `name`) become its column:
+ * in place when it has one already.  0, or -1 with the root unchanged. */
+static int add_run(struct root *r, const struct strbuf *text, const char *name, const char *stats_path)
 {
 	struct matrix *mx = &r->mx;
-	int col = -1;
+	struct strbuf log = STRBUF_INIT;
+	int col = -1, ret;
 
 	for (int c = 0; c < mx->nr_sources; c++)
 		if (mx->sources[c] && !strcmp(mx->sources[c], stats_path))
 			col = c;
-	if (col >= 0)
-		matrix_set_column(mx, col, stats);
-	else
-		matrix_add_column(mx, stats, stats_path);
-	matrix_drop_empty(mx);
+	ret = matrix_parse_column(mx, col, text->buf, text->len, name, stats_path, &log);
+	matrix_print_log(&log);
+	strbuf_release(&log);
+	if (!ret)
+		matrix_drop_empty(mx);
+	return ret;
 }
 
 /* Resolve every run dir and mark each root's last run. */
@@ -175,12 +178,12 @@ static int close_open_root(struct root *open_roots, int *nr_open, int k)
  * be.  0 or -1 with a message. */
 static int unite_one(const struct run *run, const char *arg, struct root *open_roots, int *nr_open)
 {
-	struct strbuf stats_path = STRBUF_INIT;
-	struct matrix stats;
+	struct strbuf stats_path = STRBUF_INIT, text = STRBUF_INIT;
 	struct root *r = NULL;
+	char *used = NULL;
+	bool opened = false;
 	int ret = -1;
 
-	matrix_init(&stats);
 	if (!run->real) {
 		error("cannot unite '%s': %s", arg, strerror(run->err));
 		goto out;
@@ -190,7 +193,7 @@ static int unite_one(const struct run *run, const char *arg, struct root *open_r
 		goto out;
 	}
 	path_join(&stats_path, run->real, "stats.json");
-	if (stats_load(&stats, stats_path.buf) < 0)
+	if (read_file_maybe_gz(&text, stats_path.buf, &used) < 0)
 		goto out;
 
 	for (int k = 0; k < *nr_open && !r; k++)
@@ -203,13 +206,23 @@ static int unite_one(const struct run *run, const char *arg, struct root *open_r
 		if (open_root(r, run->root) < 0)
 			goto out;
 		(*nr_open)++;
+		opened = true;
 		/* room for every column this call may add at once */
 		matrix_reserve_cols(&r->mx, r->mx.ncols + run->left);
 	}
-	add_run(r, &stats, stats_path.buf);
+	if (add_run(r, &text, used, stats_path.buf) < 0) {
+		/* opened for this run only: nothing of it to write */
+		if (opened) {
+			close(r->lock_fd);
+			matrix_release(&r->mx);
+			(*nr_open)--;
+		}
+		goto out;
+	}
 	ret = 0;
 out:
-	matrix_release(&stats);
+	free(used);
+	strbuf_release(&text);
 	strbuf_release(&stats_path);
 	return ret;
 }
