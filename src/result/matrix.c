@@ -578,7 +578,9 @@ int matrix_load(struct matrix *mx, const char *path)
 	return ret;
 }
 
-void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source)
+/* A zero column at the end, with its stats_source (null sources for the
+ * columns before it that had none). */
+static void new_column(struct matrix *mx, const char *source)
 {
 	int col = mx->ncols;
 
@@ -586,6 +588,13 @@ void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char
 	while (mx->nr_sources < col)
 		add_source(mx, NULL);
 	add_source(mx, source);
+}
+
+void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source)
+{
+	int col = mx->ncols;
+
+	new_column(mx, source);
 	matrix_set_column(mx, col, stats);
 }
 
@@ -763,10 +772,7 @@ int matrix_parse_column(struct matrix *mx, int col, const char *text, size_t len
 	if (!ret) {
 		if (col < 0) {
 			col = mx->ncols;
-			resize_cols(mx, col + 1);
-			while (mx->nr_sources < col)
-				add_source(mx, NULL);
-			add_source(mx, source);
+			new_column(mx, source);
 		}
 		col_apply(&cl, mx, col);
 	}
