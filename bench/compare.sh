@@ -4,8 +4,9 @@
 # For 3,000 and 30,000 metrics, 2 commits x 5 runs: unite all runs (median
 # of 5 full re-unites from scratch) and compare (median of 9), printing
 # wall time and peak RSS, and unite's share of unite + compare --rule lkp
-# (lkp's own pipeline).  Targets (issue 2): compare at 30,000 metrics
-# under 100 ms and under 50 MB on the 2-core VM.
+# (what lkp's own pipeline does; bench/lkp-ratio.sh times lkp's itself).
+# Targets (issue 2): compare at 30,000 metrics under 100 ms and under
+# 50 MB on the 2-core VM.
 set -e
 cd "$(dirname "$0")/.."
 . bench/lib.sh

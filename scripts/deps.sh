@@ -6,7 +6,8 @@
 #   deps.sh kernel   what `make demo-kernel` needs (kernel sources, QEMU)
 #   deps.sh coverage what `make coverage` needs (gcov comes with gcc)
 #   deps.sh fuzz     what `make fuzz` needs (check includes it: its smoke run)
-#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel coverage fuzz)
+#   deps.sh lkp      what bench/lkp-ratio.sh needs to run lkp-tests' Ruby
+#   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel coverage fuzz lkp)
 #
 # As root, missing packages are installed (so a second run is instant);
 # anyone else gets the exact apt-get line and exit 1.  A test whose
@@ -35,6 +36,10 @@ KERNEL_PKGS="qemu-system-x86 busybox-static linux-source-6.1 build-essential
 # the fuzzer runtime to libclang-rt-14-dev, a Recommends only.
 FUZZ_PKGS="clang libclang-rt-14-dev"
 
+# bench/lkp-ratio.sh: lkp-tests' own Ruby (unite-stats, ncompare's
+# engine) to time against; no make target installs it: deps.sh lkp.
+LKP_PKGS="ruby ruby-activesupport ruby-tty-command"
+
 # make coverage: lcov and genhtml over gcc's gcov counts.
 COVERAGE_PKGS="lcov"
 
@@ -47,6 +52,7 @@ pkgs() {
 		kernel) echo $KERNEL_PKGS ;;
 		coverage) echo $COVERAGE_PKGS ;;
 		fuzz) echo $FUZZ_PKGS ;;
+		lkp) echo $LKP_PKGS ;;
 		*) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;;
 		esac
 	done
@@ -58,8 +64,9 @@ install) want=$(pkgs build demo) ;;
 kernel) want=$(pkgs build demo kernel) ;;
 coverage) want=$(pkgs build test coverage) ;;
 fuzz) want=$(pkgs build fuzz) ;;
+lkp) want=$(pkgs lkp) ;;
 list) shift; pkgs "$@"; exit 0 ;;
-*) echo "usage: deps.sh check|install|kernel|coverage|fuzz|list GROUP..." >&2; exit 2 ;;
+*) echo "usage: deps.sh check|install|kernel|coverage|fuzz|lkp|list GROUP..." >&2; exit 2 ;;
 esac
 
 missing=""

@@ -328,10 +328,10 @@ static int read_metric(struct loader *ld, int pos)
 	return 0;
 }
 
-/* The whole text: one object of metrics. */
-static int read_object(struct loader *ld)
+/* The whole text: one object of metrics, each member (its key just
+ * read) read by member(ctx).  0, or -1 with jr->err set. */
+static int read_members(struct json_reader *jr, int (*member)(void *ctx), void *ctx)
 {
-	struct json_reader *jr = &ld->jr;
 	enum json_token t = json_next(jr);
 
 	if (t != JSON_OBJECT_BEGIN) {
@@ -342,19 +342,27 @@ static int read_object(struct loader *ld)
 			return -1;
 		return json_reader_fail(jr, at, "expected a JSON object of metrics");
 	}
-	while ((t = json_next(jr)) == JSON_KEY) {
-		if (!strcmp(jr->str, "stats_source")) {
-			if (ld->flat ? json_next(jr) == JSON_ERROR || json_skip(jr) < 0
-				     : read_sources(ld) < 0)
-				return -1;
-			continue;
-		}
-		if (read_metric(ld, start_metric(ld)) < 0)
+	while ((t = json_next(jr)) == JSON_KEY)
+		if (member(ctx) < 0)
 			return -1;
-	}
 	if (t != JSON_OBJECT_END || json_next(jr) != JSON_END)
 		return -1;
 	return 0;
+}
+
+/* A stats file's stats_source (an old lkp habit) is not a metric. */
+static int skip_value(struct json_reader *jr)
+{
+	return json_next(jr) == JSON_ERROR || json_skip(jr) < 0 ? -1 : 0;
+}
+
+static int read_member(void *ctx)
+{
+	struct loader *ld = ctx;
+
+	if (!strcmp(ld->jr.str, "stats_source"))
+		return ld->flat ? skip_value(&ld->jr) : read_sources(ld);
+	return read_metric(ld, start_metric(ld));
 }
 
 /* Drop the metrics whose keep[i] is false, keeping the order. */
@@ -510,7 +518,7 @@ static int load_text(struct matrix *mx, const char *text, size_t len, const char
 	/* a metric takes 40 bytes of text or more ("proc-vmstat.pgfault":
 	 * 1234,): size the index once rather than double it ten times */
 	strmap_reserve(&mx->index, len / 40);
-	ret = read_object(&ld);
+	ret = read_members(&ld.jr, read_member, &ld);
 	if (ret < 0)
 		log_msg(log, 'E', "%s", ld.jr.err.buf);
 	else
@@ -570,7 +578,9 @@ int matrix_load(struct matrix *mx, const char *path)
 	return ret;
 }
 
-void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source)
+/* A zero column at the end, with its stats_source (null sources for the
+ * columns before it that had none). */
+static void new_column(struct matrix *mx, const char *source)
 {
 	int col = mx->ncols;
 
@@ -578,6 +588,13 @@ void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char
 	while (mx->nr_sources < col)
 		add_source(mx, NULL);
 	add_source(mx, source);
+}
+
+void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source)
+{
+	int col = mx->ncols;
+
+	new_column(mx, source);
 	matrix_set_column(mx, col, stats);
 }
 
@@ -597,6 +614,175 @@ void matrix_set_column(struct matrix *mx, int col, const struct matrix *stats)
 		m->is_int[col] = stats->m[i].is_int[0];
 		hint = (int)(m - mx->m) + 1;
 	}
+}
+
+/*
+ * matrix_parse_column: a stats.json read straight into its column.
+ *
+ * stats_parse_quiet + matrix_set_column built each run a matrix of its
+ * own, with an index of every name (a third of unite's time loading the
+ * runs of a 30,000-metric root: a fresh hash table a run, one cache miss a
+ * name) only to look each name up again in the root's.  Here each key is
+ * looked up in the root's matrix once, where the last one was found first
+ * (runs list their metrics in the matrix's order); only names the matrix
+ * lacks get an index, to find their duplicates.  The result, messages
+ * included, is stats_parse_quiet's followed by matrix_set_column's (or
+ * matrix_add_column's): test_matrix checks the two against each other.
+ */
+struct col_entry {
+	int pos;                /* the metric's position in mx, or -1: new */
+	char *name;             /* a new metric's name (owned) */
+	double v;
+	bool is_int;
+	bool is_array;          /* an error, reported in key order */
+	bool bad;               /* not a number: skipped with a warning */
+	const char *at;         /* the key, for messages */
+};
+
+struct col_loader {
+	const struct matrix *mx;
+	struct json_reader jr;
+	struct col_entry *e;
+	int nr;
+	size_t alloc;
+	int *entry_of;          /* per position in mx: its entry + 1, or 0 */
+	struct strmap fresh;    /* names mx lacks -> their entry */
+	int hint;
+};
+
+/* The entry for the key just read: a key given twice keeps the first's
+ * place and takes the last value, as stats_parse's merge_duplicates. */
+static struct col_entry *col_entry(struct col_loader *cl)
+{
+	const char *key = cl->jr.str;
+	int pos = matrix_find_hint(cl->mx, key, cl->hint), i;
+	struct col_entry *e;
+
+	if (pos >= 0) {
+		cl->hint = pos + 1;
+		i = cl->entry_of[pos] - 1;
+	} else {
+		i = strmap_get(&cl->fresh, key);
+	}
+	if (i < 0) {
+		i = cl->nr++;
+		ALLOC_GROW(cl->e, (size_t)cl->nr, cl->alloc);
+		e = &cl->e[i];
+		e->pos = pos;
+		e->name = NULL;
+		if (pos >= 0) {
+			cl->entry_of[pos] = i + 1;
+		} else {
+			e->name = xstrdup(key);
+			strmap_put(&cl->fresh, e->name, i);
+		}
+	}
+	e = &cl->e[i];
+	e->v = 0;
+	e->is_int = true;
+	e->is_array = e->bad = false;
+	e->at = cl->jr.tok;
+	return e;
+}
+
+static int read_col_member(void *ctx)
+{
+	struct col_loader *cl = ctx;
+	struct json_reader *jr = &cl->jr;
+	struct col_entry *e;
+	enum json_token t;
+
+	if (!strcmp(jr->str, "stats_source"))
+		return skip_value(jr);
+	e = col_entry(cl);
+	t = json_next(jr);
+	if (is_sample(t)) {
+		/* as push_sample */
+		e->v = t == JSON_NUMBER ? jr->num : t == JSON_TRUE;
+		e->is_int = t == JSON_NUMBER ? jr->is_int && fabs(jr->num) < FMT_INT_LIMIT : true;
+		return 0;
+	}
+	if (t == JSON_ERROR || json_skip(jr) < 0)
+		return -1;
+	if (t == JSON_ARRAY_BEGIN)
+		e->is_array = true;
+	else
+		e->bad = true;
+	return 0;
+}
+
+/* finish()'s messages for a stats file, in key order: 0, or -1 at the
+ * first array. */
+static int col_check(struct col_loader *cl, struct strbuf *log)
+{
+	struct json_reader *jr = &cl->jr;
+	int line, col;
+
+	for (int i = 0; i < cl->nr; i++) {
+		const struct col_entry *e = &cl->e[i];
+		const char *name = e->pos >= 0 ? cl->mx->m[e->pos].name : e->name;
+
+		if (!e->is_array && !e->bad)
+			continue;
+		json_reader_linecol(jr, e->at, &line, &col);
+		if (e->is_array)
+			return log_msg(log, 'E', "%s:%d:%d: metric '%s' is an array, expected one "
+				       "number per metric in a stats file", jr->name, line, col, name);
+		log_msg(log, 'W', "%s:%d:%d: metric '%s' is not a number; metric skipped",
+			jr->name, line, col, name);
+	}
+	return 0;
+}
+
+/* The entries become column col, new metrics appended in key order. */
+static void col_apply(struct col_loader *cl, struct matrix *mx, int col)
+{
+	for (int i = 0; i < mx->nr; i++) {
+		mx->m[i].v[col] = 0;
+		mx->m[i].is_int[col] = true;
+	}
+	for (int i = 0; i < cl->nr; i++) {
+		struct col_entry *e = &cl->e[i];
+		struct metric *m;
+
+		if (e->bad)
+			continue;
+		m = e->pos >= 0 ? &mx->m[e->pos] : add_metric(mx, e->name);
+		m->v[col] = e->v;
+		m->is_int[col] = e->is_int;
+	}
+}
+
+int matrix_parse_column(struct matrix *mx, int col, const char *text, size_t len,
+			const char *name, const char *source, struct strbuf *log)
+{
+	struct col_loader cl;
+	int ret;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.mx = mx;
+	cl.entry_of = xcalloc((size_t)(mx->nr ? mx->nr : 1), sizeof(*cl.entry_of));
+	strmap_init(&cl.fresh);
+	json_reader_init(&cl.jr, text, len, name);
+	ret = read_members(&cl.jr, read_col_member, &cl);
+	if (ret < 0)
+		log_msg(log, 'E', "%s", cl.jr.err.buf);
+	else
+		ret = col_check(&cl, log);
+	if (!ret) {
+		if (col < 0) {
+			col = mx->ncols;
+			new_column(mx, source);
+		}
+		col_apply(&cl, mx, col);
+	}
+	json_reader_release(&cl.jr);
+	for (int i = 0; i < cl.nr; i++)
+		free(cl.e[i].name);
+	free(cl.e);
+	free(cl.entry_of);
+	strmap_release(&cl.fresh);
+	return ret;
 }
 
 void matrix_drop_empty(struct matrix *mx)

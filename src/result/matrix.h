@@ -100,6 +100,15 @@ void matrix_reserve_cols(struct matrix *mx, int ncols);
 void matrix_add_column(struct matrix *mx, const struct matrix *stats, const char *source);
 /* Replace column col with stats (metrics absent from stats become 0). */
 void matrix_set_column(struct matrix *mx, int col, const struct matrix *stats);
+/*
+ * Parse a stats.json text (stats_parse_quiet's input) straight into column
+ * col of mx, or into a new last column with stats_source `source` (may be
+ * NULL) when col is -1: what stats_parse_quiet followed by matrix_set_column
+ * or matrix_add_column gives, messages logged the same way, without a
+ * matrix of the run's own (unite's hot path).  0, or -1 with mx unchanged.
+ */
+int matrix_parse_column(struct matrix *mx, int col, const char *text, size_t len,
+			const char *name, const char *source, struct strbuf *log);
 /* Drop metrics whose every sample is an integer zero (lkp's rule). */
 void matrix_drop_empty(struct matrix *mx);
 

@@ -189,6 +189,12 @@ static void test_unite(void **state)
 	assert_int_equal(unite_run_dirs(bad, 1), -1);
 	write_text("rr/c2/0/stats.json", "{\"a\": [1, 2]}");
 	assert_int_equal(unite_run_dirs(bad, 1), -1);
+	/* the root, locked for the run only, was not written */
+	strbuf_reset(&d0);
+	strbuf_addf(&d0, "%s/rr/c2/matrix.json", tmpdir);
+	assert_false(file_exists(d0.buf));
+	strbuf_reset(&d0);
+	strbuf_addf(&d0, "%s/rr/c2/0", tmpdir);
 	char *missing[] = { "/nonexistent/run/0" };
 	assert_int_equal(unite_run_dirs(missing, 1), -1);
 

@@ -1,0 +1,145 @@
+/* Unit tests of matrix_parse_column (src/result/matrix.c), unite's way of
+ * reading a run's stats.json: checked against what it replaces,
+ * stats_parse_quiet followed by matrix_set_column / matrix_add_column. */
+#include "test_helpers.h"
+#include "result/matrix.h"
+
+#define BASE "{\"a\": [1, 2], \"b\": [3.5, 4], \"c\": [0, 7], \"z\": [0, 0.0], " \
+	"\"stats_source\": [\"/r/0/stats.json\", \"/r/1/stats.json\"]}"
+
+/* The stats texts: in the matrix's order or not, new metrics, keys given
+ * twice (good then bad and back), values that are no number, an array
+ * (an error after a warning), syntax errors, lkp's stats_source. */
+static const char *const stats_texts[] = {
+	"{\"a\": 5, \"b\": 6.5, \"c\": 7}",
+	"{\"c\": 1, \"new1\": 2, \"a\": 3, \"new2\": true, \"b\": false}",
+	"{\"a\": 1, \"b\": 2, \"a\": 9, \"new\": 1, \"new\": 2.5, \"b\": 0}",
+	"{\"a\": \"x\", \"b\": 1, \"a\": 4}",
+	"{\"new\": 1, \"new\": \"x\", \"a\": 2, \"b\": [1], \"b\": 3}",
+	"{\"a\": null, \"b\": {\"x\": [1]}, \"new\": \"s\", \"c\": 0.0}",
+	"{\"a\": \"x\", \"b\": [1, 2], \"c\": 3, \"d\": [4]}",
+	"{\"new\": [1], \"a\": 1}",
+	"{\"a\": 1, \"b\": }",
+	"{\"a\": [1, }",
+	"[1, 2]",
+	"{\"stats_source\": [\"x\"], \"a\": 1, \"stats_source\": 2}",
+	"{\"a\": 12345678901234567890, \"b\": -0, \"c\": 1e3, \"n\": -1.5e-300}",
+	"{}",
+	"{\"z\": 0, \"y\": 0, \"x\": 1, \"w\": 2, \"v\": 3, \"u\": 4, \"a\": 5}",
+};
+
+static void load_base(struct matrix *mx, bool empty)
+{
+	matrix_init(mx);
+	if (!empty)
+		assert_int_equal(matrix_parse(mx, BASE, strlen(BASE), "base.json"), 0);
+}
+
+/* The old way: 0 or -1, the matrix and the log. */
+static int old_way(struct matrix *mx, int col, const char *text, struct strbuf *log)
+{
+	struct matrix st;
+
+	matrix_init(&st);
+	if (stats_parse_quiet(&st, text, strlen(text), "s.json", log) < 0)
+		return -1;
+	if (col < 0)
+		matrix_add_column(mx, &st, "/r/new/stats.json");
+	else
+		matrix_set_column(mx, col, &st);
+	matrix_release(&st);
+	return 0;
+}
+
+static void check_one(const char *text, int col, bool empty)
+{
+	struct matrix a, b;
+	struct strbuf log_a = STRBUF_INIT, log_b = STRBUF_INIT;
+	struct strbuf out_a = STRBUF_INIT, out_b = STRBUF_INIT;
+	int ret_a, ret_b;
+
+	load_base(&a, empty);
+	load_base(&b, empty);
+	ret_a = old_way(&a, col, text, &log_a);
+	ret_b = matrix_parse_column(&b, col, text, strlen(text), "s.json", "/r/new/stats.json", &log_b);
+	if (ret_a != ret_b || log_a.len != log_b.len || memcmp(log_a.buf, log_b.buf, log_a.len))
+		fail_msg("%s (col %d%s): old %d, new %d; logs differ", text, col,
+			 empty ? ", empty matrix" : "", ret_a, ret_b);
+	matrix_to_json(&a, &out_a);
+	matrix_to_json(&b, &out_b);
+	if (strcmp(out_a.buf, out_b.buf))
+		fail_msg("%s (col %d%s):\nold %s\nnew %s", text, col, empty ? ", empty matrix" : "",
+			 out_a.buf, out_b.buf);
+	assert_int_equal(a.ncols, b.ncols);
+	/* the index finds every metric where it is */
+	for (int i = 0; i < b.nr; i++)
+		assert_int_equal(matrix_find(&b, b.m[i].name), i);
+	assert_int_equal(b.index.nr, (size_t)b.nr);
+	matrix_release(&a);
+	matrix_release(&b);
+	strbuf_release(&log_a);
+	strbuf_release(&log_b);
+	strbuf_release(&out_a);
+	strbuf_release(&out_b);
+}
+
+static void test_same_as_stats_parse_and_set_column(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(stats_texts) / sizeof(*stats_texts); i++) {
+		check_one(stats_texts[i], -1, false);
+		check_one(stats_texts[i], 0, false);
+		check_one(stats_texts[i], 1, false);
+		check_one(stats_texts[i], -1, true);
+	}
+}
+
+/* What the comparison alone would not show: the values and messages. */
+static void test_values_and_messages(void **state)
+{
+	struct matrix mx;
+	struct strbuf log = STRBUF_INIT, out = STRBUF_INIT;
+	const char *text = "{\"b\": 2.5,\n \"a\": \"x\", \"new\": 7, \"a\": 4, \"c\": null}";
+
+	(void)state;
+	load_base(&mx, false);
+	assert_int_equal(matrix_parse_column(&mx, -1, text, strlen(text), "s.json", NULL, &log), 0);
+	assert_int_equal(mx.ncols, 3);
+	assert_int_equal(mx.nr_sources, 3);
+	assert_null(mx.sources[2]);
+	assert_int_equal(mx.nr, 5);
+	assert_string_equal(mx.m[4].name, "new");
+	assert_true(mx.m[0].v[2] == 4 && mx.m[0].is_int[2]);          /* a: the last value */
+	assert_true(mx.m[1].v[2] == 2.5 && !mx.m[1].is_int[2]);
+	assert_true(mx.m[2].v[2] == 0 && mx.m[2].is_int[2]);           /* c: skipped: 0 */
+	assert_true(mx.m[3].v[2] == 0 && mx.m[3].is_int[2]);           /* z: absent: 0 */
+	assert_true(mx.m[4].v[0] == 0 && mx.m[4].v[1] == 0 && mx.m[4].v[2] == 7);
+	assert_string_equal(log.buf, "Ws.json:2:30: metric 'c' is not a number; metric skipped");
+	assert_int_equal(log.len, strlen(log.buf) + 1);
+
+	strbuf_reset(&log);
+	text = "{\"new2\": 1, \"b\": [1]}";
+	matrix_to_json(&mx, &out);
+	assert_int_equal(matrix_parse_column(&mx, 0, text, strlen(text), "s.json", NULL, &log), -1);
+	assert_string_equal(log.buf, "Es.json:1:13: metric 'b' is an array, expected one number per "
+			    "metric in a stats file");
+	{
+		struct strbuf again = STRBUF_INIT;
+
+		matrix_to_json(&mx, &again);
+		assert_string_equal(again.buf, out.buf);        /* unchanged */
+		strbuf_release(&again);
+	}
+	matrix_release(&mx);
+	strbuf_release(&log);
+	strbuf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_as_stats_parse_and_set_column),
+		cmocka_unit_test(test_values_and_messages),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

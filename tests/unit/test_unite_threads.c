@@ -1,0 +1,114 @@
+/* Unit tests of unite's second thread (src/result/unite.c): avg.json and
+ * stddev.json rendered in it, or, without a thread (none to be had, or
+ * none asked for), one after the other: the same files either way. */
+#include "test_helpers.h"
+#include "result/unite.h"
+#include "util/fileio.h"
+
+#include <errno.h>
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfbot-unite-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+/* Spawners that count their calls (the test's own, in a struct). */
+static struct { int calls; } spawned;
+
+static int spawn_ok(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	spawned.calls++;
+	return pthread_create(thread, NULL, fn, arg);
+}
+
+static int spawn_fails(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	(void)thread;
+	(void)fn;
+	(void)arg;
+	spawned.calls++;
+	return EAGAIN;
+}
+
+/* Unite root TAG's two runs with opts; its three files, concatenated. */
+static void unite_with(const char *tag, const struct unite_opts *opts, struct strbuf *files)
+{
+	static const char *const names[] = { "matrix.json", "avg.json", "stddev.json" };
+	struct strbuf p = STRBUF_INIT, d0 = STRBUF_INIT, d1 = STRBUF_INIT;
+	const char *s0 = "{\"a.x\": 1, \"a.y\": 2.5, \"a.z\": 0}";
+	const char *s1 = "{\"a.y\": 3.25, \"a.x\": 4, \"a.w\": 7}";
+
+	strbuf_addf(&d0, "%s/%s/0", tmpdir, tag);
+	strbuf_addf(&d1, "%s/%s/1", tmpdir, tag);
+	assert_int_equal(mkdir_p(d0.buf, 0755), 0);
+	assert_int_equal(mkdir_p(d1.buf, 0755), 0);
+	strbuf_addf(&p, "%s/stats.json", d0.buf);
+	assert_int_equal(write_file_atomic(p.buf, s0, strlen(s0)), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/stats.json", d1.buf);
+	assert_int_equal(write_file_atomic(p.buf, s1, strlen(s1)), 0);
+	char *dirs[] = { d0.buf, d1.buf };
+	assert_int_equal(unite_run_dirs_opts(dirs, 2, opts), 0);
+	for (int i = 0; i < 3; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s/%s", tmpdir, tag, names[i]);
+		assert_int_equal(read_file_maybe_gz(files, p.buf, NULL), 0);
+		strbuf_addf(files, "--\n");
+	}
+	strbuf_release(&p);
+	strbuf_release(&d0);
+	strbuf_release(&d1);
+}
+
+static void test_thread_or_not_same_files(void **state)
+{
+	const struct unite_opts threads = { spawn_ok }, fails = { spawn_fails }, serial = { NULL };
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, want = STRBUF_INIT;
+	char *p;
+
+	(void)state;
+	spawned.calls = 0;
+	unite_with("t", &threads, &a);
+	assert_int_equal(spawned.calls, 1);     /* one root written, one thread */
+	unite_with("f", &fails, &b);
+	assert_int_equal(spawned.calls, 2);
+	unite_with("s", &serial, &c);
+	assert_int_equal(spawned.calls, 2);
+	/* the files name their runs: make the three trees' paths alike */
+	for (struct strbuf *sb = &b; sb; sb = sb == &b ? &c : NULL)
+		while ((p = strstr(sb->buf, sb == &b ? "/f/" : "/s/")))
+			p[1] = 't';
+	assert_string_equal(a.buf, b.buf);
+	assert_string_equal(a.buf, c.buf);
+	/* and they are right: a.w new in run 1, zero in run 0 */
+	strbuf_addf(&want, "{\n  \"a.x\": [\n    1,\n    4\n  ],\n  \"a.y\": [\n    2.5,\n    3.25\n  ],\n"
+		    "  \"a.w\": [\n    0,\n    7\n  ],\n  \"stats_source\": [\n"
+		    "    \"%s/t/0/stats.json\",\n    \"%s/t/1/stats.json\"\n  ]\n}\n--\n"
+		    "{\n  \"a.x\": 2.5,\n  \"a.y\": 2.875,\n  \"a.w\": 3.5\n}\n--\n"
+		    "{\n  \"a.x\": 1.5,\n  \"a.y\": 0.375,\n  \"a.w\": 3.5\n}\n--\n", tmpdir, tmpdir);
+	assert_string_equal(a.buf, want.buf);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	strbuf_release(&want);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thread_or_not_same_files),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
