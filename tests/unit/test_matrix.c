@@ -8,21 +8,22 @@
 #include <math.h>
 #include <zlib.h>
 
-static char tmpdir[64];
+static char *tmpdir;
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfbot-matrix-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	tmpdir = test_tmpdir("matrix");
+	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
+	test_rm_rf(tmpdir);
+	free(tmpdir);
+	tmpdir = NULL;
+	return 0;
 }
 
 static void write_text(const char *rel, const char *text)

@@ -7,21 +7,22 @@
 
 #include <errno.h>
 
-static char tmpdir[64];
+static char *tmpdir;
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfbot-unite-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	tmpdir = test_tmpdir("unite");
+	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
+	test_rm_rf(tmpdir);
+	free(tmpdir);
+	tmpdir = NULL;
+	return 0;
 }
 
 /* Spawners that count their calls (the test's own, in a struct). */
