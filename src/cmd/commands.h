@@ -113,7 +113,7 @@ COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under
 	"  --runs N          runs of a step before its first verdict (default 2)\n"
 	"  --max-runs N      most runs of a step before skipping it (default 32)\n"
 	"  --max-total-runs N  most runs in all, endpoints included (default\n"
-	"                    4 x 5 x (log2 commits + 3): 260 for 1,024 commits)\n"
+	"                    5 x 5 x (log2 commits + 3): 325 for 1,024 commits)\n"
 	"  --alpha A         error budget of the search (default 0.09)\n"
 	"  --state FILE      the replayable log (default: perfbot-bisect/state in\n"
 	"                    the repository's git dir, as git bisect keeps its own;\n"
