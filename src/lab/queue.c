@@ -1,5 +1,5 @@
 /*
- * queue.c: the queue's C side (see queue.h; the SQL is in schema.c).
+ * queue.c: the queue's C side (see queue.h; the SQL is in migrations.c).
  */
 #include "lab/queue.h"
 #include "util/xalloc.h"

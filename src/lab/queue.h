@@ -2,9 +2,9 @@
 #define PERFBOT_LAB_QUEUE_H
 /*
  * The lab's job queue on PostgreSQL: each call is one statement calling
- * one of the functions of src/lab/schema.c, where the states and their
- * transitions are drawn and explained.  This file is the C side: typed
- * arguments in, typed answers out, one-line errors.
+ * one of the functions of src/lab/migrations.c; the states and their
+ * transitions are drawn and explained atop src/lab/schema.c.  This file
+ * is the C side: typed arguments in, typed answers out, one-line errors.
  *
  * Who calls what: `perfbot queue` (a submitter's login) calls submit,
  * list, cancel, retry; `perfbot worker` (a box's login) calls claim,

@@ -4,7 +4,7 @@
  * Results between a test box and the lab's database.
  *
  * lab_upload sends what a worker's run_job wrote for a job it holds, in
- * ONE call of schema.c's upload_job, whose transaction ends by marking
+ * ONE call of migrations.c's upload_job, whose transaction ends by marking
  * the job done:
  *
  *   <result_root>/<run>/stats.json   -> a run and its samples in the store
