@@ -260,6 +260,19 @@ int runner_bad_opt(const struct runner_job *rj, const char *key, const char *wha
 	return -1;
 }
 
+int runner_opt_clients(const struct runner_job *rj, long long *nr, double *runtime,
+		       struct strbuf *why)
+{
+	if (runner_opt_int(rj, "nr_threads", rj->ctx->nr_cpu, nr, why) < 0 ||
+	    runner_opt_seconds(rj, "runtime", 600, runtime, why) < 0)
+		return -1;
+	if (*nr < 1)
+		return runner_bad_opt(rj, "nr_threads", "at least 1 client", why);
+	if (*runtime < 1)
+		return runner_bad_opt(rj, "runtime", "at least 1 s", why);
+	return 0;
+}
+
 int runner_opt_int(const struct runner_job *rj, const char *key, long long def,
 		   long long *out, struct strbuf *why)
 {

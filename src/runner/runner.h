@@ -232,6 +232,13 @@ int runner_opt_bool(const struct runner_job *rj, const char *key, bool def,
  * absent.  0, or -1 with why set. */
 int runner_opt_choice(const struct runner_job *rj, const char *key, const char *def,
 		      const char *const *choices, const char **out, struct strbuf *why);
+/*
+ * The client benchmarks' pair (dbench, tbench): nr_threads clients, by
+ * default one per CPU, and runtime seconds, by default 600; at least 1
+ * of each.  0, or -1 with why set.
+ */
+int runner_opt_clients(const struct runner_job *rj, long long *nr, double *runtime,
+		       struct strbuf *why);
 /* Append why = "<where>: '<key>' expected <what>, got '<value>'" and return -1. */
 int runner_bad_opt(const struct runner_job *rj, const char *key, const char *what,
 		   struct strbuf *why);

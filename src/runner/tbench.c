@@ -20,13 +20,8 @@ static int build(const struct runner_job *rj, struct argv_list *argv, struct str
 	long long nr;
 	double runtime;
 
-	if (runner_opt_int(rj, "nr_threads", rj->ctx->nr_cpu, &nr, why) < 0 ||
-	    runner_opt_seconds(rj, "runtime", 600, &runtime, why) < 0)
+	if (runner_opt_clients(rj, &nr, &runtime, why) < 0)
 		return -1;
-	if (nr < 1)
-		return runner_bad_opt(rj, "nr_threads", "at least 1 client", why);
-	if (runtime < 1)
-		return runner_bad_opt(rj, "runtime", "at least 1 s", why);
 	runner_harness(rj, argv);
 	argv_list_push(argv, "--port=7003");
 	argv_list_push(argv, "--server");

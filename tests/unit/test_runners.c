@@ -198,6 +198,11 @@ static const struct case_ errors[] = {
 	  "ERROR: t.yaml:3:3: will-it-scale: 'test' expected a scalar (split the job first: perfbot run does)" },
 	{ "testcase: will-it-scale\nwill-it-scale:\n  test: lock1\n  no_affinity: maybe\n",
 	  "ERROR: t.yaml:4:16: will-it-scale: 'no_affinity' expected a boolean (yes, no), got 'maybe'" },
+	/* runner_opt_clients: dbench's and tbench's nr_threads and runtime */
+	{ "testcase: tbench\nnr_threads: 0\ntbench:\n",
+	  "ERROR: t.yaml:2:13: tbench: 'nr_threads' expected at least 1 client, got '0'" },
+	{ "testcase: dbench\nruntime: 0.5\ndbench:\n",
+	  "ERROR: t.yaml:2:10: dbench: 'runtime' expected at least 1 s, got '0.5'" },
 	{ "testcase: hackbench\nnr_threads: lots\nhackbench:\n",
 	  "ERROR: t.yaml:2:13: hackbench: 'nr_threads' expected an integer or N%, got 'lots'" },
 	{ "testcase: stress-ng\nstress-ng:\n  test: pipe\n  class: cpu\n",
