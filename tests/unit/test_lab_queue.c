@@ -690,6 +690,12 @@ static void test_schema_check_and_versions(void **state)
 	free(empty);
 }
 
+/* "true false false": whether box1, the submitter and PUBLIC may run fn. */
+#define EXECUTE_RIGHTS(fn) \
+	"SELECT has_function_privilege('" TEST_BOX1 "', '" fn "', 'EXECUTE') || ' ' || " \
+	"has_function_privilege('" TEST_SUBMITTER "', '" fn "', 'EXECUTE') || ' ' || " \
+	"has_function_privilege('public', '" fn "', 'EXECUTE')"
+
 #define UPLOAD_JOB_ARGS "bigint, int, text, text[], int[], int[], text[], double precision[], " \
 	"int[], text[], bigint[], bytea[]"
 
@@ -738,12 +744,7 @@ static void test_migrate_2_to_3(void **state)
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	assert_int_equal(q.id, 2);
 	queue_claim_release(&q);
-	msg = lab_test_value(c->db, "SELECT has_function_privilege('" TEST_BOX1 "', "
-			     "'perfbot.upload_job(" UPLOAD_JOB_ARGS ")', 'EXECUTE') || ' ' || "
-			     "has_function_privilege('" TEST_SUBMITTER "', "
-			     "'perfbot.upload_job(" UPLOAD_JOB_ARGS ")', 'EXECUTE') || ' ' || "
-			     "has_function_privilege('public', "
-			     "'perfbot.upload_job(" UPLOAD_JOB_ARGS ")', 'EXECUTE')");
+	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.upload_job(" UPLOAD_JOB_ARGS ")"));
 	assert_string_equal(msg, "true false false");
 	free(msg);
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(2, 1, 't/p/g/r/k/c/beef', "
@@ -790,12 +791,7 @@ static void test_migrate_3_to_4(void **state)
 	assert_int_equal(v.lab_from, 3);
 	assert_int_equal(v.lab_to, 4);
 	assert_int_equal(lab_check_schema(&c->box1), 0);
-	msg = lab_test_value(c->db, "SELECT has_function_privilege('" TEST_BOX1 "', "
-			     "'perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")', 'EXECUTE') || ' ' || "
-			     "has_function_privilege('" TEST_SUBMITTER "', "
-			     "'perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")', 'EXECUTE') || ' ' || "
-			     "has_function_privilege('public', "
-			     "'perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")', 'EXECUTE')");
+	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")"));
 	assert_string_equal(msg, "true false false");
 	free(msg);
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(1, 1, 't/p/g/r/k/c/c0ffee', "
