@@ -804,11 +804,39 @@ static const char migration_4[] =
 	"GRANT EXECUTE ON FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ") TO "
 	LAB_ROLE_WORKER ";\n";
 
+/*
+ * A job handed back unstarted: a worker told to stop while its upload
+ * claimed the next job (upload_claim) gives that job back.  fail() would
+ * spend one of the job's attempts on a run that never began, and a lab
+ * whose workers are restarted often (a deploy, a box rebooted) would park
+ * jobs that never failed.  release() puts it back in the queue with the
+ * attempt refunded the way retry() grants attempts: attempt only grows,
+ * so max_attempts goes one up.  last_error is left as it was: this is no
+ * error.  NULL when the caller does not hold (p_id, p_attempt).
+ */
+static const char migration_5[] =
+	"CREATE FUNCTION perfbot.release(p_id bigint, p_attempt int) RETURNS text\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE g text;\n"
+	"BEGIN\n"
+	"  UPDATE perfbot.queue q SET state = 'queued', lease_expires_at = NULL,\n"
+	"      max_attempts = q.max_attempts + 1\n"
+	"  WHERE q.id = p_id AND q.attempt = p_attempt AND q.box = session_user\n"
+	"    AND q.state = 'running' AND q.lease_expires_at > now()  -- held, live\n"
+	"  RETURNING q.tbox_group INTO g;\n"
+	"  IF NOT FOUND THEN RETURN NULL; END IF;\n"
+	"  PERFORM pg_notify('perfbot_queue', g);\n"
+	"  RETURN 'queued';\n"
+	"END $f$;\n"
+	"REVOKE ALL ON FUNCTION perfbot.release(bigint, int) FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION perfbot.release(bigint, int) TO " LAB_ROLE_WORKER ";\n";
+
 const struct lab_migration lab_migrations[] = {
 	{ "the queue, uploaded results, roles' grants", migration_1 },
 	{ "claims without queue scans, uploads without waits on the job row or on each other's flush", migration_2 },
 	{ "an upload in one call: upload_job", migration_3 },
 	{ "the upload and the next claim in one call: upload_claim", migration_4 },
+	{ "a job handed back unstarted keeps its attempts: release", migration_5 },
 };
 
 const int lab_nr_migrations = (int)(sizeof(lab_migrations) / sizeof(lab_migrations[0]));

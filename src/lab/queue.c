@@ -151,3 +151,20 @@ int queue_fail(struct pg *db, long long id, int attempt, const char *why)
 	PQclear(r);
 	return ret;
 }
+
+int queue_release(struct pg *db, long long id, int attempt)
+{
+	char sid[24], satt[16];
+	const char *p[2] = { sid, satt };
+	PGresult *r;
+	int ret;
+
+	snprintf(sid, sizeof(sid), "%lld", id);
+	snprintf(satt, sizeof(satt), "%d", attempt);
+	r = pg_query(db, "SELECT perfbot.release($1, $2)", 2, p);
+	if (!r)
+		return -1;
+	ret = PQgetisnull(r, 0, 0) ? 1 : 0;
+	PQclear(r);
+	return ret;
+}

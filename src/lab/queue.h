@@ -81,4 +81,9 @@ int queue_heartbeat(struct pg *db, long long id, int attempt, double lease_s);
  * parked as failed (no attempt left), 2 not ours any more, -1 error. */
 int queue_fail(struct pg *db, long long id, int attempt, const char *why);
 
+/* Hand back a job claimed but not started (a worker stopping): queued
+ * again, the attempt not counted against its budget, its last error
+ * kept.  0 back in the queue, 1 not ours any more, -1 error. */
+int queue_release(struct pg *db, long long id, int attempt);
+
 #endif

@@ -335,6 +335,19 @@ static void report_failure(struct worker *w, const struct queue_claim *c, const 
 		say(w, c, "failed: %s (no longer ours)", why);
 }
 
+/* Give back c, claimed but never started. */
+static void hand_back(struct worker *w, const struct queue_claim *c)
+{
+	int r;
+
+	while ((r = queue_release(&w->db, c->id, c->attempt)) < 0 && recover(w, true))
+		;
+	if (r == 0)
+		say(w, c, "handed back unstarted: the worker is stopping (back in the queue)");
+	else if (r == 1)
+		say(w, c, "handed back unstarted: no longer ours");
+}
+
 /* Upload c's results; with next, claim the next job in the same call
  * (none when stopping: the job at hand was the last). */
 static void upload(struct worker *w, const struct queue_claim *c, const char *jobdir,
@@ -526,9 +539,10 @@ int worker_run(const struct worker_opts *o)
 		if (o->once)
 			break;
 	}
-	/* stopped while the upload claimed the next job: give it back */
+	/* stopped while the upload claimed the next job: give it back,
+	 * its attempt unspent (it never ran) */
 	if (next.id) {
-		report_failure(&w, &next, "the worker was stopped before starting it");
+		hand_back(&w, &next);
 		queue_claim_release(&next);
 	}
 	if (stopping(&w))

@@ -8,10 +8,10 @@
 test_expect_success 'lab init makes the roles and schema, then has nothing to do' '
 	pg_createdb init >/dev/null &&
 	perfbot lab init --db "$(url init)" >out &&
-	printf "store schema: version 0 -> 2\nlab schema: version 0 -> 4\n" >expect &&
+	printf "store schema: version 0 -> 2\nlab schema: version 0 -> 5\n" >expect &&
 	test_cmp expect out &&
 	perfbot lab init --db "$(url init)" >out &&
-	printf "store schema: version 2, up to date\nlab schema: version 4, up to date\n" >expect &&
+	printf "store schema: version 2, up to date\nlab schema: version 5, up to date\n" >expect &&
 	test_cmp expect out &&
 	test "$(sql init "SELECT string_agg(rolname, \$\$,\$\$ ORDER BY rolname) FROM pg_roles
 		WHERE rolname LIKE \$\$perfbot\\_%\$\$")" = "perfbot_admin,perfbot_submitter,perfbot_worker"
@@ -249,6 +249,30 @@ test_expect_success 'a worker probes perf once, and each upload claims the next 
 	# before (now() is the transaction'"'"'s start)
 	test "$(sql chain "SELECT count(*) FROM perfbot.queue a JOIN perfbot.queue b
 		ON b.id = a.id + 1 AND b.started_at = a.finished_at")" = 2
+'
+
+test_expect_success 'a worker stopped while its upload claims the next job hands that job back unspent' '
+	db=$(lab_db handback) && S=$(url handback sub) &&
+	job h.yaml "echo score: 3" &&
+	for i in 1 2; do perfbot queue submit --db "$S" h.yaml >/dev/null || return 1; done &&
+	# the upload of job 1 waits on this lock: the stop comes while it waits
+	bg $PSQL "$(url handback)" -c "BEGIN" -c "SET application_name = locker" \
+		-c "LOCK TABLE perfbot.upload_file IN EXCLUSIVE MODE" -c "SELECT pg_sleep(600)" &&
+	wait_sql handback "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+		WHERE c.relname = \$\$upload_file\$\$ AND l.mode = \$\$ExclusiveLock\$\$ AND l.granted" 1 &&
+	bg perfbot worker --db "$(url handback box1)" --dir w --poll 1 2>err &&
+	w=$pid &&
+	wait_sql handback "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = \$\$Lock\$\$
+		AND usename = \$\$box1\$\$" 1 &&
+	kill -TERM $w &&
+	sql handback "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE application_name = \$\$locker\$\$" >/dev/null &&
+	wait $w &&
+	grep "job 1 .*done, results uploaded" err &&
+	grep "job 2 .*handed back unstarted: the worker is stopping (back in the queue)" err &&
+	test "$(sql handback "SELECT string_agg(id || \$\$ \$\$ || state || \$\$ \$\$ || attempt || \$\$/\$\$ ||
+		max_attempts || \$\$ \$\$ || coalesce(last_error, \$\$-\$\$), \$\$, \$\$ ORDER BY id)
+		FROM perfbot.queue")" = "1 done 1/3 -, 2 queued 1/4 -"
 '
 
 test_expect_success 'a worker starting cleans the job dirs of dead workers' '

@@ -391,6 +391,55 @@ static void test_fail_after_lease_expired_is_refused(void **state)
 	assert_col(c, id, "last_error", NULL);
 }
 
+/* A job handed back unstarted (a worker stopping) is queued again and
+ * its attempt not counted: with a budget of 2, one hand-back and one
+ * failure leave it queued; the second failure parks it. */
+static void test_release_keeps_the_attempts(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit_full(c, "a", NULL, 5, 2);
+
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	assert_int_equal(pg_exec(&c->box2, "LISTEN perfbot_queue", 0, NULL), 0);
+	assert_int_equal(queue_release(&c->box1, id, 1), 0);
+	PGnotify *n = next_notify(&c->box2);
+	assert_non_null(n);
+	PQfreemem(n);
+	assert_col(c, id, "state", "queued");
+	assert_col(c, id, "attempt || ' of ' || max_attempts", "1 of 3");
+	assert_col(c, id, "lease_expires_at", NULL);
+	assert_col(c, id, "last_error", NULL);
+	/* twice, or by a box that does not hold it: nothing changes */
+	assert_int_equal(queue_release(&c->box1, id, 1), 1);
+	assert_int_equal(claim(&c->box2, "g", &q), 1);
+	assert_int_equal(q.attempt, 2);
+	queue_claim_release(&q);
+	assert_int_equal(queue_release(&c->box1, id, 2), 1);
+	assert_int_equal(queue_release(&c->box2, id, 1), 1);
+	assert_col(c, id, "state || ' ' || box || ' ' || max_attempts", "running " TEST_BOX2 " 3");
+	assert_int_equal(queue_fail(&c->box2, id, 2, "bench crashed"), 0);
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	assert_int_equal(q.attempt, 3);
+	queue_claim_release(&q);
+	assert_int_equal(queue_fail(&c->box1, id, 3, "again"), 1);
+	assert_col(c, id, "state", "failed");
+}
+
+static void test_release_after_lease_expired_is_refused(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_claim q;
+	long long id = submit(c, "a");
+
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+	expire(c, id);
+	assert_int_equal(queue_release(&c->box1, id, 1), 1);
+	assert_col(c, id, "state || ' ' || max_attempts", "running 3");
+}
+
 /* --- cancel and retry ----------------------------------------------- */
 
 static void test_cancel_queued_and_running(void **state)
@@ -656,8 +705,9 @@ static void test_schema_check_and_versions(void **state)
 	 * job row) is told to migrate, and lab init takes it to the last */
 	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version - 1 "
 				 "WHERE component = 'store'", 0, NULL), 0);
-	/* (migrations 4, 3 and 2 undone, as version 1 had it) */
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_claim("
+	/* (migrations 5, 4, 3 and 2 undone, as version 1 had it) */
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
+					"DROP FUNCTION perfbot.upload_claim("
 					LAB_UPLOAD_CLAIM_ARGS "); "
 					"DROP FUNCTION perfbot.upload_job(bigint, int, text, "
 					"text[], int[], int[], text[], double precision[], int[], "
@@ -712,7 +762,8 @@ static void test_migrate_2_to_3(void **state)
 	char *msg;
 
 	lab_test_open(&db, c->db, "postgres");
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_claim("
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
+					"DROP FUNCTION perfbot.upload_claim("
 					LAB_UPLOAD_CLAIM_ARGS "); "
 					"DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS "); "
 					"UPDATE perfbot.schema_version SET version = 2 "
@@ -720,7 +771,7 @@ static void test_migrate_2_to_3(void **state)
 	capture_start(&cap);
 	assert_int_equal(lab_check_schema(&c->box1), -1);
 	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "lab schema is version 2, older than this perfbot's 4: run "
+	assert_non_null(strstr(msg, "lab schema is version 2, older than this perfbot's 5: run "
 			       "'perfbot lab init --db URL' as its admin"));
 	free(msg);
 	submit(c, "a");
@@ -735,7 +786,7 @@ static void test_migrate_2_to_3(void **state)
 
 	assert_int_equal(lab_migrate(&db, &v), 0);
 	assert_int_equal(v.lab_from, 2);
-	assert_int_equal(v.lab_to, 4);
+	assert_int_equal(v.lab_to, 5);
 	assert_int_equal(lab_check_schema(&db), 0);
 	/* the upload begun before completes as it began */
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.complete(1, 1)", 0, NULL), 0);
@@ -771,14 +822,15 @@ static void test_migrate_3_to_4(void **state)
 	char *msg;
 
 	lab_test_open(&db, c->db, "postgres");
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.upload_claim("
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
+					"DROP FUNCTION perfbot.upload_claim("
 					LAB_UPLOAD_CLAIM_ARGS "); "
 					"UPDATE perfbot.schema_version SET version = 3 "
 					"WHERE component = 'lab'"), 0);
 	capture_start(&cap);
 	assert_int_equal(lab_check_schema(&c->box1), -1);
 	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "lab schema is version 3, older than this perfbot's 4: run "
+	assert_non_null(strstr(msg, "lab schema is version 3, older than this perfbot's 5: run "
 			       "'perfbot lab init --db URL' as its admin"));
 	free(msg);
 	submit(c, "a");
@@ -789,7 +841,7 @@ static void test_migrate_3_to_4(void **state)
 
 	assert_int_equal(lab_migrate(&db, &v), 0);
 	assert_int_equal(v.lab_from, 3);
-	assert_int_equal(v.lab_to, 4);
+	assert_int_equal(v.lab_to, 5);
 	assert_int_equal(lab_check_schema(&c->box1), 0);
 	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")"));
 	assert_string_equal(msg, "true false false");
@@ -820,6 +872,43 @@ static void test_migrate_3_to_4(void **state)
 			     "LEFT JOIN perfbot.sample s ON s.run_id = r.id");
 	assert_string_equal(msg, "1 done 1, 2 done 2, 3 running -");
 	free(msg);
+	pg_close(&db);
+}
+
+/* A lab at version 4 with a job running is taken to 5: release, a
+ * worker's only, hands that job back. */
+static void test_migrate_4_to_5(void **state)
+{
+	struct ctx *c = start(state);
+	struct pg db = PG_INIT;
+	struct stderr_capture cap;
+	struct lab_versions v;
+	struct queue_claim q;
+	char *msg;
+
+	lab_test_open(&db, c->db, "postgres");
+	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
+					"UPDATE perfbot.schema_version SET version = 4 "
+					"WHERE component = 'lab'"), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_check_schema(&c->box1), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "lab schema is version 4, older than this perfbot's 5: run "
+			       "'perfbot lab init --db URL' as its admin"));
+	free(msg);
+	long long id = submit(c, "a");
+	assert_int_equal(claim(&c->box1, "g", &q), 1);
+	queue_claim_release(&q);
+
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_from, 4);
+	assert_int_equal(v.lab_to, 5);
+	assert_int_equal(lab_check_schema(&c->box1), 0);
+	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.release(bigint, int)"));
+	assert_string_equal(msg, "true false false");
+	free(msg);
+	assert_int_equal(queue_release(&c->box1, id, 1), 0);
+	assert_col(c, id, "state || ' ' || max_attempts", "queued 4");
 	pg_close(&db);
 }
 
@@ -864,6 +953,8 @@ int main(void)
 		T(test_expired_lease_without_attempts_is_parked),
 		T(test_fail_requeues_then_parks),
 		T(test_fail_after_lease_expired_is_refused),
+		T(test_release_keeps_the_attempts),
+		T(test_release_after_lease_expired_is_refused),
 		T(test_cancel_queued_and_running),
 		T(test_cancel_refuses_finished_and_unknown),
 		T(test_retry_failed_and_cancelled),
@@ -874,6 +965,7 @@ int main(void)
 		T(test_schema_check_and_versions),
 		T(test_migrate_2_to_3),
 		T(test_migrate_3_to_4),
+		T(test_migrate_4_to_5),
 		T(test_migrate_needs_a_superuser_first),
 #undef T
 	};
