@@ -113,58 +113,55 @@ int queue_claim_from(const PGresult *r, int col, struct queue_claim *c)
 	return 1;
 }
 
-int queue_heartbeat(struct pg *db, long long id, int attempt, double lease_s)
+/* One of the holder's calls, sql taking (id, attempt[, extra]): its
+ * answer, "" for NULL (the caller does not hold the job), or -1. */
+static int held_call(struct pg *db, const char *name, const char *sql, long long id,
+		     int attempt, const char *extra, char *answer, size_t size)
 {
-	char sid[24], satt[16], lease[32];
-	const char *p[3] = { sid, satt, lease };
+	char sid[24], satt[16];
+	const char *p[3] = { sid, satt, extra };
 	PGresult *r;
-	int held;
 
 	snprintf(sid, sizeof(sid), "%lld", id);
 	snprintf(satt, sizeof(satt), "%d", attempt);
-	snprintf(lease, sizeof(lease), "%.3f", lease_s);
-	r = pg_query_named(db, "perfbot_heartbeat", "SELECT perfbot.heartbeat($1, $2, $3)", 3, p,
-			   NULL, NULL);
+	r = name ? pg_query_named(db, name, sql, extra ? 3 : 2, p, NULL, NULL)
+		 : pg_query(db, sql, extra ? 3 : 2, p);
 	if (!r)
 		return -1;
-	held = !PQgetisnull(r, 0, 0);
+	snprintf(answer, size, "%s", PQgetisnull(r, 0, 0) ? "" : PQgetvalue(r, 0, 0));
 	PQclear(r);
-	return held;
+	return 0;
+}
+
+int queue_heartbeat(struct pg *db, long long id, int attempt, double lease_s)
+{
+	char lease[32], a[64];
+
+	snprintf(lease, sizeof(lease), "%.3f", lease_s);
+	if (held_call(db, "perfbot_heartbeat", "SELECT perfbot.heartbeat($1, $2, $3)", id, attempt,
+		      lease, a, sizeof(a)) < 0)
+		return -1;
+	return a[0] != '\0';
 }
 
 int queue_fail(struct pg *db, long long id, int attempt, const char *why)
 {
-	char sid[24], satt[16];
-	const char *p[3] = { sid, satt, why };
-	PGresult *r;
-	int ret;
+	char a[16];
 
-	snprintf(sid, sizeof(sid), "%lld", id);
-	snprintf(satt, sizeof(satt), "%d", attempt);
-	r = pg_query(db, "SELECT perfbot.fail($1, $2, $3)", 3, p);
-	if (!r)
+	if (held_call(db, NULL, "SELECT perfbot.fail($1, $2, $3)", id, attempt, why, a,
+		      sizeof(a)) < 0)
 		return -1;
-	if (PQgetisnull(r, 0, 0))
-		ret = 2;
-	else
-		ret = strcmp(PQgetvalue(r, 0, 0), "queued") ? 1 : 0;
-	PQclear(r);
-	return ret;
+	if (!a[0])
+		return 2;
+	return strcmp(a, "queued") ? 1 : 0;
 }
 
 int queue_release(struct pg *db, long long id, int attempt)
 {
-	char sid[24], satt[16];
-	const char *p[2] = { sid, satt };
-	PGresult *r;
-	int ret;
+	char a[16];
 
-	snprintf(sid, sizeof(sid), "%lld", id);
-	snprintf(satt, sizeof(satt), "%d", attempt);
-	r = pg_query(db, "SELECT perfbot.release($1, $2)", 2, p);
-	if (!r)
+	if (held_call(db, NULL, "SELECT perfbot.release($1, $2)", id, attempt, NULL, a,
+		      sizeof(a)) < 0)
 		return -1;
-	ret = PQgetisnull(r, 0, 0) ? 1 : 0;
-	PQclear(r);
-	return ret;
+	return a[0] ? 0 : 1;
 }
