@@ -749,6 +749,28 @@ static void test_schema_check_and_versions(void **state)
 #define UPLOAD_JOB_ARGS "bigint, int, text, text[], int[], int[], text[], double precision[], " \
 	"int[], text[], bigint[], bytea[]"
 
+/* Open *db as the superuser on c's database and take its lab schema back
+ * to version (undo: what the later migrations made, dropped); a worker
+ * is then told to migrate. */
+static void downgrade(struct ctx *c, struct pg *db, int version, const char *undo)
+{
+	struct stderr_capture cap;
+	char sql[1024], want[128];
+	char *msg;
+
+	lab_test_open(db, c->db, "postgres");
+	snprintf(sql, sizeof(sql), "%s UPDATE perfbot.schema_version SET version = %d "
+		 "WHERE component = 'lab'", undo, version);
+	assert_int_equal(pg_exec_script(db, sql), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_check_schema(&c->box1), -1);
+	msg = capture_end(&cap);
+	snprintf(want, sizeof(want), "lab schema is version %d, older than this perfbot's %d: run "
+		 "'perfbot lab init --db URL' as its admin", version, lab_schema_version());
+	assert_non_null(strstr(msg, want));
+	free(msg);
+}
+
 /* A lab at version 2, with a job running and its result half-way through
  * schema 2's calls, is taken to 3: the old calls still work, and the
  * next job goes through upload_job, a worker's only. */
@@ -756,24 +778,13 @@ static void test_migrate_2_to_3(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct stderr_capture cap;
 	struct lab_versions v;
 	struct queue_claim q;
 	char *msg;
 
-	lab_test_open(&db, c->db, "postgres");
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
-					"DROP FUNCTION perfbot.upload_claim("
-					LAB_UPLOAD_CLAIM_ARGS "); "
-					"DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS "); "
-					"UPDATE perfbot.schema_version SET version = 2 "
-					"WHERE component = 'lab'"), 0);
-	capture_start(&cap);
-	assert_int_equal(lab_check_schema(&c->box1), -1);
-	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "lab schema is version 2, older than this perfbot's 5: run "
-			       "'perfbot lab init --db URL' as its admin"));
-	free(msg);
+	downgrade(c, &db, 2, "DROP FUNCTION perfbot.release(bigint, int); "
+		  "DROP FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS "); "
+		  "DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS ");");
 	submit(c, "a");
 	submit(c, "b");
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
@@ -816,23 +827,12 @@ static void test_migrate_3_to_4(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct stderr_capture cap;
 	struct lab_versions v;
 	struct queue_claim q;
 	char *msg;
 
-	lab_test_open(&db, c->db, "postgres");
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
-					"DROP FUNCTION perfbot.upload_claim("
-					LAB_UPLOAD_CLAIM_ARGS "); "
-					"UPDATE perfbot.schema_version SET version = 3 "
-					"WHERE component = 'lab'"), 0);
-	capture_start(&cap);
-	assert_int_equal(lab_check_schema(&c->box1), -1);
-	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "lab schema is version 3, older than this perfbot's 5: run "
-			       "'perfbot lab init --db URL' as its admin"));
-	free(msg);
+	downgrade(c, &db, 3, "DROP FUNCTION perfbot.release(bigint, int); "
+		  "DROP FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ");");
 	submit(c, "a");
 	submit(c, "b");
 	submit(c, "c");
@@ -881,21 +881,11 @@ static void test_migrate_4_to_5(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct stderr_capture cap;
 	struct lab_versions v;
 	struct queue_claim q;
 	char *msg;
 
-	lab_test_open(&db, c->db, "postgres");
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
-					"UPDATE perfbot.schema_version SET version = 4 "
-					"WHERE component = 'lab'"), 0);
-	capture_start(&cap);
-	assert_int_equal(lab_check_schema(&c->box1), -1);
-	msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "lab schema is version 4, older than this perfbot's 5: run "
-			       "'perfbot lab init --db URL' as its admin"));
-	free(msg);
+	downgrade(c, &db, 4, "DROP FUNCTION perfbot.release(bigint, int);");
 	long long id = submit(c, "a");
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
