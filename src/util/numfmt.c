@@ -66,7 +66,12 @@ static int digits_p(double v, long double lo_v, long double hi_v, int p, long lo
 	for (int tries = 0;; tries++) {
 		if (tries == 3 || !scale10(v, k, &s))
 			return -1;
-		r = nearbyintl(s);
+		/* s + 0.5 is exact (s < 2^60, a 64-bit mantissa) and the
+		 * conversion truncates: s rounded, halves up.  nearbyintl would
+		 * round halves to even, but a half is a tie, which the slack
+		 * below leaves to printf either way; and it was a tenth of
+		 * unite's time at 30,000 metrics. */
+		r = (long double)(long long)(s + 0.5L);
 		if (r >= top)
 			k--;
 		else if (r < top / 10)
