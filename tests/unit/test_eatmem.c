@@ -15,6 +15,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -520,7 +521,7 @@ static void test_owner_crash(void **state)
 }
 
 /* A process that is not our child, named name: fork twice.  It ends
- * by itself after 60 s should the test not kill it. */
+ * by itself after 10 s should the test not kill it. */
 static pid_t orphan(const char *name)
 {
 	int p[2];
@@ -533,9 +534,13 @@ static pid_t orphan(const char *name)
 		pid_t g = fork();
 		if (g == 0) {
 			pid_t me = getpid();
+			/* nothing of the test's output stays open in it */
+			int null = open("/dev/null", O_RDWR);
+			for (int fd = 0; fd < 3 && null >= 0; fd++)
+				dup2(null, fd);
 			close(p[0]);
 			prctl(PR_SET_NAME, name);
-			alarm(60);
+			alarm(10);
 			if (write(p[1], &me, sizeof(me)) != sizeof(me))
 				_exit(1);
 			close(p[1]);
@@ -581,11 +586,13 @@ static void test_stale_survivor(void **state)
 	path_join(&path, base, "work");
 	assert_int_equal(mkdir(path.buf, 0700), 0);
 	pid_t eater = orphan("perfbot-eatmem"), other = orphan("perfbot-eatmeX");
-	long long es = start_of(eater), os = start_of(other);
-	assert_true(es > 0 && os > 0);
-	/* owner: pid 1 with a start time it never had, so "gone" */
+	pid_t later = orphan("perfbot-eatmem");
+	long long es = start_of(eater), os = start_of(other), ls = start_of(later);
+	assert_true(es > 0 && os > 0 && ls > 0);
+	/* owner: pid 1 with a start time it never had, so "gone"; `later`
+	 * stands for a reused pid: the journal's start is not its own */
 	strbuf_addf(&text, "perfbot-setup 1\nowner 1 99999999999\neatmem %ld %lld\n"
-		    "eatmem %ld %lld\neatmem %ld %lld\n", (long)other, os, (long)eater, es + 1,
+		    "eatmem %ld %lld\neatmem %ld %lld\n", (long)other, os, (long)later, ls + 1,
 		    (long)eater, es);
 	strbuf_reset(&path);
 	path_join(&path, base, "work/setup-999999-0.state");
@@ -599,7 +606,9 @@ static void test_stale_survivor(void **state)
 	assert_int_equal(kill(eater, 0), -1);
 	/* another name, or the right name with another start: left alone */
 	assert_int_equal(kill(other, 0), 0);
+	assert_int_equal(kill(later, 0), 0);
 	kill(other, SIGKILL);
+	kill(later, SIGKILL);
 	test_rm_rf(base);
 	free(base);
 	strbuf_release(&log);
