@@ -23,6 +23,8 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -373,9 +375,8 @@ static long long eater_avail(void)
 	return run_eatmem_meminfo(buf, "MemAvailable");
 }
 
-static __attribute__((noreturn)) void eater(pid_t parent, int go, int out,
-					    unsigned long long bytes, unsigned long long floor,
-					    double duration)
+static __attribute__((noreturn)) void eater(pid_t parent, int sock, unsigned long long bytes,
+					    unsigned long long floor, double duration)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2 };
 	struct rlimit rl;
@@ -406,29 +407,30 @@ static __attribute__((noreturn)) void eater(pid_t parent, int go, int out,
 		setrlimit(RLIMIT_MEMLOCK, &rl);
 	}
 	/* nothing is locked before the parent's journal names us */
-	if (read(go, &c, 1) != 1)
+	if (read(sock, &c, 1) != 1)
 		_exit(0);
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
-		say(out, 'E', errno, 0);
+		say(sock, 'E', errno, 0);
 		_exit(1);
 	}
 	for (unsigned long long off = 0; off < bytes; off += EAT_STEP) {
 		unsigned long long len = bytes - off < EAT_STEP ? bytes - off : EAT_STEP;
 		long long avail = eater_avail();
 		if (avail >= 0 && (unsigned long long)avail < floor + len) {
-			say(out, 'S', 0, (unsigned long long)avail);
+			say(sock, 'S', 0, (unsigned long long)avail);
 			_exit(1);
 		}
-		/* mlock faults every page in, writable: real pages, no zero page */
-		if (mlock(mem + off, len) < 0) {
-			say(out, 'E', errno, off);
+		/* mlock faults every page in, writable: real pages, no zero page.
+		 * The system call itself: ASan's mlock is a no-op */
+		if (syscall(SYS_mlock, mem + off, (size_t)len) < 0) {
+			say(sock, 'E', errno, off);
 			_exit(1);
 		}
-		say(out, 'P', 0, off + len);
+		say(sock, 'P', 0, off + len);
 	}
-	say(out, 'D', 0, bytes);
-	close(out);
+	say(sock, 'D', 0, bytes);
+	close(sock);
 	if (duration > 0) {
 		struct timespec ts = { (time_t)duration,
 				       (long)((duration - (double)(time_t)duration) * 1e9) };
@@ -525,7 +527,7 @@ int setup_eatmem_start(struct run_setup *s, const struct run_setup_plan *plan,
 	const struct run_eatmem_plan *e = &plan->eatmem;
 	unsigned long long bytes = 0, avail = 0, total = setup_meminfo_bytes("MemTotal");
 	struct strbuf what = STRBUF_INIT;
-	int go[2], rep[2], r;
+	int sv[2], r;
 	pid_t parent = getpid(), pid;
 	double t0;
 
@@ -542,25 +544,19 @@ int setup_eatmem_start(struct run_setup *s, const struct run_setup_plan *plan,
 		strbuf_release(&what);
 		return 0;
 	}
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return error("eatmem: pipe: %s", strerror(errno));
-	if (pipe2(rep, O_CLOEXEC) < 0) {
-		close(go[0]);
-		close(go[1]);
-		return error("eatmem: pipe: %s", strerror(errno));
-	}
+	/* one socket pair: "go" down, reports up, a message each; send() to
+	 * a dead eater fails where a pipe's write would SIGPIPE perfbot */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return error("eatmem: socketpair: %s", strerror(errno));
 	unsigned long long floor = run_eatmem_margin(total) / 2;
 	pid = fork();
 	if (pid == 0) {
-		close(go[1]);
-		close(rep[0]);
-		eater(parent, go[0], rep[1], bytes, floor, e->duration);
+		close(sv[0]);
+		eater(parent, sv[1], bytes, floor, e->duration);
 	}
-	close(go[0]);
-	close(rep[1]);
+	close(sv[1]);
 	if (pid < 0) {
-		close(go[1]);
-		close(rep[0]);
+		close(sv[0]);
 		return error("eatmem: fork: %s", strerror(errno));
 	}
 	r = setup_journal(s, "eatmem", "%ld %lld", (long)pid, setup_proc_start(pid, NULL));
@@ -578,10 +574,10 @@ int setup_eatmem_start(struct run_setup *s, const struct run_setup_plan *plan,
 		fprintf(stderr, "perfbot: eatmem: locking %s ...\n", what.buf);
 		strbuf_addf(log, "setup: eatmem: locking %s, pid %ld\n", what.buf, (long)pid);
 		t0 = now_seconds();
-		if (write(go[1], "g", 1) != 1)
+		if (send(sv[0], "g", 1, MSG_NOSIGNAL) != 1)
 			r = error("eatmem: cannot start the eater: %s", strerror(errno));
 		else
-			r = wait_locked(pid, rep[0], bytes, floor);
+			r = wait_locked(pid, sv[0], bytes, floor);
 		if (r == 0) {
 			strbuf_reset(&what);
 			setup_add_size(&what, bytes);
@@ -593,8 +589,7 @@ int setup_eatmem_start(struct run_setup *s, const struct run_setup_plan *plan,
 			s->eat_avail = avail;
 		}
 	}
-	close(go[1]);
-	close(rep[0]);
+	close(sv[0]);
 	strbuf_release(&what);
 	return r;
 }

@@ -90,9 +90,15 @@ static void test_plan_forms(void **state)
 			fail_msg("case %zu: r=%d kind=%d bytes=%llu pct=%u dur=%g (%s)", i, r,
 				 e.kind, e.bytes, e.percent, e.duration, err.buf);
 	}
-	assert_int_equal(plan_of("testcase: t\neatmem:\n  eatmem_leave: 4G\n", &e, &err), 0);
+	/* the value named in messages is the size's (the job must outlive e) */
+	struct job *job = load("testcase: t\neatmem:\n  eatmem_leave: 4G\n");
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(run_eatmem_plan(job, &e, &why), 0);
 	assert_string_equal(e.desc, "eatmem_leave '4G'");
 	assert_int_equal(e.val->line, 3);
+	assert_int_equal(e.val->col, 17);
+	job_free(job);
+	strbuf_release(&why);
 	strbuf_release(&err);
 }
 
@@ -492,6 +498,8 @@ static void test_owner_crash(void **state)
 	pid_t owner = fork();
 	assert_true(owner >= 0);
 	if (owner == 0) {
+		/* should the test fail, the owner (and so its eater) goes with it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		struct job *job = load("testcase: t\neatmem:\n  eatmem_size: 16M\n");
 		struct run_setup s = RUN_SETUP_INIT;
 		struct strbuf l = STRBUF_INIT;
