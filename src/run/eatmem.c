@@ -342,7 +342,7 @@ int setup_eatmem_check(const struct run_setup_plan *plan, unsigned long long ram
 /* ------------------------------------------------------------------ */
 /* the eater: only system calls from fork on (perfbot may have threads) */
 
-/* What the eater tells its parent: one write each, below PIPE_BUF. */
+/* What the eater tells its parent: one SEQPACKET message each. */
 struct eat_msg {
 	char kind;                      /* 'P' progress, 'D' done, 'E' errno, 'S' short */
 	int err;
@@ -388,6 +388,17 @@ static __attribute__((noreturn)) void eater(pid_t parent, int sock, unsigned lon
 		_exit(1);
 	/* ^C at the terminal is perfbot's to handle; it then kills us */
 	setpgid(0, 0);
+	/* hold none of perfbot's files (its output, the store) for the run:
+	 * the socket becomes fd 3, 0-2 /dev/null, the rest closed */
+	if (sock != 3) {
+		if (dup2(sock, 3) < 0)
+			_exit(1);
+		sock = 3;
+	}
+	fd = open("/dev/null", O_RDWR);
+	for (int i = 0; i < 3 && fd >= 0; i++)
+		dup2(fd, i);
+	syscall(SYS_close_range, 4U, ~0U, 0U);
 	prctl(PR_SET_NAME, EATER_COMM);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);

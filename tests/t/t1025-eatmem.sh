@@ -1,8 +1,9 @@
 #!/bin/sh
 # t1025: `eatmem:` (lkp's memory eater, src/run/eatmem.h) in perfbot run:
 # 64 MiB are mlocked by a child of perfbot while the benchmark runs (VmLck
-# of $PERFBOT_EATMEM_PID) and gone after the run, after a kill -9 of
-# perfbot (nothing stays locked; the next start cleans the journal), and
+# of $PERFBOT_EATMEM_PID; it holds only /dev/null open) and gone after
+# the run, after a kill -9 of perfbot (nothing stays locked; the next
+# start cleans the journal), and
 # a request that would leave less than the safe margin is refused with
 # the job's file:line.  Needs mlock of 64 MiB (root, or ulimit -Hl) and
 # 64 MiB plus the margin available; skipped with the reason otherwise.
@@ -39,6 +40,7 @@ test_expect_success 'run: 64 MiB locked while the benchmark runs, released after
 	awk "/^VmLck:/ { print \$2 }" /proc/$p/status >"$OUT/vmlck"
 	cat /proc/$p/comm >"$OUT/comm"
 	ps -o pgid= -p $p | tr -d " " >"$OUT/pgid"
+	ls /proc/$p/fd | sort -n >"$OUT/fds"
 	echo score: 1
 	EOS
 	chmod +x bench.sh &&
@@ -49,6 +51,7 @@ test_expect_success 'run: 64 MiB locked while the benchmark runs, released after
 	test "$(cat vmlck)" -ge 65536 &&
 	echo perfbot-eatmem >expect && test_cmp expect comm &&
 	test "$(cat pgid)" = "$pid" &&
+	printf "0\n1\n2\n" >expect && test_cmp expect fds &&
 	grep -q "^perfbot: eatmem: locking 64 MiB (.* available, eatmem_size .64M.) \.\.\.$" err &&
 	grep -q "^perfbot: eatmem: locked 64 MiB in [0-9.]* s (pid $pid)$" err &&
 	test_no_leftovers $tag &&
