@@ -63,6 +63,9 @@ static const struct known_key {
 	{ "including", KS_ANY }, { "kmsg", KS_ANY }, { "heartbeat", KS_ANY },
 	{ "cpu_node_bind", KS_DIM }, { "mem_node_bind", KS_DIM },
 	{ "nr_vm", KS_SCALAR }, { "local_run", KS_SCALAR },
+	/* lkp's memory eater (src/run/eatmem.h); its options may be top-level */
+	{ "eatmem", KS_ANY }, { "eatmem_size", KS_DIM }, { "eatmem_leave", KS_DIM },
+	{ "eatmem_duration", KS_SCALAR }, { "eatmem_nonuma", KS_SCALAR },
 	/* read by perfbot run (src/run/desc.c) */
 	{ "nr_run", KS_SCALAR }, { "interval", KS_SCALAR }, { "monitor_delay", KS_SCALAR },
 	{ "perfbot", KS_ANY }, { "name", KS_SCALAR },

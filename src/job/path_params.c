@@ -32,6 +32,8 @@ static const char *const setup_programs[] = {
 	"fs", "fs2", "cpufreq_governor", "disk", "md", "iosched", "swap",
 	"cgroup", "transparent_hugepage", "sched_setting", "cpuset",
 	"numactl", "nfs", "smb", "pmem", "hugetlbfs",
+	/* a mapping of options, which path_params spells as lkp does */
+	"eatmem",
 	NULL
 };
 

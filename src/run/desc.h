@@ -38,7 +38,7 @@
  *                 gives it: testcase/params/tbox_group/rootfs/kconfig/
  *                 compiler/commit (opts->commit overrides the commit)
  *   name          what names a mytest job (job_mytest_name), or empty
- *   setup         the fs:, disk:, cpufreq_governor: plan (run_setup_plan);
+ *   setup         the fs:, disk:, cpufreq_governor:, eatmem: plan (run_setup_plan);
  *                 setup_cannot set with setup_why when perfbot cannot set
  *                 up what the job asks for (fs: nfsv4, fs2:), which the
  *                 run reports as "cannot work here"

@@ -206,6 +206,20 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	if (setup.mnt)
 		run_phase(rc, "setup: %s mounted on %s", d->setup.fs_name ? d->setup.fs_name : "fs",
 			  setup.mnt);
+	if (setup.eaten) {
+		/* what the benchmark ran beside, for whoever reads the run */
+		struct strbuf eat = STRBUF_INIT;
+		strbuf_addf(&eat, "locked_bytes: %llu\nmem_available_before: %llu\npid: %ld\n"
+			    "asked: %s\n", setup.eaten, setup.eat_avail, setup.eater,
+			    d->setup.eatmem.desc);
+		strbuf_reset(&path);
+		path_join(&path, tmp.buf, "eatmem");
+		int w = write_file_atomic(path.buf, eat.buf, eat.len);
+		strbuf_release(&eat);
+		if (w < 0)
+			goto out;
+		run_phase(rc, "setup: eatmem locked %llu bytes (pid %ld)", setup.eaten, setup.eater);
+	}
 
 	struct sampler_opts so = { .interval = d->interval, .intervals = rc->plan.intervals,
 				   .root = rc->monitor_root };

@@ -45,7 +45,7 @@ static const struct tool tool_modprobe = { "modprobe", "kmod" };
 /* small helpers */
 
 /* "1 GiB", "512 MiB", "1000 bytes": sizes in messages. */
-static void add_size(struct strbuf *sb, unsigned long long b)
+void setup_add_size(struct strbuf *sb, unsigned long long b)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
 	double v = (double)b;
@@ -182,22 +182,15 @@ static void add_argv(struct strbuf *sb, char *const *argv)
 }
 
 /* A kernel memory figure from /proc/meminfo in bytes, 0 when unknown. */
-static unsigned long long meminfo_bytes(const char *key)
+unsigned long long setup_meminfo_bytes(const char *key)
 {
 	struct strbuf sb = STRBUF_INIT;
-	unsigned long long kb = 0;
-	size_t klen = strlen(key);
+	long long b = -1;
 
-	if (setup_read_small("/proc/meminfo", &sb) == 0) {
-		for (const char *p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-			if (!strncmp(p, key, klen) && p[klen] == ':') {
-				kb = strtoull(p + klen + 1, NULL, 10);
-				break;
-			}
-		}
-	}
+	if (setup_read_small("/proc/meminfo", &sb) == 0)
+		b = run_eatmem_meminfo(sb.buf, key);
 	strbuf_release(&sb);
-	return kb * 1024;
+	return b < 0 ? 0 : (unsigned long long)b;
 }
 
 /* Start time of pid in clock ticks since boot (/proc/<pid>/stat field
@@ -422,14 +415,14 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 		unsigned long long avail = 0;
 		struct statvfs vfs;
 		if (ram)
-			avail = meminfo_bytes("MemAvailable");
+			avail = setup_meminfo_bytes("MemAvailable");
 		else if (statvfs(base, &vfs) == 0)
 			avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
 		else
 			r = error("cannot stat the file system of '%s': %s", base, strerror(errno));
 		if (!r && total > avail) {
-			add_size(&sb, total);
-			add_size(&why, avail);
+			setup_add_size(&sb, total);
+			setup_add_size(&why, avail);
 			if (ram)
 				r = setup_cannot(log, "disk '%s' needs %s of RAM but only %s is "
 					   "available (MemAvailable)", plan->disk_desc, sb.buf, why.buf);
@@ -438,6 +431,9 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 					   plan->disk_desc, sb.buf, why.buf, base);
 		}
 	}
+	/* last: the RAM disks' size counts against MemAvailable too */
+	if (!r)
+		r = setup_eatmem_check(plan, plan->disk == RUN_DISK_BRD ? total : 0, log);
 	if (!r && plan->governor) {
 		const char *root = s->cpu_sysfs ? s->cpu_sysfs : RUN_SETUP_CPU_SYSFS;
 		governor_files(root, &cr->gov_files, &cr->nr_gov);
@@ -457,7 +453,7 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 
 /* Append "word rest\n" and write the journal file before the change. */
 __attribute__((format(printf, 3, 4)))
-static int journal(struct run_setup *s, const char *word, const char *fmt, ...)
+int setup_journal(struct run_setup *s, const char *word, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -533,6 +529,8 @@ static void build_env(struct run_setup *s)
 		add_env(s, &nr, &alloc, "partitions=%s", list.buf);
 		add_env(s, &nr, &alloc, "nr_partitions=%zu", nr_parts);
 	}
+	if (s->eaten)
+		add_env(s, &nr, &alloc, "PERFBOT_EATMEM_PID=%ld", s->eater);
 	strbuf_release(&list);
 }
 
@@ -553,7 +551,7 @@ static int make_loop(struct run_setup *s, const char *image, unsigned long long 
 	struct run_setup_dev *d;
 	int fd, r;
 
-	if (journal(s, "image", "%s", image) < 0)
+	if (setup_journal(s, "image", "%s", image) < 0)
 		return -1;
 	fd = open(image, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -575,9 +573,9 @@ static int make_loop(struct run_setup *s, const char *image, unsigned long long 
 	d = new_dev(s);
 	d->dev = strbuf_detach(&out, NULL);
 	d->image = xstrdup(image);
-	if (journal(s, "loop", "%s %s", d->dev, image) < 0)
+	if (setup_journal(s, "loop", "%s %s", d->dev, image) < 0)
 		return -1;
-	add_size(&size, bytes);
+	setup_add_size(&size, bytes);
 	strbuf_addf(log, "setup: disk %s on %s (%s, sparse, direct-io)\n", d->dev, image, size.buf);
 	strbuf_release(&size);
 	return 0;
@@ -591,7 +589,7 @@ static int make_brd(struct run_setup *s, const struct run_setup_plan *plan, stru
 	strbuf_addf(&nr, "rd_nr=%d", plan->nr_disks);
 	strbuf_addf(&kb, "rd_size=%llu", plan->disk_bytes >> 10);
 	char *const argv[] = { "modprobe", "brd", nr.buf, kb.buf, NULL };
-	if (journal(s, "brd", "%d", plan->nr_disks) < 0)
+	if (setup_journal(s, "brd", "%d", plan->nr_disks) < 0)
 		goto out;
 	r = setup_run_tool(argv, log);
 	if (r != 0) {
@@ -642,11 +640,11 @@ static int make_fs(const struct run_fs_type *fs, const char *dev, struct strbuf 
 static int mount_one(struct run_setup *s, const struct run_fs_type *fs, const char *src,
 		     const char *mnt, struct strbuf *log)
 {
-	if (journal(s, "mountdir", "%s", mnt) < 0)
+	if (setup_journal(s, "mountdir", "%s", mnt) < 0)
 		return -1;
 	if (mkdir(mnt, 0755) < 0)
 		return error("cannot create directory '%s': %s", mnt, strerror(errno));
-	if (journal(s, "mount", "%s", mnt) < 0)
+	if (setup_journal(s, "mount", "%s", mnt) < 0)
 		return -1;
 	if (mount(src, mnt, fs->fstype, 0, fs->mount_data) < 0)
 		return error("cannot mount '%s' on '%s' as %s%s%s: %s", src, mnt, fs->fstype,
@@ -671,7 +669,7 @@ static int set_governors(struct run_setup *s, const char *governor, char **files
 		}
 		if (!strcmp(old.buf, governor))
 			continue;
-		if (journal(s, "governor", "%s %s", old.buf, files[i]) < 0) {
+		if (setup_journal(s, "governor", "%s %s", old.buf, files[i]) < 0) {
 			ret = -1;
 			break;
 		}
@@ -693,7 +691,7 @@ static int apply_plan(struct run_setup *s, const struct run_setup_plan *plan,
 
 	journal_start(s, base, &dir);
 	if (plan->disk != RUN_DISK_NONE || plan->fs) {
-		if (journal(s, "dir", "%s", dir.buf) < 0)
+		if (setup_journal(s, "dir", "%s", dir.buf) < 0)
 			goto out;
 		if (mkdir(dir.buf, 0755) < 0) {
 			error("cannot create directory '%s': %s", dir.buf, strerror(errno));
@@ -744,6 +742,12 @@ static int apply_plan(struct run_setup *s, const struct run_setup_plan *plan,
 	}
 	if (cr->nr_gov && set_governors(s, plan->governor, cr->gov_files, cr->nr_gov, log) < 0)
 		goto out;
+	/* last, so that mkfs and mount do not run short of memory; undo
+	 * (backwards) releases it first */
+	unsigned long long ram = plan->disk == RUN_DISK_BRD ?
+		plan->disk_bytes * (unsigned long long)plan->nr_disks : 0;
+	if (setup_eatmem_start(s, plan, ram, log) < 0)
+		goto out;
 	ret = 0;
 out:
 	strbuf_release(&dir);
@@ -770,6 +774,8 @@ static void release_outputs(struct run_setup *s)
 	s->state_path = NULL;
 	s->fs = NULL;
 	s->mnt = NULL;
+	s->eater = 0;
+	s->eaten = s->eat_avail = 0;
 }
 
 /* path, or its nearest ancestor that exists (for statvfs before mkdir). */
@@ -807,14 +813,16 @@ int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_bas
 	if (s->journal.len)
 		return error("run_setup_apply: already applied; call run_setup_undo first");
 	release_outputs(s);
-	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor)
+	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor &&
+	    plan->eatmem.kind == RUN_EATMEM_NONE)
 		return 0;
 	if (strchr(work_base, '\n'))
 		return error("work dir '%s' contains a newline", work_base);
 	/* check everything before changing anything, even work_base */
 	existing = nearest_existing(work_base);
 	r = check_plan(plan, existing, s, &cr, log);
-	if (!r && (plan->fs || plan->disk != RUN_DISK_NONE || cr.nr_gov)) {
+	if (!r && (plan->fs || plan->disk != RUN_DISK_NONE || cr.nr_gov ||
+		   plan->eatmem.kind != RUN_EATMEM_NONE)) {
 		/* private (workdir.h); canonical, so that it matches the
 		 * loop's sysfs backing_file */
 		struct strbuf real = STRBUF_INIT;
@@ -868,7 +876,8 @@ int run_setup_check_plan(const struct run_setup_plan *plan, const char *work_bas
 	char *existing;
 	int r;
 
-	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor)
+	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor &&
+	    plan->eatmem.kind == RUN_EATMEM_NONE)
 		return 0;
 	s.cpu_sysfs = cpu_sysfs;
 	existing = nearest_existing(work_base);

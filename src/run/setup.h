@@ -28,6 +28,11 @@
  *                           cpufreq/scaling_governor, the old values
  *                           restored by undo; without cpufreq (most VMs)
  *                           "skipped: no cpufreq" goes to the log
+ *   eatmem: {eatmem_size: S}
+ *                           lkp's memory eater: a child of perfbot
+ *                           mlocks and prefaults S of anonymous memory
+ *                           for the run (run/eatmem.h has the forms:
+ *                           sizes, N% of MemAvailable, eatmem_leave)
  *
  * Sizes are lkp's: digits, then K, M, G, T or P (powers of 1024, either
  * case, an optional trailing B); plain digits are bytes.
@@ -63,12 +68,16 @@
  *   mountdir <path>             about to mkdir a mount point
  *   mount <path>                about to mount on path
  *   governor <old> <file>       about to change a scaling_governor file
+ *   eatmem <pid> <starttime>    the eater was forked (it locks nothing
+ *                               before this line is written); undo kills
+ *                               it when it is still that process
  *
  * The last field may contain spaces (it is the rest of the line).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include "job/job.h"
+#include "run/eatmem.h"
 #include "util/strbuf.h"
 
 /* The disk made for `fs:` when the job names none. */
@@ -107,10 +116,15 @@ struct run_setup {
 	 * NULL-terminated "NAME=value" entries for the benchmark:
 	 * PERFBOT_FS_DIR (= mnt) and lkp's mount_points (all mount points,
 	 * space-separated) when something is mounted; lkp's partitions
-	 * (the devices) and nr_partitions when disks were made.  NULL when
-	 * there is nothing to pass.
+	 * (the devices) and nr_partitions when disks were made;
+	 * PERFBOT_EATMEM_PID when an eater runs (lkp's
+	 * $TMP/pid-bg-proc-eatmem).  NULL when there is nothing to pass.
 	 */
 	char **env;
+	/* the memory eater (eatmem:): its pid (0: none) and what it locked;
+	 * eat_avail is MemAvailable just before it began */
+	long eater;
+	unsigned long long eaten, eat_avail;
 
 	/* --- private --- */
 	char *state_path;             /* the journal file, NULL when none */
@@ -198,6 +212,7 @@ struct run_setup_plan {
 	char disk_desc[48];             /* the disk as the job wrote it */
 	const struct job_value *disk_val; /* its value, for FILE:LINE:COL; or NULL */
 	const char *governor;           /* borrowed from the job, or NULL */
+	struct run_eatmem_plan eatmem;  /* kind RUN_EATMEM_NONE: no eater */
 };
 
 /*

@@ -38,5 +38,26 @@ long long setup_proc_start(pid_t pid, char *state);
 void setup_free_list(char **list, size_t nr);
 /* Replay a journal's text backwards: 0, or -1 when a step failed. */
 int setup_replay_undo(const char *text, struct strbuf *log);
+/* "1 GiB", "1.5 GiB", "1000 bytes": a size for messages. */
+void setup_add_size(struct strbuf *sb, unsigned long long bytes);
+/* A /proc/meminfo figure in bytes, 0 when unknown. */
+unsigned long long setup_meminfo_bytes(const char *key);
+
+struct run_setup;
+struct run_setup_plan;
+/* Append "word rest" to s's journal and write it, before the change it
+ * announces; 0 or -1. */
+__attribute__((format(printf, 3, 4)))
+int setup_journal(struct run_setup *s, const char *word, const char *fmt, ...);
+
+/* eatmem.c: the eater's check (0, 1 cannot work here: printed and
+ * logged), its start (0 or -1 printed; s->eater set once journaled) and
+ * the undo of an "eatmem <pid> <start>" journal line (0 or -1).
+ * ram_disk: the bytes of RAM disks the same setup makes. */
+int setup_eatmem_check(const struct run_setup_plan *plan, unsigned long long ram_disk,
+		       struct strbuf *log);
+int setup_eatmem_start(struct run_setup *s, const struct run_setup_plan *plan,
+		       unsigned long long ram_disk, struct strbuf *log);
+int setup_eatmem_undo(const char *rest, struct strbuf *log);
 
 #endif

@@ -244,9 +244,10 @@ int run_setup_plan(const struct job *job, struct run_setup_plan *plan, struct st
 	int rf = plan_fs(job, plan, why);
 	int rd = plan_disk(job, plan, why);
 	int rg = plan_governor(job, plan);
-	if (rf < 0 || rd < 0 || rg < 0)
+	int re = run_eatmem_plan(job, &plan->eatmem, why);
+	if (rf < 0 || rd < 0 || rg < 0 || re < 0)
 		return -1;
-	r = rf ? rf : rd;
+	r = rf ? rf : rd ? rd : re;
 	if (r)
 		return r;
 	/* lkp's second layer (NFS or CIFS over the fs): not done, so refuse

@@ -198,6 +198,8 @@ static int undo_line(const char *line, struct strbuf *log)
 		return undo_image(rest, log);
 	if (IS("brd"))
 		return undo_brd(log);
+	if (IS("eatmem"))
+		return setup_eatmem_undo(rest, log);
 #undef IS
 	return error("unknown journal line '%s'", line);
 }

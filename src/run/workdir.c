@@ -270,6 +270,14 @@ static const char *line_problem(const char *line, const char *dir, const char *c
 	}
 	if (IS("brd"))
 		return digits_between(line, "brd ", "") ? NULL : "not a number of RAM disks";
+	if (IS("eatmem")) {
+		/* "<pid> <starttime>"; undo kills only a perfbot-eatmem of that start */
+		const char *sp2 = strchr(rest, ' ');
+		char *pid = sp2 ? xstrndup(rest, (size_t)(sp2 - rest)) : xstrdup(rest);
+		bool ok = sp2 && digits_between(pid, "", "") && digits_between(sp2 + 1, "", "");
+		free(pid);
+		return ok ? NULL : "not an eater's pid and start time";
+	}
 #undef IS
 	return "not a step perfbot journals";
 }
