@@ -536,6 +536,22 @@ static void test_unknown_keys(void **state)
 		job_free(j);
 		free(p);
 	}
+	/* a key of an included file not named .yaml is never shown, also
+	 * once copied by code into a map that knows only its value's file */
+	put("inc/secret", "SECRETKEY: 1\n");
+	{
+		char *p = path_of("inc/s.yaml");
+		struct job_value *m = job_value_new(JOB_MAP);
+		put("inc/s.yaml", "<< : secret\n");
+		assert_int_equal(job_load(p, &j), 0);
+		assert_non_null(strstr(job_key_shown(&j->root->ent[0]), "<not shown"));
+		job_map_set(m, j->root->ent[0].key, job_value_dup(j->root->ent[0].val));
+		assert_null(m->ent[0].src);
+		assert_non_null(strstr(job_key_shown(&m->ent[0]), "<not shown"));
+		job_value_free(m);
+		job_free(j);
+		free(p);
+	}
 	strbuf_release(&want);
 }
 
@@ -781,6 +797,11 @@ static void test_path_params(void **state)
 	pp("suite: x\ncpufreq_governor: performance\nnr_threads: 100%\nruntime: 300s\n"
 	   "will-it-scale:\n  test: mmap1\n  mode: thread\n", NULL,
 	   "performance-thread-100%-300s-mmap1");
+	/* without a catalog, lkp's programs name atoms by the options they
+	 * declare (apachebench's concurrency at the top), setups too
+	 * (fio-setup-basic); an option no program of the job has does not */
+	pp("suite: x\nconcurrency: 1000\nsize: 1G\napachebench:\n", NULL, "1000");
+	pp("suite: x\nfio-setup-basic:\n  rw: read\n  bs: 4k\n", NULL, "4k-read");
 	/* values cut to 31 characters */
 	pp("suite: x\nhackbench:\n  mode: abcdefghijklmnopqrstuvwxyz0123456789\n", NULL,
 	   "abcdefghijklmnopqrstuvwxyz01234");
