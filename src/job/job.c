@@ -35,7 +35,10 @@ const char *job_value_shown(const struct job_value *v)
 
 const char *job_key_shown(const struct job_entry *e)
 {
-	return src_hidden(e->src) ? HIDDEN_TEXT : e->key;
+	/* an entry made by code (a split atom) may know only its value's file */
+	const struct job_src *src = e->src ? e->src : e->val ? e->val->src : NULL;
+
+	return src_hidden(src) ? HIDDEN_TEXT : e->key;
 }
 
 /* ------------------------------------------------------------------ */

@@ -291,6 +291,16 @@ int job_save(const struct job *job, const char *path);
  */
 bool job_key_known(const char *key, const char *const *include_dirs);
 
+/*
+ * What top-level entry e asks for that perfbot does not have: "benchmark",
+ * "daemon", "setup" or "monitor" (an lkp program with no runner, setup or
+ * monitor of perfbot's), NULL when perfbot reads the key itself or it is a
+ * parameter.  With a catalog (include_dirs, else $LKP_SRC) as lkp decides:
+ * the scripts programs/<key>/ holds; without, lkp_programs.c, and a
+ * mapping of a key nobody knows is a benchmark.
+ */
+const char *job_key_lacks(const struct job_entry *e, const char *const *include_dirs);
+
 /* The include dirs to use: dirs itself, else {$LKP_SRC, NULL} in buf
  * (2 slots), else NULL. */
 const char *const *job_default_include_dirs(const char *const *dirs,

@@ -4,6 +4,7 @@
  */
 #include "job/job.h"
 #include "job/job_src.h"
+#include "job/lkp_programs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -25,11 +26,14 @@
 /* declared tables */
 
 /*
- * Top-level keys of lkp jobs that are not programs, with the shape each
+ * Top-level keys of lkp jobs that perfbot reads, with the shape each
  * may take.  KS_SCALAR keys name one thing; KS_DIM keys may also be a
- * list, which split-job expands; KS_ANY keys are free-form.
+ * list, which split-job expands; KS_PROG keys are lkp setup programs,
+ * whose value may also be their options (`fs: {fs: ext4, format: n}`),
+ * which perfbot run refuses rather than split-job; KS_ANY keys are
+ * free-form.
  */
-enum key_shape { KS_SCALAR, KS_DIM, KS_ANY };
+enum key_shape { KS_SCALAR, KS_DIM, KS_PROG, KS_ANY };
 
 static const struct known_key {
 	const char *name;
@@ -53,7 +57,7 @@ static const struct known_key {
 	{ "runtime", KS_DIM }, { "nr_threads", KS_DIM }, { "nr_task", KS_DIM },
 	{ "nr_process", KS_DIM }, { "nr_instances", KS_DIM },
 	{ "iterations", KS_DIM }, { "runs", KS_SCALAR }, { "repeat_to", KS_SCALAR },
-	{ "disk", KS_DIM }, { "fs", KS_DIM }, { "fs2", KS_DIM },
+	{ "disk", KS_PROG }, { "fs", KS_PROG }, { "fs2", KS_PROG },
 	{ "cpufreq_governor", KS_DIM }, { "cluster", KS_SCALAR },
 	{ "node_roles", KS_SCALAR }, { "need_kconfig", KS_ANY },
 	{ "need_memory", KS_SCALAR }, { "need_cpu", KS_SCALAR },
@@ -69,6 +73,8 @@ static const struct known_key {
 	/* read by perfbot run (src/run/desc.c) */
 	{ "nr_run", KS_SCALAR }, { "interval", KS_SCALAR }, { "monitor_delay", KS_SCALAR },
 	{ "perfbot", KS_ANY }, { "name", KS_SCALAR },
+	/* read by lkp's own scripts (bin/lkp-setup-rootfs, lib/job.sh) */
+	{ "force_reboot", KS_ANY }, { "set_nic_irq_affinity", KS_ANY },
 	{ NULL, KS_ANY }
 };
 
@@ -183,6 +189,61 @@ bool job_key_known(const char *key, const char *const *include_dirs)
 	return ok;
 }
 
+/* Does an executable programs/<name>/<script> exist under a catalog? */
+static bool catalog_script(const char *name, const char *const *dirs, const char *script)
+{
+	struct strbuf f = STRBUF_INIT;
+	bool ok = false;
+
+	for (; *dirs && !ok; dirs++) {
+		strbuf_reset(&f);
+		strbuf_addf(&f, "%s/programs/%s/%s", *dirs, name, script);
+		ok = !access(f.buf, X_OK) && !is_dir(f.buf);
+	}
+	strbuf_release(&f);
+	return ok;
+}
+
+const char *job_key_lacks(const struct job_entry *e, const char *const *include_dirs)
+{
+	static const char *const monitor_scripts[] = { "monitor", "no-stdout-monitor",
+		"one-shot-monitor", "plain-monitor", NULL };
+	const char *key = e->key, *buf[2];
+	const struct lkp_program *lp;
+
+	if (e->comment || key[0] == '#' || is_code_key(key) || known_key_find(key) ||
+	    job_monitor_find(key) || bench_registered(key) || !strcmp(key, "mytest"))
+		return NULL;
+	include_dirs = job_default_include_dirs(include_dirs, buf);
+	if (include_dirs && *include_dirs) {
+		/* as lkp: what programs/<key>/ holds; else a parameter */
+		if (!*key || strchr(key, '/') || key[0] == '.')
+			return NULL;
+		if (catalog_script(key, include_dirs, "run"))
+			return "benchmark";
+		if (catalog_script(key, include_dirs, "daemon"))
+			return "daemon";
+		if (catalog_script(key, include_dirs, "setup"))
+			return "setup";
+		for (const char *const *m = monitor_scripts; *m; m++)
+			if (catalog_script(key, include_dirs, *m))
+				return "monitor";
+		return NULL;
+	}
+	if (parser_find(key))
+		return "benchmark";
+	lp = lkp_program_find(key);
+	if (lp)
+		return lp->kind == 'r' ? "benchmark" : lp->kind == 'd' ? "daemon" :
+		       lp->kind == 's' ? "setup" : lp->kind == 'm' ? "monitor" : NULL;
+	/* a mapping nobody knows (or a list of them): a program, which
+	 * split-job kept */
+	bool program = e->val->kind == JOB_MAP;
+	for (size_t i = 0; e->val->kind == JOB_SEQ && i < e->val->nr; i++)
+		program = program || e->val->item[i]->kind == JOB_MAP;
+	return program ? "benchmark" : NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* checks */
 
@@ -242,6 +303,49 @@ static bool is_defaults_marker(const char *text)
 	return false;
 }
 
+/*
+ * A key perfbot does not know, without a catalog: as lkp, a parameter of
+ * the job (scalar) or a program (mapping) that split-job keeps; a warning
+ * names it, so that a typo is still seen.  Keys lkp's programs declare
+ * (lkp_programs.c) are known and get none.
+ */
+static bool lkp_knows(const char *key)
+{
+	return lkp_program_find(key) || lkp_param_known(key);
+}
+
+static void warn_unknown(const struct job_entry *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(e->key);
+	const char *dot = strchr(e->key, '.');
+	bool known;
+
+	/* lkp's "key-:" / "key+:" (drop from, add to key) and
+	 * "program.option:" forms name a key of their own */
+	if (n > 1 && (e->key[n - 1] == '-' || e->key[n - 1] == '+')) {
+		char *base = xstrndup(e->key, n - 1);
+		known = job_key_known(base, NULL) || lkp_knows(base);
+		free(base);
+	} else if (dot && dot > e->key) {
+		char *prog = xstrndup(e->key, (size_t)(dot - e->key));
+		known = job_key_known(prog, NULL) || lkp_program_find(prog);
+		free(prog);
+	} else {
+		known = lkp_knows(e->key);
+	}
+	if (known)
+		return;
+	job_entry_where(e, &sb);
+	if (e->val->kind == JOB_MAP)
+		warning("%s: unknown key '%s' kept as a program (not a benchmark, monitor or "
+			"lkp program perfbot knows)", sb.buf, job_key_shown(e));
+	else
+		warning("%s: unknown key '%s' kept as a parameter (not a job key, monitor or "
+			"benchmark perfbot knows)", sb.buf, job_key_shown(e));
+	strbuf_release(&sb);
+}
+
 int job_check_doc(const struct job_value *doc, const char *const *dirs)
 {
 	bool in_defaults = false;
@@ -249,8 +353,9 @@ int job_check_doc(const struct job_value *doc, const char *const *dirs)
 	/*
 	 * With an lkp catalog, a key lkp does not know is a parameter of
 	 * the job (scripts read it from the environment), whatever shape
-	 * it has: lkp checks nothing.  Without one, perfbot's own tables
-	 * catch typos before a run.
+	 * it has: lkp checks nothing.  Without one, the same, with a
+	 * warning for keys neither perfbot nor lkp's programs know, and the
+	 * shapes perfbot itself needs checked.
 	 */
 	if (dirs && *dirs)
 		return 0;
@@ -263,18 +368,8 @@ int job_check_doc(const struct job_value *doc, const char *const *dirs)
 			in_defaults = is_defaults_marker(e->key);
 			continue;
 		}
-		if (!in_defaults && !job_key_known(e->key, dirs)) {
-			struct strbuf sb = STRBUF_INIT;
-			job_entry_where(e, &sb);
-			if (v->kind == JOB_MAP)
-				error("%s: unknown benchmark '%s' (expected a benchmark with a parser, a monitor, or programs/%s under an include dir)",
-				      sb.buf, job_key_shown(e), job_key_shown(e));
-			else
-				error("%s: unknown key '%s' (expected a job key, a monitor or a benchmark)",
-				      sb.buf, job_key_shown(e));
-			strbuf_release(&sb);
-			return -1;
-		}
+		if (!in_defaults && !job_key_known(e->key, dirs))
+			warn_unknown(e);
 		k = known_key_find(e->key);
 		if (k && k->shape == KS_SCALAR && !scalar_like(v))
 			return type_error(v, e->key, "a scalar");
@@ -287,9 +382,10 @@ int job_check_doc(const struct job_value *doc, const char *const *dirs)
 						return type_error(v->item[j], e->key,
 							"a scalar in its list");
 		}
-		if (!k && v->kind == JOB_MAP && check_options(v, e->key) < 0)
+		if ((!k || k->shape == KS_PROG) && v->kind == JOB_MAP &&
+		    check_options(v, e->key) < 0)
 			return -1;
-		if (!k && v->kind == JOB_SEQ) {
+		if ((!k || k->shape == KS_PROG) && v->kind == JOB_SEQ) {
 			for (size_t j = 0; j < v->nr; j++) {
 				const struct job_value *it = v->item[j];
 				if (it->kind == JOB_SEQ)
@@ -302,4 +398,3 @@ int job_check_doc(const struct job_value *doc, const char *const *dirs)
 	}
 	return 0;
 }
-

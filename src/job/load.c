@@ -592,8 +592,15 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 			return builder_error(b, m, "expected '<<: FILE' (YAML merge keys are not supported)");
 		return 0;
 	}
-	if (job_map_find_entry(f->v, f->key) && b->x->include_dirs && *b->x->include_dirs) {
-		/* lkp's Psych: the later value wins, in the first place */
+	/*
+	 * lkp's Psych: the later value wins, in the first place.  Without a
+	 * catalog too when the first came from an included file: that is
+	 * how lkp's jobs override their base (`<<: fsmark.yaml` then
+	 * `disk: 1BRD_48G`); twice in one file stays an error.
+	 */
+	if (job_map_find_entry(f->v, f->key) &&
+	    ((b->x->include_dirs && *b->x->include_dirs) ||
+	     job_map_find_entry(f->v, f->key)->src != f->ksrc)) {
 		struct job_entry *e = job_map_find_entry(f->v, f->key);
 		job_value_free(e->val);
 		e->val = v;

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "job/lkp_programs.h"
 #include "parse/parser.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
@@ -111,6 +112,12 @@ bool job_is_workload_program(const char *name, const char *const *include_dirs)
 			return true;
 	if (!job_monitor_find(name) && parser_find(name))
 		return true;
+	/* lkp's own programs with a run, daemon or setup script */
+	{
+		const struct lkp_program *lp = lkp_program_find(name);
+		if (lp && strchr("rds", lp->kind))
+			return true;
+	}
 	if (job_program_dir(name, include_dirs, &dir)) {
 		for (const char *const *s = script_names; *s && !ok; s++) {
 			strbuf_reset(&f);
@@ -221,7 +228,18 @@ static void add_program(struct job_programs *p, const char *name,
 			read_script_options(p, f.buf);
 		}
 	}
-	/* perfbot's benchmarks declare no options: every key of theirs is one */
+	/* without a catalog, the options lkp's program declares ... */
+	if (!dir.len && lkp_program_find(name)) {
+		const char *o = lkp_program_find(name)->options;
+		while (*o) {
+			size_t len = strcspn(o, " ");
+			char *opt = xstrndup(o + (*o == '='), len - (*o == '='));
+			add_option(p, opt, *o == '=' ? '=' : '-');
+			free(opt);
+			o += len + (o[len] == ' ');
+		}
+	}
+	/* ... and perfbot's benchmarks declare none: every key of theirs is one */
 	if (!dir.len) {
 		const struct job_value *maps[64];
 		size_t n = 0;

@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "job/job_src.h"
 #include "job/revise.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -683,10 +684,19 @@ int job_split(const struct job *job, const char *origin,
 	 */
 	for (size_t i = 0; i < job->root->nr; i++) {
 		const struct job_entry *e = &job->root->ent[i];
-		if (e->comment)
+		if (e->comment) {
 			job_map_add_comment(base->root, e->key);
-		else
+		} else {
+			struct job_entry *to;
 			job_map_set(base->root, e->key, job_value_dup(e->val));
+			/* the key's own place, for messages about it */
+			to = job_map_find_entry(base->root, e->key);
+			if (to && !to->src && e->src) {
+				to->src = src_get(e->src);
+				to->line = e->line;
+				to->col = e->col;
+			}
+		}
 	}
 	if (!job_lookup(base, "job_origin"))
 		job_set_value(base, "job_origin", job_string_new(origin));

@@ -166,9 +166,11 @@ static void monitors_of_job(struct job_desc *d)
 	bool any = false;
 
 	while ((e = job_next(d->job, &pos))) {
+		const char *lacks;
 		if (add_monitor_named(d, e->key) == 0)
 			any = true;
-		else if (job_monitor_find(e->key))
+		else if (job_monitor_find(e->key) ||
+			 ((lacks = job_key_lacks(e, NULL)) && !strcmp(lacks, "monitor")))
 			add_missing(d, e->key);
 	}
 	/* lkp's include/category/benchmark: the default monitors */
@@ -206,6 +208,66 @@ static int decode_monitors(struct job_desc *d, const struct run_opts *opts)
 }
 
 /* ---- setup, result path, benchmark ------------------------------------ */
+
+/*
+ * What the job asks for that perfbot has no program for, in entry e or in
+ * the mappings of its code keys (`if role client: {apachebench: }`): the
+ * first benchmark, else daemon, else setup, in *first[0..2].  Monitors
+ * perfbot lacks are skipped instead (monitors_of_job).
+ */
+static void find_lacking(const struct job_entry *e, const struct job_entry **first)
+{
+	static const char *const kinds[] = { "benchmark", "daemon", "setup" };
+	const char *lacks = job_key_lacks(e, NULL);
+
+	for (int k = 0; lacks && k < 3; k++)
+		if (!strcmp(lacks, kinds[k]) && !first[k])
+			first[k] = e;
+	/* a key with a blank is one of lkp's code forms (keys.c) */
+	if (!lacks && e->val->kind == JOB_MAP && strchr(e->key, ' '))
+		for (size_t i = 0; i < e->val->nr; i++)
+			if (!e->val->ent[i].comment)
+				find_lacking(&e->val->ent[i], first);
+}
+
+/*
+ * Refuse, before any setup, a job perfbot cannot run as it says, naming
+ * what it lacks: a benchmark or daemon (unless a command given after --
+ * is the benchmark), else a setup.  A backend decides where the job runs.
+ */
+static int decode_programs(struct job_desc *d, const struct run_opts *opts)
+{
+	const struct job_entry *e, *first[3] = { NULL, NULL, NULL };
+	struct strbuf where = STRBUF_INIT;
+	size_t pos = 0;
+	int k;
+
+	if (opts->backend)
+		return 0;
+	while ((e = job_next(d->job, &pos)))
+		find_lacking(e, first);
+	for (k = opts->command ? 2 : 0; k < 3 && !first[k]; k++)
+		;
+	if (k == 3)
+		return 0;
+	e = first[k];
+	/* a job split in memory keeps its values' places, not its keys' */
+	if (e->src)
+		job_entry_where(e, &where);
+	else if (e->val->src)
+		job_source_line(e->val, &where);
+	else
+		strbuf_addstr(&where, d->where);
+	if (k == 2)
+		error("%s: no setup '%s' in perfbot (lkp's programs/%s/setup): the job cannot "
+		      "run as it says", where.buf, job_key_shown(e), job_key_shown(e));
+	else
+		error("%s: no runner for %s '%s' (`perfbot install --list` lists those perfbot "
+		      "has); give its command after -- or as `mytest: {command: ...}`",
+		      where.buf, k ? "daemon" : "benchmark", job_key_shown(e));
+	strbuf_release(&where);
+	return -1;
+}
 
 static int decode_setup(struct job_desc *d)
 {
@@ -249,9 +311,9 @@ static int decode_benchmark(struct job_desc *d, const struct run_opts *opts)
 		 * perfbot lacks, not that there is none */
 		const char *key, *tc = job_testcase(d->job, &key);
 		if (tc && job_lookup(d->job, tc))
-			r = error("%s: benchmark '%s': perfbot has no runner for it "
-				  "(`perfbot install --list` lists those it has); give its command "
-				  "after -- or as `mytest: {command: ...}`", d->where, tc);
+			r = error("%s: no runner for benchmark '%s' (`perfbot install --list` "
+				  "lists those perfbot has); give its command after -- or as "
+				  "`mytest: {command: ...}`", d->where, tc);
 		else
 			r = error("%s: the job names no benchmark: add one (see `perfbot install --list`), "
 				  "`mytest: {command: ...}`, or give a command after --", d->where);
@@ -270,7 +332,8 @@ int job_desc_decode(const struct job *job, const struct run_opts *opts,
 	d->job = job;
 	d->where = job->path ? job->path : "<job>";
 	d->runner = runner_for_job(job);
-	if (decode_testcase(d, opts) < 0 || decode_times(d, opts) < 0 ||
+	if (decode_testcase(d, opts) < 0 || decode_programs(d, opts) < 0 ||
+	    decode_times(d, opts) < 0 ||
 	    decode_result_path(d, opts) < 0 || decode_setup(d) < 0 ||
 	    decode_monitors(d, opts) < 0 || decode_benchmark(d, opts) < 0)
 		return -1;

@@ -111,8 +111,11 @@ static int bad_value(const struct job_value *v, const char *key, const char *exp
 }
 
 /* A scalar value of a top-level key, NULL when absent or null; -1 (via
- * *err) for lists and mappings. */
-static const struct job_value *scalar_key(const struct job *job, const char *key, int *err)
+ * *err) for lists and mappings.  With why, a mapping (lkp's setup program
+ * with options, `fs: {fs: ext4, format: n}`) is a setup perfbot does not
+ * do: 1 via *err, and why says so (the first reason only). */
+static const struct job_value *scalar_key(const struct job *job, const char *key, int *err,
+					  struct strbuf *why)
 {
 	const struct job_value *v = job_lookup(job, key);
 
@@ -120,6 +123,16 @@ static const struct job_value *scalar_key(const struct job *job, const char *key
 		return NULL;
 	if (v->kind == JOB_SEQ) {
 		*err = bad_value(v, key, "one value (split the job into atomic jobs first)");
+		return NULL;
+	}
+	if (v->kind == JOB_MAP && why) {
+		struct strbuf where = STRBUF_INIT;
+		job_source_line(v, &where);
+		if (!why->len)
+			strbuf_addf(why, "%s: '%s' with options (lkp's programs/%s/setup) is not "
+				    "set up by perfbot", where.buf, key, key);
+		strbuf_release(&where);
+		*err = 1;
 		return NULL;
 	}
 	if (v->kind == JOB_MAP) {
@@ -132,7 +145,7 @@ static const struct job_value *scalar_key(const struct job *job, const char *key
 static int plan_fs(const struct job *job, struct run_setup_plan *plan, struct strbuf *why)
 {
 	int err = 0;
-	const struct job_value *v = scalar_key(job, "fs", &err);
+	const struct job_value *v = scalar_key(job, "fs", &err, why);
 	struct strbuf names = STRBUF_INIT;
 	const char *name;
 
@@ -182,7 +195,7 @@ static const char *leading_count(const char *s, int *n)
 static int plan_disk(const struct job *job, struct run_setup_plan *plan, struct strbuf *why)
 {
 	int err = 0, n = 0;
-	const struct job_value *v = scalar_key(job, "disk", &err);
+	const struct job_value *v = scalar_key(job, "disk", &err, why);
 	const char *text, *rest;
 
 	if (!v)
@@ -221,7 +234,7 @@ static int plan_disk(const struct job *job, struct run_setup_plan *plan, struct 
 static int plan_governor(const struct job *job, struct run_setup_plan *plan)
 {
 	int err = 0;
-	const struct job_value *v = scalar_key(job, "cpufreq_governor", &err);
+	const struct job_value *v = scalar_key(job, "cpufreq_governor", &err, NULL);
 
 	if (!v)
 		return err;

@@ -15,7 +15,8 @@ set -u
 : "${PERFBOT:=$(cd ../.. && pwd)/perfbot}"
 TEST_DIR=$(pwd)
 DATA=$(cd ../data && pwd)
-SHARED=$(cd ../.. && pwd)/../shared/conformance
+# PERFBOT_CONFORMANCE: elsewhere (a git worktree), as for the unit tests
+SHARED=${PERFBOT_CONFORMANCE:-$(cd ../.. && pwd)/../shared/conformance}
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-t.XXXXXX")
 # perfbot run and bisect index into the store: never the user's own
 export PERFBOT_DB="$TRASH/perfbot.db"

@@ -106,9 +106,20 @@ test_expect_success 'documents and overrides: -s and KEY=VALUE' '
 	grep -q "^#! user overrides$" multi-pipe-threads-9s.yaml
 '
 
-test_expect_success 'unknown benchmark: file:line:col, exit 1' '
-	test_must_fail 1 perfbot split-job "$J"/bad-key.yaml 2>err &&
-	grep -q "bad-key.yaml:3:1: unknown benchmark .hackbnech." err
+test_expect_success 'an unknown key: kept, with one warning at file:line:col; run refuses it before any setup' '
+	mkdir out &&
+	(unset LKP_SRC; perfbot split-job -o out "$J"/bad-key.yaml >stdout 2>err) &&
+	grep -qx "perfbot: warning: $J/bad-key.yaml:3:1: unknown key .hackbnech. kept as a program (not a benchmark, monitor or lkp program perfbot knows)" err &&
+	test $(wc -l <err) = 1 &&
+	f=$(sed -n "s|.* => ||p" stdout) && test -f "$f" &&
+	grep -q "^hackbnech:$" "$f" && grep -q "^  mode: process$" "$f" &&
+	test_must_fail 1 perfbot run -r res "$f" 2>err &&
+	grep -q "^perfbot: $f:[0-9]*:[0-9]*: no runner for benchmark .hackbnech. (" err &&
+	test $(grep -vc "^perfbot: warning: " err) = 1 && ! test -e res &&
+	printf "testcase: hackbench\nhackbench:\nnr_thread: 2\nsize: 1G\n" >typo.yaml &&
+	(unset LKP_SRC; perfbot split-job -o out typo.yaml >/dev/null 2>err) &&
+	grep -q "^perfbot: warning: typo.yaml:3:1: unknown key .nr_thread. kept as a parameter (not a job key, monitor or benchmark perfbot knows)$" err &&
+	test $(wc -l <err) = 1
 '
 
 test_expect_success 'YAML syntax error and missing include: exit 1 with a position' '

@@ -68,4 +68,45 @@ test_expect_success 'nr_threads 100% stays 100% in the atom name, as lkp names i
 	ls out | grep -q "100%"
 '
 
+
+# own_section FILE: the atom's first section (the job file's own keys, up
+# to the first "#! " file lkp or perfbot added) without comment lines,
+# blank lines and job_origin, as tests/conformance-split.sh compares
+own_section() {
+	awk '/^#! /{ n++; next } n == 1 && !/^[[:space:]]*#/ && !/^[[:space:]]*$/ && !/^job_origin:/' "$1"
+}
+
+# jobs perfbot refused without a catalog (unknown key 'size', 'concurrency',
+# 'ENV_VAR', 'md'; fs and disk with options; duplicate keys over an
+# included base), which lkp splits
+REFUSED="vm-scalability/vm-scalability apachebench debug aim7-fs-raid
+fio-basic/fio-basic-local-disk xfstests/xfstests-generic-dax fsmark/fsmark-1brd
+hackbench/hackbench-cpuset"
+
+test_expect_success "without LKP_SRC, lkp's jobs that were refused split with lkp's names and keys" '
+	test_have_conformance || exit 0
+	[ -d "$SHARED/lkp/tree/jobs" ] || { echo "# skipped: no lkp tree"; exit 0; }
+	for job in $REFUSED; do
+		exp=$SHARED/lkp/split-jobs/$job
+		rm -rf out && mkdir out &&
+		(unset LKP_SRC; perfbot split-job -t vm-snb -o out \
+			"$SHARED/lkp/tree/jobs/$job.yaml" >/dev/null 2>err) &&
+		(cd "$exp" && ls *.yaml) >want && (cd out && ls *.yaml) >got &&
+		test_cmp want got &&
+		for f in $(cat want); do
+			own_section "$exp/$f" >a && own_section "out/$f" >b &&
+			test -s a && test_cmp a b || { echo "differs: $job $f"; exit 1; }
+		done || exit 1
+		# lkp parameters and programs: no warning, but debug.yaml
+		# sets a parameter and a program no lkp program declares
+		if [ "$job" = debug ]; then
+			grep -q "debug.yaml:3:1: unknown key .ENV_VAR. kept as a parameter" err &&
+			grep -q "debug.yaml:4:1: unknown key .a. kept as a program" err &&
+			test $(wc -l <err) = 2 || exit 1
+		else
+			test ! -s err || { cat err; echo "warned: $job"; exit 1; }
+		fi
+	done
+'
+
 test_done

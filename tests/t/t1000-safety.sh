@@ -66,7 +66,14 @@ test_expect_success 'an include that is not .yaml: its content is never printed'
 	printf "root:SECRETHASH:20228:0:99999:7:::\ndaemon:*:1:0\n" >shadow &&
 	printf "testcase: mytest\n<< : $PWD/shadow\n" >j1.yaml &&
 	test_must_fail 1 perfbot run -r res j1.yaml 2>err &&
-	grep -q "^perfbot: $PWD/shadow:1:1: unknown key .<not shown" err &&
+	grep -q "^perfbot: warning: $PWD/shadow:1:1: unknown key .<not shown[^>]*>. kept as a parameter" err &&
+	grep -q "^perfbot: j1.yaml: the job names no benchmark" err &&
+	printf "SECRETKEY:\n  SECRETOPT: 1\n" >shadow2 &&
+	printf "testcase: mytest\n<< : $PWD/shadow2\n" >j5.yaml &&
+	test_must_fail 1 perfbot run -r res j5.yaml 2>err5 &&
+	grep -q "^perfbot: warning: $PWD/shadow2:1:1: unknown key .<not shown[^>]*>. kept as a program" err5 &&
+	grep -q "^perfbot: $PWD/shadow2:[0-9:]*: no runner for benchmark .<not shown[^>]*>. (" err5 &&
+	! grep -q SECRET err5 &&
 	printf "a: b: c\n SECRETWORD [\n" >garbage &&
 	printf "testcase: mytest\n<< : garbage\n" >j2.yaml &&
 	test_must_fail 1 perfbot split-job -o . j2.yaml 2>err2 &&

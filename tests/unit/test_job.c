@@ -97,6 +97,24 @@ static char *yaml_of(const struct job *j)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* Loading must succeed, printing exactly `want` on stderr ("" for nothing). */
+static void expect_load_stderr(const char *text, const char *want)
+{
+	struct stderr_capture cap;
+	struct job *j;
+	char *msg;
+	int ret;
+
+	capture_start(&cap);
+	ret = job_load_string(text, strlen(text), "t.yaml", NULL, &j);
+	msg = capture_end(&cap);
+	assert_int_equal(ret, 0);
+	if (strcmp(msg, want))
+		fail_msg("%s: expected stderr '%s', got '%s'", text, want, msg);
+	free(msg);
+	job_free(j);
+}
+
 /* ---- reading -------------------------------------------------------- */
 
 static void test_load_and_get(void **state)
@@ -436,10 +454,6 @@ static void test_check_errors(void **state)
 	(void)state;
 	expect_load_error("suite: x\nruntime: [a\n", NULL, "t.yaml:");
 	expect_load_error("suite: x\nruntime: [a\n", NULL, "invalid YAML");
-	expect_load_error("suite: x\nbogus: 1\n", NULL,
-			  "t.yaml:2:1: unknown key 'bogus' (expected a job key, a monitor or a benchmark)");
-	expect_load_error("suite: x\nno-such-bench:\n  test: a\n", NULL,
-			  "t.yaml:2:1: unknown benchmark 'no-such-bench'");
 	expect_load_error("suite: x\nruntime:\n  a: 1\n", NULL,
 			  "t.yaml:3:3: 'runtime' expected a scalar or a list of scalars, got a mapping");
 	expect_load_error("testcase: [a, b]\n", NULL,
@@ -451,10 +465,12 @@ static void test_check_errors(void **state)
 			  "t.yaml:2:1: expected plain YAML (ERB templates are supported in include files only)");
 	expect_load_error("suite: x\nruntime: <%= 1 %>\n", NULL, "t.yaml:2:10: expected plain YAML");
 	/* keys that split-job added from lkp's files are theirs to define ... */
-	job_free(load_str("suite: x\n\n#! include/fs/xfs\nmkfs_opts: -f\n\n#! hosts/box\nbrand_new: 1\n"));
+	expect_load_stderr("suite: x\n\n#! include/fs/xfs\nmkfs_opts: -f\n\n#! hosts/box\nbrand_new: 1\n",
+			   "");
 	/* ... but the user's own sections are checked */
-	expect_load_error("suite: x\n\n#! jobs/mine.yaml\nmkfs_opts: -f\n", NULL,
-			  "t.yaml:4:1: unknown key 'mkfs_opts'");
+	expect_load_stderr("suite: x\n\n#! jobs/mine.yaml\nmkfs_opts: -f\n",
+			   "perfbot: warning: t.yaml:4:1: unknown key 'mkfs_opts' kept as a parameter "
+			   "(not a job key, monitor or benchmark perfbot knows)\n");
 	expect_load_error("- a\n- b\n", NULL,
 			  "t.yaml:1:1: expected a mapping of keys at the top of the job, got a list");
 	expect_load_error("suite: x\n? [a]\n: b\n", NULL, "expected a plain key");
@@ -462,6 +478,81 @@ static void test_check_errors(void **state)
 			  "expected a defined anchor for this alias");
 	expect_load_error("base: &b {x: 1}\n<<: *b\n", &(struct job_load_opts){ NULL, true },
 			  "YAML merge keys are not supported");
+}
+
+/*
+ * Without a catalog, as lkp: a key nobody knows is a parameter (a mapping:
+ * a program) of the job, kept, with a warning naming it; keys of lkp's
+ * programs and filters (lkp_programs.c) get none.  Shapes lkp allows load;
+ * those perfbot reads stay checked (test_check_errors).
+ */
+static void test_unknown_keys(void **state)
+{
+	static const char *const param = " kept as a parameter (not a job key, monitor or "
+					 "benchmark perfbot knows)\n";
+	struct strbuf want = STRBUF_INIT;
+	struct job *j;
+	(void)state;
+
+	strbuf_addf(&want, "perfbot: warning: t.yaml:2:1: unknown key 'bogus'%s", param);
+	expect_load_stderr("suite: x\nbogus: 1\n", want.buf);
+	j = load_str("suite: x\nbogus: [1, 2]\n");
+	assert_int_equal(job_lookup(j, "bogus")->nr, 2);
+	assert_string_equal(job_lookup(j, "bogus")->item[1]->text, "2");
+	job_free(j);
+	expect_load_stderr("suite: x\nno-such-bench:\n  test: a\n",
+			   "perfbot: warning: t.yaml:2:1: unknown key 'no-such-bench' kept as a "
+			   "program (not a benchmark, monitor or lkp program perfbot knows)\n");
+	/* lkp's parameters: vm-scalability's size, apachebench's concurrency,
+	 * lkp's own force_reboot, a filter, a meta.yaml-only one (avocado's) */
+	expect_load_stderr("suite: x\nsize: 8T\nconcurrency: [1, 2]\nforce_reboot: 1\n"
+			   "need_cpuid: avx\ntest_group: a\n", "");
+	/* whole names only: nr_thread is not lkp's nr_threads */
+	strbuf_reset(&want);
+	strbuf_addf(&want, "perfbot: warning: t.yaml:2:1: unknown key 'nr_thread'%s", param);
+	expect_load_stderr("suite: x\nnr_thread: 2\n", want.buf);
+	/* lkp's programs, whatever they hold, and their "prog.opt" form */
+	expect_load_stderr("suite: x\napachebench:\nhttpd:\n  a: 1\nsetup-rocksdb-typo:\n",
+			   "perfbot: warning: t.yaml:5:1: unknown key 'setup-rocksdb-typo' kept as a "
+			   "parameter (not a job key, monitor or benchmark perfbot knows)\n");
+	expect_load_stderr("suite: x\nfsmark.test_size: 1G\nperf-profile-:\nkmsg+: 1\n", "");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "perfbot: warning: t.yaml:2:1: unknown key 'nosuch.x'%s"
+		    "perfbot: warning: t.yaml:3:1: unknown key 'nosuch-'%s", param, param);
+	expect_load_stderr("suite: x\nnosuch.x: 1\nnosuch-: 1\n", want.buf);
+	/* fs and disk with options: lkp's setup programs (fio-basic-local-disk) */
+	expect_load_stderr("suite: x\nfs:\n  fs: ext4\n  format: n\ndisk:\n  nr_pmem: 4\n", "");
+	expect_load_error("suite: x\nfs: [[ext4]]\n", NULL,
+			  "t.yaml:2:6: 'fs' expected a scalar or mapping in its list, got a list");
+	/* an included base overridden by the job (lkp's `<<: fsmark.yaml`
+	 * then `disk: 1BRD_48G`): the later value wins, in the first place */
+	put("inc/base.yaml", "suite: base\ndisk: 1HDD\nfs: xfs\n");
+	{
+		char *p = path_of("inc/job.yaml");
+		put("inc/job.yaml", "<<: base.yaml\ndisk: 1BRD_48G\n");
+		assert_int_equal(job_load(p, &j), 0);
+		assert_string_equal(job_get(j, "disk"), "1BRD_48G");
+		assert_string_equal(j->root->ent[1].key, "disk");
+		job_free(j);
+		free(p);
+	}
+	/* a key of an included file not named .yaml is never shown, also
+	 * once copied by code into a map that knows only its value's file */
+	put("inc/secret", "SECRETKEY: 1\n");
+	{
+		char *p = path_of("inc/s.yaml");
+		struct job_value *m = job_value_new(JOB_MAP);
+		put("inc/s.yaml", "<< : secret\n");
+		assert_int_equal(job_load(p, &j), 0);
+		assert_non_null(strstr(job_key_shown(&j->root->ent[0]), "<not shown"));
+		job_map_set(m, j->root->ent[0].key, job_value_dup(j->root->ent[0].val));
+		assert_null(m->ent[0].src);
+		assert_non_null(strstr(job_key_shown(&m->ent[0]), "<not shown"));
+		job_value_free(m);
+		job_free(j);
+		free(p);
+	}
+	strbuf_release(&want);
 }
 
 /* ---- what fuzzing found (tests/fuzz/fuzz_job.c) ------------------ */
@@ -706,6 +797,11 @@ static void test_path_params(void **state)
 	pp("suite: x\ncpufreq_governor: performance\nnr_threads: 100%\nruntime: 300s\n"
 	   "will-it-scale:\n  test: mmap1\n  mode: thread\n", NULL,
 	   "performance-thread-100%-300s-mmap1");
+	/* without a catalog, lkp's programs name atoms by the options they
+	 * declare (apachebench's concurrency at the top), setups too
+	 * (fio-setup-basic); an option no program of the job has does not */
+	pp("suite: x\nconcurrency: 1000\nsize: 1G\napachebench:\n", NULL, "1000");
+	pp("suite: x\nfio-setup-basic:\n  rw: read\n  bs: 4k\n", NULL, "4k-read");
 	/* values cut to 31 characters */
 	pp("suite: x\nhackbench:\n  mode: abcdefghijklmnopqrstuvwxyz0123456789\n", NULL,
 	   "abcdefghijklmnopqrstuvwxyz01234");
@@ -849,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_include_errors),
 		cmocka_unit_test(test_check_errors),
+		cmocka_unit_test(test_unknown_keys),
 		cmocka_unit_test(test_fuzz_found),
 		cmocka_unit_test(test_known_keys),
 		cmocka_unit_test(test_percentages),

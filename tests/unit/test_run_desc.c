@@ -142,6 +142,24 @@ static void test_opts(void **state)
 	job_desc_release(&d);
 	job_free(job);
 
+	/* a command after -- is the benchmark of a job whose own perfbot
+	 * has no runner for, but not the setup it lacks */
+	assert_int_equal(decode("testcase: aim7\naim7:\n  test: disk_cp\nhttpd:\n", &opts,
+				&job, &d), 0);
+	job_desc_release(&d);
+	job_free(job);
+	{
+		struct stderr_capture cap;
+		struct strbuf err = STRBUF_INIT;
+		capture_start(&cap);
+		assert_int_equal(decode("testcase: aim7\naim7:\nmd: RAID0\n", &opts, &job, &d), -1);
+		capture_end_sb(&cap, &err);
+		assert_non_null(strstr(err.buf, "j.yaml:3:1: no setup 'md' in perfbot"));
+		strbuf_release(&err);
+		job_desc_release(&d);
+		job_free(job);
+	}
+
 	/* the benchmark the job names: its runner, and the testcase */
 	assert_int_equal(decode("hackbench:\n  mode: threads\n", &opts, &job, &d), 0);
 	assert_non_null(d.runner);
@@ -187,6 +205,12 @@ static void test_monitors(void **state)
 	assert_true(d.perf_profile_duration == 10);
 	/* lkp has it, perfbot does not */
 	assert_string_equal(d.missing.buf, "turbostat");
+	job_desc_release(&d);
+	job_free(job);
+
+	/* lkp's monitors perfbot's table lacks are skipped and named too */
+	assert_int_equal(decode(CMD "vmstat:\nftrace:\n  events: x\n", NULL, &job, &d), 0);
+	assert_string_equal(d.missing.buf, "ftrace");
 	job_desc_release(&d);
 	job_free(job);
 
@@ -333,10 +357,28 @@ static void test_errors(void **state)
 		{ "testcase: x\n", NULL,
 		  "perfbot: j.yaml: the job names no benchmark: add one (see `perfbot install --list`), "
 		  "`mytest: {command: ...}`, or give a command after --\n" },
+		/* a program perfbot has nothing for, named with its place,
+		 * before any setup is looked at (fs: zfs is an error) */
 		{ "testcase: aim7\naim7:\n  test: disk_cp\n", NULL,
-		  "perfbot: j.yaml: benchmark 'aim7': perfbot has no runner for it "
-		  "(`perfbot install --list` lists those it has); give its command after -- "
-		  "or as `mytest: {command: ...}`\n" },
+		  "perfbot: j.yaml:2:1: no runner for benchmark 'aim7' (`perfbot install --list` "
+		  "lists those perfbot has); give its command after -- or as "
+		  "`mytest: {command: ...}`\n" },
+		{ "testcase: x\nfs: zfs\nno-such-bench:\n  a: 1\n", NULL,
+		  "perfbot: j.yaml:3:1: no runner for benchmark 'no-such-bench' (" },
+		/* a null key no runner has, named by testcase */
+		{ "testcase: foo\nfoo:\n", NULL, "perfbot: j.yaml: no runner for benchmark 'foo' (" },
+		/* lkp's: a benchmark in a code key, then a daemon, then a setup */
+		{ "testcase: x\nmd: 1\nhttpd:\nif role client:\n  apachebench:\n", NULL,
+		  "perfbot: j.yaml:5:3: no runner for benchmark 'apachebench' (" },
+		{ "testcase: x\nmd: 1\nif role server:\n  httpd:\n", NULL,
+		  "perfbot: j.yaml:4:3: no runner for daemon 'httpd' (" },
+		{ CMD "md: RAID0\n", NULL,
+		  "perfbot: j.yaml:3:1: no setup 'md' in perfbot (lkp's programs/md/setup): "
+		  "the job cannot run as it says\n" },
+		{ CMD "fio-setup-basic:\n  rw: read\n", NULL,
+		  "perfbot: j.yaml:3:1: no setup 'fio-setup-basic' in perfbot" },
+		/* parameters are the benchmark's: none of these is refused */
+		{ CMD "size: 1G\nbogus: 1\nforce_reboot: 1\npack-deps:\n", NULL, NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {

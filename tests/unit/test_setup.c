@@ -244,14 +244,15 @@ static void test_plan_errors(void **state)
 				 cases[i].msg);
 		job_free(job);
 	}
-	/* a mapping made by code (files cannot: the loader refuses it) */
+	/* cpufreq_governor has no options: a mapping (made by code, files
+	 * cannot: the loader refuses it) is an error */
 	struct job *job = job_new();
-	job_set_value(job, "fs", job_value_new(JOB_MAP));
+	job_set_value(job, "cpufreq_governor", job_value_new(JOB_MAP));
 	strbuf_reset(&err);
 	capture_start(&c);
 	assert_int_equal(run_setup_plan(job, &p, &why), -1);
 	capture_end_sb(&c, &err);
-	assert_non_null(strstr(err.buf, "<job>: 'fs' expected a scalar"));
+	assert_non_null(strstr(err.buf, "<job>: 'cpufreq_governor' expected a scalar"));
 	job_free(job);
 	strbuf_release(&why);
 	strbuf_release(&err);
@@ -269,6 +270,12 @@ static void test_plan_cannot(void **state)
 		{ "testcase: t\nfs: smbv3\n", "fs 'smbv3' is a CIFS/SMB share" },
 		{ "testcase: t\nfs: ocfs2\n", "fs 'ocfs2' is a cluster fs" },
 		{ "testcase: t\nfs: xfs\nfs2: nfsv4\n", "fs2 'nfsv4' (lkp's export of the fs over NFS/CIFS)" },
+		/* lkp's setup programs with options (fio-basic-local-disk.yaml):
+		 * the first one is the reason, with its place */
+		{ "testcase: t\nfs:\n  fs: ext4\n  format: n\ndisk:\n  nr_pmem: 4\n",
+		  "jobs/t.yaml:3:3: 'fs' with options (lkp's programs/fs/setup) is not set up by perfbot" },
+		{ "testcase: t\ndisk:\n  nr_pmem: 4\n",
+		  "jobs/t.yaml:3:3: 'disk' with options (lkp's programs/disk/setup) is not set up by perfbot" },
 	};
 	struct run_setup_plan p;
 	struct strbuf why = STRBUF_INIT;
@@ -280,6 +287,10 @@ static void test_plan_cannot(void **state)
 		int r = run_setup_plan(job, &p, &why);
 		if (r != 1 || !strstr(why.buf, cases[i].why))
 			fail_msg("case %zu: r=%d, why '%s'", i, r, why.buf);
+		/* one reason, not one per key */
+		if (strstr(why.buf, "with options") &&
+		    strstr(strstr(why.buf, "with options") + 1, "with options"))
+			fail_msg("case %zu: two reasons: '%s'", i, why.buf);
 		job_free(job);
 	}
 	strbuf_release(&why);
