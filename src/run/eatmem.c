@@ -66,20 +66,6 @@ static void add_size_down(struct strbuf *sb, unsigned long long b)
 		    (const char *const[]){ "", "KiB", "MiB", "GiB", "TiB", "PiB" }[u]);
 }
 
-static int bad(const struct job_value *v, const char *key, const char *expected)
-{
-	struct strbuf where = STRBUF_INIT;
-	const char *text = v ? job_value_shown(v) : NULL;
-
-	job_source_line(v, &where);
-	if (text)
-		error("%s: '%s' expected %s, got '%s'", where.buf, key, expected, text);
-	else
-		error("%s: '%s' expected %s", where.buf, key, expected);
-	strbuf_release(&where);
-	return -1;
-}
-
 #define SIZE_EXPECTED "a size as 16G or 512M, or N% of MemAvailable (1-100)"
 
 /* An option of eatmem: its map's, else the job's top-level one. */
@@ -93,7 +79,7 @@ static const struct job_value *option(const struct job *job, const struct job_va
 	if (!v || v->kind == JOB_NULL)
 		return NULL;
 	if (v->kind != JOB_SCALAR) {
-		*err = bad(v, key, "one value (split the job into atomic jobs first)");
+		*err = setup_bad_value(v, key, "one value (split the job into atomic jobs first)");
 		return NULL;
 	}
 	return v;
@@ -129,7 +115,7 @@ static int plan_size(const struct job_value *size, const struct job_value *leave
 		e->val = leave;
 		snprintf(e->desc, sizeof(e->desc), "eatmem_leave '%.40s'", leave->text);
 		if (run_setup_parse_size(leave->text, &e->bytes) < 0)
-			return bad(leave, "eatmem_leave", "a size as 4G or 512M");
+			return setup_bad_value(leave, "eatmem_leave", "a size as 4G or 512M");
 		e->kind = RUN_EATMEM_LEAVE;
 		return 0;
 	}
@@ -137,12 +123,12 @@ static int plan_size(const struct job_value *size, const struct job_value *leave
 	snprintf(e->desc, sizeof(e->desc), "eatmem_size '%.40s'", size->text);
 	if (strchr(size->text, '%')) {
 		if (parse_percent(size->text, &e->percent) < 0)
-			return bad(size, "eatmem_size", SIZE_EXPECTED);
+			return setup_bad_value(size, "eatmem_size", SIZE_EXPECTED);
 		e->kind = RUN_EATMEM_PERCENT;
 		return 0;
 	}
 	if (run_setup_parse_size(size->text, &e->bytes) < 0)
-		return bad(size, "eatmem_size", SIZE_EXPECTED);
+		return setup_bad_value(size, "eatmem_size", SIZE_EXPECTED);
 	e->kind = RUN_EATMEM_BYTES;
 	return 0;
 }
@@ -159,9 +145,9 @@ int run_eatmem_plan(const struct job *job, struct run_eatmem_plan *e, struct str
 	if (!v)
 		return 0;
 	if (v->kind == JOB_SEQ)
-		return bad(v, "eatmem", "one mapping (split the job into atomic jobs first)");
+		return setup_bad_value(v, "eatmem", "one mapping (split the job into atomic jobs first)");
 	if (v->kind == JOB_SCALAR)
-		return bad(v, "eatmem", "a mapping with eatmem_size or eatmem_leave");
+		return setup_bad_value(v, "eatmem", "a mapping with eatmem_size or eatmem_leave");
 	for (size_t i = 0; v->kind == JOB_MAP && i < v->nr; i++) {
 		const struct job_entry *en = &v->ent[i];
 		size_t k = 0;
@@ -205,7 +191,7 @@ int run_eatmem_plan(const struct job *job, struct run_eatmem_plan *e, struct str
 	if (dur) {
 		e->duration = parse_duration(dur->text);
 		if (!(e->duration > 0))
-			return bad(dur, "eatmem_duration", "a duration above 0 as 600 or 10m");
+			return setup_bad_value(dur, "eatmem_duration", "a duration above 0 as 600 or 10m");
 	}
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <sys/types.h>
 #include "util/strbuf.h"
 
+struct job_value;
+
 #define JOURNAL_VERSION 1
 
 struct run_fs_type {
@@ -26,6 +28,9 @@ struct run_fs_type {
  * returns 1. */
 __attribute__((format(printf, 2, 3)))
 int setup_cannot(struct strbuf *log, const char *fmt, ...);
+/* "FILE:LINE:COL: 'key' expected <expected>, got '<value>'" (the value
+ * left out when v is NULL or hidden); returns -1. */
+int setup_bad_value(const struct job_value *v, const char *key, const char *expected);
 /* A small file (sysfs, /proc) into sb, trailing whitespace cut; 0 or -1. */
 int setup_read_small(const char *path, struct strbuf *sb);
 /* text into a sysfs file; 0 or -1. */

@@ -96,10 +96,10 @@ const char *run_setup_fs_package(const struct run_fs_type *fs)
 	return fs ? fs->package : NULL;
 }
 
-static int bad_value(const struct job_value *v, const char *key, const char *expected)
+int setup_bad_value(const struct job_value *v, const char *key, const char *expected)
 {
 	struct strbuf where = STRBUF_INIT;
-	const char *text = job_value_shown(v);
+	const char *text = v ? job_value_shown(v) : NULL;
 
 	job_source_line(v, &where);
 	if (text)
@@ -122,7 +122,7 @@ static const struct job_value *scalar_key(const struct job *job, const char *key
 	if (!v || v->kind == JOB_NULL)
 		return NULL;
 	if (v->kind == JOB_SEQ) {
-		*err = bad_value(v, key, "one value (split the job into atomic jobs first)");
+		*err = setup_bad_value(v, key, "one value (split the job into atomic jobs first)");
 		return NULL;
 	}
 	if (v->kind == JOB_MAP && why) {
@@ -136,7 +136,7 @@ static const struct job_value *scalar_key(const struct job *job, const char *key
 		return NULL;
 	}
 	if (v->kind == JOB_MAP) {
-		*err = bad_value(v, key, "a scalar");
+		*err = setup_bad_value(v, key, "a scalar");
 		return NULL;
 	}
 	return v;
@@ -169,7 +169,7 @@ static int plan_fs(const struct job *job, struct run_setup_plan *plan, struct st
 	for (size_t i = 0; i < sizeof(fs_types) / sizeof(fs_types[0]); i++)
 		if (!fs_types[i].unsupported)
 			strbuf_addf(&names, " %s", fs_types[i].name);
-	bad_value(v, "fs", names.buf);
+	setup_bad_value(v, "fs", names.buf);
 	strbuf_release(&names);
 	return -1;
 }
@@ -205,7 +205,7 @@ static int plan_disk(const struct job *job, struct run_setup_plan *plan, struct 
 	snprintf(plan->disk_desc, sizeof(plan->disk_desc), "%s", text);
 	if (!strncmp(text, "loop_", 5)) {
 		if (run_setup_parse_size(text + 5, &plan->disk_bytes) < 0)
-			return bad_value(v, "disk", DISK_EXPECTED);
+			return setup_bad_value(v, "disk", DISK_EXPECTED);
 		plan->disk = RUN_DISK_LOOP;
 		plan->nr_disks = 1;
 		return 0;
@@ -214,7 +214,7 @@ static int plan_disk(const struct job *job, struct run_setup_plan *plan, struct 
 	if (rest && n > 0 && !strncmp(rest, "BRD", 3)) {
 		const char *size = rest[3] == '_' ? rest + 4 : rest[3] ? NULL : "1G";
 		if (!size || run_setup_parse_size(size, &plan->disk_bytes) < 0)
-			return bad_value(v, "disk", DISK_EXPECTED);
+			return setup_bad_value(v, "disk", DISK_EXPECTED);
 		plan->disk = RUN_DISK_BRD;
 		plan->nr_disks = n;
 		return 0;
@@ -228,7 +228,7 @@ static int plan_disk(const struct job *job, struct run_setup_plan *plan, struct 
 			return 1;
 		}
 	}
-	return bad_value(v, "disk", DISK_EXPECTED);
+	return setup_bad_value(v, "disk", DISK_EXPECTED);
 }
 
 static int plan_governor(const struct job *job, struct run_setup_plan *plan)
@@ -240,9 +240,9 @@ static int plan_governor(const struct job *job, struct run_setup_plan *plan)
 		return err;
 	for (const char *p = v->text; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
-			return bad_value(v, "cpufreq_governor", "a governor name as performance");
+			return setup_bad_value(v, "cpufreq_governor", "a governor name as performance");
 	if (!*v->text)
-		return bad_value(v, "cpufreq_governor", "a governor name as performance");
+		return setup_bad_value(v, "cpufreq_governor", "a governor name as performance");
 	plan->governor = v->text;
 	return 0;
 }
