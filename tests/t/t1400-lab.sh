@@ -66,9 +66,9 @@ test_expect_success 'submit refuses bad options before queueing anything' '
 	grep -q "^perfbot: --commit expected one path component" err &&
 	test_must_fail 2 perfbot queue submit --db "$S" -g a/b j.yaml 2>err &&
 	grep -q "^perfbot: --tbox-group expected one path component" err &&
-	printf "testcase: mytest\nbogus_key: 1\n" >bad.yaml &&
+	printf "testcase: mytest\nruntime: {a: 1}\n" >bad.yaml &&
 	test_must_fail 1 perfbot queue submit --db "$S" bad.yaml 2>err &&
-	grep -q "bad.yaml:2" err &&
+	grep -q "bad.yaml:2:.*.runtime. expected a scalar or a list of scalars, got a mapping" err &&
 	# a worker login may not queue
 	test_must_fail 1 perfbot queue submit --db "$(url subbad box1)" j.yaml 2>err &&
 	grep -q "permission denied for function submit" err &&
