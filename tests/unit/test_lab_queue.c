@@ -115,6 +115,19 @@ static PGnotify *next_notify(struct pg *db)
 	return n;
 }
 
+/* A notification on the queue's channel must come to db; with group,
+ * its payload must be that group. */
+static void expect_notify(struct pg *db, const char *group)
+{
+	PGnotify *n = next_notify(db);
+
+	assert_non_null(n);
+	assert_string_equal(n->relname, "perfbot_queue");
+	if (group)
+		assert_string_equal(n->extra, group);
+	PQfreemem(n);
+}
+
 static int claim(struct pg *db, const char *group, struct queue_claim *q)
 {
 	return queue_claim(db, group, "host:1", 60, q);
@@ -165,15 +178,10 @@ static void test_submit_refuses_out_of_range(void **state)
 static void test_submit_notifies_workers(void **state)
 {
 	struct ctx *c = start(state);
-	PGnotify *n;
 
 	assert_int_equal(pg_exec(&c->box1, "LISTEN perfbot_queue", 0, NULL), 0);
 	submit_full(c, "a", "grp", 5, 3);
-	n = next_notify(&c->box1);
-	assert_non_null(n);
-	assert_string_equal(n->relname, "perfbot_queue");
-	assert_string_equal(n->extra, "grp");
-	PQfreemem(n);
+	expect_notify(&c->box1, "grp");
 }
 
 static void test_claim_takes_queued_job(void **state)
@@ -357,9 +365,7 @@ static void test_fail_requeues_then_parks(void **state)
 	assert_int_equal(pg_exec(&c->box2, "LISTEN perfbot_queue", 0, NULL), 0);
 	assert_int_equal(queue_fail(&c->box1, id, 1, "build failed"), 0);
 	/* back in the queue: the boxes hear of it */
-	PGnotify *n = next_notify(&c->box2);
-	assert_non_null(n);
-	PQfreemem(n);
+	expect_notify(&c->box2, NULL);
 	assert_col(c, id, "state", "queued");
 	assert_col(c, id, "last_error", "attempt 1: build failed");
 	assert_col(c, id, "lease_expires_at", NULL);
@@ -404,9 +410,7 @@ static void test_release_keeps_the_attempts(void **state)
 	queue_claim_release(&q);
 	assert_int_equal(pg_exec(&c->box2, "LISTEN perfbot_queue", 0, NULL), 0);
 	assert_int_equal(queue_release(&c->box1, id, 1), 0);
-	PGnotify *n = next_notify(&c->box2);
-	assert_non_null(n);
-	PQfreemem(n);
+	expect_notify(&c->box2, NULL);
 	assert_col(c, id, "state", "queued");
 	assert_col(c, id, "attempt || ' of ' || max_attempts", "1 of 3");
 	assert_col(c, id, "lease_expires_at", NULL);
@@ -512,10 +516,7 @@ static void test_retry_failed_and_cancelled(void **state)
 	assert_col(c, a, "finished_at", NULL);
 	assert_col(c, a, "attempt", "1");       /* never reset: see schema.c */
 	assert_col(c, a, "max_attempts", "2");  /* one more, the job's budget */
-	PGnotify *n = next_notify(&c->box2);
-	assert_non_null(n);
-	assert_string_equal(n->extra, "g");
-	PQfreemem(n);
+	expect_notify(&c->box2, "g");
 	assert_int_equal(queue_retry(&c->sub, b), 0);
 	assert_col(c, b, "state", "queued");
 
