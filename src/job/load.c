@@ -598,10 +598,8 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 	 * how lkp's jobs override their base (`<<: fsmark.yaml` then
 	 * `disk: 1BRD_48G`); twice in one file stays an error.
 	 */
-	if (job_map_find_entry(f->v, f->key) &&
-	    ((b->x->include_dirs && *b->x->include_dirs) ||
-	     job_map_find_entry(f->v, f->key)->src != f->ksrc)) {
-		struct job_entry *e = job_map_find_entry(f->v, f->key);
+	struct job_entry *e = job_map_find_entry(f->v, f->key);
+	if (e && ((b->x->include_dirs && *b->x->include_dirs) || e->src != f->ksrc)) {
 		job_value_free(e->val);
 		e->val = v;
 		free(f->key);
@@ -610,7 +608,7 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 		f->ksrc = NULL;
 		return 0;
 	}
-	if (job_map_find_entry(f->v, f->key)) {
+	if (e) {
 		struct strbuf msg = STRBUF_INIT;
 		int ret;
 		struct job_src *s = f->ksrc;
@@ -622,12 +620,10 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 		job_value_free(v);
 		return ret;
 	}
-	{
-		struct job_entry *e = job_map_append_entry(f->v, f->key, v);
-		e->src = f->ksrc;
-		e->line = f->kline;
-		e->col = f->kcol;
-	}
+	e = job_map_append_entry(f->v, f->key, v);
+	e->src = f->ksrc;
+	e->line = f->kline;
+	e->col = f->kcol;
 	free(f->key);
 	f->key = NULL;
 	f->ksrc = NULL;

@@ -229,8 +229,9 @@ static void add_program(struct job_programs *p, const char *name,
 		}
 	}
 	/* without a catalog, the options lkp's program declares ... */
-	if (!dir.len && lkp_program_find(name)) {
-		const char *o = lkp_program_find(name)->options;
+	const struct lkp_program *lp = dir.len ? NULL : lkp_program_find(name);
+	if (lp) {
+		const char *o = lp->options;
 		while (*o) {
 			size_t len = strcspn(o, " ");
 			char *opt = xstrndup(o + (*o == '='), len - (*o == '='));
