@@ -778,6 +778,13 @@ static void release_outputs(struct run_setup *s)
 	s->eaten = s->eat_avail = 0;
 }
 
+/* Does the plan ask for nothing at all (no fs, disk, governor or eater)? */
+static bool plan_is_empty(const struct run_setup_plan *plan)
+{
+	return !plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor &&
+	       plan->eatmem.kind == RUN_EATMEM_NONE;
+}
+
 /* path, or its nearest ancestor that exists (for statvfs before mkdir). */
 static char *nearest_existing(const char *path)
 {
@@ -813,8 +820,7 @@ int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_bas
 	if (s->journal.len)
 		return error("run_setup_apply: already applied; call run_setup_undo first");
 	release_outputs(s);
-	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor &&
-	    plan->eatmem.kind == RUN_EATMEM_NONE)
+	if (plan_is_empty(plan))
 		return 0;
 	if (strchr(work_base, '\n'))
 		return error("work dir '%s' contains a newline", work_base);
@@ -876,8 +882,7 @@ int run_setup_check_plan(const struct run_setup_plan *plan, const char *work_bas
 	char *existing;
 	int r;
 
-	if (!plan->fs && plan->disk == RUN_DISK_NONE && !plan->governor &&
-	    plan->eatmem.kind == RUN_EATMEM_NONE)
+	if (plan_is_empty(plan))
 		return 0;
 	s.cpu_sysfs = cpu_sysfs;
 	existing = nearest_existing(work_base);
