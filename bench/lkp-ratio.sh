@@ -32,7 +32,7 @@ LKP_SRC=$(cd "$LKP_SRC" && pwd)
 export LKP_SRC
 # the gems lkp's unite-stats and compare.rb load
 if ! command -v ruby >/dev/null 2>&1 ||
-   ! ruby -e 'require "active_support/core_ext/enumerable"; require "tty-command"' 2>/dev/null; then
+   ! ruby -e 'require "active_support/core_ext/enumerable"; require "git"; require "tty-command"' 2>/dev/null; then
 	echo "bench/lkp-ratio.sh: skipped: lkp's Ruby needs: $(sh scripts/deps.sh list lkp)" >&2
 	exit 0
 fi

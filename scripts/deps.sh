@@ -38,7 +38,7 @@ FUZZ_PKGS="clang libclang-rt-14-dev"
 
 # bench/lkp-ratio.sh: lkp-tests' own Ruby (unite-stats, ncompare's
 # engine) to time against; no make target installs it: deps.sh lkp.
-LKP_PKGS="ruby ruby-activesupport ruby-tty-command"
+LKP_PKGS="ruby ruby-activesupport ruby-git ruby-tty-command"
 
 # make coverage: lcov and genhtml over gcc's gcov counts.
 COVERAGE_PKGS="lcov"
