@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -222,6 +223,64 @@ int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
 	return ret;
 }
 
+/* Map a plain, non-empty file: 1, 0 when it should be read instead, -1
+ * with a message when it cannot be opened. */
+static int map_text(struct file_text *ft, const char *path)
+{
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uintmax_t)st.st_size > SIZE_MAX) {
+		close(fd);
+		return 0;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 0;
+	ft->map = map;
+	ft->text = map;
+	ft->len = (size_t)st.st_size;
+	return 1;
+}
+
+int file_text_open(struct file_text *ft, const char *path, char **used)
+{
+	char *name = NULL;
+	int ret;
+
+	memset(ft, 0, sizeof(*ft));
+	strbuf_init(&ft->sb, 0);
+	ft->text = "";
+	if (!ends_with(path, ".gz") && file_exists(path)) {
+		ret = map_text(ft, path);
+		if (ret != 0) {
+			if (ret > 0 && used)
+				*used = xstrdup(path);
+			return ret < 0 ? -1 : 0;
+		}
+	}
+	ret = read_file_maybe_gz(&ft->sb, path, used ? used : &name);
+	free(name);
+	ft->text = ft->sb.buf;
+	ft->len = ft->sb.len;
+	return ret;
+}
+
+void file_text_release(struct file_text *ft)
+{
+	if (ft->map)
+		munmap(ft->map, ft->len);
+	strbuf_release(&ft->sb);
+	ft->map = NULL;
+	ft->text = "";
+	ft->len = 0;
+}
+
 static int fsync_dir_of(const char *path)
 {
 	char *copy = xstrdup(path);
@@ -234,48 +293,84 @@ static int fsync_dir_of(const char *path)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+int atomic_file_open(struct atomic_file *af, const char *path)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	const char *p = data;
-	int fd;
-
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	strbuf_init(&af->path, 0);
+	strbuf_init(&af->tmp, 0);
+	strbuf_addstr(&af->path, path);
+	strbuf_addf(&af->tmp, "%s.tmp.%ld", path, (long)getpid());
+	af->err = 0;
+	af->fd = open(af->tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (af->fd < 0) {
 		error("cannot write '%s': %s", path, strerror(errno));
-		strbuf_release(&tmp);
+		strbuf_release(&af->path);
+		strbuf_release(&af->tmp);
 		return -1;
 	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
+	return 0;
+}
+
+void atomic_file_write(struct atomic_file *af, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len && !af->err) {
+		ssize_t n = write(af->fd, p, len);
+
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
+			if (errno != EINTR)
+				af->err = errno;
+			continue;
 		}
 		p += n;
 		len -= (size_t)n;
 	}
-	if (fsync(fd) < 0)
-		goto fail;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail;
+}
+
+static void atomic_file_end(struct atomic_file *af)
+{
+	if (af->fd >= 0)
+		close(af->fd);
+	unlink(af->tmp.buf);
+	strbuf_release(&af->path);
+	strbuf_release(&af->tmp);
+}
+
+int atomic_file_commit(struct atomic_file *af)
+{
+	if (!af->err && fsync(af->fd) < 0)
+		af->err = errno;
+	if (!af->err) {
+		int fd = af->fd;
+
+		af->fd = -1;
+		if (close(fd) < 0 || rename(af->tmp.buf, af->path.buf) < 0)
+			af->err = errno;
 	}
-	fd = -1;
-	if (rename(tmp.buf, path) < 0)
-		goto fail;
-	fsync_dir_of(path);
-	strbuf_release(&tmp);
+	if (af->err) {
+		error("cannot write '%s': %s", af->path.buf, strerror(af->err));
+		atomic_file_end(af);
+		return -1;
+	}
+	fsync_dir_of(af->path.buf);
+	strbuf_release(&af->path);
+	strbuf_release(&af->tmp);
 	return 0;
-fail:
-	error("cannot write '%s': %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.buf);
-	strbuf_release(&tmp);
-	return -1;
+}
+
+void atomic_file_abort(struct atomic_file *af)
+{
+	atomic_file_end(af);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, path) < 0)
+		return -1;
+	atomic_file_write(&af, data, len);
+	return atomic_file_commit(&af);
 }
 
 int mkdir_p(const char *path, int mode)

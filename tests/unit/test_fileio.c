@@ -1,0 +1,226 @@
+/* Unit tests of src/util/fileio.c's pieces for large files: atomic_file
+ * (a file written in pieces, committed or dropped whole) and file_text
+ * (a file mapped, or read when it cannot be). */
+#include "test_helpers.h"
+#include "util/fileio.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+static char *tmpdir;
+
+static int setup(void **state)
+{
+	(void)state;
+	tmpdir = test_tmpdir("fileio");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_rm_rf(tmpdir);
+	free(tmpdir);
+	tmpdir = NULL;
+	return 0;
+}
+
+/* How many entries tmpdir holds. */
+static int entries(void)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	FILE *f;
+	int n = -1;
+
+	strbuf_addf(&cmd, "ls -A %s | wc -l", tmpdir);
+	f = popen(cmd.buf, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &n), 1);
+	pclose(f);
+	strbuf_release(&cmd);
+	return n;
+}
+
+static void path_in(struct strbuf *p, const char *name)
+{
+	strbuf_reset(p);
+	path_join(p, tmpdir, name);
+}
+
+static void test_atomic_file_pieces(void **state)
+{
+	struct strbuf p = STRBUF_INIT, back = STRBUF_INIT;
+	struct atomic_file af;
+	(void)state;
+
+	path_in(&p, "f");
+	assert_int_equal(write_file_atomic(p.buf, "old", 3), 0);
+	assert_int_equal(atomic_file_open(&af, p.buf), 0);
+	atomic_file_write(&af, "one,", 4);
+	atomic_file_write(&af, "", 0);
+	atomic_file_write(&af, "two", 3);
+	/* until the commit, readers see the old file */
+	assert_int_equal(read_file(&back, p.buf), 0);
+	assert_string_equal(back.buf, "old");
+	assert_int_equal(entries(), 2);         /* f and its temp file */
+	assert_int_equal(atomic_file_commit(&af), 0);
+	strbuf_reset(&back);
+	assert_int_equal(read_file(&back, p.buf), 0);
+	assert_string_equal(back.buf, "one,two");
+	assert_int_equal(entries(), 1);
+
+	/* abort: the old file stays, the temp file goes */
+	assert_int_equal(atomic_file_open(&af, p.buf), 0);
+	atomic_file_write(&af, "new", 3);
+	atomic_file_abort(&af);
+	strbuf_reset(&back);
+	assert_int_equal(read_file(&back, p.buf), 0);
+	assert_string_equal(back.buf, "one,two");
+	assert_int_equal(entries(), 1);
+	strbuf_release(&p);
+	strbuf_release(&back);
+}
+
+static void test_atomic_file_errors(void **state)
+{
+	struct strbuf p = STRBUF_INIT, back = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct atomic_file af;
+	struct rlimit old, small;
+	(void)state;
+
+	/* a write that fails (past RLIMIT_FSIZE: EFBIG) is reported at the
+	 * commit, once, and the old file stays */
+	path_in(&p, "g");
+	assert_int_equal(write_file_atomic(p.buf, "old", 3), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 4;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(atomic_file_open(&af, p.buf), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	atomic_file_write(&af, "abcd", 4);
+	atomic_file_write(&af, "efgh", 4);      /* fails: the file is at its limit */
+	atomic_file_write(&af, "ijkl", 4);      /* not tried after a failure */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	capture_start(&cap);
+	assert_int_equal(atomic_file_commit(&af), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "cannot write '"));
+	assert_non_null(strstr(msg.buf, "/g': File too large"));
+	assert_null(strstr(strstr(msg.buf, "File too large") + 1, "cannot write"));
+	assert_int_equal(read_file(&back, p.buf), 0);
+	assert_string_equal(back.buf, "old");
+	assert_int_equal(entries(), 1);
+
+	/* a rename that fails (onto a directory that is not empty) */
+	path_in(&p, "d/x");
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	path_in(&p, "d");
+	assert_int_equal(atomic_file_open(&af, p.buf), 0);
+	atomic_file_write(&af, "x", 1);
+	capture_start(&cap);
+	assert_int_equal(atomic_file_commit(&af), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "/d': "));
+	assert_true(is_dir(p.buf));
+	assert_int_equal(entries(), 2);         /* g and d: no temp file */
+
+	/* an open that fails names the file, not its temp file */
+	path_in(&p, "none/f");
+	capture_start(&cap);
+	assert_int_equal(atomic_file_open(&af, p.buf), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "/none/f': No such file or directory"));
+	strbuf_release(&p);
+	strbuf_release(&back);
+	strbuf_release(&msg);
+}
+
+static void write_gz(const char *path, const char *text)
+{
+	gzFile gz = gzopen(path, "wb");
+
+	assert_non_null(gz);
+	assert_int_equal(gzputs(gz, text), (int)strlen(text));
+	assert_int_equal(gzclose(gz), Z_OK);
+}
+
+static void test_file_text(void **state)
+{
+	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct file_text ft;
+	char *used = NULL;
+	(void)state;
+
+	/* a plain file is mapped: the same bytes, not NUL-terminated */
+	path_in(&p, "plain.json");
+	assert_int_equal(write_file_atomic(p.buf, "{\"a\": 1}", 8), 0);
+	assert_int_equal(file_text_open(&ft, p.buf, &used), 0);
+	assert_non_null(ft.map);
+	assert_int_equal(ft.len, 8);
+	assert_memory_equal(ft.text, "{\"a\": 1}", 8);
+	assert_string_equal(used, p.buf);
+	free(used);
+	used = NULL;
+	file_text_release(&ft);
+	assert_null(ft.map);
+	assert_int_equal(ft.len, 0);
+
+	/* an empty file cannot be mapped: read, "" */
+	path_in(&p, "empty.json");
+	assert_int_equal(write_file_atomic(p.buf, "", 0), 0);
+	assert_int_equal(file_text_open(&ft, p.buf, NULL), 0);
+	assert_null(ft.map);
+	assert_int_equal(ft.len, 0);
+	assert_string_equal(ft.text, "");
+	file_text_release(&ft);
+
+	/* only the .gz exists: it is found and gunzipped */
+	path_in(&p, "packed.json.gz");
+	write_gz(p.buf, "{\"b\": 2}");
+	path_in(&p, "packed.json");
+	assert_int_equal(file_text_open(&ft, p.buf, &used), 0);
+	assert_null(ft.map);
+	assert_int_equal(ft.len, 8);
+	assert_memory_equal(ft.text, "{\"b\": 2}", 8);
+	assert_non_null(strstr(used, "/packed.json.gz"));
+	free(used);
+	used = NULL;
+	file_text_release(&ft);
+
+	/* neither: read_file_maybe_gz's message, *used NULL, safe release */
+	path_in(&p, "none.json");
+	capture_start(&cap);
+	assert_int_equal(file_text_open(&ft, p.buf, &used), -1);
+	capture_end_sb(&cap, &msg);
+	assert_null(used);
+	assert_non_null(strstr(msg.buf, "none.json': No such file or directory"));
+	file_text_release(&ft);
+
+	/* a directory named so: an error, as read_file gives */
+	path_in(&p, "dir.json");
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	capture_start(&cap);
+	assert_int_equal(file_text_open(&ft, p.buf, &used), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "Is a directory"));
+	free(used);
+	file_text_release(&ft);
+	strbuf_release(&p);
+	strbuf_release(&msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_atomic_file_pieces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_file_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_text, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
