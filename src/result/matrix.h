@@ -117,6 +117,12 @@ void matrix_to_json(const struct matrix *mx, struct strbuf *out);
 void matrix_avg_to_json(const struct matrix *mx, struct strbuf *out);
 void matrix_stddev_to_json(const struct matrix *mx, struct strbuf *out);
 
+/* The same texts, written into af in pieces as they are rendered (the
+ * caller commits af). */
+enum matrix_file { MATRIX_FILE_MATRIX, MATRIX_FILE_AVG, MATRIX_FILE_STDDEV };
+struct atomic_file;
+void matrix_write_file(const struct matrix *mx, enum matrix_file which, struct atomic_file *af);
+
 /*
  * Load a flat stats.json ({"metric": number}) as a one-column matrix.
  * Arrays are accepted too (a monitor's time series): their last value is

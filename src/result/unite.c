@@ -54,56 +54,72 @@ struct root {
 	struct matrix mx;
 };
 
-/* avg.json and stddev.json, rendered in a thread of their own while
- * matrix.json is: the three are a fifth of unite's time at 30,000
+/* The root's three files, in the order they are committed. */
+static const struct {
+	const char *name;
+	enum matrix_file which;
+} root_files[] = {
+	{ "matrix.json", MATRIX_FILE_MATRIX },
+	{ "avg.json", MATRIX_FILE_AVG },
+	{ "stddev.json", MATRIX_FILE_STDDEV },
+};
+#define NR_ROOT_FILES (sizeof(root_files) / sizeof(root_files[0]))
+
+/* avg.json and stddev.json, rendered and written in a thread of their own
+ * while matrix.json is: the three are a fifth of unite's time at 30,000
  * metrics, avg and stddev two thirds of that.  The thread only reads mx. */
 struct reduced_job {
 	const struct matrix *mx;
-	struct strbuf avg, stddev;
+	struct atomic_file *af;         /* root_files[1] and on */
 };
 
 static void *render_reduced(void *arg)
 {
 	struct reduced_job *job = arg;
 
-	matrix_avg_to_json(job->mx, &job->avg);
-	matrix_stddev_to_json(job->mx, &job->stddev);
+	for (size_t f = 1; f < NR_ROOT_FILES; f++)
+		matrix_write_file(job->mx, root_files[f].which, &job->af[f]);
 	return NULL;
-}
-
-static int write_text(const char *dir, const char *name, const struct strbuf *text)
-{
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	path_join(&path, dir, name);
-	ret = write_file_atomic(path.buf, text->buf, text->len);
-	strbuf_release(&path);
-	return ret;
 }
 
 /* Write a root's files and let go of its lock.  0 or -1. */
 static int close_root(struct root *r, const struct unite_opts *opts)
 {
-	struct strbuf text = STRBUF_INIT;
-	struct reduced_job job = { &r->mx, STRBUF_INIT, STRBUF_INIT };
+	struct atomic_file af[NR_ROOT_FILES];
+	struct reduced_job job = { &r->mx, af };
+	struct strbuf path = STRBUF_INIT;
 	pthread_t thread;
-	bool threaded = opts->spawn && opts->spawn(&thread, render_reduced, &job) == 0;
-	int ret = 0;
+	bool threaded;
+	size_t opened, f;
+	int ret = -1;
 
-	matrix_to_json(&r->mx, &text);
+	for (opened = 0; opened < NR_ROOT_FILES; opened++) {
+		strbuf_reset(&path);
+		path_join(&path, r->dir, root_files[opened].name);
+		if (atomic_file_open(&af[opened], path.buf) < 0)
+			break;
+	}
+	if (opened < NR_ROOT_FILES) {
+		while (opened > 0)
+			atomic_file_abort(&af[--opened]);
+		goto out;
+	}
+	threaded = opts->spawn && opts->spawn(&thread, render_reduced, &job) == 0;
+	matrix_write_file(&r->mx, MATRIX_FILE_MATRIX, &af[0]);
 	/* no thread (none to be had): the same, one after the other */
 	if (threaded)
 		pthread_join(thread, NULL);
 	else
 		render_reduced(&job);
-	if (write_text(r->dir, "matrix.json", &text) < 0 ||
-	    write_text(r->dir, "avg.json", &job.avg) < 0 ||
-	    write_text(r->dir, "stddev.json", &job.stddev) < 0)
-		ret = -1;
-	strbuf_release(&text);
-	strbuf_release(&job.avg);
-	strbuf_release(&job.stddev);
+	for (f = 0; f < NR_ROOT_FILES; f++)
+		if (atomic_file_commit(&af[f]) < 0)
+			break;
+	ret = f < NR_ROOT_FILES ? -1 : 0;
+	/* past a failure, the later files stay as they were */
+	while (++f < NR_ROOT_FILES)
+		atomic_file_abort(&af[f]);
+out:
+	strbuf_release(&path);
 	close(r->lock_fd);      /* releases the flock */
 	matrix_release(&r->mx);
 	return ret;
@@ -143,7 +159,7 @@ out:
 
 /* The run's stats (text read from the file `name`) become its column:
  * in place when it has one already.  0, or -1 with the root unchanged. */
-static int add_run(struct root *r, const struct strbuf *text, const char *name, const char *stats_path)
+static int add_run(struct root *r, const struct file_text *text, const char *name, const char *stats_path)
 {
 	struct matrix *mx = &r->mx;
 	struct strbuf log = STRBUF_INIT;
@@ -152,7 +168,7 @@ static int add_run(struct root *r, const struct strbuf *text, const char *name, 
 	for (int c = 0; c < mx->nr_sources; c++)
 		if (mx->sources[c] && !strcmp(mx->sources[c], stats_path))
 			col = c;
-	ret = matrix_parse_column(mx, col, text->buf, text->len, name, stats_path, &log);
+	ret = matrix_parse_column(mx, col, text->text, text->len, name, stats_path, &log);
 	matrix_print_log(&log);
 	strbuf_release(&log);
 	if (!ret)
@@ -205,7 +221,8 @@ static int close_open_root(struct root *open_roots, int *nr_open, int k, const s
 static int unite_one(const struct run *run, const char *arg, struct root *open_roots, int *nr_open,
 		     const struct unite_opts *opts)
 {
-	struct strbuf stats_path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf stats_path = STRBUF_INIT;
+	struct file_text text = { "", 0, NULL, STRBUF_INIT };
 	struct root *r = NULL;
 	char *used = NULL;
 	bool opened = false;
@@ -220,7 +237,7 @@ static int unite_one(const struct run *run, const char *arg, struct root *open_r
 		goto out;
 	}
 	path_join(&stats_path, run->real, "stats.json");
-	if (read_file_maybe_gz(&text, stats_path.buf, &used) < 0)
+	if (file_text_open(&text, stats_path.buf, &used) < 0)
 		goto out;
 
 	for (int k = 0; k < *nr_open && !r; k++)
@@ -249,7 +266,7 @@ static int unite_one(const struct run *run, const char *arg, struct root *open_r
 	ret = 0;
 out:
 	free(used);
-	strbuf_release(&text);
+	file_text_release(&text);
 	strbuf_release(&stats_path);
 	return ret;
 }

@@ -3,6 +3,7 @@
  * stats_parse_quiet followed by matrix_set_column / matrix_add_column. */
 #include "test_helpers.h"
 #include "result/matrix.h"
+#include "util/fileio.h"
 
 #define BASE "{\"a\": [1, 2], \"b\": [3.5, 4], \"c\": [0, 7], \"z\": [0, 0.0], " \
 	"\"stats_source\": [\"/r/0/stats.json\", \"/r/1/stats.json\"]}"
@@ -135,11 +136,83 @@ static void test_values_and_messages(void **state)
 	strbuf_release(&out);
 }
 
+/* A file written by matrix_write_file, read back. */
+static void written(const struct matrix *mx, enum matrix_file which, const char *path,
+		    struct strbuf *out)
+{
+	struct atomic_file af;
+
+	assert_int_equal(atomic_file_open(&af, path), 0);
+	matrix_write_file(mx, which, &af);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	strbuf_reset(out);
+	assert_int_equal(read_file(out, path), 0);
+}
+
+/*
+ * A matrix of 5,000 metrics: sized once, and no larger than it needs
+ * (count_members); its files written in pieces are the texts rendered
+ * whole (the matrix is past twice the writer's 64 KiB piece).
+ */
+static void test_large_matrix_sizes_and_files(void **state)
+{
+	struct strbuf text = STRBUF_INIT, whole = STRBUF_INIT, file = STRBUF_INIT, log = STRBUF_INIT;
+	char *dir = test_tmpdir("matrix-column");
+	struct strbuf path = STRBUF_INIT;
+	struct matrix mx, back;
+	const int n = 5000;
+	(void)state;
+
+	strbuf_addch(&text, '{');
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&text, "%s\"m.%04d\": %d.%d", i ? ", " : "", i, i, i % 7);
+	strbuf_addch(&text, '}');
+	matrix_init(&mx);
+	assert_int_equal(matrix_parse_column(&mx, -1, text.buf, text.len, "s.json", "/r/0", &log), 0);
+	assert_int_equal(matrix_parse_column(&mx, -1, text.buf, text.len, "s.json", "/r/1", &log), 0);
+	assert_int_equal(log.len, 0);
+	assert_int_equal(mx.nr, n);
+	assert_int_equal(mx.alloc, 8192);               /* 8 doubled to hold 5,000 */
+	assert_int_equal(mx.index.cap, 8192);           /* 3/4 full at most */
+
+	path_join(&path, dir, "matrix.json");
+	written(&mx, MATRIX_FILE_MATRIX, path.buf, &file);
+	matrix_to_json(&mx, &whole);
+	assert_true(whole.len > 2 * 65536);
+	assert_string_equal(file.buf, whole.buf);
+	/* loading it sizes the arrays by its '[' (5,001 with stats_source) */
+	matrix_init(&back);
+	assert_int_equal(matrix_parse(&back, whole.buf, whole.len, "m.json"), 0);
+	assert_int_equal(back.nr, n);
+	assert_int_equal(back.alloc, 8192);
+	assert_int_equal(back.index.cap, 8192);
+	matrix_release(&back);
+
+	strbuf_reset(&whole);
+	matrix_avg_to_json(&mx, &whole);
+	written(&mx, MATRIX_FILE_AVG, path.buf, &file);
+	assert_string_equal(file.buf, whole.buf);
+	strbuf_reset(&whole);
+	matrix_stddev_to_json(&mx, &whole);
+	written(&mx, MATRIX_FILE_STDDEV, path.buf, &file);
+	assert_string_equal(file.buf, whole.buf);
+
+	matrix_release(&mx);
+	strbuf_release(&path);
+	test_rm_rf(dir);
+	free(dir);
+	strbuf_release(&text);
+	strbuf_release(&whole);
+	strbuf_release(&file);
+	strbuf_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_stats_parse_and_set_column),
 		cmocka_unit_test(test_values_and_messages),
+		cmocka_unit_test(test_large_matrix_sizes_and_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,13 @@
 /* Unit tests of unite's second thread (src/result/unite.c): avg.json and
  * stddev.json rendered in it, or, without a thread (none to be had, or
- * none asked for), one after the other: the same files either way. */
+ * none asked for), one after the other: the same files either way; and
+ * what a file that cannot be written leaves. */
 #include "test_helpers.h"
 #include "result/unite.h"
 #include "util/fileio.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 static char *tmpdir;
 
@@ -43,10 +45,9 @@ static int spawn_fails(pthread_t *thread, void *(*fn)(void *), void *arg)
 	return EAGAIN;
 }
 
-/* Unite root TAG's two runs with opts; its three files, concatenated. */
-static void unite_with(const char *tag, const struct unite_opts *opts, struct strbuf *files)
+/* Root TAG's two runs; ret_want: what uniting them with opts returns. */
+static void unite_runs(const char *tag, const struct unite_opts *opts, int ret_want)
 {
-	static const char *const names[] = { "matrix.json", "avg.json", "stddev.json" };
 	struct strbuf p = STRBUF_INIT, d0 = STRBUF_INIT, d1 = STRBUF_INIT;
 	const char *s0 = "{\"a.x\": 1, \"a.y\": 2.5, \"a.z\": 0}";
 	const char *s1 = "{\"a.y\": 3.25, \"a.x\": 4, \"a.w\": 7}";
@@ -61,7 +62,20 @@ static void unite_with(const char *tag, const struct unite_opts *opts, struct st
 	strbuf_addf(&p, "%s/stats.json", d1.buf);
 	assert_int_equal(write_file_atomic(p.buf, s1, strlen(s1)), 0);
 	char *dirs[] = { d0.buf, d1.buf };
-	assert_int_equal(unite_run_dirs_opts(dirs, 2, opts), 0);
+	assert_int_equal(unite_run_dirs_opts(dirs, 2, opts), ret_want);
+	strbuf_release(&p);
+	strbuf_release(&d0);
+	strbuf_release(&d1);
+}
+
+static const char *const names[] = { "matrix.json", "avg.json", "stddev.json" };
+
+/* Unite root TAG's two runs with opts; its three files, concatenated. */
+static void unite_with(const char *tag, const struct unite_opts *opts, struct strbuf *files)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	unite_runs(tag, opts, 0);
 	for (int i = 0; i < 3; i++) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/%s/%s", tmpdir, tag, names[i]);
@@ -69,8 +83,65 @@ static void unite_with(const char *tag, const struct unite_opts *opts, struct st
 		strbuf_addf(files, "--\n");
 	}
 	strbuf_release(&p);
-	strbuf_release(&d0);
-	strbuf_release(&d1);
+}
+
+/* What root TAG holds besides its runs and lock: "matrix.json avg.json" */
+static void root_files(const char *tag, struct strbuf *out)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	FILE *f;
+	char line[256];
+
+	strbuf_reset(out);
+	strbuf_addf(&cmd, "ls -A %s/%s | grep -v '^[01]$' | grep -v '^.unite.lock$'", tmpdir, tag);
+	f = popen(cmd.buf, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		strbuf_addf(out, "%s%s", out->len ? " " : "", line);
+	}
+	pclose(f);
+	strbuf_release(&cmd);
+}
+
+/*
+ * A file that cannot be opened: none of the three is written, no temp
+ * file stays.  One that cannot be committed (avg.json is a directory with
+ * something in it): the files before it are written, it and the later
+ * ones are not.
+ */
+static void test_write_failures(void **state)
+{
+	const struct unite_opts threads = { spawn_ok };
+	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT, ls = STRBUF_INIT;
+	struct stderr_capture cap;
+	(void)state;
+
+	strbuf_addf(&p, "%s/o/avg.json.tmp.%ld", tmpdir, (long)getpid());
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	capture_start(&cap);
+	unite_runs("o", &threads, -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "/o/avg.json': Is a directory"));
+	root_files("o", &ls);
+	assert_string_equal(ls.buf, p.buf + strlen(tmpdir) + 3);       /* only the obstacle */
+
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/c/avg.json/x", tmpdir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	capture_start(&cap);
+	unite_runs("c", &threads, -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "cannot write '"));
+	assert_non_null(strstr(msg.buf, "/c/avg.json': "));
+	root_files("c", &ls);
+	assert_string_equal(ls.buf, "avg.json matrix.json");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/c/avg.json", tmpdir);
+	assert_true(is_dir(p.buf));
+	strbuf_release(&p);
+	strbuf_release(&msg);
+	strbuf_release(&ls);
 }
 
 static void test_thread_or_not_same_files(void **state)
@@ -110,6 +181,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread_or_not_same_files),
+		cmocka_unit_test(test_write_failures),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
