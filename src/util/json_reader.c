@@ -7,6 +7,7 @@
  * column are only counted when a message needs them.
  */
 #include "util/json_reader.h"
+#include "util/json_scan.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -208,8 +209,7 @@ static enum json_token string(struct json_reader *jr, enum json_token t)
 	strbuf_reset(&jr->buf);
 	for (;;) {
 		/* the plain bytes up to the next quote, escape or control byte */
-		while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
-			p++;
+		p = json_plain_end(p, end);
 		strbuf_add(&jr->buf, run, (size_t)(p - run));
 		if (p >= end)
 			return fail(jr, p, "unexpected end of file in a string, expected its closing '\"'");

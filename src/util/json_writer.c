@@ -1,5 +1,6 @@
 /* json_writer.c: Ruby pretty_generate-compatible JSON output. */
 #include "util/json_writer.h"
+#include "util/json_scan.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 
@@ -63,16 +64,17 @@ void jw_array_end(struct json_writer *jw) { close_container(jw, ']'); }
 
 void json_quote(struct strbuf *sb, const char *s)
 {
+	const char *end = s + strlen(s);
+
 	strbuf_addch(sb, '"');
-	while (*s) {
+	while (s < end) {
 		/* copy the run that needs no escape in one go: metric names
 		 * are long and almost never hold one */
-		size_t n = 0;
-		while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
-			n++;
-		strbuf_add(sb, s, n);
-		s += n;
-		if (!*s)
+		const char *run = json_plain_end(s, end);
+
+		strbuf_add(sb, s, (size_t)(run - s));
+		s = run;
+		if (s == end)
 			break;
 		unsigned char c = (unsigned char)*s++;
 		switch (c) {

@@ -167,17 +167,31 @@ static int shortest_digits(double v, char *digits, size_t cap)
 	return atoi(s + 1) + 1;
 }
 
-/* A whole number in decimal, as %lld prints it, without printf's setup. */
+/* A whole number in decimal, as %lld prints it, without printf's setup;
+ * two digits per division (a matrix.json is mostly such numbers). */
 static void add_lld(struct strbuf *sb, long long v)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char buf[24];
 	int i = sizeof(buf);
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	do {
-		buf[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		buf[--i] = pairs[d + 1];
+		buf[--i] = pairs[d];
+	}
+	if (u >= 10) {
+		buf[--i] = pairs[u * 2 + 1];
+		buf[--i] = pairs[u * 2];
+	} else {
+		buf[--i] = (char)('0' + u);
+	}
 	if (v < 0)
 		buf[--i] = '-';
 	strbuf_add(sb, buf + i, sizeof(buf) - (size_t)i);

@@ -71,7 +71,7 @@ HOT_PATH void strbuf_setlen(struct strbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
-HOT_PATH void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+HOT_PATH void strbuf_add_slow(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);
 	/* memcpy's source must not be NULL even for 0 bytes (C11 7.24.1),
@@ -87,12 +87,6 @@ HOT_PATH void strbuf_addstr(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
-HOT_PATH void strbuf_addch(struct strbuf *sb, int c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
-}
 
 HOT_PATH void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 {
