@@ -95,8 +95,10 @@ static void resize_cols(struct matrix *mx, int ncols)
 	mx->ncols = ncols;
 }
 
-/* Append a metric (zero-filled across the columns); name is not in mx. */
-static struct metric *add_metric(struct matrix *mx, const char *name)
+/* Append a metric (zero-filled across the columns) named name, a heap
+ * string it takes over; name is not in mx.  index: put it in the index
+ * (not when the index is already the caller's). */
+static struct metric *append_metric(struct matrix *mx, char *name, bool index)
 {
 	struct metric *m;
 
@@ -104,14 +106,20 @@ static struct metric *add_metric(struct matrix *mx, const char *name)
 	 * the array of metrics is reallocated */
 	ALLOC_GROW(mx->m, (size_t)mx->nr + 1, mx->alloc);
 	m = &mx->m[mx->nr];
-	m->name = xstrdup(name);
+	m->name = name;
 	m->v = NULL;
 	m->is_int = NULL;
 	metric_alloc(m, cols_room(mx));
 	zero_cols(m, 0, mx->ncols);
-	strmap_put(&mx->index, m->name, mx->nr);
+	if (index)
+		strmap_put(&mx->index, m->name, mx->nr);
 	mx->nr++;
 	return m;
+}
+
+static struct metric *add_metric(struct matrix *mx, const char *name)
+{
+	return append_metric(mx, xstrdup(name), true);
 }
 
 int matrix_complete_values(const struct matrix *mx, const char *metric, double *out)
@@ -350,6 +358,13 @@ static int read_members(struct json_reader *jr, int (*member)(void *ctx), void *
 	return 0;
 }
 
+/* Is the key just read "stats_source"?  (By its length first: every key
+ * of a file is asked.) */
+static bool is_stats_source(const struct json_reader *jr)
+{
+	return jr->len == 12 && !memcmp(jr->str, "stats_source", 12);
+}
+
 /* A stats file's stats_source (an old lkp habit) is not a metric. */
 static int skip_value(struct json_reader *jr)
 {
@@ -360,7 +375,7 @@ static int read_member(void *ctx)
 {
 	struct loader *ld = ctx;
 
-	if (!strcmp(ld->jr.str, "stats_source"))
+	if (is_stats_source(&ld->jr))
 		return ld->flat ? skip_value(&ld->jr) : read_sources(ld);
 	return read_metric(ld, start_metric(ld));
 }
@@ -715,7 +730,7 @@ static int read_col_member(void *ctx)
 	struct col_entry *e;
 	enum json_token t;
 
-	if (!strcmp(jr->str, "stats_source"))
+	if (is_stats_source(jr))
 		return skip_value(jr);
 	e = col_entry(cl);
 	t = json_next(jr);
@@ -757,14 +772,26 @@ static int col_check(struct col_loader *cl, struct strbuf *log)
 	return 0;
 }
 
-/* The entries become column col, new metrics appended in key order. */
+/* The entries become column col, new metrics appended in key order (they
+ * take the entries' names).  A root's first run, when no value of it is
+ * skipped, gives its metrics the positions of its entries: then the index
+ * of new names is the matrix's index as it is, not built a second time. */
 static void col_apply(struct col_loader *cl, struct matrix *mx, int col)
 {
+	bool adopt = !mx->nr;
 	size_t fresh = 0;
 
-	for (int i = 0; i < cl->nr; i++)
+	for (int i = 0; i < cl->nr; i++) {
 		fresh += cl->e[i].pos < 0 && !cl->e[i].bad;
-	strmap_reserve(&mx->index, (size_t)mx->nr + fresh);
+		adopt = adopt && !cl->e[i].bad;
+	}
+	if (adopt) {
+		strmap_release(&mx->index);
+		mx->index = cl->fresh;
+		strmap_init(&cl->fresh);
+	} else {
+		strmap_reserve(&mx->index, (size_t)mx->nr + fresh);
+	}
 	ALLOC_GROW(mx->m, (size_t)mx->nr + fresh, mx->alloc);
 	for (int i = 0; i < mx->nr; i++) {
 		mx->m[i].v[col] = 0;
@@ -776,7 +803,12 @@ static void col_apply(struct col_loader *cl, struct matrix *mx, int col)
 
 		if (e->bad)
 			continue;
-		m = e->pos >= 0 ? &mx->m[e->pos] : add_metric(mx, e->name);
+		if (e->pos >= 0) {
+			m = &mx->m[e->pos];
+		} else {
+			m = append_metric(mx, e->name, !adopt);
+			e->name = NULL;         /* the metric's now */
+		}
 		m->v[col] = e->v;
 		m->is_int[col] = e->is_int;
 	}
