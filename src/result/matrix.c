@@ -14,9 +14,50 @@
 #include "util/xalloc.h"
 
 #include <math.h>
+#include <obstack.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * A matrix's names and samples live in its pool, an obstack, and go with
+ * it at once: three mallocs and three frees a metric were a tenth of
+ * compare's time at 30,000 metrics (freeing alone 7%, most of it glibc
+ * consolidating its bins).  What a matrix drops (a metric, samples that
+ * grew) stays in the pool until the matrix is released.
+ */
+#define obstack_chunk_alloc xmalloc
+#define obstack_chunk_free free
+#define POOL_CHUNK 65536
+
+static struct obstack *pool(struct matrix *mx)
+{
+	if (!mx->pool_ready) {
+		obstack_begin(&mx->pool, POOL_CHUNK);
+		mx->pool_ready = true;
+	}
+	return &mx->pool;
+}
+
+static char *pool_strdup(struct matrix *mx, const char *s)
+{
+	return obstack_copy0(pool(mx), s, strlen(s));
+}
+
+/* Room for room samples of m, its first keep samples kept: v and is_int
+ * in one piece of the pool. */
+static void samples_alloc(struct matrix *mx, struct metric *m, int keep, int room)
+{
+	double *v = obstack_alloc(pool(mx), (sizeof(double) + sizeof(bool)) * (size_t)room);
+	bool *is_int = (bool *)(v + room);
+
+	if (keep > 0) {
+		memcpy(v, m->v, sizeof(double) * (size_t)keep);
+		memcpy(is_int, m->is_int, sizeof(bool) * (size_t)keep);
+	}
+	m->v = v;
+	m->is_int = is_int;
+}
 
 void matrix_init(struct matrix *mx)
 {
@@ -26,11 +67,8 @@ void matrix_init(struct matrix *mx)
 
 void matrix_release(struct matrix *mx)
 {
-	for (int i = 0; i < mx->nr; i++) {
-		free(mx->m[i].name);
-		free(mx->m[i].v);
-		free(mx->m[i].is_int);
-	}
+	if (mx->pool_ready)
+		obstack_free(&mx->pool, NULL);
 	free(mx->m);
 	for (int i = 0; i < mx->nr_sources; i++)
 		free(mx->sources[i]);
@@ -59,11 +97,6 @@ static int cols_room(const struct matrix *mx)
 	return room ? room : 1;
 }
 
-static void metric_alloc(struct metric *m, int room)
-{
-	m->v = xrealloc(m->v, sizeof(double) * (size_t)room);
-	m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)room);
-}
 
 static void zero_cols(struct metric *m, int from, int to)
 {
@@ -78,7 +111,7 @@ void matrix_reserve_cols(struct matrix *mx, int ncols)
 	if (ncols <= cols_room(mx))
 		return;
 	for (int i = 0; i < mx->nr; i++)
-		metric_alloc(&mx->m[i], ncols);
+		samples_alloc(mx, &mx->m[i], mx->ncols, ncols);
 	mx->cols_room = ncols;
 }
 
@@ -95,21 +128,19 @@ static void resize_cols(struct matrix *mx, int ncols)
 	mx->ncols = ncols;
 }
 
-/* Append a metric (zero-filled across the columns) named name, a heap
- * string it takes over; name is not in mx.  index: put it in the index
- * (not when the index is already the caller's). */
+/* Append a metric (zero-filled across the columns) named name, a string
+ * of mx's pool; name is not in mx.  index: put it in the index (not when
+ * the index is already the caller's). */
 static struct metric *append_metric(struct matrix *mx, char *name, bool index)
 {
 	struct metric *m;
 
-	/* the index borrows m->name, a heap string that does not move when
-	 * the array of metrics is reallocated */
+	/* the index borrows m->name, a string of the pool that does not move
+	 * when the array of metrics is reallocated */
 	ALLOC_GROW(mx->m, (size_t)mx->nr + 1, mx->alloc);
 	m = &mx->m[mx->nr];
 	m->name = name;
-	m->v = NULL;
-	m->is_int = NULL;
-	metric_alloc(m, cols_room(mx));
+	samples_alloc(mx, m, 0, cols_room(mx));
 	zero_cols(m, 0, mx->ncols);
 	if (index)
 		strmap_put(&mx->index, m->name, mx->nr);
@@ -119,7 +150,7 @@ static struct metric *append_metric(struct matrix *mx, char *name, bool index)
 
 static struct metric *add_metric(struct matrix *mx, const char *name)
 {
-	return append_metric(mx, xstrdup(name), true);
+	return append_metric(mx, pool_strdup(mx, name), true);
 }
 
 int matrix_complete_values(const struct matrix *mx, const char *metric, double *out)
@@ -263,7 +294,7 @@ static int start_metric(struct loader *ld)
 	ALLOC_GROW(mx->m, (size_t)mx->nr, mx->alloc);
 	ALLOC_GROW(ld->pend, (size_t)mx->nr, ld->alloc_pend);
 	m = &mx->m[pos];
-	m->name = xstrdup(ld->jr.str);
+	m->name = pool_strdup(mx, ld->jr.str);
 	m->v = NULL;
 	m->is_int = NULL;
 	strmap_put(&mx->index, m->name, pos);
@@ -285,8 +316,7 @@ static void push_sample(struct loader *ld, int pos, enum json_token t)
 
 	if (pd->n >= pd->cap) {
 		int cap = pd->cap ? 2 * pd->cap : (ld->hint > pd->n ? ld->hint : pd->n + 1);
-		m->v = xrealloc(m->v, sizeof(double) * (size_t)cap);
-		m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)cap);
+		samples_alloc(ld->mx, m, pd->n, cap);
 		pd->cap = cap;
 	}
 	/* booleans are lkp's 0/1 flags: integers; an integer past what
@@ -387,12 +417,8 @@ static void drop_metrics(struct matrix *mx, const bool *keep)
 
 	strmap_release(&mx->index);
 	for (int i = 0; i < mx->nr; i++) {
-		if (!keep[i]) {
-			free(mx->m[i].name);
-			free(mx->m[i].v);
-			free(mx->m[i].is_int);
+		if (!keep[i])
 			continue;
-		}
 		mx->m[out] = mx->m[i];
 		strmap_put(&mx->index, mx->m[out].name, out);
 		out++;
@@ -418,12 +444,9 @@ static void merge_duplicates(struct loader *ld)
 		if (first >= 0) {
 			struct metric *f = &mx->m[first];
 
-			free(f->v);
-			free(f->is_int);
 			f->v = m->v;
 			f->is_int = m->is_int;
 			ld->pend[first] = ld->pend[i];
-			free(m->name);
 			continue;
 		}
 		mx->m[out] = *m;
@@ -436,13 +459,12 @@ static void merge_duplicates(struct loader *ld)
 
 /* Zero-pad a metric read with pd->n samples to ncols: lkp's
  * matrix_fill_missing_zeros. */
-static void pad_metric(struct metric *m, struct pending *pd, int ncols)
+static void pad_metric(struct matrix *mx, struct metric *m, struct pending *pd, int ncols)
 {
 	int want = ncols ? ncols : 1;
 
 	if (pd->cap < want) {
-		m->v = xrealloc(m->v, sizeof(double) * (size_t)want);
-		m->is_int = xrealloc(m->is_int, sizeof(bool) * (size_t)want);
+		samples_alloc(mx, m, pd->n, want);
 		pd->cap = want;
 	}
 	zero_cols(m, pd->n, ncols);
@@ -489,7 +511,7 @@ static int finish(struct loader *ld)
 
 		keep[i] = !too_many && pd->bad < 0;
 		if (keep[i]) {
-			pad_metric(&mx->m[i], pd, ncols);
+			pad_metric(mx, &mx->m[i], pd, ncols);
 			continue;
 		}
 		json_reader_linecol(jr, pd->at, &line, &col);
@@ -669,7 +691,7 @@ void matrix_set_column(struct matrix *mx, int col, const struct matrix *stats)
  */
 struct col_entry {
 	int pos;                /* the metric's position in mx, or -1: new */
-	char *name;             /* a new metric's name (owned) */
+	char *name;             /* a new metric's name (in mx's pool) */
 	double v;
 	bool is_int;
 	bool is_array;          /* an error, reported in key order */
@@ -678,7 +700,7 @@ struct col_entry {
 };
 
 struct col_loader {
-	const struct matrix *mx;
+	struct matrix *mx;      /* read, and its pool holds the new names */
 	struct json_reader jr;
 	struct col_entry *e;
 	int nr;
@@ -711,7 +733,7 @@ static struct col_entry *col_entry(struct col_loader *cl)
 		if (pos >= 0) {
 			cl->entry_of[pos] = i + 1;
 		} else {
-			e->name = xstrdup(key);
+			e->name = pool_strdup(cl->mx, key);
 			strmap_put(&cl->fresh, e->name, i);
 		}
 	}
@@ -772,8 +794,8 @@ static int col_check(struct col_loader *cl, struct strbuf *log)
 	return 0;
 }
 
-/* The entries become column col, new metrics appended in key order (they
- * take the entries' names).  A root's first run, when no value of it is
+/* The entries become column col, new metrics appended in key order (with
+ * the entries' names).  A root's first run, when no value of it is
  * skipped, gives its metrics the positions of its entries: then the index
  * of new names is the matrix's index as it is, not built a second time. */
 static void col_apply(struct col_loader *cl, struct matrix *mx, int col)
@@ -807,7 +829,6 @@ static void col_apply(struct col_loader *cl, struct matrix *mx, int col)
 			m = &mx->m[e->pos];
 		} else {
 			m = append_metric(mx, e->name, !adopt);
-			e->name = NULL;         /* the metric's now */
 		}
 		m->v[col] = e->v;
 		m->is_int[col] = e->is_int;
@@ -847,8 +868,6 @@ int matrix_parse_column(struct matrix *mx, int col, const char *text, size_t len
 		col_apply(&cl, mx, col);
 	}
 	json_reader_release(&cl.jr);
-	for (int i = 0; i < cl.nr; i++)
-		free(cl.e[i].name);
 	free(cl.e);
 	free(cl.entry_of);
 	strmap_release(&cl.fresh);
