@@ -505,15 +505,21 @@ struct lkp_re_facts {
 	bool alt;               /* a top-level '|': none of the rest applies */
 	bool anchored;          /* a match starts at the name's start */
 	char lead;              /* lead_char, or 0 */
-	size_t plen, nlits;
+	const char *rest;       /* anchored: the pattern after the start's
+	                         * nfixed bytes that match exactly once */
+	size_t nfixed, plen, nlits;
 	char prefix[PREFIX_MAX];        /* the literal start (quick_reject's) */
 	char lits[LITS_MAX];
 };
 
-/* prefix_differs's literal start of p, as text a name must begin with. */
+/*
+ * prefix_differs's literal start of p, as text a name must begin with;
+ * and how much of it the matcher need not walk again once it is there.
+ */
 static void derive_prefix(struct lkp_re_facts *f, const char *p)
 {
-	f->plen = 0;
+	f->plen = f->nfixed = 0;
+	f->rest = p;
 	while (f->plen < PREFIX_MAX) {
 		const char *nx;
 		char c;
@@ -533,7 +539,8 @@ static void derive_prefix(struct lkp_re_facts *f, const char *p)
 		f->prefix[f->plen++] = c;
 		if (*nx == '+')
 			return;
-		p = nx;
+		p = f->rest = nx;
+		f->nfixed++;
 	}
 }
 
@@ -669,7 +676,8 @@ static void derive_facts(struct lkp_re_facts *f, const char *re, enum lkp_anchor
 	f->anchor = anchor;
 	f->alt = !from_table && top_level_alt(re, f->end);
 	f->anchored = anchor != LKP_ANCHOR_NONE || caret;
-	f->plen = f->nlits = 0;
+	f->plen = f->nlits = f->nfixed = 0;
+	f->rest = re;
 	f->lead = 0;
 	if (f->alt)
 		return;
@@ -721,7 +729,8 @@ static bool search_facts(const struct lkp_re_facts *f, const char *s)
 	if (f->anchored) {
 		if (f->lead && *s != f->lead)
 			return false;
-		return match_here(re, end, s, next, s);
+		/* past the start just compared: a literal table line is done */
+		return match_here(f->rest, end, s + f->nfixed, next, s);
 	}
 	for (const char *t = s;; t++) {
 		if (f->lead) {

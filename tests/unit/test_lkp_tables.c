@@ -73,6 +73,10 @@ static void test_regex_syntax(void **state)
 	/* a repeated byte ends the literal start ("xa", then a+) */
 	assert_true(lkp_regex_match("^xa+b", "xaaab", false));
 	assert_false(lkp_regex_match("^xa+b", "xb", false));
+	/* the literal start is compared whole, not just its lead byte, even
+	 * when the name holds it further on */
+	assert_false(lkp_regex_match("^abc", "axx.abc", false));
+	assert_false(lkp_regex_match("abc", "axx.abc", true));
 }
 
 /*
@@ -87,6 +91,7 @@ static void test_re_cache(void **state)
 	assert_true(lkp_table_re_match_cached(&c, 0, 1, "^foo", "foo.x", LKP_ANCHOR_NONE));
 	assert_false(lkp_table_re_match_cached(&c, 0, 1, "^bar", "foo.x", LKP_ANCHOR_NONE));
 	assert_true(lkp_table_re_match_cached(&c, 0, 1, "^bar", "bar", LKP_ANCHOR_NONE));
+	assert_false(lkp_table_re_match_cached(&c, 0, 1, "^bar", "bxx.bar", LKP_ANCHOR_NONE));
 	/* "foo" unanchored, then the same text as /^(foo)/ and /^(foo)$/ */
 	assert_true(lkp_table_re_match_cached(&c, 0, 1, "foo", "xfoo", LKP_ANCHOR_NONE));
 	assert_false(lkp_table_re_match_cached(&c, 0, 1, "foo", "xfoo", LKP_ANCHOR_START));
