@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -71,37 +73,66 @@ struct load_share {
 	int n, first, step;
 };
 
-/* read_file of a regular file (gunzipped when .gz), without a message. */
-static int read_quiet(struct strbuf *sb, const char *path)
+/*
+ * file_text_open of a regular file, without a message: a plain one
+ * mapped (an empty one, or one mmap refuses, read), a .gz one
+ * gunzipped.  0, or -1 where file_text_open might print something.
+ */
+static int text_quiet(struct file_text *ft, const char *path)
 {
 	struct stat st;
 	gzFile gz;
-	int n;
+	int fd, n;
 
+	memset(ft, 0, sizeof(*ft));
+	strbuf_init(&ft->sb, 0);
+	ft->text = "";
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return -1;
 	if (!ends_with(path, ".gz")) {
-		strbuf_grow(sb, (size_t)st.st_size);
-		return read_file_quiet(sb, path, SIZE_MAX - 1);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    (uintmax_t)st.st_size <= SIZE_MAX) {
+			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+					 MAP_PRIVATE | MAP_POPULATE, fd, 0);
+			if (map != MAP_FAILED) {
+				close(fd);
+				ft->map = map;
+				ft->text = map;
+				ft->len = (size_t)st.st_size;
+				return 0;
+			}
+		}
+		close(fd);
+		if (read_file_quiet(&ft->sb, path, SIZE_MAX - 1) < 0)
+			return -1;
+		ft->text = ft->sb.buf ? ft->sb.buf : "";
+		ft->len = ft->sb.len;
+		return 0;
 	}
 	gz = gzopen(path, "rb");
 	if (!gz)
 		return -1;
 	do {
-		strbuf_grow(sb, 65536);
-		n = gzread(gz, sb->buf + sb->len, 65536);
+		strbuf_grow(&ft->sb, 65536);
+		n = gzread(gz, ft->sb.buf + ft->sb.len, 65536);
 		if (n > 0)
-			sb->len += (size_t)n;
-		sb->buf[sb->len] = '\0';
+			ft->sb.len += (size_t)n;
+		ft->sb.buf[ft->sb.len] = '\0';
 	} while (n > 0);
 	gzclose(gz);
+	ft->text = ft->sb.buf;
+	ft->len = ft->sb.len;
 	return n < 0 ? -1 : 0;
 }
 
-/* matrix_load's file (read_file_maybe_gz's choice), read and parsed quietly. */
+/* matrix_load's file (file_text_open's choice), read and parsed quietly. */
 static void load_quiet(struct col_load *c)
 {
-	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf file = STRBUF_INIT;
+	struct file_text text;
 
 	if (is_dir(c->path))
 		path_join(&file, c->path, "matrix.json");
@@ -109,12 +140,12 @@ static void load_quiet(struct col_load *c)
 		strbuf_addstr(&file, c->path);
 	if (!file_exists(file.buf) && !ends_with(file.buf, ".gz"))
 		strbuf_addstr(&file, ".gz");
-	if (read_quiet(&text, file.buf) == 0) {
-		c->ret = matrix_parse_quiet(c->mx, text.buf, text.len, file.buf, &c->log);
+	if (text_quiet(&text, file.buf) == 0) {
+		c->ret = matrix_parse_quiet(c->mx, text.text, text.len, file.buf, &c->log);
 		c->done = true;
 	}
+	file_text_release(&text);
 	strbuf_release(&file);
-	strbuf_release(&text);
 }
 
 static void *load_share(void *arg)

@@ -61,6 +61,7 @@ static int setup(void **state)
 	put("warn2", "{\"a.x\": [5, 6], \"s.u\": [\"x\", 1]}");
 	put("bad", "{\n \"a\": [1,\n");
 	put("empty", "{}");
+	put("zero", "");        /* read, not mapped: nothing to map */
 	/* a root holding matrix.json.gz only, as lkp's often do */
 	strbuf_addf(&p, "%s/gz", tmpdir);
 	assert_int_equal(mkdir_p(p.buf, 0755), 0);
@@ -160,6 +161,7 @@ static void test_first_error_only(void **state)
 	const char *const bad_second[] = { "warn", "bad", "warn2" };
 	const char *const missing_second[] = { "good", "nowhere", "bad" };
 	const char *const empty_second[] = { "good", "empty", "nowhere" };
+	const char *const zero_second[] = { "good", "zero", "empty" };
 	struct strbuf want = STRBUF_INIT;
 
 	(void)state;
@@ -175,6 +177,10 @@ static void test_first_error_only(void **state)
 	strbuf_addf(&want, "perfbot: %s/empty/matrix.json: empty matrix: no metrics to compare\n",
 		    tmpdir);
 	check_all_ways(empty_second, 3, -1, want.buf);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "perfbot: %s/zero/matrix.json:1:1: unexpected end of file, expected "
+		    "a JSON value\n", tmpdir);
+	check_all_ways(zero_second, 3, -1, want.buf);
 	strbuf_release(&want);
 }
 
