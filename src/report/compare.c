@@ -19,9 +19,16 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 static char *label_of(const char *path)
 {
@@ -40,8 +47,167 @@ static char *label_of(const char *path)
 	return res;
 }
 
+/*
+ * Loading the columns' matrices in threads, one per column up to the
+ * online CPUs: parsing them is most of a compare's time at 30,000
+ * metrics.  A worker prints nothing: it reads its file quietly and logs
+ * what matrix_parse would print (matrix_parse_quiet).  The columns are
+ * then taken in order, each log printed and its error returned as the
+ * sequential load did, so the messages and the exit are the same (a
+ * later column's are never printed after an earlier one's error).  What
+ * the quiet read does not read (no such file, not a regular one, a .gz
+ * that does not inflate) is left to matrix_load, in that order, which
+ * prints what it always did.
+ */
+struct col_load {
+	const char *path;
+	struct matrix *mx;
+	struct strbuf log;
+	int ret;
+	bool done;              /* loaded, ret and log set; else matrix_load's */
+};
+
+/* Columns first, first + step, ... of n: one thread's. */
+struct load_share {
+	struct col_load *cols;
+	int n, first, step;
+};
+
+/*
+ * file_text_open of a regular file, without a message: a plain one
+ * mapped (an empty one, or one mmap refuses, read), a .gz one
+ * gunzipped.  0, or -1 where file_text_open might print something.
+ */
+static int text_quiet(struct file_text *ft, const char *path)
+{
+	struct stat st;
+	gzFile gz;
+	int fd, n;
+
+	memset(ft, 0, sizeof(*ft));
+	strbuf_init(&ft->sb, 0);
+	ft->text = "";
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	if (!ends_with(path, ".gz")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    (uintmax_t)st.st_size <= SIZE_MAX) {
+			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+					 MAP_PRIVATE | MAP_POPULATE, fd, 0);
+			if (map != MAP_FAILED) {
+				close(fd);
+				ft->map = map;
+				ft->text = map;
+				ft->len = (size_t)st.st_size;
+				return 0;
+			}
+		}
+		close(fd);
+		if (read_file_quiet(&ft->sb, path, SIZE_MAX - 1) < 0)
+			return -1;
+		ft->text = ft->sb.buf ? ft->sb.buf : "";
+		ft->len = ft->sb.len;
+		return 0;
+	}
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return -1;
+	do {
+		strbuf_grow(&ft->sb, 65536);
+		n = gzread(gz, ft->sb.buf + ft->sb.len, 65536);
+		if (n > 0)
+			ft->sb.len += (size_t)n;
+		ft->sb.buf[ft->sb.len] = '\0';
+	} while (n > 0);
+	gzclose(gz);
+	ft->text = ft->sb.buf;
+	ft->len = ft->sb.len;
+	return n < 0 ? -1 : 0;
+}
+
+/* matrix_load's file (file_text_open's choice), read and parsed quietly. */
+static void load_quiet(struct col_load *c)
+{
+	struct strbuf file = STRBUF_INIT;
+	struct file_text text;
+
+	if (is_dir(c->path))
+		path_join(&file, c->path, "matrix.json");
+	else
+		strbuf_addstr(&file, c->path);
+	if (!file_exists(file.buf) && !ends_with(file.buf, ".gz"))
+		strbuf_addstr(&file, ".gz");
+	if (text_quiet(&text, file.buf) == 0) {
+		c->ret = matrix_parse_quiet(c->mx, text.text, text.len, file.buf, &c->log);
+		c->done = true;
+	}
+	file_text_release(&text);
+	strbuf_release(&file);
+}
+
+static void *load_share(void *arg)
+{
+	struct load_share *sh = arg;
+
+	for (int i = sh->first; i < sh->n; i += sh->step)
+		load_quiet(&sh->cols[i]);
+	return NULL;
+}
+
+static int spawn_pthread(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	return pthread_create(thread, NULL, fn, arg);
+}
+
+/* Load every column quietly, in up to opts->threads threads (the
+ * calling one included); a thread that cannot be had leaves its share
+ * to the calling thread. */
+static void load_cols(struct col_load *cols, int n, const struct compare_load_opts *opts)
+{
+	int nt = opts->threads < n ? opts->threads : n;
+	struct load_share *sh;
+	pthread_t *thread;
+	bool *started;
+
+	if (nt < 1)
+		nt = 1;
+	sh = xcalloc((size_t)nt, sizeof(*sh));
+	thread = xcalloc((size_t)nt, sizeof(*thread));
+	started = xcalloc((size_t)nt, sizeof(*started));
+	for (int k = 0; k < nt; k++) {
+		sh[k] = (struct load_share){ cols, n, k, nt };
+		if (k)
+			started[k] = opts->spawn && opts->spawn(&thread[k], load_share, &sh[k]) == 0;
+	}
+	load_share(&sh[0]);
+	for (int k = 1; k < nt; k++) {
+		if (started[k])
+			pthread_join(thread[k], NULL);
+		else
+			load_share(&sh[k]);
+	}
+	free(sh);
+	free(thread);
+	free(started);
+}
+
 int compare_load(struct compare *cmp, char *const *paths, int n)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct compare_load_opts opts = { spawn_pthread, cpus > 0 && cpus < INT_MAX ? (int)cpus : 1 };
+
+	return compare_load_opts(cmp, paths, n, &opts);
+}
+
+int compare_load_opts(struct compare *cmp, char *const *paths, int n,
+		      const struct compare_load_opts *opts)
+{
+	struct col_load *cols = xcalloc((size_t)(n ? n : 1), sizeof(*cols));
+	int ret = 0;
+
 	memset(cmp, 0, sizeof(*cmp));
 	change_options_init(&cmp->opt);
 	cmp->col = xcalloc((size_t)n, sizeof(*cmp->col));
@@ -52,10 +218,21 @@ int compare_load(struct compare *cmp, char *const *paths, int n)
 		c->path = xstrdup(paths[i]);
 		c->label = label_of(paths[i]);
 		c->commit = xstrdup(c->label);
-		if (matrix_load(&c->mx, paths[i]) < 0)
-			return -1;
-		if (!c->mx.nr)
-			return error("%s: empty matrix: no metrics to compare", c->mx.path);
+		cols[i] = (struct col_load){ paths[i], &c->mx, STRBUF_INIT, 0, false };
+	}
+	load_cols(cols, n, opts);
+	for (int i = 0; i < n && !ret; i++) {
+		struct compare_col *c = &cmp->col[i];
+		if (cols[i].done)
+			matrix_print_log(&cols[i].log);
+		if ((cols[i].done ? cols[i].ret : matrix_load(&c->mx, paths[i])) < 0) {
+			ret = -1;
+			break;
+		}
+		if (!c->mx.nr) {
+			ret = error("%s: empty matrix: no metrics to compare", c->mx.path);
+			break;
+		}
 		c->runs = c->mx.ncols;
 		c->incomplete = xcalloc((size_t)(c->runs ? c->runs : 1), sizeof(bool));
 		int pos = matrix_find(&c->mx, "last_state.is_incomplete_run");
@@ -68,6 +245,11 @@ int compare_load(struct compare *cmp, char *const *paths, int n)
 				}
 		compare_col_axes(c);
 	}
+	for (int i = 0; i < n; i++)
+		strbuf_release(&cols[i].log);
+	free(cols);
+	if (ret < 0)
+		return -1;
 	compare_common_axes(cmp);
 	/* columns of one commit (btrfs/base, xfs/base) would all be "base":
 	 * label them by the first axis whose values tell them apart */

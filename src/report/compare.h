@@ -11,6 +11,7 @@
  * then the rest by ascending count; inside a family by name (perf-profile
  * by its first two name components) and then by change.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include "job/axes.h"
 #include "result/matrix.h"
@@ -60,8 +61,23 @@ struct compare {
 	                         * NULL: by commit ("commit:" in the header) */
 };
 
-/* Load the matrices named by paths (BASE first).  0 or -1 with a message. */
+/* Load the matrices named by paths (BASE first).  0 or -1 with a message
+ * (the first failing column's, as if loaded one after the other). */
 int compare_load(struct compare *cmp, char *const *paths, int n);
+/*
+ * How compare_load_opts parses the matrices: in up to `threads` threads
+ * (the caller's included), each other one got from spawn
+ * (pthread_create's signature without attributes: 0 or an error number);
+ * spawn NULL or failing, the caller's thread parses that share too.
+ * compare_load: pthread_create, as many threads as online CPUs.  The
+ * columns and the messages are the same either way.
+ */
+struct compare_load_opts {
+	int (*spawn)(pthread_t *thread, void *(*fn)(void *), void *arg);
+	int threads;
+};
+int compare_load_opts(struct compare *cmp, char *const *paths, int n,
+		      const struct compare_load_opts *opts);
 /* Read column c's job parameters (axes.c); empty when no job.yaml. */
 void compare_col_axes(struct compare_col *c);
 /* Fill cmp->common: axes equal in every column, without commit. */

@@ -5,17 +5,20 @@
  * A small backtracking matcher that knows the part of Ruby's syntax these
  * files use: literals and \-escapes, ., [classes], (groups) with |, the
  * quantifiers * + ? {m,n}, and ^ $.  Nothing is compiled, so there is no
- * global mutable state and no context to thread through.  Speed comes
- * from rejecting early instead: an anchored pattern's literal start is
- * compared before the matcher runs, and so is (with strstr) the longest
- * literal a match must contain; tables sorted by their patterns' first
- * byte are looked up by the name's first byte.
+ * global mutable state.  Speed comes from rejecting early instead: an
+ * anchored pattern's literal start is compared before the matcher runs,
+ * and so is (with strstr) the longest literal a match must contain;
+ * tables sorted by their patterns' first byte are looked up by the name's
+ * first byte.  Those facts of a pattern are derived from its text before
+ * each name, or once into a caller's struct lkp_re_cache.
  */
 #include "stats/lkp_regex.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 enum atom_kind { A_CHAR, A_ESC, A_ANY, A_CLASS, A_GROUP, A_BOL, A_EOL };
 
@@ -485,15 +488,86 @@ static bool add_literal(char *lit, size_t *len, size_t cap, const char *p, const
 	return true;
 }
 
+/* Room for a pattern's facts: a start or a literal that does not fit is
+ * cut short or left out, which only lets more names reach the matcher. */
+#define PREFIX_MAX 64
+#define LITS_MAX 160
+
 /*
- * Is the mandatory group g, made of literal alternatives, missing from s
- * with every alternative?  "\\.(error|warn|fail)" needs ".error", ".warn"
- * or ".fail" somewhere in s; prefix is the literal text just before the
- * group (plen bytes of pattern, possibly 0).  False when it cannot tell.
+ * What re_search needs of a pattern before it runs the matcher, derived
+ * from the text once.  lits holds the literal checks: each a list of
+ * NUL-terminated strings ended by an empty one; a name holding none of
+ * one check's strings cannot match.
  */
-static bool alternatives_absent(const char *prefix, size_t plen, const struct atom *g, const char *s)
+struct lkp_re_facts {
+	const char *re, *end;   /* the pattern (re NULL: slot empty) */
+	enum lkp_anchor anchor;
+	bool alt;               /* a top-level '|': none of the rest applies */
+	bool anchored;          /* a match starts at the name's start */
+	char lead;              /* lead_char, or 0 */
+	const char *rest;       /* anchored: the pattern after the start's
+	                         * nfixed bytes that match exactly once */
+	size_t nfixed, plen, nlits;
+	char prefix[PREFIX_MAX];        /* the literal start (quick_reject's) */
+	char lits[LITS_MAX];
+};
+
+/*
+ * prefix_differs's literal start of p, as text a name must begin with;
+ * and how much of it the matcher need not walk again once it is there.
+ */
+static void derive_prefix(struct lkp_re_facts *f, const char *p)
+{
+	f->plen = f->nfixed = 0;
+	f->rest = p;
+	while (f->plen < PREFIX_MAX) {
+		const char *nx;
+		char c;
+
+		if (*p == '\\' && p[1] && (is_meta(p[1]) || p[1] == ']' ||
+					     p[1] == '}' || p[1] == '-' || p[1] == '/')) {
+			c = p[1];
+			nx = p + 2;
+		} else if (!is_meta(*p)) {
+			c = *p;
+			nx = p + 1;
+		} else {
+			return;
+		}
+		if (*nx == '*' || *nx == '?' || *nx == '{')
+			return;                 /* optional: cannot tell */
+		f->prefix[f->plen++] = c;
+		if (*nx == '+')
+			return;
+		p = f->rest = nx;
+		f->nfixed++;
+	}
+}
+
+/* Append the string lit (len bytes, not empty) and its NUL to f->lits;
+ * false when it does not fit. */
+static bool add_lit(struct lkp_re_facts *f, const char *lit, size_t len)
+{
+	if (f->nlits + len + 2 > LITS_MAX)     /* its NUL, and a check's end */
+		return false;
+	memcpy(f->lits + f->nlits, lit, len);
+	f->nlits += len;
+	f->lits[f->nlits++] = '\0';
+	return true;
+}
+
+/*
+ * The check of a mandatory group g made of literal alternatives:
+ * "\\.(error|warn|fail)" needs ".error", ".warn" or ".fail" somewhere in
+ * a name; prefix is the literal text just before the group (plen bytes of
+ * pattern, possibly 0).  None when an alternative is not literal or is
+ * empty (found in every name).
+ */
+static void derive_alternatives(struct lkp_re_facts *f, const char *prefix, size_t plen,
+				const struct atom *g)
 {
 	const char *alt = g->p + 1, *close = g->ae - 1;
+	size_t start = f->nlits;
 	char lit[64];
 
 	for (const char *q = alt; q <= close; q++) {
@@ -506,27 +580,29 @@ static bool alternatives_absent(const char *prefix, size_t plen, const struct at
 		}
 		/* [alt, q) is one alternative */
 		if (!add_literal(lit, &len, sizeof(lit), prefix, prefix + plen) ||
-		    !add_literal(lit, &len, sizeof(lit), alt, q) || strstr(s, lit))
-			return false;
+		    !add_literal(lit, &len, sizeof(lit), alt, q) || !len || !add_lit(f, lit, len)) {
+			f->nlits = start;
+			return;
+		}
 		alt = q + 1;
 	}
-	return true;
+	f->lits[f->nlits++] = '\0';
 }
 
 /*
- * Is a literal that every match must contain missing from s?  The longest
- * run of mandatory literal atoms at the top level ("elapsed_time" in
- * ".*.time.elapsed_time.*") is looked up with strstr, and so are the
- * alternatives of a mandatory group of literals ("(error|warn|fail)"),
- * which spares the backtracking matcher most names.  The pattern has no
- * top-level '|'.
+ * The literals every match must contain: the longest run of mandatory
+ * literal atoms at the top level ("elapsed_time" in
+ * ".*.time.elapsed_time.*"), and the alternatives of each mandatory group
+ * of literals ("(error|warn|fail)"), looked up with strstr, which spares
+ * the backtracking matcher most names.  The pattern has no top-level '|'.
  */
-static bool literal_absent(const char *re, const char *end, const char *s)
+static void derive_literals(struct lkp_re_facts *f, const char *re, const char *end)
 {
 	const char *best = NULL, *run = NULL;
 	size_t nbest = 0, n = 0;
 	char lit[64];
 
+	f->nlits = 0;
 	for (const char *p = re; p < end;) {
 		const char *nx;
 		bool one = false, some = false;     /* exactly once / at least once */
@@ -542,9 +618,8 @@ static bool literal_absent(const char *re, const char *end, const char *s)
 
 			parse_atom(p, end, &a);
 			nx = a.after;
-			if (a.kind == A_GROUP && a.min >= 1 &&
-			    alternatives_absent(n ? run : p, n ? (size_t)(p - run) : 0, &a, s))
-				return true;
+			if (a.kind == A_GROUP && a.min >= 1)
+				derive_alternatives(f, n ? run : p, n ? (size_t)(p - run) : 0, &a);
 		}
 		if (one && nx < end && (*nx == '*' || *nx == '?' || *nx == '{' || *nx == '+')) {
 			some = *nx == '+';
@@ -577,7 +652,7 @@ static bool literal_absent(const char *re, const char *end, const char *s)
 		nbest = n;
 	}
 	if (nbest < 2)
-		return false;
+		return;
 	/* unescape the run into lit */
 	n = 0;
 	for (const char *p = best; n < nbest && n < sizeof(lit) - 1; n++) {
@@ -585,32 +660,60 @@ static bool literal_absent(const char *re, const char *end, const char *s)
 			p++;
 		lit[n] = *p++;
 	}
-	lit[n] = '\0';
-	return !strstr(s, lit);
+	if (add_lit(f, lit, n))
+		f->lits[f->nlits++] = '\0';
 }
 
-/*
- * Does s match re (Ruby syntax) with the given anchoring?  from_table:
- * re is one of our tables', known to have no top-level '|'.
- */
-static bool re_search(const char *re, const char *s, enum lkp_anchor anchor, bool from_table)
+/* re's facts with the given anchoring.  from_table: re is one of our
+ * tables', known to have no top-level '|'. */
+static void derive_facts(struct lkp_re_facts *f, const char *re, enum lkp_anchor anchor,
+			 bool from_table)
 {
-	const char *end = re + strlen(re);
-	struct frame fin = { F_END, NULL, NULL, 0, 0, 0, NULL, NULL };
-	const struct frame *next = anchor == LKP_ANCHOR_FULL ? &fin : NULL;
 	bool caret = re[0] == '^';
-	bool alt = !from_table && top_level_alt(re, end);
-	char lead;
 
-	if (!alt && (quick_reject(re, s, anchor) || literal_absent(re, end, s)))
-		return false;
-	lead = alt ? 0 : lead_char(re + caret, end);
+	f->re = re;
+	f->end = re + strlen(re);
+	f->anchor = anchor;
+	f->alt = !from_table && top_level_alt(re, f->end);
+	f->anchored = anchor != LKP_ANCHOR_NONE || caret;
+	f->plen = f->nlits = f->nfixed = 0;
+	f->rest = re;
+	f->lead = 0;
+	if (f->alt)
+		return;
+	if (f->anchored)
+		derive_prefix(f, re + caret);
+	derive_literals(f, re, f->end);
+	f->lead = lead_char(re + caret, f->end);
+}
 
-	if (alt) {
+/* Does s lack every string of one of f's literal checks? */
+static bool literal_absent(const struct lkp_re_facts *f, const char *s)
+{
+	for (const char *p = f->lits, *end = f->lits + f->nlits; p < end; p++) {
+		bool found = false;
+
+		for (; *p; p += strlen(p) + 1)
+			if (!found && strstr(s, p))
+				found = true;
+		if (!found)
+			return true;
+	}
+	return false;
+}
+
+/* Does s match the pattern of f? */
+static bool search_facts(const struct lkp_re_facts *f, const char *s)
+{
+	const char *re = f->re, *end = f->end;
+	struct frame fin = { F_END, NULL, NULL, 0, 0, 0, NULL, NULL };
+	const struct frame *next = f->anchor == LKP_ANCHOR_FULL ? &fin : NULL;
+
+	if (f->alt) {
 		/* "a|b" as a whole: lkp's Pattern wraps every line in a group */
 		struct frame whole = { F_GROUP, re, end, 0, 1, 1, NULL, next };
 
-		if (anchor != LKP_ANCHOR_NONE)
+		if (f->anchor != LKP_ANCHOR_NONE)
 			return group_step(&whole, s, s);
 		for (const char *t = s;; t++) {
 			if (group_step(&whole, t, s))
@@ -619,14 +722,19 @@ static bool re_search(const char *re, const char *s, enum lkp_anchor anchor, boo
 				return false;
 		}
 	}
-	if (anchor != LKP_ANCHOR_NONE || caret) {
-		if (lead && *s != lead)
+	if (f->anchored && strncmp(s, f->prefix, f->plen))
+		return false;
+	if (literal_absent(f, s))
+		return false;
+	if (f->anchored) {
+		if (f->lead && *s != f->lead)
 			return false;
-		return match_here(re, end, s, next, s);
+		/* past the start just compared: a literal table line is done */
+		return match_here(f->rest, end, s + f->nfixed, next, s);
 	}
 	for (const char *t = s;; t++) {
-		if (lead) {
-			t = strchr(t, lead);
+		if (f->lead) {
+			t = strchr(t, f->lead);
 			if (!t)
 				return false;
 		}
@@ -637,6 +745,43 @@ static bool re_search(const char *re, const char *s, enum lkp_anchor anchor, boo
 	}
 }
 
+/* Does s match re (Ruby syntax) with the given anchoring? */
+static bool re_search(const char *re, const char *s, enum lkp_anchor anchor, bool from_table)
+{
+	struct lkp_re_facts f;
+
+	derive_facts(&f, re, anchor, from_table);
+	return search_facts(&f, s);
+}
+
+/* The facts of table pattern i of nr (re, anchor) in c: derived now when
+ * the slot is empty or holds another pattern's. */
+static const struct lkp_re_facts *facts_of(struct lkp_re_cache *c, size_t i, size_t nr,
+					   const char *re, enum lkp_anchor anchor)
+{
+	struct lkp_re_facts *f;
+
+	if (i >= c->nr) {
+		size_t want = nr > i ? nr : i + 1;
+
+		c->f = xrealloc(c->f, want * sizeof(*c->f));
+		for (size_t k = c->nr; k < want; k++)
+			c->f[k].re = NULL;
+		c->nr = want;
+	}
+	f = &c->f[i];
+	if (f->re != re || f->anchor != anchor)
+		derive_facts(f, re, anchor, true);
+	return f;
+}
+
+void lkp_re_cache_release(struct lkp_re_cache *c)
+{
+	free(c->f);
+	c->f = NULL;
+	c->nr = 0;
+}
+
 static inline unsigned char lead_of(const char *re)
 {
 	return (unsigned char)re[re[0] == '^'];
@@ -644,15 +789,21 @@ static inline unsigned char lead_of(const char *re)
 
 bool lkp_table_match(const struct lkp_pattern_table *t, const char *s)
 {
+	return lkp_table_match_cached(t, NULL, s);
+}
+
+bool lkp_table_match_cached(const struct lkp_pattern_table *t, struct lkp_re_cache *c,
+			    const char *s)
+{
 	size_t i = 0;
 
 	if (t->by_lead) {
 		size_t hi = t->nr;
-		unsigned char c = (unsigned char)*s;
+		unsigned char lead = (unsigned char)*s;
 
-		while (i < hi) {        /* the first entry with lead >= c */
+		while (i < hi) {        /* the first entry with lead >= lead */
 			size_t mid = i + (hi - i) / 2;
-			if (lead_of(t->re[mid]) < c)
+			if (lead_of(t->re[mid]) < lead)
 				i = mid + 1;
 			else
 				hi = mid;
@@ -661,7 +812,7 @@ bool lkp_table_match(const struct lkp_pattern_table *t, const char *s)
 	for (; i < t->nr; i++) {
 		if (t->by_lead && lead_of(t->re[i]) != (unsigned char)*s)
 			break;
-		if (!quick_reject(t->re[i], s, t->anchor) && re_search(t->re[i], s, t->anchor, true))
+		if (lkp_table_re_match_cached(c, i, t->nr, t->re[i], s, t->anchor))
 			return true;
 	}
 	return false;
@@ -693,7 +844,17 @@ bool lkp_table_pattern_ok(const char *re)
 
 bool lkp_table_re_match(const char *re, const char *s, enum lkp_anchor anchor)
 {
-	return !quick_reject(re, s, anchor) && re_search(re, s, anchor, true);
+	return lkp_table_re_match_cached(NULL, 0, 1, re, s, anchor);
+}
+
+bool lkp_table_re_match_cached(struct lkp_re_cache *c, size_t i, size_t nr, const char *re,
+			       const char *s, enum lkp_anchor anchor)
+{
+	/* uncached, the cheap test on the text first spares most names the
+	 * derivation */
+	if (!c)
+		return !quick_reject(re, s, anchor) && re_search(re, s, anchor, true);
+	return search_facts(facts_of(c, i, nr, re, anchor), s);
 }
 
 const char *lkp_table_check(const struct lkp_pattern_table *t)

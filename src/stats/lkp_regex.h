@@ -44,6 +44,28 @@ bool lkp_table_match(const struct lkp_pattern_table *t, const char *s);
 bool lkp_table_re_match(const char *re, const char *s, enum lkp_anchor anchor);
 
 /*
+ * What the matcher derives from a table pattern's text before trying a
+ * name (its literal start, lead byte, the literals a match contains), kept
+ * for the next names: the caller's, for as long as it matches names
+ * against one list of patterns (a table, or the re fields of an array).
+ * Zeroed is empty; the facts of pattern i are derived at its first use,
+ * and again when slot i was filled from another pattern or anchor.
+ */
+struct lkp_re_facts;
+struct lkp_re_cache {
+	struct lkp_re_facts *f;
+	size_t nr;              /* slots allocated */
+};
+void lkp_re_cache_release(struct lkp_re_cache *c);
+
+/* lkp_table_match and lkp_table_re_match (re being pattern i of a list of
+ * nr), with the patterns' facts kept in c; c NULL: derived every time. */
+bool lkp_table_match_cached(const struct lkp_pattern_table *t, struct lkp_re_cache *c,
+			    const char *s);
+bool lkp_table_re_match_cached(struct lkp_re_cache *c, size_t i, size_t nr, const char *re,
+			       const char *s, enum lkp_anchor anchor);
+
+/*
  * Is re well-formed for the matcher's fast path: no top-level '|',
  * groups and classes closed?
  */

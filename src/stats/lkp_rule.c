@@ -79,6 +79,8 @@ struct pass {
 	const char **b_ewf;             /* b's keys ending .error .warn .fail */
 	int nr_b_ewf;
 	bool b_ewf_done;
+	/* the name tables' pattern facts, derived once for all keys */
+	struct lkp_tables_cache names;
 };
 
 static bool starts_with(const char *s, const char *prefix)
@@ -326,9 +328,10 @@ static bool skip_stat(struct pass *p, const char *k, bool *is_function)
 	if (p->is_incomplete_run && !starts_with(k, "dmesg.") &&
 	    !starts_with(k, "last_state.") && !starts_with(k, "stderr."))
 		return true;
-	if (!opt->more && !lkp_bisectable_stat(k) && !lkp_report_allowlisted(k))
+	if (!opt->more && !lkp_bisectable_stat_cached(&p->names, k) &&
+	    !lkp_report_allowlisted_cached(&p->names, k))
 		return true;
-	*is_function = lkp_function_stat(k);
+	*is_function = lkp_function_stat_cached(&p->names, k);
 	if (*is_function)
 		return skip_function_stat(p, k);
 	/* skip_regular_stat?: at least one side needs 3 samples */
@@ -470,16 +473,17 @@ static void calc_stats_metrics(const struct summary *a, const struct summary *b,
 }
 
 /* StatCompare#skip_small_change? */
-static bool skip_small_change(const struct change_options *opt, const char *k,
-			      const struct metrics *m)
+static bool skip_small_change(struct pass *p, const char *k, const struct metrics *m)
 {
+	const struct change_options *opt = p->opt;
+
 	if (opt->has_perf_profile && starts_with(k, "perf-profile."))
 		return false;
 	if (!(m->ratio > 1.01))         /* time.elapsed_time has 0.01s precision */
 		return true;
-	if (!(m->ratio > 1.05 || lkp_perf_metric(k)))
+	if (!(m->ratio > 1.05 || lkp_perf_metric_cached(&p->names, k)))
 		return true;
-	return !lkp_reasonable_perf_change(k, m->delta, m->max);
+	return !lkp_reasonable_perf_change_cached(&p->names, k, m->delta, m->max);
 }
 
 static double *copy_values(const struct summary *s)
@@ -525,7 +529,7 @@ static void process(struct pass *p, const char *k, int ia, int ib,
 
 	if (skip_stat(p, k, &is_function))
 		return;
-	is_latency = opt->lkp_latency && lkp_latency_stat(k);
+	is_latency = opt->lkp_latency && lkp_latency_stat_cached(&p->names, k);
 	/* newly added monitors don't have values to compare in the base */
 	if (ib < 0 && !is_function &&
 	    !(starts_with(k, "lock_stat.") && monitored_by_b(p, "lock_stat")) &&
@@ -548,7 +552,7 @@ static void process(struct pass *p, const char *k, int ia, int ib,
 	if (skip_critical_stat(p, k, is_function, &sa))
 		return;
 	calc_stats_metrics(&sa, &sb, &m);
-	if (skip_small_change(opt, k, &m))
+	if (skip_small_change(p, k, &m))
 		return;
 
 	r = record_slot(out, first_pass, k);
@@ -650,5 +654,6 @@ int lkp_changed_stats(const struct matrix *a, const struct matrix *b,
 
 	free(p.a.cols);
 	free(p.b.cols);
+	lkp_tables_cache_release(&p.names);
 	return 0;
 }

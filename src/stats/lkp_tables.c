@@ -1008,17 +1008,51 @@ static const struct lkp_pattern_table perf_re_table = TABLE(perf_metrics_re, LKP
 static const struct lkp_pattern_table perf_prefix_table = LEAD_TABLE(perf_metrics_prefix_re, LKP_ANCHOR_START);
 static const struct lkp_pattern_table latency_table = LEAD_TABLE(index_latency_re, LKP_ANCHOR_FULL);
 
+/* Which of a struct lkp_tables_cache's lists holds a table's facts */
+enum list_id {
+	L_FAILURE, L_PASS, L_DENY, L_DENY_FREE, L_DENY_DMESG, L_DENY_KMSG, L_ALLOW,
+	L_REPORT, L_PERF_RE, L_PERF_PREFIX, L_LATENCY, L_THRESHOLDS, L_NR
+};
+_Static_assert(L_NR == LKP_TABLES_NR_LISTS, "one cache list per table");
+
+static struct lkp_re_cache *list_of(struct lkp_tables_cache *c, enum list_id id)
+{
+	return c ? &c->list[id] : NULL;
+}
+
+static bool match(struct lkp_tables_cache *c, enum list_id id, const struct lkp_pattern_table *t,
+		  const char *stat)
+{
+	return lkp_table_match_cached(t, list_of(c, id), stat);
+}
+
+void lkp_tables_cache_release(struct lkp_tables_cache *c)
+{
+	for (int i = 0; i < L_NR; i++)
+		lkp_re_cache_release(&c->list[i]);
+}
+
 bool lkp_function_stat(const char *stat)
+{
+	return lkp_function_stat_cached(NULL, stat);
+}
+
+bool lkp_function_stat_cached(struct lkp_tables_cache *c, const char *stat)
 {
 	if (strstr(stat, ".time.") || strstr(stat, ".timestamp:") ||
 	    strstr(stat, ".bootstage:"))
 		return false;
-	return lkp_table_match(&failure_table, stat) || lkp_table_match(&pass_table, stat);
+	return match(c, L_FAILURE, &failure_table, stat) || match(c, L_PASS, &pass_table, stat);
 }
 
 bool lkp_latency_stat(const char *stat)
 {
-	return lkp_table_match(&latency_table, stat);
+	return lkp_latency_stat_cached(NULL, stat);
+}
+
+bool lkp_latency_stat_cached(struct lkp_tables_cache *c, const char *stat)
+{
+	return match(c, L_LATENCY, &latency_table, stat);
 }
 
 bool lkp_test_base(const char *base, int len)
@@ -1042,10 +1076,16 @@ bool lkp_test_stat(const char *stat)
 
 bool lkp_perf_metric(const char *stat)
 {
+	return lkp_perf_metric_cached(NULL, stat);
+}
+
+bool lkp_perf_metric_cached(struct lkp_tables_cache *c, const char *stat)
+{
 	const char *dot;
 	int len;
 
-	if (lkp_table_match(&perf_re_table, stat) || lkp_table_match(&perf_prefix_table, stat))
+	if (match(c, L_PERF_RE, &perf_re_table, stat) ||
+	    match(c, L_PERF_PREFIX, &perf_prefix_table, stat))
 		return true;
 	/* the test prefixes ("<test>.") of performance tests */
 	dot = strchr(stat, '.');
@@ -1058,10 +1098,17 @@ bool lkp_perf_metric(const char *stat)
 
 bool lkp_reasonable_perf_change(const char *stat, double delta, double max)
 {
+	return lkp_reasonable_perf_change_cached(NULL, stat, delta, max);
+}
+
+bool lkp_reasonable_perf_change_cached(struct lkp_tables_cache *c, const char *stat,
+				       double delta, double max)
+{
 	for (size_t i = 0; i < ARRAY_SIZE(perf_thresholds); i++) {
 		const struct threshold *t = &perf_thresholds[i];
 
-		if (!lkp_table_re_match(t->re, stat, LKP_ANCHOR_FULL))
+		if (!lkp_table_re_match_cached(list_of(c, L_THRESHOLDS), i, ARRAY_SIZE(perf_thresholds),
+					       t->re, stat, LKP_ANCHOR_FULL))
 			continue;
 		if (max < t->v)
 			return false;
@@ -1093,18 +1140,29 @@ bool lkp_reasonable_perf_change(const char *stat, double delta, double max)
 
 bool lkp_bisectable_stat(const char *stat)
 {
-	if (lkp_table_match(&allowlist_table, stat))
+	return lkp_bisectable_stat_cached(NULL, stat);
+}
+
+bool lkp_bisectable_stat_cached(struct lkp_tables_cache *c, const char *stat)
+{
+	if (match(c, L_ALLOW, &allowlist_table, stat))
 		return true;
-	if (!strncmp(stat, "dmesg.", 6) && lkp_table_match(&denylist_dmesg_table, stat))
+	if (!strncmp(stat, "dmesg.", 6) && match(c, L_DENY_DMESG, &denylist_dmesg_table, stat))
 		return false;
-	if (!strncmp(stat, "kmsg.", 5) && lkp_table_match(&denylist_kmsg_table, stat))
+	if (!strncmp(stat, "kmsg.", 5) && match(c, L_DENY_KMSG, &denylist_kmsg_table, stat))
 		return false;
-	return !lkp_table_match(&denylist_table, stat) && !lkp_table_match(&denylist_free_table, stat);
+	return !match(c, L_DENY, &denylist_table, stat) &&
+	       !match(c, L_DENY_FREE, &denylist_free_table, stat);
 }
 
 bool lkp_report_allowlisted(const char *stat)
 {
-	return lkp_table_match(&report_table, stat);
+	return lkp_report_allowlisted_cached(NULL, stat);
+}
+
+bool lkp_report_allowlisted_cached(struct lkp_tables_cache *c, const char *stat)
+{
+	return match(c, L_REPORT, &report_table, stat);
 }
 
 /*

@@ -13,6 +13,8 @@
  */
 #include <stdbool.h>
 
+#include "stats/lkp_regex.h"
+
 /* pass/fail style stat (dmesg.*, kmsg.*, *.fail, *.pass, ...) */
 bool lkp_function_stat(const char *stat);
 /* latency stat (lkp's index-latency table) */
@@ -42,6 +44,25 @@ int lkp_kpi_direction(const char *stat);
  * vm-scalability.throughput, hackbench.throughput, ...), from 1; 0 when
  * it is none.  A report's headline is the test's primary metric. */
 int lkp_primary_rank(const char *stat);
+
+/*
+ * The tables' pattern facts (lkp_regex.h: struct lkp_re_cache), kept by a
+ * caller that asks about many names, as lkp_changed_stats does: zeroed is
+ * empty, lkp_tables_cache_release frees.  The _cached functions are the
+ * ones above with the same answers; c NULL derives the facts every time.
+ */
+#define LKP_TABLES_NR_LISTS 12
+struct lkp_tables_cache {
+	struct lkp_re_cache list[LKP_TABLES_NR_LISTS];
+};
+void lkp_tables_cache_release(struct lkp_tables_cache *c);
+bool lkp_function_stat_cached(struct lkp_tables_cache *c, const char *stat);
+bool lkp_latency_stat_cached(struct lkp_tables_cache *c, const char *stat);
+bool lkp_perf_metric_cached(struct lkp_tables_cache *c, const char *stat);
+bool lkp_reasonable_perf_change_cached(struct lkp_tables_cache *c, const char *stat,
+				       double delta, double max);
+bool lkp_bisectable_stat_cached(struct lkp_tables_cache *c, const char *stat);
+bool lkp_report_allowlisted_cached(struct lkp_tables_cache *c, const char *stat);
 
 /* lkp_regex_match(), the matcher under these tables: see lkp_regex.h */
 

@@ -253,4 +253,23 @@ test_expect_success 'bad input gives a clear error' '
 	perfbot compare --alpha 0.999 $BASE $NEW >/dev/null
 '
 
+test_expect_success 'a bad NEW: the columns before it warn, in order, and nothing after it is read' '
+	mkdir -p w1 w2 gzonly bad &&
+	printf "{\n \"a\": [1,\n" >bad/matrix.json &&
+	printf "{\"a.x\": [1, 2], \"s.t\": [\"x\", \"y\"]}\n" >w1/matrix.json &&
+	printf "{\"a.x\": [3, 4], \"s.u\": [\"x\", 1]}\n" >w2/matrix.json &&
+	printf "{\"a.x\": [5, 6]}\n" | gzip >gzonly/matrix.json.gz &&
+	test_must_fail 1 perfbot compare w1 bad w2 2>err &&
+	printf "%s\n" "perfbot: warning: w1/matrix.json:1:17: metric '"'"'s.t'"'"': sample 0 is not a number; metric skipped" \
+		"perfbot: bad/matrix.json:3:1: unexpected end of file, expected a JSON value after '"'"','"'"'" >expect &&
+	test_cmp expect err &&
+	test_must_fail 1 perfbot compare --rule lkp w1 w2 nowhere bad 2>err &&
+	printf "%s\n" "perfbot: warning: w1/matrix.json:1:17: metric '"'"'s.t'"'"': sample 0 is not a number; metric skipped" \
+		"perfbot: warning: w2/matrix.json:1:17: metric '"'"'s.u'"'"': sample 0 is not a number; metric skipped" \
+		"perfbot: cannot read '"'"'nowhere'"'"': No such file or directory" >expect &&
+	test_cmp expect err &&
+	perfbot compare -a w1 gzonly 2>err >out &&
+	grep -q "a.x$" out
+'
+
 test_done

@@ -66,6 +66,79 @@ static void test_regex_syntax(void **state)
 	/* malformed groups are literal, not a crash */
 	assert_true(lkp_regex_match("^ltp(", "ltp(", false));
 	assert_true(lkp_regex_match("^a)b", "a)b", false));
+	/* an empty alternative is in every name: no literal to look for */
+	assert_true(lkp_regex_match("(a|)c", "c", true));
+	assert_true(lkp_regex_match("(|a)c", "xc", false));
+	assert_false(lkp_regex_match("x(a|b)c", "xc", false));
+	/* a repeated byte ends the literal start ("xa", then a+) */
+	assert_true(lkp_regex_match("^xa+b", "xaaab", false));
+	assert_false(lkp_regex_match("^xa+b", "xb", false));
+	/* the literal start is compared whole, not just its lead byte, even
+	 * when the name holds it further on */
+	assert_false(lkp_regex_match("^abc", "axx.abc", false));
+	assert_false(lkp_regex_match("abc", "axx.abc", true));
+}
+
+/*
+ * A cache's slot holds the facts of the pattern and anchor it was filled
+ * from: another pattern, or the same with another anchoring, gets its own
+ * (stale facts of "^foo" would let "foo.x" match "^bar").
+ */
+static void test_re_cache(void **state)
+{
+	struct lkp_re_cache c = { 0 };
+
+	assert_true(lkp_table_re_match_cached(&c, 0, 1, "^foo", "foo.x", LKP_ANCHOR_NONE));
+	assert_false(lkp_table_re_match_cached(&c, 0, 1, "^bar", "foo.x", LKP_ANCHOR_NONE));
+	assert_true(lkp_table_re_match_cached(&c, 0, 1, "^bar", "bar", LKP_ANCHOR_NONE));
+	assert_false(lkp_table_re_match_cached(&c, 0, 1, "^bar", "bxx.bar", LKP_ANCHOR_NONE));
+	/* "foo" unanchored, then the same text as /^(foo)/ and /^(foo)$/ */
+	assert_true(lkp_table_re_match_cached(&c, 0, 1, "foo", "xfoo", LKP_ANCHOR_NONE));
+	assert_false(lkp_table_re_match_cached(&c, 0, 1, "foo", "xfoo", LKP_ANCHOR_START));
+	assert_true(lkp_table_re_match_cached(&c, 0, 1, "foo", "foo.x", LKP_ANCHOR_START));
+	assert_false(lkp_table_re_match_cached(&c, 0, 1, "foo", "foo.x", LKP_ANCHOR_FULL));
+	/* a slot past the ones allocated grows the cache */
+	assert_true(lkp_table_re_match_cached(&c, 5, 2, "a\\.b", "a.b", LKP_ANCHOR_FULL));
+	assert_true(c.nr >= 6);
+	assert_true(lkp_table_re_match_cached(&c, 0, 1, "foo", "foo", LKP_ANCHOR_FULL));
+	lkp_re_cache_release(&c);
+	assert_null(c.f);
+}
+
+/* The cached lookups answer as the plain ones, name after name (the
+ * second time from facts derived the first). */
+static void test_tables_cached(void **state)
+{
+	static const char *const names[] = {
+		"dmesg.BUG:kernel_NULL_pointer_dereference", "dmesg.RIP:ida_free",
+		"dmesg.boot_failures", "kmsg.T12345]foo", "kmsg.T123456]foo",
+		"ltp.syscalls.fail", "ltp.foo.fail_rate", "kselftests.net.pass",
+		"proc-vmstat.pgfault", "meminfo.Active", "perf-profile.self.foo",
+		"interrupts.CPU0.LOC", "dbench.max_latency", "dbench.max_latency.x",
+		"iostat.sda.await.max", "aim7.time.elapsed_time", "time.user_time",
+		"lock_stat.foo.contentions", "turbostat.PkgWatt", "turbostat.Avg_MHz",
+		"will-it-scale.per_process_ops", "vmstat.system.cs", "slabinfo.x",
+		"perf-profile.self.x", "stress-ng.foo.fail", "",
+	};
+	struct lkp_tables_cache c = { 0 };
+
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			const char *n = names[i];
+
+			assert_int_equal(lkp_function_stat_cached(&c, n), lkp_function_stat(n));
+			assert_int_equal(lkp_latency_stat_cached(&c, n), lkp_latency_stat(n));
+			assert_int_equal(lkp_perf_metric_cached(&c, n), lkp_perf_metric(n));
+			assert_int_equal(lkp_bisectable_stat_cached(&c, n), lkp_bisectable_stat(n));
+			assert_int_equal(lkp_report_allowlisted_cached(&c, n), lkp_report_allowlisted(n));
+			for (double d = 0; d < 2000; d += 49)
+				assert_int_equal(lkp_reasonable_perf_change_cached(&c, n, d, d / 2),
+						 lkp_reasonable_perf_change(n, d, d / 2));
+		}
+	/* and NULL is the plain lookup */
+	assert_true(lkp_function_stat_cached(NULL, "dmesg.foo"));
+	assert_false(lkp_bisectable_stat_cached(NULL, "dmesg.boot_failures"));
+	lkp_tables_cache_release(&c);
 }
 
 static void test_function_stat(void **state)
@@ -241,6 +314,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_selfcheck),
 		cmocka_unit_test(test_regex_syntax),
+		cmocka_unit_test(test_re_cache),
+		cmocka_unit_test(test_tables_cached),
 		cmocka_unit_test(test_function_stat),
 		cmocka_unit_test(test_bisectable),
 		cmocka_unit_test(test_report_allowlist),
