@@ -20,15 +20,10 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 static char *label_of(const char *path)
 {
@@ -54,10 +49,10 @@ static char *label_of(const char *path)
  * what matrix_parse would print (matrix_parse_quiet).  The columns are
  * then taken in order, each log printed and its error returned as the
  * sequential load did, so the messages and the exit are the same (a
- * later column's are never printed after an earlier one's error).  What
- * the quiet read does not read (no such file, not a regular one, a .gz
- * that does not inflate) is left to matrix_load, in that order, which
- * prints what it always did.
+ * later column's are never printed after an earlier one's error).  A
+ * file that file_text_open_quiet cannot read (no such file, not a
+ * regular one, a .gz that does not inflate) is left to matrix_load, in
+ * that order, which prints what it always did.
  */
 struct col_load {
 	const char *path;
@@ -73,77 +68,22 @@ struct load_share {
 	int n, first, step;
 };
 
-/*
- * file_text_open of a regular file, without a message: a plain one
- * mapped (an empty one, or one mmap refuses, read), a .gz one
- * gunzipped.  0, or -1 where file_text_open might print something.
- */
-static int text_quiet(struct file_text *ft, const char *path)
-{
-	struct stat st;
-	gzFile gz;
-	int fd, n;
-
-	memset(ft, 0, sizeof(*ft));
-	strbuf_init(&ft->sb, 0);
-	ft->text = "";
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return -1;
-	if (!ends_with(path, ".gz")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-		    (uintmax_t)st.st_size <= SIZE_MAX) {
-			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
-					 MAP_PRIVATE | MAP_POPULATE, fd, 0);
-			if (map != MAP_FAILED) {
-				close(fd);
-				ft->map = map;
-				ft->text = map;
-				ft->len = (size_t)st.st_size;
-				return 0;
-			}
-		}
-		close(fd);
-		if (read_file_quiet(&ft->sb, path, SIZE_MAX - 1) < 0)
-			return -1;
-		ft->text = ft->sb.buf ? ft->sb.buf : "";
-		ft->len = ft->sb.len;
-		return 0;
-	}
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return -1;
-	do {
-		strbuf_grow(&ft->sb, 65536);
-		n = gzread(gz, ft->sb.buf + ft->sb.len, 65536);
-		if (n > 0)
-			ft->sb.len += (size_t)n;
-		ft->sb.buf[ft->sb.len] = '\0';
-	} while (n > 0);
-	gzclose(gz);
-	ft->text = ft->sb.buf;
-	ft->len = ft->sb.len;
-	return n < 0 ? -1 : 0;
-}
-
-/* matrix_load's file (file_text_open's choice), read and parsed quietly. */
+/* matrix_load's file, read and parsed quietly. */
 static void load_quiet(struct col_load *c)
 {
 	struct strbuf file = STRBUF_INIT;
 	struct file_text text;
+	char *used = NULL;
 
 	if (is_dir(c->path))
 		path_join(&file, c->path, "matrix.json");
 	else
 		strbuf_addstr(&file, c->path);
-	if (!file_exists(file.buf) && !ends_with(file.buf, ".gz"))
-		strbuf_addstr(&file, ".gz");
-	if (text_quiet(&text, file.buf) == 0) {
-		c->ret = matrix_parse_quiet(c->mx, text.text, text.len, file.buf, &c->log);
+	if (file_text_open_quiet(&text, file.buf, &used) == 0) {
+		c->ret = matrix_parse_quiet(c->mx, text.text, text.len, used, &c->log);
 		c->done = true;
 	}
+	free(used);
 	file_text_release(&text);
 	strbuf_release(&file);
 }

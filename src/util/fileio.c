@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,23 @@ struct limiter {
 	size_t line_len;        /* bytes since the last newline */
 	size_t lineno;          /* 1-based line of line_len */
 	size_t checked;         /* bytes of sb already looked at */
+	bool quiet;             /* fail without a message (file_text_open_quiet) */
 };
+
+/* error(), unless the read is quiet: -1 either way. */
+__attribute__((format(printf, 2, 3)))
+static int lim_error(const struct limiter *l, const char *fmt, ...)
+{
+	char msg[4096];
+	va_list ap;
+
+	if (l->quiet)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error("%s", msg);
+}
 
 /* Check the bytes appended to sb since the last call. */
 static int limit_check(struct limiter *l, const struct strbuf *sb, size_t start)
@@ -43,8 +60,8 @@ static int limit_check(struct limiter *l, const struct strbuf *sb, size_t start)
 
 	if (sb->len - start > l->max_bytes) {
 		add_limit(&n, l->max_bytes);
-		error("'%s' is larger than %s (perfbot reads at most that much of it)",
-		      l->what, n.buf);
+		lim_error(l, "'%s' is larger than %s (perfbot reads at most that much of it)",
+			  l->what, n.buf);
 		strbuf_release(&n);
 		return -1;
 	}
@@ -58,8 +75,8 @@ static int limit_check(struct limiter *l, const struct strbuf *sb, size_t start)
 		l->line_len += k;
 		if (l->line_len > l->max_line) {
 			add_limit(&n, l->max_line);
-			error("%s:%zu: a line longer than %s (perfbot reads lines of at "
-			      "most that length)", l->what, l->lineno, n.buf);
+			lim_error(l, "%s:%zu: a line longer than %s (perfbot reads lines of at "
+				  "most that length)", l->what, l->lineno, n.buf);
 			strbuf_release(&n);
 			return -1;
 		}
@@ -80,14 +97,14 @@ static int read_gz(struct strbuf *sb, const char *path, struct limiter *l)
 	int n;
 
 	if (!gz)
-		return error("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		return lim_error(l, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
 	do {
 		strbuf_grow(sb, 65536);
 		n = gzread(gz, sb->buf + sb->len, 65536);
 		if (n < 0) {
 			int zerr;
 			const char *msg = gzerror(gz, &zerr);
-			error("cannot read '%s': %s", path, msg);
+			lim_error(l, "cannot read '%s': %s", path, msg);
 			gzclose(gz);
 			return -1;
 		}
@@ -109,7 +126,7 @@ static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 	struct stat st = { 0 };
 
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-		return error("cannot read '%s': Is a directory", l->what);
+		return lim_error(l, "cannot read '%s': Is a directory", l->what);
 	if (st.st_size > 0 && (size_t)st.st_size <= l->max_bytes)
 		strbuf_grow(sb, (size_t)st.st_size);
 	l->checked = sb->len;
@@ -126,7 +143,7 @@ static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 			if (errno == EINTR)
 				continue;
 			sb->buf[sb->len] = '\0';
-			return error("cannot read '%s': %s", l->what, strerror(errno));
+			return lim_error(l, "cannot read '%s': %s", l->what, strerror(errno));
 		}
 		if (n == 0)
 			break;
@@ -142,7 +159,7 @@ static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 int read_fd_limited(struct strbuf *sb, int fd, const char *what, size_t max_bytes,
 		    size_t max_line)
 {
-	struct limiter l = { what, max_bytes, max_line, 0, 1, 0 };
+	struct limiter l = { what, max_bytes, max_line, 0, 1, 0, false };
 	return read_fd_lim(sb, fd, &l);
 }
 
@@ -151,20 +168,26 @@ int read_fd_max(struct strbuf *sb, int fd, const char *what, size_t max_bytes)
 	return read_fd_limited(sb, fd, what, max_bytes, 0);
 }
 
-int read_file_limited(struct strbuf *sb, const char *path, size_t max_bytes,
-		      size_t max_line)
+static int read_path(struct strbuf *sb, const char *path, struct limiter *l)
 {
-	struct limiter l = { path, max_bytes, max_line, 0, 1, 0 };
 	int fd, ret;
 
 	if (ends_with(path, ".gz"))
-		return read_gz(sb, path, &l);
+		return read_gz(sb, path, l);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	ret = read_fd_lim(sb, fd, &l);
+		return lim_error(l, "cannot read '%s': %s", path, strerror(errno));
+	ret = read_fd_lim(sb, fd, l);
 	close(fd);
 	return ret;
+}
+
+int read_file_limited(struct strbuf *sb, const char *path, size_t max_bytes,
+		      size_t max_line)
+{
+	struct limiter l = { path, max_bytes, max_line, 0, 1, 0, false };
+
+	return read_path(sb, path, &l);
 }
 
 int read_file(struct strbuf *sb, const char *path)
@@ -198,24 +221,27 @@ int read_file_quiet(struct strbuf *sb, const char *path, size_t max)
 	return n < 0 ? -1 : 0;
 }
 
-int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
+/* read_file_maybe_gz, quiet or not. */
+static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, bool quiet)
 {
+	struct limiter l = { path, SIZE_MAX - 1, 0, 0, 1, 0, quiet };
 	struct strbuf gz = STRBUF_INIT;
 	int ret;
 
 	if (file_exists(path) || ends_with(path, ".gz")) {
 		if (used)
 			*used = xstrdup(path);
-		return read_file(sb, path);
+		return read_path(sb, path, &l);
 	}
 	strbuf_addf(&gz, "%s.gz", path);
 	if (!file_exists(gz.buf)) {
 		strbuf_release(&gz);
 		if (used)
 			*used = NULL;
-		return error("cannot read '%s': %s", path, strerror(ENOENT));
+		return lim_error(&l, "cannot read '%s': %s", path, strerror(ENOENT));
 	}
-	ret = read_file(sb, gz.buf);
+	l.what = gz.buf;
+	ret = read_path(sb, gz.buf, &l);
 	if (used)
 		*used = strbuf_detach(&gz, NULL);
 	else
@@ -223,16 +249,21 @@ int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
 	return ret;
 }
 
+int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
+{
+	return read_maybe_gz(sb, path, used, false);
+}
+
 /* Map a plain, non-empty file: 1, 0 when it should be read instead, -1
- * with a message when it cannot be opened. */
-static int map_text(struct file_text *ft, const char *path)
+ * (with a message unless quiet) when it cannot be opened. */
+static int map_text(struct file_text *ft, const char *path, bool quiet)
 {
 	struct stat st;
 	void *map;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return quiet ? -1 : error("cannot read '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uintmax_t)st.st_size > SIZE_MAX) {
 		close(fd);
@@ -248,7 +279,7 @@ static int map_text(struct file_text *ft, const char *path)
 	return 1;
 }
 
-int file_text_open(struct file_text *ft, const char *path, char **used)
+static int text_open(struct file_text *ft, const char *path, char **used, bool quiet)
 {
 	char *name = NULL;
 	int ret;
@@ -257,18 +288,28 @@ int file_text_open(struct file_text *ft, const char *path, char **used)
 	strbuf_init(&ft->sb, 0);
 	ft->text = "";
 	if (!ends_with(path, ".gz") && file_exists(path)) {
-		ret = map_text(ft, path);
+		ret = map_text(ft, path, quiet);
 		if (ret != 0) {
 			if (ret > 0 && used)
 				*used = xstrdup(path);
 			return ret < 0 ? -1 : 0;
 		}
 	}
-	ret = read_file_maybe_gz(&ft->sb, path, used ? used : &name);
+	ret = read_maybe_gz(&ft->sb, path, used ? used : &name, quiet);
 	free(name);
 	ft->text = ft->sb.buf;
 	ft->len = ft->sb.len;
 	return ret;
+}
+
+int file_text_open(struct file_text *ft, const char *path, char **used)
+{
+	return text_open(ft, path, used, false);
+}
+
+int file_text_open_quiet(struct file_text *ft, const char *path, char **used)
+{
+	return text_open(ft, path, used, true);
 }
 
 void file_text_release(struct file_text *ft)
