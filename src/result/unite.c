@@ -77,8 +77,10 @@ static void *render_reduced(void *arg)
 {
 	struct reduced_job *job = arg;
 
-	for (size_t f = 1; f < NR_ROOT_FILES; f++)
+	for (size_t f = 1; f < NR_ROOT_FILES; f++) {
 		matrix_write_file(job->mx, root_files[f].which, &job->af[f]);
+		atomic_file_sync(&job->af[f]);
+	}
 	return NULL;
 }
 
@@ -90,7 +92,7 @@ static int close_root(struct root *r, const struct unite_opts *opts)
 	struct strbuf path = STRBUF_INIT;
 	pthread_t thread;
 	bool threaded;
-	size_t opened, f;
+	size_t opened;
 	int ret = -1;
 
 	for (opened = 0; opened < NR_ROOT_FILES; opened++) {
@@ -106,18 +108,14 @@ static int close_root(struct root *r, const struct unite_opts *opts)
 	}
 	threaded = opts->spawn && opts->spawn(&thread, render_reduced, &job) == 0;
 	matrix_write_file(&r->mx, MATRIX_FILE_MATRIX, &af[0]);
+	atomic_file_sync(&af[0]);
 	/* no thread (none to be had): the same, one after the other */
 	if (threaded)
 		pthread_join(thread, NULL);
 	else
 		render_reduced(&job);
-	for (f = 0; f < NR_ROOT_FILES; f++)
-		if (atomic_file_commit(&af[f]) < 0)
-			break;
-	ret = f < NR_ROOT_FILES ? -1 : 0;
-	/* past a failure, the later files stay as they were */
-	while (++f < NR_ROOT_FILES)
-		atomic_file_abort(&af[f]);
+	/* in order; past a failure, the later files stay as they were */
+	ret = atomic_file_commit_all(af, NR_ROOT_FILES);
 out:
 	strbuf_release(&path);
 	close(r->lock_fd);      /* releases the flock */

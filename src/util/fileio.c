@@ -341,6 +341,7 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 	strbuf_addstr(&af->path, path);
 	strbuf_addf(&af->tmp, "%s.tmp.%ld", path, (long)getpid());
 	af->err = 0;
+	af->synced = false;
 	af->fd = open(af->tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (af->fd < 0) {
 		error("cannot write '%s': %s", path, strerror(errno));
@@ -377,10 +378,18 @@ static void atomic_file_end(struct atomic_file *af)
 	strbuf_release(&af->tmp);
 }
 
-int atomic_file_commit(struct atomic_file *af)
+void atomic_file_sync(struct atomic_file *af)
 {
-	if (!af->err && fsync(af->fd) < 0)
+	if (!af->err && !af->synced && fsync(af->fd) < 0)
 		af->err = errno;
+	af->synced = true;
+}
+
+/* Sync, close and rename af over its path: 0 (af->path still held, for
+ * its directory's fsync), or -1 with the message and af ended. */
+static int put_in_place(struct atomic_file *af)
+{
+	atomic_file_sync(af);
 	if (!af->err) {
 		int fd = af->fd;
 
@@ -393,10 +402,46 @@ int atomic_file_commit(struct atomic_file *af)
 		atomic_file_end(af);
 		return -1;
 	}
-	fsync_dir_of(af->path.buf);
-	strbuf_release(&af->path);
-	strbuf_release(&af->tmp);
 	return 0;
+}
+
+/* Do a and b name files of one directory? */
+static bool same_dir(const struct strbuf *a, const struct strbuf *b)
+{
+	const char *sa = strrchr(a->buf, '/'), *sb = strrchr(b->buf, '/');
+	size_t la = sa ? (size_t)(sa - a->buf) : 0, lb = sb ? (size_t)(sb - b->buf) : 0;
+
+	return la == lb && !memcmp(a->buf, b->buf, la);
+}
+
+int atomic_file_commit_all(struct atomic_file *af, size_t n)
+{
+	size_t done = 0;
+	int ret = 0;
+
+	while (done < n && put_in_place(&af[done]) == 0)
+		done++;
+	if (done < n) {
+		ret = -1;
+		for (size_t i = done + 1; i < n; i++)
+			atomic_file_end(&af[i]);
+	}
+	/* the renames are durable once their directory is synced: once a
+	 * directory, not once a file */
+	for (size_t i = 0; i < done; i++) {
+		if (i + 1 == done || !same_dir(&af[i].path, &af[i + 1].path))
+			fsync_dir_of(af[i].path.buf);
+	}
+	for (size_t i = 0; i < done; i++) {
+		strbuf_release(&af[i].path);
+		strbuf_release(&af[i].tmp);
+	}
+	return ret;
+}
+
+int atomic_file_commit(struct atomic_file *af)
+{
+	return atomic_file_commit_all(af, 1);
 }
 
 void atomic_file_abort(struct atomic_file *af)

@@ -101,15 +101,24 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  * returns -1.  atomic_file_abort removes the temp file instead of
  * committing.  Either ends af; a write may come from another thread than
  * the open and the commit, one thread at a time.
+ *
+ * atomic_file_sync fsyncs now (quietly, as a write), so that a thread can
+ * wait for its files' disk while another works; commit then does not sync
+ * again.  atomic_file_commit_all commits n files in order, stopping at
+ * the first that fails (the later ones are aborted: -1), and fsyncs each
+ * directory once after its renames rather than once a file.
  */
 struct atomic_file {
 	struct strbuf path, tmp;
 	int fd;
 	int err;                /* the first write's errno, or 0 */
+	bool synced;
 };
 int atomic_file_open(struct atomic_file *af, const char *path);
 void atomic_file_write(struct atomic_file *af, const void *data, size_t len);
+void atomic_file_sync(struct atomic_file *af);
 int atomic_file_commit(struct atomic_file *af);
+int atomic_file_commit_all(struct atomic_file *af, size_t n);
 void atomic_file_abort(struct atomic_file *af);
 
 /* mkdir -p; 0 or -1 with a message. */

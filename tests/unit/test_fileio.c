@@ -129,6 +129,35 @@ static void test_atomic_file_errors(void **state)
 	assert_true(is_dir(p.buf));
 	assert_int_equal(entries(), 2);         /* g and d: no temp file */
 
+	/* commit_all: in order, stopping at the first that fails (h2 is a
+	 * directory with something in it); the later ones are dropped */
+	{
+		struct atomic_file three[3];
+		const char *names[] = { "h1", "h2", "h3" };
+
+		path_in(&p, "h2/x");
+		assert_int_equal(mkdir_p(p.buf, 0755), 0);
+		for (int i = 0; i < 3; i++) {
+			path_in(&p, names[i]);
+			assert_int_equal(atomic_file_open(&three[i], p.buf), 0);
+			atomic_file_write(&three[i], names[i], 2);
+		}
+		atomic_file_sync(&three[0]);
+		atomic_file_sync(&three[0]);    /* once is enough, twice harmless */
+		capture_start(&cap);
+		assert_int_equal(atomic_file_commit_all(three, 3), -1);
+		capture_end_sb(&cap, &msg);
+		assert_non_null(strstr(msg.buf, "/h2': "));
+		assert_null(strstr(msg.buf, "h3"));
+		path_in(&p, "h1");
+		strbuf_reset(&back);
+		assert_int_equal(read_file(&back, p.buf), 0);
+		assert_string_equal(back.buf, "h1");
+		path_in(&p, "h3");
+		assert_false(file_exists(p.buf));
+		assert_int_equal(entries(), 4);         /* g, d, h1, h2: no temp file */
+	}
+
 	/* an open that fails names the file, not its temp file */
 	path_in(&p, "none/f");
 	capture_start(&cap);
