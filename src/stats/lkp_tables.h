@@ -7,9 +7,9 @@
  * hidden unless -m, which prefixes are tests (not monitors), and which way
  * is better for key performance indicators.
  *
- * The patterns are facts about lkp's metric names, written here as tables
- * (see lkp_tables.c); every decision that uses them lives in lkp_rule.c,
- * stat_rule.c or the compare renderer.
+ * The patterns are facts about lkp's metric names, written as tables in
+ * lkp_tables_data.c and asked by lkp_tables.c; every decision that uses
+ * them lives in lkp_rule.c, stat_rule.c or the compare renderer.
  */
 #include <stdbool.h>
 

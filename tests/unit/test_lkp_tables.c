@@ -214,6 +214,7 @@ static void test_perf_metric(void **state)
 	assert_true(lkp_perf_metric("will-it-scale.per_process_ops"));
 	assert_false(lkp_perf_metric("fxmark.ssd_ext4.works/sec"));
 	assert_false(lkp_perf_metric("ltp.foo.pass"));
+	assert_false(lkp_perf_metric("xfstests.generic.001.foo")); /* the list's last */
 	/* monitors are not tests */
 	assert_false(lkp_perf_metric("meminfo.Active"));
 	assert_false(lkp_perf_metric("dmesg.foo"));
@@ -251,7 +252,8 @@ static void test_test_base(void **state)
 	assert_false(lkp_test_base("perf-profile", 12));
 	assert_false(lkp_test_base("turbostat", 9));
 	assert_false(lkp_test_base("dmesg", 5));
-	assert_false(lkp_test_base("time", 4));
+	assert_false(lkp_test_base("time", 4));       /* both lists' last entries: */
+	assert_false(lkp_test_base("zoneinfo", 8));   /* their lengths are all read */
 	assert_false(lkp_test_base("", 0));
 	assert_true(lkp_test_stat("will-it-scale.per_process_ops"));
 	assert_false(lkp_test_stat("will-it-scale.time.elapsed_time"));
