@@ -169,7 +169,8 @@ import socket, sys, time
 s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen()
 print(s.getsockname()[1], flush=True); time.sleep(20)" >port &
 	pid=$! &&
-	while [ ! -s port ]; do sleep 0.1; done &&
+	n=0 && while [ ! -s port ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
+	test -s port &&
 	test_must_fail 125 "$HARNESS" --port=$(cat port) --server sleep 5 -- -- true 2>err &&
 	kill $pid &&
 	grep -q "port $(cat port) is already taken" err
