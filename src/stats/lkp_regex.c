@@ -422,25 +422,34 @@ static char lead_char(const char *re, const char *end)
 }
 
 /*
+ * The literal byte at pattern p (a plain one or \-escaped punctuation)
+ * into *c: the pattern after it, or NULL when p is no literal byte.
+ */
+static inline const char *literal_byte(const char *p, char *c)
+{
+	if (*p == '\\' && p[1] && (is_meta(p[1]) || p[1] == ']' ||
+				    p[1] == '}' || p[1] == '-' || p[1] == '/')) {
+		*c = p[1];
+		return p + 2;
+	}
+	if (is_meta(*p))
+		return NULL;
+	*c = *p;
+	return p + 1;
+}
+
+/*
  * Does the literal text that starts pattern p (escaped punctuation
  * included) differ from the start of s?  The quick "no" for most names.
  */
 static inline bool prefix_differs(const char *p, const char *s)
 {
 	for (;;) {
-		const char *nx;
 		char c;
+		const char *nx = literal_byte(p, &c);
 
-		if (*p == '\\' && p[1] && (is_meta(p[1]) || p[1] == ']' ||
-					     p[1] == '}' || p[1] == '-' || p[1] == '/')) {
-			c = p[1];
-			nx = p + 2;
-		} else if (!is_meta(*p)) {
-			c = *p;
-			nx = p + 1;
-		} else {
+		if (!nx)
 			return false;
-		}
 		if (*nx == '*' || *nx == '?' || *nx == '{')
 			return false;           /* optional: cannot tell */
 		if (*s != c)
@@ -521,19 +530,11 @@ static void derive_prefix(struct lkp_re_facts *f, const char *p)
 	f->plen = f->nfixed = 0;
 	f->rest = p;
 	while (f->plen < PREFIX_MAX) {
-		const char *nx;
 		char c;
+		const char *nx = literal_byte(p, &c);
 
-		if (*p == '\\' && p[1] && (is_meta(p[1]) || p[1] == ']' ||
-					     p[1] == '}' || p[1] == '-' || p[1] == '/')) {
-			c = p[1];
-			nx = p + 2;
-		} else if (!is_meta(*p)) {
-			c = *p;
-			nx = p + 1;
-		} else {
+		if (!nx)
 			return;
-		}
 		if (*nx == '*' || *nx == '?' || *nx == '{')
 			return;                 /* optional: cannot tell */
 		f->prefix[f->plen++] = c;

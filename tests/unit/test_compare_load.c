@@ -6,6 +6,7 @@
  * earlier column's error.
  */
 #include "test_helpers.h"
+#include "test_spawn.h"
 #include "report/compare.h"
 #include "util/fileio.h"
 
@@ -13,24 +14,6 @@
 #include <zlib.h>
 
 static char *tmpdir;
-
-/* Spawners that count their calls (the test's own, in a struct). */
-static struct { int calls; } spawned;
-
-static int spawn_ok(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	spawned.calls++;
-	return pthread_create(thread, NULL, fn, arg);
-}
-
-static int spawn_fails(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	(void)thread;
-	(void)fn;
-	(void)arg;
-	spawned.calls++;
-	return EAGAIN;
-}
 
 static const struct compare_load_opts ways[] = {
 	{ spawn_ok, 3 }, { spawn_fails, 3 }, { NULL, 3 }, { spawn_ok, 1 },
@@ -192,15 +175,15 @@ static void test_thread_count(void **state)
 	struct strbuf err = STRBUF_INIT, mats = STRBUF_INIT;
 
 	(void)state;
-	spawned.calls = 0;
+	*spawn_calls() = 0;
 	assert_int_equal(load(&two, names, 3, &err, &mats), 0);
-	assert_int_equal(spawned.calls, 1);
-	spawned.calls = 0;
+	assert_int_equal(*spawn_calls(), 1);
+	*spawn_calls() = 0;
 	assert_int_equal(load(&many, names, 3, &err, &mats), 0);
-	assert_int_equal(spawned.calls, 2);
-	spawned.calls = 0;
+	assert_int_equal(*spawn_calls(), 2);
+	*spawn_calls() = 0;
 	assert_int_equal(load(&ways[3], names, 3, &err, &mats), 0);
-	assert_int_equal(spawned.calls, 0);
+	assert_int_equal(*spawn_calls(), 0);
 	strbuf_release(&err);
 	strbuf_release(&mats);
 }

@@ -3,6 +3,7 @@
  * none asked for), one after the other: the same files either way; and
  * what a file that cannot be written leaves. */
 #include "test_helpers.h"
+#include "test_spawn.h"
 #include "result/unite.h"
 #include "util/fileio.h"
 
@@ -25,24 +26,6 @@ static int teardown(void **state)
 	free(tmpdir);
 	tmpdir = NULL;
 	return 0;
-}
-
-/* Spawners that count their calls (the test's own, in a struct). */
-static struct { int calls; } spawned;
-
-static int spawn_ok(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	spawned.calls++;
-	return pthread_create(thread, NULL, fn, arg);
-}
-
-static int spawn_fails(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	(void)thread;
-	(void)fn;
-	(void)arg;
-	spawned.calls++;
-	return EAGAIN;
 }
 
 /* Root TAG's two runs; ret_want: what uniting them with opts returns. */
@@ -151,13 +134,13 @@ static void test_thread_or_not_same_files(void **state)
 	char *p;
 
 	(void)state;
-	spawned.calls = 0;
+	*spawn_calls() = 0;
 	unite_with("t", &threads, &a);
-	assert_int_equal(spawned.calls, 1);     /* one root written, one thread */
+	assert_int_equal(*spawn_calls(), 1);     /* one root written, one thread */
 	unite_with("f", &fails, &b);
-	assert_int_equal(spawned.calls, 2);
+	assert_int_equal(*spawn_calls(), 2);
 	unite_with("s", &serial, &c);
-	assert_int_equal(spawned.calls, 2);
+	assert_int_equal(*spawn_calls(), 2);
 	/* the files name their runs: make the three trees' paths alike */
 	for (struct strbuf *sb = &b; sb; sb = sb == &b ? &c : NULL)
 		while ((p = strstr(sb->buf, sb == &b ? "/f/" : "/s/")))
