@@ -20,11 +20,13 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -123,6 +125,43 @@ out:
 	return ret;
 }
 
+/*
+ * The temp files of a root's files that a unite killed while writing them
+ * left ("matrix.json.tmp.<pid>", see atomic_file): removed once the root
+ * is locked, when their process is gone.  (Another writer of such a name
+ * without the lock, a live process, keeps its file.)
+ */
+static void remove_dead_temps(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		for (size_t f = 0; f < NR_ROOT_FILES; f++) {
+			size_t n = strlen(root_files[f].name);
+			const char *pid = de->d_name + n + 5;
+			char *end;
+			long v;
+
+			if (strncmp(de->d_name, root_files[f].name, n) || strncmp(de->d_name + n, ".tmp.", 5))
+				continue;
+			v = strtol(pid, &end, 10);
+			if (end == pid || *end || v <= 0 || v == (long)getpid() ||
+			    kill((pid_t)v, 0) == 0 || errno != ESRCH)
+				continue;
+			strbuf_reset(&path);
+			path_join(&path, dir, de->d_name);
+			if (unlink(path.buf) < 0 && errno != ENOENT)
+				warning("cannot remove the dead unite's '%s': %s", path.buf, strerror(errno));
+		}
+	}
+	closedir(d);
+	strbuf_release(&path);
+}
+
 /* Lock the root dir and load its matrix, if it has one.  0 or -1. */
 static int open_root(struct root *r, char *dir)
 {
@@ -139,6 +178,7 @@ static int open_root(struct root *r, char *dir)
 			close(r->lock_fd);
 		goto out;
 	}
+	remove_dead_temps(dir);
 	/* an lkp tree may hold matrix.json.gz only: matrix_load finds either */
 	strbuf_reset(&path);
 	path_join(&path, dir, "matrix.json");

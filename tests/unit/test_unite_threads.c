@@ -8,6 +8,7 @@
 #include "util/fileio.h"
 
 #include <errno.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char *tmpdir;
@@ -160,11 +161,49 @@ static void test_thread_or_not_same_files(void **state)
 	strbuf_release(&want);
 }
 
+/* A unite killed while writing left temp files: the next unite of the
+ * root removes those whose process is gone, and only those. */
+static void test_dead_temps(void **state)
+{
+	const struct unite_opts threads = { spawn_ok };
+	struct strbuf p = STRBUF_INIT, ls = STRBUF_INIT, want = STRBUF_INIT;
+	pid_t dead = fork();
+	(void)state;
+
+	assert_true(dead >= 0);
+	if (!dead)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	strbuf_addf(&p, "%s/k", tmpdir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/k/matrix.json.tmp.%ld", tmpdir, (long)dead);
+	assert_int_equal(write_file_atomic(p.buf, "{", 1), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/k/avg.json.tmp.%ld", tmpdir, (long)getppid());
+	assert_int_equal(write_file_atomic(p.buf, "{", 1), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/k/stddev.json.tmp.%ldx", tmpdir, (long)dead);
+	assert_int_equal(write_file_atomic(p.buf, "{", 1), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/k/other.json.tmp.%ld", tmpdir, (long)dead);
+	assert_int_equal(write_file_atomic(p.buf, "{", 1), 0);
+	unite_runs("k", &threads, 0);
+	root_files("k", &ls);
+	strbuf_addf(&want, "avg.json avg.json.tmp.%ld matrix.json other.json.tmp.%ld stddev.json "
+		    "stddev.json.tmp.%ldx", (long)getppid(), (long)dead, (long)dead);
+	assert_string_equal(ls.buf, want.buf);
+	strbuf_release(&p);
+	strbuf_release(&ls);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thread_or_not_same_files),
 		cmocka_unit_test(test_write_failures),
+		cmocka_unit_test(test_dead_temps),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
