@@ -59,7 +59,11 @@ int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used);
  * this project's VM, the first-touch page faults of a buffer as large as
  * the file (a fifth of `compare`'s time at 30,000 metrics); a .gz file,
  * an empty one or one mmap refuses is read into sb.  text is not
- * NUL-terminated when mapped: parse it by (text, len).
+ * NUL-terminated when mapped: parse it by (text, len).  A mapped file cut
+ * short by another process would fault (SIGBUS) where read() would give
+ * a short text; the files mapped (stats.json, matrix.json) are replaced
+ * by rename, by perfbot and lkp alike, which leaves the mapped inode
+ * whole.
  *
  *   struct file_text ft;
  *   if (file_text_open(&ft, "matrix.json", &used) == 0)
