@@ -21,7 +21,6 @@
  * Metric order is insertion order, as in lkp's Ruby hashes; `index` maps a
  * name to its position.
  */
-#include <obstack.h>
 #include <stdbool.h>
 #include "util/strbuf.h"
 #include "util/strmap.h"
@@ -44,8 +43,7 @@ struct matrix {
 	struct strmap index; /* name -> position in m */
 	char *path;          /* the file it was loaded from, for messages */
 	/* the names and samples (matrix.c); matrix_release frees it whole */
-	struct obstack pool;
-	bool pool_ready;
+	struct matrix_pool *pool;
 };
 
 void matrix_init(struct matrix *mx);
