@@ -207,12 +207,47 @@ static void test_large_matrix_sizes_and_files(void **state)
 	strbuf_release(&log);
 }
 
+/* Pieces past a pool block's 64 KiB: a name of 100,000 bytes, and the
+ * samples of a metric with 10,000 columns, each whole. */
+static void test_pool_large_pieces(void **state)
+{
+	struct strbuf text = STRBUF_INIT, log = STRBUF_INIT, name = STRBUF_INIT;
+	struct matrix mx;
+	(void)state;
+
+	strbuf_addchars(&name, 'n', 100000);
+	strbuf_addf(&text, "{\"a\": 1, \"%s\": 2, \"b\": 3}", name.buf);
+	matrix_init(&mx);
+	assert_int_equal(matrix_parse_column(&mx, -1, text.buf, text.len, "s.json", NULL, &log), 0);
+	assert_int_equal(mx.nr, 3);
+	assert_string_equal(mx.m[1].name, name.buf);
+	assert_string_equal(mx.m[2].name, "b");
+	matrix_release(&mx);
+
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "{\"wide\": [");
+	for (int c = 0; c < 10000; c++)
+		strbuf_addf(&text, "%s%d", c ? ", " : "", c);
+	strbuf_addstr(&text, "], \"next\": [7]}");
+	matrix_init(&mx);
+	assert_int_equal(matrix_parse_quiet(&mx, text.buf, text.len, "m.json", &log), 0);
+	assert_int_equal(mx.ncols, 10000);
+	for (int c = 0; c < 10000; c++)
+		assert_true(mx.m[0].v[c] == c && mx.m[0].is_int[c]);
+	assert_true(mx.m[1].v[0] == 7 && mx.m[1].v[9999] == 0);
+	matrix_release(&mx);
+	strbuf_release(&text);
+	strbuf_release(&log);
+	strbuf_release(&name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_stats_parse_and_set_column),
 		cmocka_unit_test(test_values_and_messages),
 		cmocka_unit_test(test_large_matrix_sizes_and_files),
+		cmocka_unit_test(test_pool_large_pieces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
