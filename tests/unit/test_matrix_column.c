@@ -236,6 +236,17 @@ static void test_pool_large_pieces(void **state)
 		assert_true(mx.m[0].v[c] == c && mx.m[0].is_int[c]);
 	assert_true(mx.m[1].v[0] == 7 && mx.m[1].v[9999] == 0);
 	matrix_release(&mx);
+
+	/* 100,000 commas in a name: the index is not sized for them */
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "{\"a\": 1, \"");
+	strbuf_addchars(&text, ',', 100000);
+	strbuf_addstr(&text, "\": 2}");
+	matrix_init(&mx);
+	assert_int_equal(matrix_parse_column(&mx, -1, text.buf, text.len, "s.json", NULL, &log), 0);
+	assert_int_equal(mx.nr, 2);
+	assert_int_equal(mx.index.cap, 16384);  /* for len/16 + 1 = 6,251 names */
+	matrix_release(&mx);
 	strbuf_release(&text);
 	strbuf_release(&log);
 	strbuf_release(&name);
