@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <zlib.h>
 
-static char *tmpdir;
+TEST_TMPDIR("compare_load")
 
 static const struct compare_load_opts ways[] = {
 	{ spawn_ok, 3 }, { spawn_fails, 3 }, { NULL, 3 }, { spawn_ok, 1 },
@@ -37,8 +37,7 @@ static int setup(void **state)
 	const char *zipped = "{\"a.x\": [7, 8], \"c.z\": [1.5, 2.5]}";
 	gzFile gz;
 
-	(void)state;
-	tmpdir = test_tmpdir("compare_load");
+	tmpdir_setup(state);
 	put("good", "{\"a.x\": [1, 2, 3], \"b.y\": [4, 5, 6]}");
 	put("warn", "{\"a.x\": [1, 2], \"s.t\": [\"x\", \"y\"]}");
 	put("warn2", "{\"a.x\": [5, 6], \"s.u\": [\"x\", 1]}");
@@ -54,15 +53,6 @@ static int setup(void **state)
 	assert_int_equal(gzwrite(gz, zipped, (unsigned)strlen(zipped)), (int)strlen(zipped));
 	assert_int_equal(gzclose(gz), Z_OK);
 	strbuf_release(&p);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	test_rm_rf(tmpdir);
-	free(tmpdir);
-	tmpdir = NULL;
 	return 0;
 }
 
@@ -195,5 +185,5 @@ int main(void)
 		cmocka_unit_test(test_first_error_only),
 		cmocka_unit_test(test_thread_count),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }

@@ -9,23 +9,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-static char *tmpdir;
-
-static int setup(void **state)
-{
-	(void)state;
-	tmpdir = test_tmpdir("fileio");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	test_rm_rf(tmpdir);
-	free(tmpdir);
-	tmpdir = NULL;
-	return 0;
-}
+TEST_TMPDIR("fileio")
 
 /* How many entries tmpdir holds. */
 static int entries(void)
@@ -271,9 +255,9 @@ static void test_file_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_atomic_file_pieces, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_atomic_file_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_file_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_file_pieces, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_file_errors, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_file_text, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,29 @@ static inline char *test_tmpdir(const char *name)
 	return strdup(tmpl);
 }
 
+/*
+ * The fixtures of a test group sharing one temp dir: TEST_TMPDIR("x")
+ * defines `tmpdir` (/tmp/perfbot-test-x.XXXXXX while the tests run) and
+ * the cmocka setup and teardown that make and remove it, tmpdir_setup
+ * and tmpdir_teardown.
+ */
+#define TEST_TMPDIR(name) \
+	static char *tmpdir; \
+	static int tmpdir_setup(void **state) \
+	{ \
+		(void)state; \
+		tmpdir = test_tmpdir(name); \
+		return 0; \
+	} \
+	static int tmpdir_teardown(void **state) \
+	{ \
+		(void)state; \
+		test_rm_rf(tmpdir); \
+		free(tmpdir); \
+		tmpdir = NULL; \
+		return 0; \
+	}
+
 /* rm -rf dir, which must work. */
 static inline void test_rm_rf(const char *dir)
 {

@@ -8,23 +8,7 @@
 #include <math.h>
 #include <zlib.h>
 
-static char *tmpdir;
-
-static int setup(void **state)
-{
-	(void)state;
-	tmpdir = test_tmpdir("matrix");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	test_rm_rf(tmpdir);
-	free(tmpdir);
-	tmpdir = NULL;
-	return 0;
-}
+TEST_TMPDIR("matrix")
 
 static void write_text(const char *rel, const char *text)
 {
@@ -697,5 +681,5 @@ int main(void)
 		cmocka_unit_test(test_unite_many_roots),
 		cmocka_unit_test(test_columns_without_sources),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

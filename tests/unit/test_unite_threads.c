@@ -11,23 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *tmpdir;
-
-static int setup(void **state)
-{
-	(void)state;
-	tmpdir = test_tmpdir("unite");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	test_rm_rf(tmpdir);
-	free(tmpdir);
-	tmpdir = NULL;
-	return 0;
-}
+TEST_TMPDIR("unite")
 
 /* Root TAG's two runs; ret_want: what uniting them with opts returns. */
 static void unite_runs(const char *tag, const struct unite_opts *opts, int ret_want)
@@ -205,5 +189,5 @@ int main(void)
 		cmocka_unit_test(test_write_failures),
 		cmocka_unit_test(test_dead_temps),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
