@@ -45,21 +45,17 @@ static char *label_of(const char *path)
 /*
  * Loading the columns' matrices in threads, one per column up to the
  * online CPUs: parsing them is most of a compare's time at 30,000
- * metrics.  A worker prints nothing: it reads its file quietly and logs
- * what matrix_parse would print (matrix_parse_quiet).  The columns are
- * then taken in order, each log printed and its error returned as the
- * sequential load did, so the messages and the exit are the same (a
- * later column's are never printed after an earlier one's error).  A
- * file that file_text_open_quiet cannot read (no such file, not a
- * regular one, a .gz that does not inflate) is left to matrix_load, in
- * that order, which prints what it always did.
+ * metrics.  A worker prints nothing (matrix_load_quiet logs its
+ * messages).  The columns are then taken in order, each log printed and
+ * its error returned as the sequential load did, so the messages and the
+ * exit are the same (a later column's are never printed after an
+ * earlier one's error).
  */
 struct col_load {
 	const char *path;
 	struct matrix *mx;
 	struct strbuf log;
 	int ret;
-	bool done;              /* loaded, ret and log set; else matrix_load's */
 };
 
 /* Columns first, first + step, ... of n: one thread's. */
@@ -68,32 +64,12 @@ struct load_share {
 	int n, first, step;
 };
 
-/* matrix_load's file, read and parsed quietly. */
-static void load_quiet(struct col_load *c)
-{
-	struct strbuf file = STRBUF_INIT;
-	struct file_text text;
-	char *used = NULL;
-
-	if (is_dir(c->path))
-		path_join(&file, c->path, "matrix.json");
-	else
-		strbuf_addstr(&file, c->path);
-	if (file_text_open_quiet(&text, file.buf, &used) == 0) {
-		c->ret = matrix_parse_quiet(c->mx, text.text, text.len, used, &c->log);
-		c->done = true;
-	}
-	free(used);
-	file_text_release(&text);
-	strbuf_release(&file);
-}
-
 static void *load_share(void *arg)
 {
 	struct load_share *sh = arg;
 
 	for (int i = sh->first; i < sh->n; i += sh->step)
-		load_quiet(&sh->cols[i]);
+		sh->cols[i].ret = matrix_load_quiet(sh->cols[i].mx, sh->cols[i].path, &sh->cols[i].log);
 	return NULL;
 }
 
@@ -158,14 +134,13 @@ int compare_load_opts(struct compare *cmp, char *const *paths, int n,
 		c->path = xstrdup(paths[i]);
 		c->label = label_of(paths[i]);
 		c->commit = xstrdup(c->label);
-		cols[i] = (struct col_load){ paths[i], &c->mx, STRBUF_INIT, 0, false };
+		cols[i] = (struct col_load){ paths[i], &c->mx, STRBUF_INIT, 0 };
 	}
 	load_cols(cols, n, opts);
 	for (int i = 0; i < n && !ret; i++) {
 		struct compare_col *c = &cmp->col[i];
-		if (cols[i].done)
-			matrix_print_log(&cols[i].log);
-		if ((cols[i].done ? cols[i].ret : matrix_load(&c->mx, paths[i])) < 0) {
+		matrix_print_log(&cols[i].log);
+		if (cols[i].ret < 0) {
 			ret = -1;
 			break;
 		}

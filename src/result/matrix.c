@@ -652,22 +652,36 @@ int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *na
 	return load_text_loud(mx, text, len, name, false);
 }
 
-int matrix_load(struct matrix *mx, const char *path)
+int matrix_load_quiet(struct matrix *mx, const char *path, struct strbuf *log)
 {
-	struct strbuf file = STRBUF_INIT;
+	struct strbuf file = STRBUF_INIT, err = STRBUF_INIT;
 	struct file_text text;
 	char *used = NULL;
-	int ret = -1;
+	int ret;
 
 	if (is_dir(path))
 		path_join(&file, path, "matrix.json");
 	else
 		strbuf_addstr(&file, path);
-	if (file_text_open(&text, file.buf, &used) == 0)
-		ret = matrix_parse(mx, text.text, text.len, used);
+	ret = file_text_open_quiet(&text, file.buf, &used, &err);
+	if (ret < 0)
+		log_msg(log, 'E', "%s", err.buf);
+	else
+		ret = matrix_parse_quiet(mx, text.text, text.len, used, log);
 	free(used);
 	strbuf_release(&file);
+	strbuf_release(&err);
 	file_text_release(&text);
+	return ret;
+}
+
+int matrix_load(struct matrix *mx, const char *path)
+{
+	struct strbuf log = STRBUF_INIT;
+	int ret = matrix_load_quiet(mx, path, &log);
+
+	matrix_print_log(&log);
+	strbuf_release(&log);
 	return ret;
 }
 

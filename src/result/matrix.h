@@ -93,6 +93,10 @@ int matrix_parse(struct matrix *mx, const char *text, size_t len, const char *na
 int matrix_parse_quiet(struct matrix *mx, const char *text, size_t len, const char *name,
 		       struct strbuf *log);
 void matrix_print_log(const struct strbuf *log);
+/* matrix_load printing nothing, its messages (a file that cannot be read
+ * included) logged as matrix_parse_quiet's: for a thread that must not
+ * print (compare's loaders). */
+int matrix_load_quiet(struct matrix *mx, const char *path, struct strbuf *log);
 
 /* Make room for ncols columns in every metric, now and when added later
  * (a hint: unite knows how many runs a root will get). */

@@ -35,21 +35,25 @@ struct limiter {
 	size_t line_len;        /* bytes since the last newline */
 	size_t lineno;          /* 1-based line of line_len */
 	size_t checked;         /* bytes of sb already looked at */
-	bool quiet;             /* fail without a message (file_text_open_quiet) */
+	struct strbuf *err;     /* the message goes here, not to stderr
+	                         * (file_text_open_quiet), or NULL */
 };
 
-/* error(), unless the read is quiet: -1 either way. */
+/* error(), or the message into l->err: -1 either way. */
 __attribute__((format(printf, 2, 3)))
 static int lim_error(const struct limiter *l, const char *fmt, ...)
 {
 	char msg[4096];
 	va_list ap;
 
-	if (l->quiet)
-		return -1;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (l->err) {
+		strbuf_reset(l->err);
+		strbuf_addstr(l->err, msg);
+		return -1;
+	}
 	return error("%s", msg);
 }
 
@@ -159,7 +163,7 @@ static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 int read_fd_limited(struct strbuf *sb, int fd, const char *what, size_t max_bytes,
 		    size_t max_line)
 {
-	struct limiter l = { what, max_bytes, max_line, 0, 1, 0, false };
+	struct limiter l = { what, max_bytes, max_line, 0, 1, 0, NULL };
 	return read_fd_lim(sb, fd, &l);
 }
 
@@ -185,7 +189,7 @@ static int read_path(struct strbuf *sb, const char *path, struct limiter *l)
 int read_file_limited(struct strbuf *sb, const char *path, size_t max_bytes,
 		      size_t max_line)
 {
-	struct limiter l = { path, max_bytes, max_line, 0, 1, 0, false };
+	struct limiter l = { path, max_bytes, max_line, 0, 1, 0, NULL };
 
 	return read_path(sb, path, &l);
 }
@@ -221,10 +225,10 @@ int read_file_quiet(struct strbuf *sb, const char *path, size_t max)
 	return n < 0 ? -1 : 0;
 }
 
-/* read_file_maybe_gz, quiet or not. */
-static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, bool quiet)
+/* read_file_maybe_gz, its message printed or (err) kept. */
+static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, struct strbuf *err)
 {
-	struct limiter l = { path, SIZE_MAX - 1, 0, 0, 1, 0, quiet };
+	struct limiter l = { path, SIZE_MAX - 1, 0, 0, 1, 0, err };
 	struct strbuf gz = STRBUF_INIT;
 	int ret;
 
@@ -251,19 +255,19 @@ static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, bool 
 
 int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
 {
-	return read_maybe_gz(sb, path, used, false);
+	return read_maybe_gz(sb, path, used, NULL);
 }
 
-/* Map a plain, non-empty file: 1, 0 when it should be read instead, -1
- * (with a message unless quiet) when it cannot be opened. */
-static int map_text(struct file_text *ft, const char *path, bool quiet)
+/* Map a plain, non-empty file: 1, or 0 when it should be read instead
+ * (read_maybe_gz also says why it cannot be, and looks for path.gz). */
+static int map_text(struct file_text *ft, const char *path)
 {
 	struct stat st;
 	void *map;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return quiet ? -1 : error("cannot read '%s': %s", path, strerror(errno));
+		return 0;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uintmax_t)st.st_size > SIZE_MAX) {
 		close(fd);
@@ -279,7 +283,7 @@ static int map_text(struct file_text *ft, const char *path, bool quiet)
 	return 1;
 }
 
-static int text_open(struct file_text *ft, const char *path, char **used, bool quiet)
+static int text_open(struct file_text *ft, const char *path, char **used, struct strbuf *err)
 {
 	char *name = NULL;
 	int ret;
@@ -287,15 +291,12 @@ static int text_open(struct file_text *ft, const char *path, char **used, bool q
 	memset(ft, 0, sizeof(*ft));
 	strbuf_init(&ft->sb, 0);
 	ft->text = "";
-	if (!ends_with(path, ".gz") && file_exists(path)) {
-		ret = map_text(ft, path, quiet);
-		if (ret != 0) {
-			if (ret > 0 && used)
-				*used = xstrdup(path);
-			return ret < 0 ? -1 : 0;
-		}
+	if (!ends_with(path, ".gz") && map_text(ft, path)) {
+		if (used)
+			*used = xstrdup(path);
+		return 0;
 	}
-	ret = read_maybe_gz(&ft->sb, path, used ? used : &name, quiet);
+	ret = read_maybe_gz(&ft->sb, path, used ? used : &name, err);
 	free(name);
 	ft->text = ft->sb.buf;
 	ft->len = ft->sb.len;
@@ -304,12 +305,12 @@ static int text_open(struct file_text *ft, const char *path, char **used, bool q
 
 int file_text_open(struct file_text *ft, const char *path, char **used)
 {
-	return text_open(ft, path, used, false);
+	return text_open(ft, path, used, NULL);
 }
 
-int file_text_open_quiet(struct file_text *ft, const char *path, char **used)
+int file_text_open_quiet(struct file_text *ft, const char *path, char **used, struct strbuf *err)
 {
-	return text_open(ft, path, used, true);
+	return text_open(ft, path, used, err);
 }
 
 void file_text_release(struct file_text *ft)

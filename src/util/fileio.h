@@ -81,9 +81,9 @@ struct file_text {
 	struct strbuf sb;
 };
 int file_text_open(struct file_text *ft, const char *path, char **used);
-/* The same without a message, for a thread that must not print (compare's
- * loaders): -1 wherever file_text_open would print one. */
-int file_text_open_quiet(struct file_text *ft, const char *path, char **used);
+/* The same, for a thread that must not print (compare's loaders): where
+ * file_text_open would print its message, it is put in err instead. */
+int file_text_open_quiet(struct file_text *ft, const char *path, char **used, struct strbuf *err);
 void file_text_release(struct file_text *ft);
 
 /* Atomically replace path with data (see above).  0 or -1 with a message. */

@@ -215,29 +215,39 @@ static void test_file_text(void **state)
 	assert_non_null(strstr(msg.buf, "none.json': No such file or directory"));
 	file_text_release(&ft);
 
-	/* quietly: the same text, and no message where there would be one */
-	path_in(&p, "packed.json");
-	assert_int_equal(file_text_open_quiet(&ft, p.buf, &used), 0);
-	assert_memory_equal(ft.text, "{\"b\": 2}", 8);
-	assert_non_null(strstr(used, "/packed.json.gz"));
-	free(used);
-	used = NULL;
-	file_text_release(&ft);
-	path_in(&p, "plain.json");
-	assert_int_equal(file_text_open_quiet(&ft, p.buf, NULL), 0);
-	assert_non_null(ft.map);
-	file_text_release(&ft);
-	capture_start(&cap);
-	path_in(&p, "none.json");
-	assert_int_equal(file_text_open_quiet(&ft, p.buf, &used), -1);
-	assert_null(used);
-	file_text_release(&ft);
-	path_in(&p, "quiet.d");
-	assert_int_equal(mkdir_p(p.buf, 0755), 0);
-	assert_int_equal(file_text_open_quiet(&ft, p.buf, NULL), -1);
-	file_text_release(&ft);
-	capture_end_sb(&cap, &msg);
-	assert_string_equal(msg.buf, "");
+	/* quietly: the same text; the message that would be printed is kept
+	 * in err instead */
+	{
+		struct strbuf err = STRBUF_INIT;
+
+		path_in(&p, "packed.json");
+		assert_int_equal(file_text_open_quiet(&ft, p.buf, &used, &err), 0);
+		assert_memory_equal(ft.text, "{\"b\": 2}", 8);
+		assert_non_null(strstr(used, "/packed.json.gz"));
+		free(used);
+		used = NULL;
+		file_text_release(&ft);
+		path_in(&p, "plain.json");
+		assert_int_equal(file_text_open_quiet(&ft, p.buf, NULL, &err), 0);
+		assert_non_null(ft.map);
+		file_text_release(&ft);
+		assert_string_equal(err.buf, "");
+		capture_start(&cap);
+		path_in(&p, "none.json");
+		assert_int_equal(file_text_open_quiet(&ft, p.buf, &used, &err), -1);
+		assert_null(used);
+		file_text_release(&ft);
+		assert_non_null(strstr(err.buf, "cannot read '"));
+		assert_non_null(strstr(err.buf, "/none.json': No such file or directory"));
+		path_in(&p, "quiet.d");
+		assert_int_equal(mkdir_p(p.buf, 0755), 0);
+		assert_int_equal(file_text_open_quiet(&ft, p.buf, NULL, &err), -1);
+		file_text_release(&ft);
+		assert_non_null(strstr(err.buf, "/quiet.d': Is a directory"));
+		capture_end_sb(&cap, &msg);
+		assert_string_equal(msg.buf, "");
+		strbuf_release(&err);
+	}
 
 	/* a directory named so: an error, as read_file gives */
 	path_in(&p, "dir.json");
