@@ -69,6 +69,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a $(wildcard tests/unit/*.h
 # GSL is used only by tests, to check our own statistics.
 TEST_LIBS_test_stat_tests = $(shell pkg-config --libs gsl 2>/dev/null)
 TEST_LIBS_test_summary = $(shell pkg-config --libs gsl 2>/dev/null)
+TEST_LIBS_test_bisect_trend = $(shell pkg-config --libs gsl 2>/dev/null)
 
 unit-tests: $(TESTS)
 

@@ -243,7 +243,8 @@ static bool print_row(const struct row *w, const struct args *a, int histories,
 	apply(&p, a);
 	for (const struct sim_strategy *st = sim_strategies; st->name; st++) {
 		struct sim_summary sum;
-		bool pass, adaptive = st->runs == 0;
+		/* the runner's protocol; the others only with --all-strategies */
+		bool pass, adaptive = st->runs == 0 && st->trend;
 
 		if (!adaptive && !a->all_strategies)
 			continue;

@@ -4,6 +4,7 @@
  * takes to tell.
  */
 #include "bisect/decide.h"
+#include "bisect/trend.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"
 #include "util/xalloc.h"
@@ -331,7 +332,9 @@ static enum bisect_verdict by_neighbours(const struct sample_set *step,
  * The sequential verdict (BISECT_TEST_SPRT).  Two hypotheses about the
  * step: it runs at the good reference's level, or at the bad one's.
  * With m the means (clipped as above), d = m_bad - m_good, mid their
- * midpoint and V the variance of m_step - mid (the noise over the step's
+ * midpoint in ratio, sqrt(m_good * m_bad) (a drift compounds per commit:
+ * on a trend the step sits halfway between its neighbours in ratio, not
+ * in difference), and V the variance of m_step - mid (the noise over the step's
  * runs, plus a quarter of each reference's own: a reference of 4 runs is
  * not exact), the log-likelihood ratio of bad to good is
  *
@@ -371,34 +374,35 @@ static bool unlike_its_side(double mx, int nx, double mside, int nside, double s
 	return fabs(mx - mside) >= NEIGHBOUR_Z * sqrt(var);
 }
 
-/* bisect_llr, and which sets stood for good and bad into *gref, *bref */
-static double llr_refs(const struct sample_set *step, const struct sample_set *good,
-		       const struct sample_set *bad, const struct sample_set *lo,
-		       const struct sample_set *hi, const struct sample_set **gref,
-		       const struct sample_set **bref)
-{
-	/* 0 the step, 1 good, 2 bad, 3 lo, 4 hi */
-	const struct sample_set *in[MAX_SETS] = { step, good, bad, lo, hi };
-	double m[MAX_SETS], ss[MAX_SETS], s2, d, x, v, size, z;
-	int g = 1, b = 2, df = step->nr + good->nr + bad->nr - 3;
+/*
+ * A step unlike both references by MIDPOINT_Z standard errors, and
+ * between them, is at neither level: the sequential ratio's model (the
+ * step runs at one of two levels) does not hold, and taking the
+ * references' whole distance for the step's makes it far too sure.  On
+ * a drift the first verdicts see endpoints that the drift carried 60%
+ * apart, and a commit is 5% to one side of their midpoint: the ratio
+ * called it after 2 runs, wrongly one time in ten.  Such a step is
+ * judged instead by its side of the midpoint at the fixed level: its
+ * "ratio" is log(1 / p), p the pooled t's for its distance from the
+ * midpoint, so that a verdict at alpha is one at p < alpha.  Only until
+ * the trend can be fitted (TREND_MIN_POINTS): from then on the trend
+ * model, where it holds, gives the step's distance from the lines
+ * instead; and between two steps, where a commit sits at the midpoint
+ * and either verdict leads to a real step, it only costs runs
+ * (bench/bisect-sim.sh: 4, not 6 or 10, standard errors keeps the
+ * drift's first verdicts right, 2 runs more for two steps).
+ */
+#define MIDPOINT_Z 4.0
 
-	*gref = good;
-	*bref = bad;
-	if (step->nr < 1 || good->nr < 1 || bad->nr < 1 || df < 1)
-		return 0;
-	clipped(in, MAX_SETS, 3, true, m, ss);
-	s2 = (ss[0] + ss[1] + ss[2]) / df;
-	if (lo && lo->nr > 1 && unlike_its_side(m[3], lo->nr, m[1], good->nr, s2))
-		g = 3;
-	if (hi && hi->nr > 1 && unlike_its_side(m[4], hi->nr, m[2], bad->nr, s2))
-		b = 4;
-	*gref = in[g];
-	*bref = in[b];
-	df = step->nr + in[g]->nr + in[b]->nr - 3;
-	s2 = (ss[0] + ss[g] + ss[b]) / df;
-	d = m[b] - m[g];
-	x = m[0] - (m[g] + m[b]) / 2;
-	v = s2 * (1.0 / step->nr + (1.0 / in[g]->nr + 1.0 / in[b]->nr) / 4);
+/*
+ * The sequential ratio for a step x from the references' midpoint (in
+ * units whose variance is v, on df degrees), the references d apart with
+ * variance vd (see above sprt_classify).
+ */
+static double sequential_llr(double d, double vd, double x, double v, int df)
+{
+	double size, z;
+
 	if (d == 0 || x == 0)
 		return 0;
 	if (v == 0)
@@ -412,18 +416,59 @@ static double llr_refs(const struct sample_set *step, const struct sample_set *g
 	 * the noise were known and the levels as close as they plausibly
 	 * are.
 	 */
-	size = fmax(fabs(d) - sqrt(s2 * (1.0 / in[g]->nr + 1.0 / in[b]->nr)), 0);
+	size = fmax(fabs(d) - sqrt(vd), 0);
 	z = normal_upper_quantile(t_pvalue(fabs(x) / sqrt(v), df) / 2);
 	return (d * x > 0 ? size : -size) * z / sqrt(v);
 }
 
+/* bisect_llr, and which sets stood for good and bad into *gref, *bref */
+static double llr_refs(const struct sample_set *step, const struct sample_set *good,
+		       const struct sample_set *bad, const struct sample_set *lo,
+		       const struct sample_set *hi, const struct bisect_trend *tr,
+		       const struct sample_set **gref, const struct sample_set **bref)
+{
+	/* 0 the step, 1 good, 2 bad, 3 lo, 4 hi */
+	const struct sample_set *in[MAX_SETS] = { step, good, bad, lo, hi };
+	double m[MAX_SETS], ss[MAX_SETS], s2, d, x, v, mid;
+	int g = 1, b = 2, df = step->nr + good->nr + bad->nr - 3;
+	struct trend_refs t;
+
+	*gref = good;
+	*bref = bad;
+	if (step->nr < 1 || good->nr < 1 || bad->nr < 1 || df < 1)
+		return 0;
+	clipped(in, MAX_SETS, 3, true, m, ss);
+	s2 = (ss[0] + ss[1] + ss[2]) / df;
+	if (lo && lo->nr > 1 && unlike_its_side(m[3], lo->nr, m[1], good->nr, s2))
+		g = 3;
+	if (hi && hi->nr > 1 && unlike_its_side(m[4], hi->nr, m[2], bad->nr, s2))
+		b = 4;
+	*gref = in[g];
+	*bref = in[b];
+	if (trend_decides(tr, step, &t))
+		return sequential_llr(t.d, t.vd, t.x, t.vx, t.df);
+	df = step->nr + in[g]->nr + in[b]->nr - 3;
+	s2 = (ss[0] + ss[g] + ss[b]) / df;
+	d = m[b] - m[g];
+	/* the midpoint in ratio: a drift compounds per commit (distance()) */
+	mid = m[g] > 0 && m[b] > 0 ? sqrt(m[g] * m[b]) : (m[g] + m[b]) / 2;
+	x = m[0] - mid;
+	v = s2 * (1.0 / step->nr + (1.0 / in[g]->nr + 1.0 / in[b]->nr) / 4);
+	if (v > 0 && x != 0 && (!tr || tr->nr < TREND_MIN_POINTS) &&
+	    m[0] > fmin(m[g], m[b]) && m[0] < fmax(m[g], m[b]) &&
+	    fabs(m[0] - m[g]) >= MIDPOINT_Z * sqrt(s2 * (1.0 / step->nr + 1.0 / in[g]->nr)) &&
+	    fabs(m[0] - m[b]) >= MIDPOINT_Z * sqrt(s2 * (1.0 / step->nr + 1.0 / in[b]->nr)))
+		return (d * x > 0 ? 1 : -1) * -log(t_pvalue(fabs(x) / sqrt(v), df));
+	return sequential_llr(d, s2 * (1.0 / in[g]->nr + 1.0 / in[b]->nr), x, v, df);
+}
+
 double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 		  const struct sample_set *bad, const struct sample_set *lo,
-		  const struct sample_set *hi)
+		  const struct sample_set *hi, const struct bisect_trend *tr)
 {
 	const struct sample_set *g, *b;
 
-	return llr_refs(step, good, bad, lo, hi, &g, &b);
+	return llr_refs(step, good, bad, lo, hi, tr, &g, &b);
 }
 
 static enum bisect_verdict sprt_classify(const struct sample_set *step,
@@ -431,10 +476,11 @@ static enum bisect_verdict sprt_classify(const struct sample_set *step,
 					 const struct sample_set *bad,
 					 const struct sample_set *lo,
 					 const struct sample_set *hi,
+					 const struct bisect_trend *tr,
 					 const struct bisect_params *p)
 {
 	const struct sample_set *g, *b;
-	double llr = llr_refs(step, good, bad, lo, hi, &g, &b), a = -log(p->alpha);
+	double llr = llr_refs(step, good, bad, lo, hi, tr, &g, &b), a = -log(p->alpha);
 
 	if (llr >= a)
 		return BISECT_BAD;
@@ -467,14 +513,15 @@ enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
 					   const struct sample_set *bad,
 					   const struct sample_set *lo,
 					   const struct sample_set *hi,
+					   const struct bisect_trend *tr,
 					   const struct bisect_params *cp)
 {
-	enum bisect_verdict v = bisect_classify(step, good, bad, lo, hi, cp);
+	enum bisect_verdict v = bisect_classify(step, good, bad, lo, hi, tr, cp);
 	double llr;
 
 	if (v != BISECT_UNKNOWN || step->nr < cp->max_runs)
 		return v;
-	llr = bisect_llr(step, good, bad, lo, hi);
+	llr = bisect_llr(step, good, bad, lo, hi, tr);
 	if ((old == BISECT_BAD && llr > 0) || (old == BISECT_GOOD && llr < 0))
 		return old;
 	return BISECT_UNKNOWN;
@@ -485,6 +532,7 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *bad,
 				    const struct sample_set *lo,
 				    const struct sample_set *hi,
+				    const struct bisect_trend *tr,
 				    const struct bisect_params *p)
 {
 	enum bisect_verdict v = BISECT_UNKNOWN;
@@ -493,7 +541,7 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 	if (step->nr < 1 || good->nr < 1 || bad->nr < 1)
 		return BISECT_UNKNOWN;
 	if (p->tests & BISECT_TEST_SPRT)
-		return sprt_classify(step, good, bad, lo, hi, p);
+		return sprt_classify(step, good, bad, lo, hi, tr, p);
 	/*
 	 * The neighbours first: where they speak, they are right even when
 	 * the pooled sides mix commits from all along a trend.  Where they
@@ -572,6 +620,7 @@ int bisect_runs_wanted(const struct sample_set *step,
 		       const struct sample_set *bad,
 		       const struct sample_set *lo,
 		       const struct sample_set *hi,
+		       const struct bisect_trend *tr,
 		       const struct bisect_params *p,
 		       struct bisect_runs *more)
 {
@@ -594,7 +643,7 @@ int bisect_runs_wanted(const struct sample_set *step,
 	if (total(more))
 		return total(more);
 
-	if (bisect_classify(step, good, bad, lo, hi, p) != BISECT_UNKNOWN ||
+	if (bisect_classify(step, good, bad, lo, hi, tr, p) != BISECT_UNKNOWN ||
 	    step->nr >= p->max_runs)
 		return 0;
 	more->step = 1;

@@ -88,6 +88,27 @@ enum bisect_verdict {
 	BISECT_BAD,
 };
 
+/*
+ * Where the tested commits lie along the range, for the trend model
+ * (src/bisect/trend.h): each one's position (good = 0, bad the largest;
+ * any numbering that keeps the range's order, such as git rev-list
+ * --reverse's), its verdict (GOOD or BAD; others are left out) and its
+ * runs, the endpoints included.  x is the step's own position; the step
+ * is not among pt.  Every function below takes NULL for "positions
+ * unknown", and then judges by the pooled sides and the neighbours only.
+ */
+struct bisect_point {
+	double x;
+	enum bisect_verdict v;
+	const struct sample_set *runs;
+};
+
+struct bisect_trend {
+	const struct bisect_point *pt;
+	int nr;
+	double x;
+};
+
 /* "good", "bad" or "skip": the word git bisect takes for the verdict. */
 const char *bisect_verdict_name(enum bisect_verdict v);
 
@@ -168,7 +189,8 @@ struct bisect_params bisect_confirm_params(const struct bisect_params *p);
  * Classify the step against the sides.  good and bad are the pooled
  * sides; lo and hi the runs of the step's tested neighbours (the last
  * commit judged good before it and the first judged bad after it, the
- * endpoints at first), or NULL.
+ * endpoints at first), or NULL; tr where the tested commits lie (NULL:
+ * unknown), for the trend model (bisect_llr).
  *
  * With BISECT_TEST_SPRT (the default): by bisect_llr, BAD at
  * llr >= log(1 / alpha), GOOD at llr <= -log(1 / alpha).  A step still
@@ -198,6 +220,7 @@ enum bisect_verdict bisect_classify(const struct sample_set *step,
 				    const struct sample_set *bad,
 				    const struct sample_set *lo,
 				    const struct sample_set *hi,
+				    const struct bisect_trend *tr,
 				    const struct bisect_params *p);
 
 /*
@@ -216,6 +239,7 @@ enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
 					   const struct sample_set *bad,
 					   const struct sample_set *lo,
 					   const struct sample_set *hi,
+					   const struct bisect_trend *tr,
 					   const struct bisect_params *cp);
 
 /*
@@ -224,6 +248,11 @@ enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
  * The levels are the pooled sides', except that a neighbour (lo, hi, as
  * bisect_classify's; NULL for none) unlike the rest of its side stands
  * for that side alone: a second step or a drift moved the side's level.
+ * Where the trend model holds (tr, trend.h: the range drifts), the
+ * levels are instead the good and the bad line at the step's position.
+ * A step unlike both levels and between them, before a trend can be
+ * fitted, is judged by its side of their midpoint at the fixed level
+ * instead (decide.c says why), the value then being log(1 / p).
  * With BISECT_TEST_SPRT, bisect_classify says BAD at llr >= log(1 /
  * alpha), GOOD at llr <= -log(1 / alpha), else UNKNOWN (more runs):
  * Wald's sequential test, wrong at most alpha of the time however often
@@ -231,7 +260,7 @@ enum bisect_verdict bisect_confirm_verdict(enum bisect_verdict old,
  */
 double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 		  const struct sample_set *bad, const struct sample_set *lo,
-		  const struct sample_set *hi);
+		  const struct sample_set *hi, const struct bisect_trend *tr);
 
 /* How many more runs each commit needs; see bisect_runs_wanted. */
 struct bisect_runs {
@@ -263,6 +292,7 @@ int bisect_runs_wanted(const struct sample_set *step,
 		       const struct sample_set *bad,
 		       const struct sample_set *lo,
 		       const struct sample_set *hi,
+		       const struct bisect_trend *tr,
 		       const struct bisect_params *p,
 		       struct bisect_runs *more);
 
@@ -374,6 +404,27 @@ bool bisect_partial_step(double step, double total);
  */
 #define BISECT_MIN_STEP 0.125
 bool bisect_real_step(double step, double total);
+
+/*
+ * Does the final pair's step stand out of a drift?  all holds every
+ * verdict of the bisection (x unused), lo and hi the runs of the last
+ * good and the first bad commit.  On a drift many times the step,
+ * bisect_real_step refuses even the right pair (a -10% step is under
+ * 1/8 of the -68% a drift of -0.1% a commit adds up to over 1,024
+ * commits); this is the other way to accept it: the trend model's step
+ * over all verdicts (trend.h) is 4 standard errors from none, the way
+ * from good to bad, and the pair's own is 2 standard errors the same
+ * way.  A pair of a pure drift differs by about nothing, and so does one
+ * that a drift against the change ended at.  False without a fit.
+ * bench/bisect-sim.sh: on the fit alone, a drift against the change
+ * (where there is no step to find) named a wrong pair 1.8% of the
+ * time, 0.6% with the pair's own 2; the right pair's own step is 2
+ * standard errors or more in 99.6% of drift histories.
+ */
+#define BISECT_STEP_FIT_Z 4.0
+#define BISECT_STEP_PAIR_Z 2.0
+bool bisect_step_stands_out(const struct bisect_trend *all, const struct sample_set *lo,
+			    const struct sample_set *hi);
 
 /* The combined p-value of a vs b under p->tests (the largest; NaN as 1),
  * the pooled t's variance taken over a and b. */

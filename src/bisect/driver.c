@@ -127,6 +127,89 @@ static void neighbours(struct bisect *b, const char *except, struct sample_set *
 	}
 }
 
+/*
+ * The range's commits oldest first, for the positions of the trend model
+ * (decide.h's bisect_trend): good is 0, range[i] is i + 1, bad the last.
+ * --topo-order keeps a merged branch's commits together.  Without them
+ * (git failed) the verdicts go without a trend.
+ */
+static void load_range(struct bisect *b)
+{
+	struct strbuf spec = STRBUF_INIT;
+	size_t alloc = 0;
+
+	strbuf_addf(&spec, "%s..%s", b->o->good, b->o->bad);
+	if (bisect_git(b, b->o->repo, &b->range_buf, "rev-list", "--reverse", "--topo-order",
+		       spec.buf, NULL) != 0)
+		strbuf_reset(&b->range_buf);
+	strbuf_release(&spec);
+	for (char *l = b->range_buf.buf; *l;) {
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		ALLOC_GROW(b->range, (size_t)b->nr_range + 1, alloc);
+		b->range[b->nr_range++] = l;
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+}
+
+/* sha's position (load_range), or -1 outside the range. */
+static double position_of(struct bisect *b, const char *sha)
+{
+	if (!strcmp(sha, b->o->good))
+		return 0;
+	for (int i = 0; i < b->nr_range; i++)
+		if (!strcmp(b->range[i], sha))
+			return i + 1;
+	return -1;
+}
+
+/*
+ * Where the tested commits lie and their runs, the endpoints included
+ * and except's verdict left out (NULL: none), into *tr for the step at
+ * sha; pt and runs must have room for b->nr_d + 2.  False without
+ * positions.
+ */
+static bool positions(struct bisect *b, const char *sha, const char *except,
+		      struct bisect_point *pt, struct sample_set *runs, struct bisect_trend *tr)
+{
+	const char *end[2] = { b->o->good, b->o->bad };
+
+	tr->pt = pt;
+	tr->nr = 0;
+	tr->x = sha ? position_of(b, sha) : 0;
+	if (!b->nr_range || tr->x < 0)
+		return false;
+	for (int e = 0; e < 2; e++) {
+		runs[tr->nr] = bisect_samples_of(b, end[e], false)->s;
+		runs[tr->nr].alloc = 0;
+		pt[tr->nr] = (struct bisect_point){ position_of(b, end[e]),
+						    e ? BISECT_BAD : BISECT_GOOD, &runs[tr->nr] };
+		tr->nr++;
+	}
+	for (int i = 0; i < b->nr_d; i++) {
+		struct decision *d = &b->d[i];
+		struct commit_samples *c;
+		double x;
+		int last;
+
+		if (d->v == BISECT_UNKNOWN || (except && !strcmp(d->sha, except)))
+			continue;
+		x = position_of(b, d->sha);
+		c = bisect_samples_of(b, d->sha, false);
+		last = d->used < c->s.nr ? d->used : c->s.nr;
+		if (x <= 0 || last <= d->from)
+			continue;
+		runs[tr->nr] = (struct sample_set){ c->s.v + d->from, last - d->from, 0 };
+		pt[tr->nr] = (struct bisect_point){ x, d->v, &runs[tr->nr] };
+		tr->nr++;
+	}
+	return true;
+}
+
 #define DECIDE_GAVE_UP (-2)
 
 /*
@@ -144,12 +227,19 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		struct commit_samples *c = bisect_samples_of(b, sha, false);
 		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
 		struct bisect_runs more;
+		struct bisect_point *pt = xcalloc((size_t)b->nr_d + 2, sizeof(*pt));
+		struct sample_set *runs = xcalloc((size_t)b->nr_d + 2, sizeof(*runs));
+		struct bisect_trend trend, *tr = &trend;
 		pools(b, &good, &bad, sha);
 		neighbours(b, sha, &lo, &hi);
-		int want = bisect_runs_wanted(&step, &good, &bad, &lo, &hi, p, &more);
+		if (!positions(b, sha, sha, pt, runs, &trend))
+			tr = NULL;
+		int want = bisect_runs_wanted(&step, &good, &bad, &lo, &hi, tr, p, &more);
 		enum bisect_verdict v = want ? BISECT_UNKNOWN : old != BISECT_UNKNOWN ?
-			bisect_confirm_verdict(old, &step, &good, &bad, &lo, &hi, p) :
-			bisect_classify(&step, &good, &bad, &lo, &hi, p);
+			bisect_confirm_verdict(old, &step, &good, &bad, &lo, &hi, tr, p) :
+			bisect_classify(&step, &good, &bad, &lo, &hi, tr, p);
+		free(pt);
+		free(runs);
 		/* each verdict as it is made, as git bisect says each step */
 		if (!b->o->no_progress && !want) {
 			struct strbuf subject = STRBUF_INIT;
@@ -460,6 +550,23 @@ static void endpoint_progress(struct bisect *b, const struct commit_samples *g,
 	strbuf_release(&sb);
 }
 
+/* The first bad commit's step stands out of the range's trend
+ * (bisect_step_stands_out), against its parent. */
+static bool result_stands_out(struct bisect *b, const char *parent)
+{
+	struct bisect_point *pt = xcalloc((size_t)b->nr_d + 2, sizeof(*pt));
+	struct sample_set *runs = xcalloc((size_t)b->nr_d + 2, sizeof(*runs));
+	struct bisect_trend all;
+	bool out = false;
+
+	if (parent && b->result && positions(b, NULL, NULL, pt, runs, &all))
+		out = bisect_step_stands_out(&all, &bisect_samples_of(b, parent, false)->s,
+					     &bisect_samples_of(b, b->result, false)->s);
+	free(pt);
+	free(runs);
+	return out;
+}
+
 int bisect_run(struct bisect_opts *o, bool resume)
 {
 	struct bisect b;
@@ -472,6 +579,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	strbuf_init(&b.order, 0);
 	strbuf_init(&b.why, 0);
 	strbuf_init(&b.skips, 0);
+	strbuf_init(&b.range_buf, 0);
 	if (resume) {
 		struct bisect_opts lo;
 		memset(&lo, 0, sizeof(lo));
@@ -566,6 +674,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 			goto out;
 	}
 	bisect_params_init(&b.p, count_commits(&b));
+	load_range(&b);
 	if (o->runs > 0)
 		b.p.min_runs = o->runs;
 	if (o->max_runs > 0)
@@ -583,7 +692,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	for (;;) {
 		struct bisect_runs more;
 		struct commit_samples *g = bisect_samples_of(&b, o->good, false), *bd = bisect_samples_of(&b, o->bad, false);
-		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, &b.p, &more))
+		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, NULL, &b.p, &more))
 			break;
 		endpoint_progress(&b, g, bd, &more);
 		int r = bisect_measure(&b, WT_GOOD, o->good, more.good);
@@ -662,10 +771,12 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	ret = b.recheck.moved ? BISECT_EXIT_UNTRUSTED : 0;
 	/* a drift ends at a pair that differs by about nothing (decide.h) */
 	double step = bisect_result_step(&b, parent);
-	if (isfinite(step) && isfinite(b.outlook.shift) && !bisect_real_step(step, b.outlook.shift)) {
+	if (isfinite(step) && isfinite(b.outlook.shift) && !bisect_real_step(step, b.outlook.shift) &&
+	    !result_stands_out(&b, parent)) {
 		printf("no answer: the commit named changes %s by %+.1f%%, under 1/8 of the "
-		       "%+.1f%% from good to bad: the change is spread over the range (a drift), "
-		       "not one commit's step; the commit named is not to be trusted\n",
+		       "%+.1f%% from good to bad, and no more than the range's trend explains: "
+		       "the change is spread over the range (a drift), not one commit's step; "
+		       "the commit named is not to be trusted\n",
 		       o->metric, 100 * step, 100 * b.outlook.shift);
 		ret = BISECT_EXIT_UNTRUSTED;
 	}
@@ -700,5 +811,7 @@ out:
 	strbuf_release(&b.why);
 	strbuf_release(&b.skips);
 	strbuf_release(&b.order);
+	free(b.range);
+	strbuf_release(&b.range_buf);
 	return ret;
 }

@@ -54,6 +54,9 @@ struct bisect {
 	struct bisect_kernel k;      /* --kernel-tree */
 	struct strbuf why;           /* why the commit being measured cannot be */
 	struct strbuf skips;         /* "sha reason\n" of skipped commits */
+	struct strbuf range_buf;     /* git rev-list --reverse good..bad */
+	char **range;                /* its lines: range[i] is at position i + 1 */
+	int nr_range;
 };
 
 /* The worktrees under "<state>.d/", named bisect_wt_name[w]. */

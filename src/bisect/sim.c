@@ -74,10 +74,11 @@ double sim_measure(const struct sim_history *h, int c, struct rng *r)
 }
 
 const struct sim_strategy sim_strategies[] = {
-	{ "adaptive", 0, SIM_DECIDE_TEST, true, true, true },
-	{ "fixed-5", 5, SIM_DECIDE_TEST, false, true, false },
-	{ "fixed-1", 1, SIM_DECIDE_NEAREST, false, false, false },
-	{ NULL, 0, SIM_DECIDE_TEST, false, false, false },
+	{ "adaptive", 0, SIM_DECIDE_TEST, true, true, true, true },
+	{ "no-trend", 0, SIM_DECIDE_TEST, true, true, true, false },
+	{ "fixed-5", 5, SIM_DECIDE_TEST, false, true, false, false },
+	{ "fixed-1", 1, SIM_DECIDE_NEAREST, false, false, false, false },
+	{ NULL, 0, SIM_DECIDE_TEST, false, false, false, false },
 };
 
 /* What the search knows of one commit: the runner's log, in effect. */
@@ -95,6 +96,7 @@ struct search {
 	struct rng *r;
 	struct commit *c;       /* one per commit; 0 and last are the endpoints */
 	struct sample_set good, bad;    /* the sides, as decide.h's step 2 */
+	struct bisect_point *pt;        /* room for positions() */
 	int last;
 	int runs;
 	const struct bisect_params *p;  /* the budget's */
@@ -166,6 +168,21 @@ static void neighbours(const struct search *s, int i, const struct sample_set **
 }
 
 /*
+ * Where the tested commits lie (decide.h's bisect_trend), i's own left
+ * out (i < 0: none); pt has room for every commit.
+ */
+static void positions(const struct search *s, int i, struct bisect_point *pt,
+		      struct bisect_trend *tr)
+{
+	tr->pt = pt;
+	tr->nr = 0;
+	tr->x = i;
+	for (int k = 0; k <= s->last; k++)
+		if (k != i && s->c[k].tested && s->c[k].v != BISECT_UNKNOWN)
+			pt[tr->nr++] = (struct bisect_point){ k, s->c[k].v, &s->c[k].runs };
+}
+
+/*
  * Measure commit i afresh under p, as strategy says, and record its
  * verdict (a confirmation's, bisect_confirm_verdict, when it was judged
  * old before); false (and nothing recorded) when the budget stopped it.
@@ -176,17 +193,20 @@ static bool test_commit(struct search *s, int i, const struct bisect_params *p,
 	struct commit *c = &s->c[i];
 	const struct sample_set *lo, *hi;
 	struct bisect_runs more;
+	struct bisect_trend where, *tr = s->st->trend ? &where : NULL;
 
 	c->runs.nr = 0;
 	c->tested = false;
 	build_sides(s);
 	neighbours(s, i, &lo, &hi);
+	/* the runs the points refer to grow in place as they are drawn */
+	positions(s, i, s->pt, &where);
 	if (s->st->runs) {
 		if (!afford(s, s->st->runs))
 			return false;
 		draw(s, i, s->st->runs);
 	} else {
-		while (bisect_runs_wanted(&c->runs, &s->good, &s->bad, lo, hi, p, &more)) {
+		while (bisect_runs_wanted(&c->runs, &s->good, &s->bad, lo, hi, tr, p, &more)) {
 			if (!afford(s, more.step + more.good + more.bad))
 				return false;
 			draw(s, i, more.step);
@@ -199,9 +219,9 @@ static bool test_commit(struct search *s, int i, const struct bisect_params *p,
 	if (s->st->decide == SIM_DECIDE_NEAREST)
 		c->v = nearest(&c->runs, &s->good, &s->bad);
 	else if (old != BISECT_UNKNOWN)
-		c->v = bisect_confirm_verdict(old, &c->runs, &s->good, &s->bad, lo, hi, p);
+		c->v = bisect_confirm_verdict(old, &c->runs, &s->good, &s->bad, lo, hi, tr, p);
 	else
-		c->v = bisect_classify(&c->runs, &s->good, &s->bad, lo, hi, p);
+		c->v = bisect_classify(&c->runs, &s->good, &s->bad, lo, hi, tr, p);
 	c->tested = true;
 	s->unknown_in_row = c->v == BISECT_UNKNOWN ? s->unknown_in_row + 1 : 0;
 	return true;
@@ -283,18 +303,26 @@ static double rel_change(const struct sample_set *from, const struct sample_set 
 	return m != 0 ? (mean(to->v, to->nr) - m) / fabs(m) : NAN;
 }
 
-/* The runner's final check (decide.h): lo -> hi against good -> bad. */
-static bool real_step(const struct search *s, int lo, int hi)
+/* The runner's final check (decide.h): lo -> hi against good -> bad,
+ * else against the trend of every verdict. */
+static bool real_step(struct search *s, int lo, int hi)
 {
-	return bisect_real_step(rel_change(&s->c[lo].runs, &s->c[hi].runs),
-				rel_change(&s->c[0].runs, &s->c[s->last].runs));
+	struct bisect_trend all;
+
+	if (bisect_real_step(rel_change(&s->c[lo].runs, &s->c[hi].runs),
+			     rel_change(&s->c[0].runs, &s->c[s->last].runs)))
+		return true;
+	if (!s->st->trend)
+		return false;
+	positions(s, -1, s->pt, &all);
+	return bisect_step_stands_out(&all, &s->c[lo].runs, &s->c[hi].runs);
 }
 
 bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 		const struct bisect_params *p, struct rng *r,
 		struct sim_result *out)
 {
-	struct search s = { h, st, r, NULL, SAMPLE_SET_INIT, SAMPLE_SET_INIT,
+	struct search s = { h, st, r, NULL, SAMPLE_SET_INIT, SAMPLE_SET_INIT, NULL,
 			    h->nr_commits - 1, 0, p, 0, BISECT_GO_ON };
 	struct bisect_params cp = bisect_confirm_params(p);
 	struct bisect_endpoints ep;
@@ -304,6 +332,7 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 	memset(out, 0, sizeof(*out));
 	out->found = -1;
 	s.c = xcalloc((size_t)h->nr_commits, sizeof(*s.c));
+	s.pt = xcalloc((size_t)h->nr_commits, sizeof(*s.pt));
 	s.c[0].v = BISECT_GOOD;
 	s.c[s.last].v = BISECT_BAD;
 	s.c[0].tested = s.c[s.last].tested = true;
@@ -314,7 +343,7 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 			draw(&s, s.last, st->runs);
 		}
 	} else {
-		while (bisect_runs_wanted(NULL, &s.c[0].runs, &s.c[s.last].runs, NULL, NULL,
+		while (bisect_runs_wanted(NULL, &s.c[0].runs, &s.c[s.last].runs, NULL, NULL, NULL,
 					  p, &more) && afford(&s, more.good + more.bad)) {
 			draw(&s, 0, more.good);
 			draw(&s, s.last, more.bad);
@@ -370,6 +399,7 @@ done:
 	for (int i = 0; i <= s.last; i++)
 		sample_set_release(&s.c[i].runs);
 	free(s.c);
+	free(s.pt);
 	sample_set_release(&s.good);
 	sample_set_release(&s.bad);
 	return out->found >= 0 && (out->found == h->first_bad || out->found == h->second_bad);

@@ -84,10 +84,14 @@ struct sim_strategy {
 				 * (bisect_real_step), as the runner does */
 	bool pool;              /* sides pool the runs of judged commits */
 	bool confirm;           /* re-measure the final pair (decide.h, step 3) */
+	bool trend;             /* verdicts see where the tested commits lie
+				 * (decide.h's bisect_trend), as the runner's do */
 };
 
 /*
- * adaptive: decide.h's whole protocol.  fixed-5: 5 runs of every commit,
+ * adaptive: decide.h's whole protocol.  no-trend: the same without the
+ * commits' positions (the runner when git rev-list fails), so without
+ * the trend model.  fixed-5: 5 runs of every commit,
  * the endpoints included, judged by the same bisect_classify on pooled
  * sides, an UNKNOWN skipped; the endpoints are not checked, so that its
  * row measures the search alone.  fixed-1: one run of everything, the

@@ -265,4 +265,31 @@ test_expect_success 'gives up within --max-total-runs, saying what to try' '
 		--metric mytest.score --max-total-runs 0 --state st9 -- true
 '
 
+# make_drift_repo DIR: 48 commits on a drift of -1% a commit (compounded)
+# from 2000, and a -4% step at commit 30: the step is under 1/8 of the
+# -40% from good to bad, so only the trend of the verdicts along the
+# range (git rev-list's positions) tells it from the drift.
+make_drift_repo() {
+	git init -q -b main "$1" && (
+	cd "$1" && git config user.name t && git config user.email t@t &&
+	i=0 &&
+	while [ $i -lt 48 ]; do
+		awk -v i=$i 'BEGIN { printf "%d\n", 2000 * 0.99 ^ i * (i >= 30 ? 0.96 : 1) }' >VALUE &&
+		git add VALUE && git commit -q -m "commit $i" && i=$((i + 1))
+	done
+	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
+}
+
+test_expect_success 'a step on a drift: found by the trend, said to explain part of the change' '
+	make_drift_repo drift &&
+	export COUNTER=$(pwd)/counter-drift &&
+	perfbot bisect --repo drift --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state std --result-root resd -- "$TRASH/bench.sh" >out 2>err &&
+	want=$(git -C drift log --format=%H --grep="^commit 30$" bad) &&
+	grep -q "^first bad commit: $want (\"commit 30\")" out &&
+	! grep -q "^no answer" out &&
+	perfbot report --bisect std >report &&
+	grep -q "This commit explains -4\.[0-9]% of the -4[0-9]\.[0-9]% from good to" report
+'
+
 test_done

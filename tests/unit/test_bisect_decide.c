@@ -48,8 +48,8 @@ static void test_classify_clear(void **state)
 	for (size_t i = 0; i < sizeof(all_tests) / sizeof(*all_tests); i++) {
 		struct bisect_params p = params(all_tests[i]);
 
-		assert_int_equal(bisect_classify(&like_good, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
-		assert_int_equal(bisect_classify(&like_bad, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+		assert_int_equal(bisect_classify(&like_good, &good, &bad, NULL, NULL, NULL, &p), BISECT_GOOD);
+		assert_int_equal(bisect_classify(&like_bad, &good, &bad, NULL, NULL, NULL, &p), BISECT_BAD);
 	}
 }
 
@@ -61,11 +61,11 @@ static void test_classify_rise(void **state)
 	struct bisect_params p = params(BISECT_TEST_POOLED);
 	(void)state;
 
-	assert_int_equal(bisect_classify(&like_good, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
-	assert_int_equal(bisect_classify(&like_bad, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&like_good, &good, &bad, NULL, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&like_bad, &good, &bad, NULL, NULL, NULL, &p), BISECT_BAD);
 	/* the sides swapped: the verdicts follow the sides, not a direction */
-	assert_int_equal(bisect_classify(&like_bad, &bad, &good, NULL, NULL, &p), BISECT_GOOD);
-	assert_int_equal(bisect_classify(&like_good, &bad, &good, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&like_bad, &bad, &good, NULL, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&like_good, &bad, &good, NULL, NULL, NULL, &p), BISECT_BAD);
 }
 
 static void test_classify_unknown(void **state)
@@ -84,22 +84,22 @@ static void test_classify_unknown(void **state)
 	for (size_t i = 0; i < sizeof(all_tests) / sizeof(*all_tests); i++) {
 		struct bisect_params p = params(all_tests[i]);
 
-		assert_int_equal(bisect_classify(&middle, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&beyond, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&empty, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-		assert_int_equal(bisect_classify(&one, &empty, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&middle, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&beyond, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&empty, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &empty, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 	}
 	/* one run: Welch cannot use it, exact MWU cannot reach alpha with it
 	 * (2 / 9), while the pooled t, knowing the noise from the sides, can */
 	{
 		struct bisect_params p = params(BISECT_TEST_WELCH);
 
-		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 		p.tests = BISECT_TEST_MWU;
-		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 		p.tests = BISECT_TEST_POOLED;
-		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+		assert_int_equal(bisect_classify(&one, &good, &bad, NULL, NULL, NULL, &p), BISECT_BAD);
 	}
 }
 
@@ -115,7 +115,7 @@ static void test_classify_closer_guard(void **state)
 
 	assert_true(bisect_pvalue(&step, &good, &p) < p.alpha);
 	assert_true(bisect_pvalue(&step, &bad, &p) >= p.alpha);
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 /* The level decides: the same runs are GOOD at a loose level, UNKNOWN
@@ -131,9 +131,9 @@ static void test_classify_alpha(void **state)
 	/* two runs give Welch about one degree of freedom: a middling p */
 	assert_true(pb > 0.01 && pb < 0.2);
 	p.alpha = 0.2;
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_GOOD);
 	p.alpha = 0.01;
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 static void test_pvalue(void **state)
@@ -174,7 +174,7 @@ static void test_runs_wanted_endpoints(void **state)
 	(void)state;
 
 	/* nothing measured: ref_min_runs each */
-	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, &p, &more),
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, NULL, &p, &more),
 			 2 * p.ref_min_runs);
 	assert_int_equal(more.good, p.ref_min_runs);
 	assert_int_equal(more.bad, p.ref_min_runs);
@@ -185,14 +185,14 @@ static void test_runs_wanted_endpoints(void **state)
 		sample_set_add(&good, 100 + (i % 2 ? 1 : -1));
 		sample_set_add(&bad, 100 + (i % 2 ? -1 : 1));
 	}
-	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.good, 1);
 	assert_int_equal(more.bad, 1);
 	while (good.nr < p.ref_max_runs) {
 		sample_set_add(&good, 100 + (good.nr % 2 ? 1 : -1));
 		sample_set_add(&bad, 100 + (bad.nr % 2 ? -1 : 1));
 	}
-	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, &p, &more), 0);
+	assert_int_equal(bisect_runs_wanted(NULL, &good, &bad, NULL, NULL, NULL, &p, &more), 0);
 	sample_set_release(&good);
 	sample_set_release(&bad);
 
@@ -200,7 +200,7 @@ static void test_runs_wanted_endpoints(void **state)
 	{
 		struct sample_set g = SET(100, 101, 99, 100.5), b = SET(90, 91, 89, 90.5);
 
-		assert_int_equal(bisect_runs_wanted(NULL, &g, &b, NULL, NULL, &p, &more), 0);
+		assert_int_equal(bisect_runs_wanted(NULL, &g, &b, NULL, NULL, NULL, &p, &more), 0);
 	}
 }
 
@@ -213,7 +213,7 @@ static void test_runs_wanted_step(void **state)
 	(void)state;
 
 	/* a fresh step: min_runs, the sides are big enough */
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), p.min_runs);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more), p.min_runs);
 	assert_int_equal(more.step, p.min_runs);
 	assert_int_equal(more.good + more.bad, 0);
 
@@ -221,20 +221,20 @@ static void test_runs_wanted_step(void **state)
 	sample_set_add(&step, 90.1);
 	sample_set_add(&step, 89.8);
 	sample_set_add(&step, 90.3);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 0);
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more), 0);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_BAD);
 	sample_set_release(&step);
 
 	/* half-way: one more run, and none of the sides (they have more) */
 	for (int i = 0; i < 3; i++)
 		sample_set_add(&step, 95 + (i - 1) * 0.2);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 1);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more), 1);
 	assert_int_equal(more.step, 1);
 	/* ... until max_runs: then the caller skips */
 	while (step.nr < p.max_runs)
 		sample_set_add(&step, 95 + (step.nr % 3 - 1) * 0.2);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 0);
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more), 0);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 	sample_set_release(&step);
 }
 
@@ -251,19 +251,19 @@ static void test_runs_wanted_far_side(void **state)
 	(void)state;
 
 	p.alpha = 1e-4;         /* keep them undecided */
-	assert_int_equal(bisect_classify(&leans_bad, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-	assert_int_equal(bisect_classify(&leans_good, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(bisect_classify(&leans_bad, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&leans_good, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, NULL, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.step, 1);
 	assert_int_equal(more.good, 1);
 	assert_int_equal(more.bad, 0);
-	assert_int_equal(bisect_runs_wanted(&leans_good, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(bisect_runs_wanted(&leans_good, &good, &bad, NULL, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.good, 0);
 	assert_int_equal(more.bad, 1);
 
 	/* sides at ref_max_runs grow no more */
 	p.ref_min_runs = p.ref_max_runs = 4;
-	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, NULL, NULL, &p, &more), 1);
+	assert_int_equal(bisect_runs_wanted(&leans_bad, &good, &bad, NULL, NULL, NULL, &p, &more), 1);
 	assert_int_equal(more.good, 0);
 }
 
@@ -278,7 +278,7 @@ static void test_runs_wanted_floors(void **state)
 	int n, total;
 	(void)state;
 
-	total = bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more);
+	total = bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more);
 	assert_int_equal(total, (p.ref_min_runs - 2) + more.step);
 	assert_int_equal(more.good, p.ref_min_runs - 2);
 	assert_int_equal(more.bad, 0);
@@ -468,16 +468,16 @@ static void test_classify_neighbours(void **state)
 	bisect_params_init(&p, 64);
 	p.tests = BISECT_TEST_POOLED;   /* the fixed-level rule's neighbours */
 	/* unlike both neighbours, between them: the nearer one */
-	assert_int_equal(bisect_classify(&g1, &sg, &sb, &sl, &sh, &p), BISECT_GOOD);
-	assert_int_equal(bisect_classify(&b1, &sg, &sb, &sl, &sh, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&g1, &sg, &sb, &sl, &sh, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&b1, &sg, &sb, &sl, &sh, NULL, &p), BISECT_BAD);
 	/* beyond a neighbour, not between them: no verdict from "nearer" */
-	assert_int_equal(bisect_classify(&m1, &sl, &sh, &sl, &sh, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&m1, &sl, &sh, &sl, &sh, NULL, &p), BISECT_UNKNOWN);
 	/* halfway in ratio (400 / 200 = 200 / 100): good */
 	{
 		struct sample_set l2 = SET(399.5, 400, 400.5), h2 = SET(99.5, 100, 100.5);
 		struct sample_set s2 = SET(199.5, 200, 200.5);
 
-		assert_int_equal(bisect_classify(&s2, &l2, &h2, &l2, &h2, &p), BISECT_GOOD);
+		assert_int_equal(bisect_classify(&s2, &l2, &h2, &l2, &h2, NULL, &p), BISECT_GOOD);
 	}
 }
 
@@ -495,12 +495,12 @@ static void test_classify_outlier(void **state)
 	bisect_params_init(&p, 64);
 	/* the raw mean, 967, is a third of the way to good */
 	assert_true(fabs((899 + 903 + 1100) / 3.0 - 967.33) < 0.01);
-	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, NULL, &p), BISECT_BAD);
 	/* the twin without the clipping's help: the outlier in the middle */
 	step[2] = 950;
-	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, NULL, &p), BISECT_BAD);
 	step[0] = step[1] = step[2] = 950;
-	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&st, &sg, &sb, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 /* ---- the sequential verdict (BISECT_TEST_SPRT) ------------------------ */
@@ -533,65 +533,69 @@ static void test_llr_value(void **state)
 	struct sample_set step = SET(91.5, 93.5);
 	double s2 = (2 + 2 + 2) / 7.0, v = s2 * (1 / 2.0 + (1 / 4.0 + 1 / 4.0) / 4);
 	double size = 10 - sqrt(s2 * (1 / 4.0 + 1 / 4.0));
-	double want = size * upper_z(t_pvalue(2.5 / sqrt(v), 7) / 2) / sqrt(v);
+	/* the midpoint in ratio: sqrt(100 * 90) = 94.87, not 95 */
+	double x = sqrt(100.0 * 90) - 92.5;
+	double want = size * upper_z(t_pvalue(x / sqrt(v), 7) / 2) / sqrt(v);
 	struct bisect_params p;
 	(void)state;
 
-	assert_true(fabs(bisect_llr(&step, &good, &bad, NULL, NULL) - want) < 1e-9);
+	assert_true(fabs(bisect_llr(&step, &good, &bad, NULL, NULL, NULL) - want) < 1e-9);
 	/* the other way round: the sign follows the sides */
-	assert_true(fabs(bisect_llr(&step, &bad, &good, NULL, NULL) + want) < 1e-9);
+	assert_true(fabs(bisect_llr(&step, &bad, &good, NULL, NULL, NULL) + want) < 1e-9);
 	/* nothing to say: one run in all, equal sides, the step at the midpoint */
 	{
-		struct sample_set one = SET(90), mid = SET(94, 96);
+		double m = sqrt(100.0 * 90);
+		struct sample_set one = SET(90), mid = SET(m, m);
 
-		assert_true(bisect_llr(&one, &one, &one, NULL, NULL) == 0);
-		assert_true(bisect_llr(&step, &good, &good, NULL, NULL) == 0);
-		assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL) == 0);
+		assert_true(bisect_llr(&one, &one, &one, NULL, NULL, NULL) == 0);
+		assert_true(bisect_llr(&step, &good, &good, NULL, NULL, NULL) == 0);
+		assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL, NULL) == 0);
 	}
 	/* the verdict at log(1 / alpha) exactly: >= is decisive */
 	bisect_params_init(&p, 64);
 	p.alpha = exp(-want);
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_BAD);
 	p.alpha = exp(-want) * 0.999;
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 	p.alpha = exp(-want);
-	assert_int_equal(bisect_classify(&step, &bad, &good, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&step, &bad, &good, NULL, NULL, NULL, &p), BISECT_GOOD);
 	/* noiseless: any distance decides */
 	{
 		struct sample_set g0 = SET(100, 100), b0 = SET(90, 90), s0 = SET(99, 99);
 
-		assert_true(isinf(bisect_llr(&s0, &g0, &b0, NULL, NULL)));
-		assert_int_equal(bisect_classify(&s0, &g0, &b0, NULL, NULL, &p), BISECT_GOOD);
+		assert_true(isinf(bisect_llr(&s0, &g0, &b0, NULL, NULL, NULL)));
+		assert_int_equal(bisect_classify(&s0, &g0, &b0, NULL, NULL, NULL, &p), BISECT_GOOD);
 	}
 }
 
 /*
  * A neighbour unlike the rest of its side (4 standard errors) stands
  * for it alone: the second step of a history.  Good pools runs at 100
- * (8) and the neighbour's 4 at 90 + e; bad is at 80.  The step at 89
- * is good by the neighbour, bad-leaning by the pooled side.
+ * (8) and the neighbour's 4 at 90 + e; bad is at 80.  The step at 88.5
+ * is good by the neighbour, bad-leaning by the pooled side (clipped, it
+ * is at 98.7: the midpoint in ratio is 88.9).
  */
 static void test_llr_neighbour(void **state)
 {
 	double g[12] = { 99, 101, 99, 101, 99, 101, 99, 101 };
 	double l[4];
 	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
-	struct sample_set step = SET(88.5, 89.5, 88.5, 89.5);
+	struct sample_set step = SET(87.5, 89.5, 87.5, 89.5);
 	struct sample_set good = { g, 12, 0 }, lo = { l, 4, 0 };
 	(void)state;
 
 	/* the neighbour at 90.0: far from the rest of good -> used */
 	for (int i = 0; i < 4; i++)
 		g[8 + i] = l[i] = 90 + (i % 2 ? 0.5 : -0.5);
-	assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) < -3);
-	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL) > 0);
+	assert_true(bisect_llr(&step, &good, &bad, &lo, NULL, NULL) < -3);
+	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL, NULL) > 0);
 	/* a neighbour that is all of its side changes nothing */
-	assert_true(bisect_llr(&step, &lo, &bad, &lo, NULL) ==
-		    bisect_llr(&step, &lo, &bad, NULL, NULL));
+	assert_true(bisect_llr(&step, &lo, &bad, &lo, NULL, NULL) ==
+		    bisect_llr(&step, &lo, &bad, NULL, NULL, NULL));
 	/* a neighbour of one run is never alone */
 	lo.nr = 1;
-	assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) ==
-		    bisect_llr(&step, &good, &bad, NULL, NULL));
+	assert_true(bisect_llr(&step, &good, &bad, &lo, NULL, NULL) ==
+		    bisect_llr(&step, &good, &bad, NULL, NULL, NULL));
 }
 
 /*
@@ -605,11 +609,11 @@ static void test_llr_neighbour_outlier(void **state)
 	struct sample_set good = SET(99, 101, 99, 101, 99, 101, 99, 101);
 	struct sample_set bad = SET(89, 91, 89, 91, 89, 91, 89, 91, 90.5, 40);
 	struct sample_set hi = SET(90.5, 40), step = SET(92, 92.5, 91.5);
-	double without = bisect_llr(&step, &good, &bad, NULL, NULL);
+	double without = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
 	(void)state;
 
 	assert_true(without > 0);
-	assert_true(bisect_llr(&step, &good, &bad, NULL, &hi) == without);
+	assert_true(bisect_llr(&step, &good, &bad, NULL, &hi, NULL) == without);
 }
 
 /* The boundary of "unlike its side": z just over 4 switches, just
@@ -621,7 +625,7 @@ static void test_llr_neighbour_z(void **state)
 	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
 	struct sample_set step = SET(95, 95.5);
 	struct sample_set good = { g, 16, 0 }, lo = { l, 4, 0 };
-	double base = bisect_llr(&step, &good, &bad, NULL, NULL);
+	double base = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
 	(void)state;
 
 	for (int i = 0; i < 12; i++)
@@ -633,11 +637,11 @@ static void test_llr_neighbour_z(void **state)
 
 		for (int i = 0; i < 4; i++)
 			g[12 + i] = l[i] = 100 - off[k] + (i % 2 ? 1 : -1);
-		base = bisect_llr(&step, &good, &bad, NULL, NULL);
+		base = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
 		if (k == 0)
-			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) == base);
+			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL, NULL) == base);
 		else
-			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL) != base);
+			assert_true(bisect_llr(&step, &good, &bad, &lo, NULL, NULL) != base);
 	}
 }
 
@@ -655,16 +659,16 @@ static void test_llr_band(void **state)
 
 	/* the scale is 1.4826 x 1.069 (the median deviation, x sqrt(8/7)),
 	 * so 40 and 30 both stop at 90 - 2.5 x 1.585 = 86.04 */
-	at40 = bisect_llr(&step, &good, &bad, NULL, NULL);
+	at40 = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
 	step.v[1] = 30;
-	at30 = bisect_llr(&step, &good, &bad, NULL, NULL);
+	at30 = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
 	assert_true(at40 == at30);
-	assert_true(fabs(at40 - bisect_llr(&edge, &good, &bad, NULL, NULL)) < 0.5);
+	assert_true(fabs(at40 - bisect_llr(&edge, &good, &bad, NULL, NULL, NULL)) < 0.5);
 	/* within the band nothing is moved */
 	step.v[1] = 88;
-	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL) < at40);
+	assert_true(bisect_llr(&step, &good, &bad, NULL, NULL, NULL) < at40);
 	/* 3 runs: 40 is clipped near 99.5, and the step is good */
-	assert_true(bisect_llr(&three, &good, &bad, NULL, NULL) < 0);
+	assert_true(bisect_llr(&three, &good, &bad, NULL, NULL, NULL) < 0);
 }
 
 /* The answer's own step must be 1/8 of the change: under it, a drift. */
@@ -693,13 +697,13 @@ static void test_runs_wanted_sprt_side(void **state)
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.step, 1);
 	assert_int_equal(more.good, 1);
 	assert_int_equal(more.bad, 0);
 	/* nearer good or bad does not matter; equal counts: good */
 	bad.nr = 4;
-	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(bisect_runs_wanted(&step, &good, &bad, NULL, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.good, 1);
 	good.nr = 5;
 	(void)step_b;
@@ -742,15 +746,15 @@ static void test_classify_at_exactly_alpha(void **state)
 	/* near_good: unlike bad, and as unlike good as alpha itself */
 	p.alpha = bisect_pvalue(&near_good, &good, &p);
 	assert_true(bisect_pvalue(&near_good, &bad, &p) < p.alpha);
-	assert_int_equal(bisect_classify(&near_good, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&near_good, &good, &bad, NULL, NULL, NULL, &p), BISECT_GOOD);
 	p.alpha = nextafter(bisect_pvalue(&near_good, &good, &p), 2);
-	assert_int_equal(bisect_classify(&near_good, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&near_good, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 
 	p.alpha = bisect_pvalue(&near_bad, &bad, &p);
 	assert_true(bisect_pvalue(&near_bad, &good, &p) < p.alpha);
-	assert_int_equal(bisect_classify(&near_bad, &good, &bad, NULL, NULL, &p), BISECT_BAD);
+	assert_int_equal(bisect_classify(&near_bad, &good, &bad, NULL, NULL, NULL, &p), BISECT_BAD);
 	p.alpha = nextafter(p.alpha, 2);
-	assert_int_equal(bisect_classify(&near_bad, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&near_bad, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 /* Sum of squared deviations, written out. */
@@ -795,12 +799,12 @@ static void test_pooled_degrees_of_freedom(void **state)
 	/* the step is closer to good (4 away) than to bad (6) */
 	assert_true(pb < pg);
 	p.alpha = pb * 1.001;
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_GOOD);
 	p.alpha = pb * 0.999;
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 	/* and not above pg: then it is unlike good as well */
 	p.alpha = pg * 1.001;
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 }
 
 /* An undecided step exactly halfway: the far side to grow is good. */
@@ -814,8 +818,8 @@ static void test_far_side_tie(void **state)
 	(void)state;
 
 	p.alpha = 1e-4;
-	assert_int_equal(bisect_classify(&halfway, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
-	assert_int_equal(bisect_runs_wanted(&halfway, &good, &bad, NULL, NULL, &p, &more), 2);
+	assert_int_equal(bisect_classify(&halfway, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_runs_wanted(&halfway, &good, &bad, NULL, NULL, NULL, &p, &more), 2);
 	assert_int_equal(more.step, 1);
 	assert_int_equal(more.good, 1);
 	assert_int_equal(more.bad, 0);
@@ -913,32 +917,96 @@ static void test_noise_moved_matters(void **state)
 }
 
 /*
- * A step at max_runs that the ratio cannot place, unlike both sides and
- * between them, is at a level of its own (between two steps): the
- * nearer side in ratio, not a skip.  Before max_runs, or when it is not
- * unlike both, it stays UNKNOWN.
+ * A step unlike both sides (4 standard errors) and between them is at
+ * neither level: before a trend can be fitted it is judged by its side
+ * of their midpoint in ratio at the fixed level, log(1 / p) its "ratio"
+ * (decide.c).  One that this cannot place by max_runs is at a level of
+ * its own (between two steps): the nearer side in ratio, not a skip.
+ * Before max_runs, or when it is not unlike both, it stays UNKNOWN.
  */
 static void test_sprt_third_level(void **state)
 {
 	struct sample_set good = SET(99, 101, 99, 101, 99, 101, 99, 101);
-	struct sample_set bad = SET(79, 81, 79, 81, 79, 81, 79, 81);
-	/* at 90: 10 from each, nearer good in ratio (100/90 < 90/80) */
-	struct sample_set mid = SET(89.5, 90.5, 89.5, 90.5, 89.5, 90.5, 89.5, 90.5);
+	struct sample_set bad = SET(80, 82, 80, 82, 80, 82, 80, 82);
+	/* at 90.5, 0.5 above the midpoint in ratio (90), the noise hiding it */
+	struct sample_set mid = SET(88, 93, 88, 93, 88, 93, 88, 93);
+	/* at 91, 1 above the midpoint, the noise small: the fixed level
+	 * places it at once */
+	struct sample_set tight = SET(90.9, 91.1, 90.9, 91.1, 90.9, 91.1, 90.9, 91.1);
 	/* at 90 too, but too noisy to be unlike either at alpha */
 	struct sample_set noisy = SET(70, 110, 70, 110, 70, 110, 70, 110);
+	struct bisect_point pt[4];
+	struct bisect_trend tr = { pt, 4, 2 };
 	struct bisect_params p;
+	double llr;
 	(void)state;
 
 	bisect_params_init(&p, 64);
 	p.max_runs = 8;
-	assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL) == 0);
-	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, &p), BISECT_GOOD);
-	/* mirrored (good at 80, bad at 100): 90 is nearer 100 in ratio */
-	assert_int_equal(bisect_classify(&mid, &bad, &good, NULL, NULL, &p), BISECT_BAD);
+	llr = bisect_llr(&mid, &good, &bad, NULL, NULL, NULL);
+	assert_true(llr < 0 && llr > log(p.alpha));
+	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, NULL, &p), BISECT_GOOD);
+	/* mirrored (good at 81, bad at 100): 90.5 is nearer 100 in ratio */
+	assert_int_equal(bisect_classify(&mid, &bad, &good, NULL, NULL, NULL, &p), BISECT_BAD);
 	p.max_runs = 9;
-	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&mid, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
 	p.max_runs = 8;
-	assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, &p), BISECT_UNKNOWN);
+	assert_int_equal(bisect_classify(&noisy, &good, &bad, NULL, NULL, NULL, &p), BISECT_UNKNOWN);
+	/* the fixed level: log(1 / p) of the distance from the midpoint */
+	{
+		double s2 = (8 * 1.0 + 8 * 1.0 + 8 * 0.01) / 21;
+		double v = s2 * (1 / 8.0 + (1 / 8.0 + 1 / 8.0) / 4);
+		double want = log(t_pvalue((91 - sqrt(100.0 * 81)) / sqrt(v), 21));
+
+		assert_true(want < log(p.alpha));
+		assert_true(fabs(bisect_llr(&tight, &good, &bad, NULL, NULL, NULL) - want) < 1e-9);
+		p.max_runs = 32;
+		assert_int_equal(bisect_classify(&tight, &good, &bad, NULL, NULL, NULL, &p),
+				 BISECT_GOOD);
+		assert_true(fabs(bisect_llr(&tight, &bad, &good, NULL, NULL, NULL) + want) < 1e-9);
+	}
+	/* once the trend can be fitted (4 tested commits) the fixed level
+	 * is left to it: a flat range, where the ratio's own verdict holds */
+	pt[0] = (struct bisect_point){ 0, BISECT_GOOD, &good };
+	pt[1] = (struct bisect_point){ 1, BISECT_GOOD, &good };
+	pt[2] = (struct bisect_point){ 3, BISECT_BAD, &bad };
+	pt[3] = (struct bisect_point){ 4, BISECT_BAD, &bad };
+	llr = bisect_llr(&mid, &good, &bad, NULL, NULL, &tr);
+	assert_true(llr != bisect_llr(&mid, &good, &bad, NULL, NULL, NULL));
+	tr.nr = 3;
+	assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL, &tr) ==
+		    bisect_llr(&mid, &good, &bad, NULL, NULL, NULL));
+}
+
+/*
+ * The fixed level takes over from the ratio only for a step at least 4
+ * standard errors from both levels (MIDPOINT_Z in decide.c): just
+ * beyond that the step's value is log(1 / p), just within it the ratio's.
+ */
+static void test_sprt_midpoint_z(void **state)
+{
+	struct sample_set good = SET(99, 101, 99, 101, 99, 101, 99, 101);
+	struct sample_set bad = SET(80, 82, 80, 82, 80, 82, 80, 82);
+	/* the pooled noise: 8 runs of +-1 in each set, 21 degrees */
+	double s2 = 24 / 21.0, se = sqrt(s2 * (1 / 8.0 + 1 / 8.0));
+	double v = s2 * (1 / 8.0 + (1 / 8.0 + 1 / 8.0) / 4);
+	(void)state;
+
+	for (int k = 0; k < 2; k++) {
+		double m = 81 + 4 * se * (k ? 1.01 : 0.99), x = m - sqrt(100.0 * 81);
+		double vals[8], fixed = -log(t_pvalue(fabs(x) / sqrt(v), 21)), llr;
+		struct sample_set step = { vals, 8, 0 };
+
+		for (int i = 0; i < 8; i++)
+			vals[i] = m + (i % 2 ? 1 : -1);
+		llr = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
+		/* x < 0 and d < 0: it leans bad, positive */
+		assert_true(llr > 0);
+		if (k)
+			assert_true(fabs(llr - fixed) < 1e-9);
+		else
+			assert_true(fabs(llr - fixed) > 1e-3);
+	}
 }
 
 /*
@@ -960,21 +1028,21 @@ static void test_confirm_verdict(void **state)
 	bisect_params_init(&p, 64);
 	cp = bisect_confirm_params(&p);
 	cp.max_runs = 8;
-	llr = bisect_llr(&step, &good, &bad, NULL, NULL);
+	llr = bisect_llr(&step, &good, &bad, NULL, NULL, NULL);
 	assert_true(llr > 0 && llr < -log(cp.alpha));
-	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, &cp), BISECT_UNKNOWN);
-	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, &cp),
+	assert_int_equal(bisect_classify(&step, &good, &bad, NULL, NULL, NULL, &cp), BISECT_UNKNOWN);
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, NULL, &cp),
 			 BISECT_BAD);
-	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &good, &bad, NULL, NULL, &cp),
+	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &good, &bad, NULL, NULL, NULL, &cp),
 			 BISECT_UNKNOWN);
 	/* mirrored: leaning good keeps good */
-	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &bad, &good, NULL, NULL, &cp),
+	assert_int_equal(bisect_confirm_verdict(BISECT_GOOD, &step, &bad, &good, NULL, NULL, NULL, &cp),
 			 BISECT_GOOD);
 	/* before max_runs: more runs, not the old verdict */
 	step.nr = 7;
-	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, &cp),
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &step, &good, &bad, NULL, NULL, NULL, &cp),
 			 BISECT_UNKNOWN);
-	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &like_good, &good, &bad, NULL, NULL,
+	assert_int_equal(bisect_confirm_verdict(BISECT_BAD, &like_good, &good, &bad, NULL, NULL, NULL,
 						&cp), BISECT_GOOD);
 }
 
@@ -996,6 +1064,7 @@ int main(void)
 		cmocka_unit_test(test_noise_moved),
 		cmocka_unit_test(test_noise_moved_matters),
 		cmocka_unit_test(test_sprt_third_level),
+		cmocka_unit_test(test_sprt_midpoint_z),
 		cmocka_unit_test(test_confirm_verdict),
 		cmocka_unit_test(test_partial_step),
 		cmocka_unit_test(test_classify_outlier),

@@ -1,0 +1,102 @@
+#ifndef PERFBOT_BISECT_TREND_H
+#define PERFBOT_BISECT_TREND_H
+/*
+ * The trend model of a bisection (decide.c's verdicts use it): the
+ * log of the metric along the range as one line plus one step,
+ *
+ *     log y(x) = a + b x + c [x is on the bad side],
+ *
+ * fitted by weighted least squares to the mean log of each tested
+ * commit's runs (weights: its runs), with the noise from the runs about
+ * their own commit's mean.  A slow drift compounds per commit, so it is
+ * a line in the log; the pooled sides of decide.h mix every level along
+ * it, and their spread is the drift's, not the noise's.  Against the
+ * two lines a commit's verdict is as sharp as against flat sides: the
+ * lines' offset c is the step, however far the drift carried the ends.
+ *
+ * Internal to src/bisect/; decide.h declares struct bisect_trend.
+ */
+#include "bisect/decide.h"
+
+#include <stdbool.h>
+
+/* At least this many tested commits (the endpoints among them) before a
+ * fit: three parameters, and one left over to test the fit with. */
+#define TREND_MIN_POINTS 4
+
+struct trend_fit {
+	double beta[3];         /* a, b, c: x scaled to x0..x0 + scale -> 0..1 */
+	double inv[3][3];       /* (X'WX)^-1: times s2, beta's covariance */
+	double s2;              /* the runs' own noise (log), pooled */
+	int df;                 /* its degrees of freedom */
+	int npts;               /* tested commits fitted */
+	double x0, scale;
+	double lof_p;           /* p of the points' scatter about the fit
+				 * against the noise (lack of fit); 1 with
+				 * no degree left to test */
+	double total;           /* mean log of the last point less the
+				 * first: the direction from good to bad */
+};
+
+/*
+ * Fit t's points, with the step's runs (may be NULL) counted in the
+ * noise only.  False when there are fewer than TREND_MIN_POINTS, a value
+ * is not positive (no log), or the positions leave the fit undetermined.
+ */
+bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
+	       struct trend_fit *f);
+
+/*
+ * The references of a verdict by the trend, when the model stands for
+ * this range: the step's runs against the good and the bad line at its
+ * position.  d is the step (c, log), vd its variance; x the step's mean
+ * log less the lines' midpoint there, vx the variance of x (the step's
+ * runs and the fit's); df the noise's degrees.
+ */
+struct trend_refs {
+	double d, vd, x, vx;
+	int df;
+};
+
+/*
+ * bench/bisect-sim.sh tuned these on a drift of -0.1% a commit with a
+ * -10% step, against two steps and single steps (seeds 1-3): lower
+ * neighbour or slope thresholds let a second step's two levels pass for
+ * a trend (two steps lost up to a point of accuracy), higher ones left
+ * drifts to the pooled sides; a step of fewer than 3 standard errors was
+ * mostly two levels of a second step fitted as one line.
+ */
+#define TREND_NEIGHBOUR_Z 4.0
+#define TREND_SLOPE_Z 5.0
+#define TREND_LOF_P 0.01
+#define TREND_STEP_Z 3.0
+
+/*
+ * Both tested neighbours of t's step (the good point nearest below it,
+ * the bad one nearest above) lie TREND_NEIGHBOUR_Z standard errors of
+ * f's noise off the rest of their side: each side's level moves along
+ * the range, which a drift does and two flat sides never do.  A
+ * neighbour's runs are among its side's, so its mean differs from the
+ * side's by noise of variance s2 (1/n - 1/n_side).
+ */
+bool trend_neighbours_moved(const struct bisect_trend *t, const struct trend_fit *f);
+
+/*
+ * The fit alone shows a drift: its slope is TREND_SLOPE_Z standard
+ * errors from 0, its lack of fit no worse than p = TREND_LOF_P, and its
+ * step TREND_STEP_Z standard errors from 0 (a drift whose neighbours
+ * are still the endpoints).
+ */
+bool trend_sloped(const struct trend_fit *f);
+
+/*
+ * Whether the trend decides the step, and its references into *out: it
+ * fits (with the step's runs in the noise), either of the two above
+ * holds, and the step c goes the way from good to bad (a step against
+ * it is no first bad commit).  False leaves the verdict to the pooled
+ * sides.
+ */
+bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
+		   struct trend_refs *out);
+
+#endif
