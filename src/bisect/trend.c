@@ -5,26 +5,89 @@
 #include "bisect/trend.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"
+#include "util/xalloc.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Mean log of s's runs and their squared deviations from it into *ss;
- * NAN when a run is not positive. */
-static double log_mean(const struct sample_set *s, double *ss)
+/* The median of s's logs (all positive), tmp room for s->nr. */
+static double median_log(const struct sample_set *s, double *tmp)
 {
-	double sum = 0, m;
+	for (int i = 0; i < s->nr; i++)
+		tmp[i] = log(s->v[i]);
+	qsort(tmp, (size_t)s->nr, sizeof(double), cmp_double);
+	return s->nr % 2 ? tmp[s->nr / 2] : (tmp[s->nr / 2 - 1] + tmp[s->nr / 2]) / 2;
+}
+
+/*
+ * Mean log of s's runs and their squared deviations from it into *ss;
+ * NAN when a run is not positive.  With lim > 0 and more than 2 runs the
+ * logs are clipped (winsorized) about their median at lim first, as
+ * decide.c clips the runs it compares: one run in a heavy tail would
+ * otherwise move a commit off its line.
+ */
+static double log_mean(const struct sample_set *s, double lim, double *ss)
+{
+	double sum = 0, m, med = 0, *tmp;
 
 	*ss = 0;
-	for (int i = 0; i < s->nr; i++) {
+	for (int i = 0; i < s->nr; i++)
 		if (!(s->v[i] > 0))
 			return NAN;
-		sum += log(s->v[i]);
+	tmp = xmalloc(sizeof(double) * (size_t)(s->nr > 0 ? s->nr : 1));
+	if (lim > 0 && s->nr > 2)
+		med = median_log(s, tmp);
+	for (int i = 0; i < s->nr; i++) {
+		tmp[i] = log(s->v[i]);
+		if (lim > 0 && s->nr > 2)
+			tmp[i] = fmin(fmax(tmp[i], med - lim), med + lim);
+		sum += tmp[i];
 	}
 	m = sum / s->nr;
 	for (int i = 0; i < s->nr; i++)
-		*ss += (log(s->v[i]) - m) * (log(s->v[i]) - m);
+		*ss += (tmp[i] - m) * (tmp[i] - m);
+	free(tmp);
 	return m;
+}
+
+/*
+ * The clipping limit of log_mean for every set of t and the step: 2.5
+ * robust scales (1.4826 times the median absolute deviation of each run's
+ * log from its own commit's median, scaled by sqrt(n / (n - 1)) as
+ * decide.c's clipped() does); 0 when no set has 2 runs or a run is not
+ * positive (the fit then refuses anyway).
+ */
+static double clip_limit(const struct bisect_trend *t, const struct sample_set *step)
+{
+	double *dev, *tmp, lim = 0;
+	int n = step ? step->nr : 0, k = 0;
+
+	for (int j = 0; j < t->nr; j++)
+		n += t->pt[j].runs ? t->pt[j].runs->nr : 0;
+	dev = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+	tmp = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+	for (int j = -1; j < t->nr; j++) {
+		const struct sample_set *s = j < 0 ? step : t->pt[j].runs;
+		double med;
+
+		if (!s || s->nr < 2)
+			continue;
+		for (int i = 0; i < s->nr; i++)
+			if (!(s->v[i] > 0))
+				goto out;
+		med = median_log(s, tmp);
+		for (int i = 0; i < s->nr; i++)
+			dev[k++] = fabs(log(s->v[i]) - med) * sqrt(s->nr / (s->nr - 1.0));
+	}
+	if (k) {
+		qsort(dev, (size_t)k, sizeof(double), cmp_double);
+		lim = 2.5 * 1.4826 * (k % 2 ? dev[k / 2] : (dev[k / 2 - 1] + dev[k / 2]) / 2);
+	}
+out:
+	free(dev);
+	free(tmp);
+	return lim;
 }
 
 /* inv = a^-1 by cofactors; false when a is (nearly) singular. */
@@ -75,8 +138,9 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 	memset(f, 0, sizeof(*f));
 	if (!t)
 		return false;
+	f->clip = clip_limit(t, step);
 	if (step && step->nr > 0) {
-		if (isnan(log_mean(step, &ss)))
+		if (isnan(log_mean(step, f->clip, &ss)))
 			return false;
 		ssum = ss;
 		f->df = step->nr - 1;
@@ -97,7 +161,7 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 
 		if (!counts(p))
 			continue;
-		y = log_mean(p->runs, &ss);
+		y = log_mean(p->runs, f->clip, &ss);
 		if (isnan(y))
 			return false;
 		ssum += ss;
@@ -128,7 +192,7 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 
 		if (!counts(&t->pt[k]))
 			continue;
-		d = log_mean(t->pt[k].runs, &q) - fitted(f, &t->pt[k]);
+		d = log_mean(t->pt[k].runs, f->clip, &q) - fitted(f, &t->pt[k]);
 		rss += t->pt[k].runs->nr * d * d;
 	}
 	/* F = (rss / k1) / s2 on k1 and df degrees: P(F' >= F) */
@@ -152,7 +216,7 @@ bool trend_neighbours_moved(const struct bisect_trend *t, const struct trend_fit
 
 		if (!counts(p))
 			continue;
-		sum[side] += p->runs->nr * log_mean(p->runs, &q);
+		sum[side] += p->runs->nr * log_mean(p->runs, f->clip, &q);
 		n[side] += p->runs->nr;
 		if (!side && p->x < t->x && (nb[0] < 0 || p->x > t->pt[nb[0]].x))
 			nb[0] = k;
@@ -168,7 +232,7 @@ bool trend_neighbours_moved(const struct bisect_trend *t, const struct trend_fit
 		r = t->pt[nb[side]].runs;
 		var = f->s2 * (1.0 / r->nr - 1.0 / n[side]);
 		if (!(var > 0) ||
-		    fabs(log_mean(r, &q) - sum[side] / n[side]) < TREND_NEIGHBOUR_Z * sqrt(var))
+		    fabs(log_mean(r, f->clip, &q) - sum[side] / n[side]) < TREND_NEIGHBOUR_Z * sqrt(var))
 			return false;
 	}
 	return true;
@@ -199,7 +263,7 @@ bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
 	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++)
 			vmid += u[i] * f.inv[i][j] * u[j];
-	ym = log_mean(step, &q);
+	ym = log_mean(step, f.clip, &q);
 	out->x = ym - (f.beta[0] + f.beta[1] * u[1] + f.beta[2] / 2);
 	out->vx = f.s2 / step->nr + f.s2 * vmid;
 	out->df = f.df;

@@ -7,8 +7,9 @@
  *     log y(x) = a + b x + c [x is on the bad side],
  *
  * fitted by weighted least squares to the mean log of each tested
- * commit's runs (weights: its runs), with the noise from the runs about
- * their own commit's mean.  A slow drift compounds per commit, so it is
+ * commit's runs (weights: its runs; the logs clipped about their
+ * commit's median at 2.5 robust scales, as decide.c clips the runs it
+ * compares), with the noise from the runs about their own commit's mean.  A slow drift compounds per commit, so it is
  * a line in the log; the pooled sides of decide.h mix every level along
  * it, and their spread is the drift's, not the noise's.  Against the
  * two lines a commit's verdict is as sharp as against flat sides: the
@@ -36,6 +37,8 @@ struct trend_fit {
 				 * no degree left to test */
 	double total;           /* mean log of the last point less the
 				 * first: the direction from good to bad */
+	double clip;            /* logs clipped at their commit's median
+				 * +- clip (0: none), trend.c says why */
 };
 
 /*

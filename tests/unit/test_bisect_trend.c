@@ -202,6 +202,37 @@ static void test_fit_refused(void **state)
 	assert_false(trend_fit(&g.t, NULL, &f));
 }
 
+/*
+ * One run in a heavy tail (3x the level) moves its commit's mean log by
+ * log(3) / 4 = 0.27 unclipped, more than the -0.1 step, and multiplies
+ * the noise by 75; clipped at 2.5 robust scales about the commit's
+ * median it moves the mean log by 0.03 and the noise by less than 2.
+ */
+static void test_fit_clips(void **state)
+{
+	static const double x[] = { 0, 256, 512, 768, 1023 };
+	struct range g;
+	struct trend_fit f0, f1;
+	(void)state;
+
+	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0.02, 640);
+	assert_true(trend_fit(&g.t, NULL, &f0));
+	/* every run 0.02 from its commit's median: the scale is 0.02 * sqrt(4/3) */
+	assert_true(fabs(f0.clip - 2.5 * 1.4826 * 0.02 * sqrt(4 / 3.0)) < 1e-12);
+	assert_true(fabs(f0.beta[2] - -0.1) < 1e-9);
+	g.r[4].v[0] *= 3;
+	assert_true(trend_fit(&g.t, NULL, &f1));
+	assert_true(fabs(f1.clip - f0.clip) < 1e-12);
+	assert_true(fabs(f1.beta[2] - f0.beta[2]) < 0.03);
+	assert_true(f1.s2 < 2 * f0.s2);
+	/* two runs are not clipped (their median is their mean) */
+	drift_range(&g, x, 5, -0.001, -0.1, 600, 2, 0.02, 640);
+	assert_true(trend_fit(&g.t, NULL, &f0));
+	g.r[4].v[0] *= 3;
+	assert_true(trend_fit(&g.t, NULL, &f1));
+	assert_true(f1.s2 > 10 * f0.s2);
+}
+
 /* ---- the triggers ------------------------------------------------------ */
 
 /* z of a neighbour against the rest of its side, as trend.h defines it */
@@ -538,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_fit_exact),
 		cmocka_unit_test(test_fit_against_gsl),
 		cmocka_unit_test(test_fit_refused),
+		cmocka_unit_test(test_fit_clips),
 		cmocka_unit_test(test_neighbours_moved),
 		cmocka_unit_test(test_sloped),
 		cmocka_unit_test(test_sloped_lack_of_fit),
