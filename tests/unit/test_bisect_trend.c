@@ -308,6 +308,21 @@ static double step_z(const struct trend_fit *f)
 	return fabs(f->beta[2]) / sqrt(f->s2 * f->inv[2][2]);
 }
 
+/* At noise e the fit is just at a threshold of trend_sloped: 0.1% more
+ * noise and it is not sloped, 0.1% less and it is. */
+static void sloped_either_side(struct range *g, const double *x, const int *bad,
+			       const double *y, const int *n, double e)
+{
+	struct trend_fit f;
+
+	range_init(g, 5, x, bad, y, n, e * 1.001, 600);
+	assert_true(trend_fit(&g->t, NULL, &f));
+	assert_false(trend_sloped(&f));
+	range_init(g, 5, x, bad, y, n, e * 0.999, 600);
+	assert_true(trend_fit(&g->t, NULL, &f));
+	assert_true(trend_sloped(&f));
+}
+
 /*
  * A neighbour alone on its side (the good endpoint, well measured) is
  * not "moved": the slope must show the drift by itself (trend_sloped).
@@ -347,12 +362,7 @@ static void test_sloped(void **state)
 	assert_true(trend_fit(&g.t, NULL, &f));
 	e = 0.02 * slope_z(&f) / 5.0;
 	assert_true(step_z(&f) * 0.02 / e > 3.0);
-	range_init(&g, 5, xs, bad2, y, n, e * 1.001, 600);
-	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_false(trend_sloped(&f));
-	range_init(&g, 5, xs, bad2, y, n, e * 0.999, 600);
-	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_true(trend_sloped(&f));
+	sloped_either_side(&g, xs, bad2, y, n, e);
 	/* the step at 3 standard errors, the slope clear of its own */
 	for (int k = 0; k < 5; k++)
 		y[k] = -0.001 * xs[k] - 0.02 * bad2[k];
@@ -360,12 +370,7 @@ static void test_sloped(void **state)
 	assert_true(trend_fit(&g.t, NULL, &f));
 	e = 0.02 * step_z(&f) / 3.0;
 	assert_true(slope_z(&f) * 0.02 / e > 5.0);
-	range_init(&g, 5, xs, bad2, y, n, e * 1.001, 600);
-	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_false(trend_sloped(&f));
-	range_init(&g, 5, xs, bad2, y, n, e * 0.999, 600);
-	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_true(trend_sloped(&f));
+	sloped_either_side(&g, xs, bad2, y, n, e);
 }
 
 /*
