@@ -126,7 +126,7 @@ static double sum_sq(const struct sample_set *s, double *m)
  * Heavy tails: a run far off (Student's t noise, a disturbed machine)
  * drags a mean, and a bisection of a dozen verdicts meets one in nearly
  * every history.  So the means compared are of values clipped
- * (winsorized) about their set's median at CLIP_K times the noise's
+ * (winsorized) about their set's median at BISECT_CLIP_K times the noise's
  * robust scale: 1.4826 times the median absolute deviation of every run
  * from its own set's median, pooled over the sets like the variance.
  * The fixed-level tests keep the raw values' variance (an outlier
@@ -135,9 +135,6 @@ static double sum_sq(const struct sample_set *s, double *m)
  * (1.2% of its runs lie beyond 2.5 standard deviations, and those only
  * by a little).
  */
-#define CLIP_K 2.5
-#define MAD_TO_SD 1.4826
-
 static double median_of(const double *v, int n, double *tmp)
 {
 	memcpy(tmp, v, sizeof(double) * (size_t)n);
@@ -181,7 +178,7 @@ static void clipped(const struct sample_set *const *in, int nr, int nr_scale, bo
 			dev[k++] = fabs(in[i]->v[j] - med[i]) *
 				sqrt(in[i]->nr / (in[i]->nr - 1.0));
 	}
-	lim = k ? CLIP_K * MAD_TO_SD * median_of(dev, k, tmp) : 0;
+	lim = k ? BISECT_CLIP_K * BISECT_MAD_TO_SD * median_of(dev, k, tmp) : 0;
 	for (int i = 0; i < nr; i++) {
 		double sum = 0;
 

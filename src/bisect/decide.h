@@ -89,6 +89,14 @@ enum bisect_verdict {
 };
 
 /*
+ * The runs a verdict compares are clipped about their commit's median at
+ * BISECT_CLIP_K robust scales (BISECT_MAD_TO_SD times the pooled median
+ * absolute deviation): decide.c says why; the trend model clips the same.
+ */
+#define BISECT_CLIP_K 2.5
+#define BISECT_MAD_TO_SD 1.4826
+
+/*
  * Where the tested commits lie along the range, for the trend model
  * (src/bisect/trend.h): each one's position (good = 0, bad the largest;
  * any numbering that keeps the range's order, such as git rev-list

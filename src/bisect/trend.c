@@ -11,83 +11,88 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The median of s's logs (all positive), tmp room for s->nr. */
-static double median_log(const struct sample_set *s, double *tmp)
+static bool counts(const struct bisect_point *p)
 {
-	for (int i = 0; i < s->nr; i++)
-		tmp[i] = log(s->v[i]);
-	qsort(tmp, (size_t)s->nr, sizeof(double), cmp_double);
-	return s->nr % 2 ? tmp[s->nr / 2] : (tmp[s->nr / 2 - 1] + tmp[s->nr / 2]) / 2;
+	return p->runs && p->runs->nr > 0 && (p->v == BISECT_GOOD || p->v == BISECT_BAD);
 }
 
 /*
- * Mean log of s's runs and their squared deviations from it into *ss;
- * NAN when a run is not positive.  With lim > 0 and more than 2 runs the
- * logs are clipped (winsorized) about their median at lim first, as
- * decide.c clips the runs it compares: one run in a heavy tail would
- * otherwise move a commit off its line.
+ * Set j of a fit: point j's runs when it counts, NULL when not; j ==
+ * t->nr is the step's (NULL when it has none).
  */
-static double log_mean(const struct sample_set *s, double lim, double *ss)
+static const struct sample_set *set_of(const struct bisect_trend *t,
+				       const struct sample_set *step, int j)
 {
-	double sum = 0, m, med = 0, *tmp;
-
-	*ss = 0;
-	for (int i = 0; i < s->nr; i++)
-		if (!(s->v[i] > 0))
-			return NAN;
-	tmp = xmalloc(sizeof(double) * (size_t)(s->nr > 0 ? s->nr : 1));
-	if (lim > 0 && s->nr > 2)
-		med = median_log(s, tmp);
-	for (int i = 0; i < s->nr; i++) {
-		tmp[i] = log(s->v[i]);
-		if (lim > 0 && s->nr > 2)
-			tmp[i] = fmin(fmax(tmp[i], med - lim), med + lim);
-		sum += tmp[i];
-	}
-	m = sum / s->nr;
-	for (int i = 0; i < s->nr; i++)
-		*ss += (tmp[i] - m) * (tmp[i] - m);
-	free(tmp);
-	return m;
+	if (j < t->nr)
+		return counts(&t->pt[j]) ? t->pt[j].runs : NULL;
+	return step && step->nr > 0 ? step : NULL;
 }
 
 /*
- * The clipping limit of log_mean for every set of t and the step: 2.5
- * robust scales (1.4826 times the median absolute deviation of each run's
- * log from its own commit's median, scaled by sqrt(n / (n - 1)) as
- * decide.c's clipped() does); 0 when no set has 2 runs or a run is not
- * positive (the fit then refuses anyway).
+ * Every set's mean log and the squared deviations of its logs from it,
+ * into y[j] and ss[j] (j as set_of; 0 for a NULL set), and the clipping
+ * limit into *clip.  The logs are clipped (winsorized) about their set's
+ * median at BISECT_CLIP_K robust scales first, as decide.c clips the runs
+ * it compares: one run in a heavy tail would otherwise move a commit off
+ * its line.  The scale is BISECT_MAD_TO_SD times the median of every
+ * run's distance from its set's median, scaled by sqrt(n / (n - 1)) as
+ * decide.c's is; sets of 2 are not clipped (their median is their mean).
+ * False when a run is not positive: there is no log.
  */
-static double clip_limit(const struct bisect_trend *t, const struct sample_set *step)
+static bool clipped_logs(const struct bisect_trend *t, const struct sample_set *step,
+			 double *y, double *ss, double *clip)
 {
-	double *dev, *tmp, lim = 0;
-	int n = step ? step->nr : 0, k = 0;
+	double *lg, *dev, *med;
+	int n = 0, k = 0, off = 0;
+	bool ok = false;
 
-	for (int j = 0; j < t->nr; j++)
-		n += t->pt[j].runs ? t->pt[j].runs->nr : 0;
+	for (int j = 0; j <= t->nr; j++)
+		n += set_of(t, step, j) ? set_of(t, step, j)->nr : 0;
+	lg = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
 	dev = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-	tmp = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-	for (int j = -1; j < t->nr; j++) {
-		const struct sample_set *s = j < 0 ? step : t->pt[j].runs;
-		double med;
+	med = xcalloc((size_t)t->nr + 1, sizeof(double));
+	for (int j = 0; j <= t->nr; j++) {
+		const struct sample_set *s = set_of(t, step, j);
 
-		if (!s || s->nr < 2)
+		if (!s)
 			continue;
-		for (int i = 0; i < s->nr; i++)
+		for (int i = 0; i < s->nr; i++) {
 			if (!(s->v[i] > 0))
 				goto out;
-		med = median_log(s, tmp);
+			lg[off + i] = log(s->v[i]);
+		}
+		if (s->nr > 1) {
+			med[j] = median(lg + off, s->nr);
+			for (int i = 0; i < s->nr; i++)
+				dev[k++] = fabs(lg[off + i] - med[j]) * sqrt(s->nr / (s->nr - 1.0));
+		}
+		off += s->nr;
+	}
+	*clip = k ? BISECT_CLIP_K * BISECT_MAD_TO_SD * median(dev, k) : 0;
+	off = 0;
+	for (int j = 0; j <= t->nr; j++) {
+		const struct sample_set *s = set_of(t, step, j);
+		double sum = 0;
+
+		y[j] = ss[j] = 0;
+		if (!s)
+			continue;
+		for (int i = 0; i < s->nr; i++) {
+			if (*clip > 0 && s->nr > 2)
+				lg[off + i] = fmin(fmax(lg[off + i], med[j] - *clip), med[j] + *clip);
+			sum += lg[off + i];
+		}
+		y[j] = sum / s->nr;
 		for (int i = 0; i < s->nr; i++)
-			dev[k++] = fabs(log(s->v[i]) - med) * sqrt(s->nr / (s->nr - 1.0));
+			ss[j] += (lg[off + i] - y[j]) * (lg[off + i] - y[j]);
+		off += s->nr;
 	}
-	if (k) {
-		qsort(dev, (size_t)k, sizeof(double), cmp_double);
-		lim = 2.5 * 1.4826 * (k % 2 ? dev[k / 2] : (dev[k / 2 - 1] + dev[k / 2]) / 2);
-	}
+	ok = true;
 out:
+	free(lg);
 	free(dev);
-	free(tmp);
-	return lim;
+	free(med);
+	return ok;
 }
 
 /* inv = a^-1 by cofactors; false when a is (nearly) singular. */
@@ -113,11 +118,6 @@ static bool invert3(const double a[3][3], double inv[3][3])
 	return true;
 }
 
-static bool counts(const struct bisect_point *p)
-{
-	return p->runs && p->runs->nr > 0 && (p->v == BISECT_GOOD || p->v == BISECT_BAD);
-}
-
 static double row_x(const struct trend_fit *f, double x)
 {
 	return (x - f->x0) / f->scale;
@@ -131,19 +131,22 @@ static double fitted(const struct trend_fit *f, const struct bisect_point *p)
 bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 	       struct trend_fit *f)
 {
-	double a[3][3] = { { 0 } }, rhs[3] = { 0 }, ss, ssum = 0, rss = 0;
+	double a[3][3] = { { 0 } }, rhs[3] = { 0 }, ssum, rss = 0, *y, *ss;
 	double xmin = INFINITY, xmax = -INFINITY, ymin = NAN, ymax = NAN;
-	int k1;
+	int k1, nb[2] = { -1, -1 };
+	bool ok = false;
 
 	memset(f, 0, sizeof(*f));
 	if (!t)
 		return false;
-	f->clip = clip_limit(t, step);
+	y = xmalloc(sizeof(double) * ((size_t)t->nr + 1));
+	ss = xmalloc(sizeof(double) * ((size_t)t->nr + 1));
+	if (!clipped_logs(t, step, y, ss, &f->clip))
+		goto out;
+	ssum = ss[t->nr];
 	if (step && step->nr > 0) {
-		if (isnan(log_mean(step, f->clip, &ss)))
-			return false;
-		ssum = ss;
 		f->df = step->nr - 1;
+		f->ystep = y[t->nr];
 	}
 	for (int k = 0; k < t->nr; k++) {
 		if (!counts(&t->pt[k]))
@@ -152,47 +155,60 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 		xmax = fmax(xmax, t->pt[k].x);
 	}
 	if (!(xmax > xmin))
-		return false;
+		goto out;
 	f->x0 = xmin;
 	f->scale = xmax - xmin;
 	for (int k = 0; k < t->nr; k++) {
 		const struct bisect_point *p = &t->pt[k];
-		double y, w, row[3];
+		int side = p->v == BISECT_BAD;
+		double w, row[3];
 
 		if (!counts(p))
 			continue;
-		y = log_mean(p->runs, f->clip, &ss);
-		if (isnan(y))
-			return false;
-		ssum += ss;
+		ssum += ss[k];
 		f->df += p->runs->nr - 1;
 		w = p->runs->nr;
 		row[0] = 1;
 		row[1] = row_x(f, p->x);
-		row[2] = p->v == BISECT_BAD;
+		row[2] = side;
 		for (int i = 0; i < 3; i++) {
-			rhs[i] += w * row[i] * y;
+			rhs[i] += w * row[i] * y[k];
 			for (int j = 0; j < 3; j++)
 				a[i][j] += w * row[i] * row[j];
 		}
 		if (p->x == xmin)
-			ymin = y;
+			ymin = y[k];
 		if (p->x == xmax)
-			ymax = y;
+			ymax = y[k];
+		f->side_y[side] += w * y[k];
+		f->side_n[side] += w;
+		/* the step's neighbours: the good point nearest below it, the
+		 * bad one nearest above */
+		if (!side && p->x < t->x && (nb[0] < 0 || p->x > t->pt[nb[0]].x))
+			nb[0] = k;
+		if (side && p->x > t->x && (nb[1] < 0 || p->x < t->pt[nb[1]].x))
+			nb[1] = k;
 		f->npts++;
 	}
 	if (f->npts < TREND_MIN_POINTS || f->df < 1 || !invert3(a, f->inv))
-		return false;
+		goto out;
 	for (int i = 0; i < 3; i++)
 		f->beta[i] = f->inv[i][0] * rhs[0] + f->inv[i][1] * rhs[1] + f->inv[i][2] * rhs[2];
 	f->s2 = ssum / f->df;
 	f->total = ymax - ymin;
+	for (int side = 0; side < 2; side++) {
+		f->side_y[side] /= f->side_n[side];
+		if (nb[side] >= 0) {
+			f->nb_y[side] = y[nb[side]];
+			f->nb_n[side] = t->pt[nb[side]].runs->nr;
+		}
+	}
 	for (int k = 0; k < t->nr; k++) {
-		double q, d;
+		double d;
 
 		if (!counts(&t->pt[k]))
 			continue;
-		d = log_mean(t->pt[k].runs, f->clip, &q) - fitted(f, &t->pt[k]);
+		d = y[k] - fitted(f, &t->pt[k]);
 		rss += t->pt[k].runs->nr * d * d;
 	}
 	/* F = (rss / k1) / s2 on k1 and df degrees: P(F' >= F) */
@@ -202,37 +218,24 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 		f->lof_p = incbeta(f->df / 2.0, k1 / 2.0, f->df / (f->df + rss / f->s2));
 	else if (rss > 0)
 		f->lof_p = 0;
-	return true;
+	ok = true;
+out:
+	free(y);
+	free(ss);
+	return ok;
 }
 
-bool trend_neighbours_moved(const struct bisect_trend *t, const struct trend_fit *f)
+bool trend_neighbours_moved(const struct trend_fit *f)
 {
-	double sum[2] = { 0, 0 }, n[2] = { 0, 0 }, q;
-	int nb[2] = { -1, -1 };
-
-	for (int k = 0; k < t->nr; k++) {
-		const struct bisect_point *p = &t->pt[k];
-		int side = p->v == BISECT_BAD;
-
-		if (!counts(p))
-			continue;
-		sum[side] += p->runs->nr * log_mean(p->runs, f->clip, &q);
-		n[side] += p->runs->nr;
-		if (!side && p->x < t->x && (nb[0] < 0 || p->x > t->pt[nb[0]].x))
-			nb[0] = k;
-		if (side && p->x > t->x && (nb[1] < 0 || p->x < t->pt[nb[1]].x))
-			nb[1] = k;
-	}
 	for (int side = 0; side < 2; side++) {
-		const struct sample_set *r;
 		double var;
 
-		if (nb[side] < 0)
+		if (!f->nb_n[side])
 			return false;
-		r = t->pt[nb[side]].runs;
-		var = f->s2 * (1.0 / r->nr - 1.0 / n[side]);
+		/* a neighbour's runs are among its side's */
+		var = f->s2 * (1.0 / f->nb_n[side] - 1.0 / f->side_n[side]);
 		if (!(var > 0) ||
-		    fabs(log_mean(r, f->clip, &q) - sum[side] / n[side]) < TREND_NEIGHBOUR_Z * sqrt(var))
+		    fabs(f->nb_y[side] - f->side_y[side]) < TREND_NEIGHBOUR_Z * sqrt(var))
 			return false;
 	}
 	return true;
@@ -249,11 +252,11 @@ bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
 		   struct trend_refs *out)
 {
 	struct trend_fit f;
-	double u[3], vmid = 0, q, ym;
+	double u[3], vmid = 0;
 
 	if (!step || step->nr < 1 || !trend_fit(t, step, &f) || !(f.s2 > 0))
 		return false;
-	if ((!trend_neighbours_moved(t, &f) && !trend_sloped(&f)) || !(f.beta[2] * f.total > 0))
+	if ((!trend_neighbours_moved(&f) && !trend_sloped(&f)) || !(f.beta[2] * f.total > 0))
 		return false;
 	out->d = f.beta[2];
 	out->vd = f.s2 * f.inv[2][2];
@@ -263,8 +266,7 @@ bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
 	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++)
 			vmid += u[i] * f.inv[i][j] * u[j];
-	ym = log_mean(step, f.clip, &q);
-	out->x = ym - (f.beta[0] + f.beta[1] * u[1] + f.beta[2] / 2);
+	out->x = f.ystep - (f.beta[0] + f.beta[1] * u[1] + f.beta[2] / 2);
 	out->vx = f.s2 / step->nr + f.s2 * vmid;
 	out->df = f.df;
 	return true;

@@ -39,6 +39,13 @@ struct trend_fit {
 				 * first: the direction from good to bad */
 	double clip;            /* logs clipped at their commit's median
 				 * +- clip (0: none), trend.c says why */
+	double ystep;           /* the step's mean log (0: no step) */
+	double side_y[2];       /* good's and bad's mean log, by runs */
+	double side_n[2];       /* and their runs */
+	double nb_y[2];         /* the step's neighbours' mean logs: the good
+				 * point nearest below t->x, the bad nearest
+				 * above */
+	int nb_n[2];            /* and their runs (0: no such neighbour) */
 };
 
 /*
@@ -75,14 +82,13 @@ struct trend_refs {
 #define TREND_STEP_Z 3.0
 
 /*
- * Both tested neighbours of t's step (the good point nearest below it,
- * the bad one nearest above) lie TREND_NEIGHBOUR_Z standard errors of
- * f's noise off the rest of their side: each side's level moves along
- * the range, which a drift does and two flat sides never do.  A
- * neighbour's runs are among its side's, so its mean differs from the
- * side's by noise of variance s2 (1/n - 1/n_side).
+ * Both tested neighbours of the fit's step (nb_y) lie TREND_NEIGHBOUR_Z
+ * standard errors of f's noise off the rest of their side: each side's
+ * level moves along the range, which a drift does and two flat sides
+ * never do.  A neighbour's runs are among its side's, so its mean
+ * differs from the side's by noise of variance s2 (1/n - 1/n_side).
  */
-bool trend_neighbours_moved(const struct bisect_trend *t, const struct trend_fit *f);
+bool trend_neighbours_moved(const struct trend_fit *f);
 
 /*
  * The fit alone shows a drift: its slope is TREND_SLOPE_Z standard

@@ -274,27 +274,28 @@ static void test_neighbours_moved(void **state)
 	/* step at 600, the step under test at 640: neighbours 512 and 768 */
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0.05, 640);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_true(trend_neighbours_moved(&g.t, &f));
+	assert_true(trend_neighbours_moved(&f));
 	z = fmin(side_z(&g, &f, 2, 0), side_z(&g, &f, 3, 1));
 	/* z scales as 1 / e: put the smaller one just under, then just over */
 	e = 0.05 * z / 4.0;
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, e * 1.001, 640);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_false(trend_neighbours_moved(&g.t, &f));
+	assert_false(trend_neighbours_moved(&f));
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, e * 0.999, 640);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_true(trend_neighbours_moved(&g.t, &f));
+	assert_true(trend_neighbours_moved(&f));
 	/* flat sides: the neighbours are where their sides are */
 	drift_range(&g, x, 5, 0, -0.1, 600, 4, 0.05, 640);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_false(trend_neighbours_moved(&g.t, &f));
+	assert_false(trend_neighbours_moved(&f));
 	/* the step under test beyond every bad point: no bad neighbour */
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0.05, 2000);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_false(trend_neighbours_moved(&g.t, &f));
+	assert_false(trend_neighbours_moved(&f));
 	/* ... nor a good one below the first */
 	g.t.x = -1;
-	assert_false(trend_neighbours_moved(&g.t, &f));
+	assert_true(trend_fit(&g.t, NULL, &f));
+	assert_false(trend_neighbours_moved(&f));
 }
 
 /* z of the fit's slope and step */
@@ -343,7 +344,7 @@ static void test_sloped(void **state)
 		y[k] = -0.001 * x[k] - 0.1 * bad[k];
 	range_init(&g, 5, x, bad, y, n, 0.01, 300);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	assert_false(trend_neighbours_moved(&g.t, &f));
+	assert_false(trend_neighbours_moved(&f));
 	assert_true(trend_sloped(&f));
 	assert_true(f.lof_p >= 0.01);
 	{
@@ -456,7 +457,7 @@ static void test_decides(void **state)
 	/* a step against the way from good to bad is no first bad commit:
 	 * a drift down with a step up */
 	drift_range(&g, x, 5, -0.001, 0.1, 600, 4, 0.05, 640);
-	assert_true(trend_fit(&g.t, &step.s, &f) && trend_neighbours_moved(&g.t, &f));
+	assert_true(trend_fit(&g.t, &step.s, &f) && trend_neighbours_moved(&f));
 	assert_false(trend_decides(&g.t, &step.s, &r));
 	/* no noise at all: nothing to weigh the lines by */
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0, 640);
