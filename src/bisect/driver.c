@@ -56,20 +56,35 @@ struct decision *bisect_add_decision(struct bisect *b, const char *sha)
 	return d;
 }
 
+/*
+ * The runs decision d counted (its [from, used) that the result tree
+ * has), pointing into its commit's samples, into *out; false when d is
+ * skipped, is except's (NULL: none) or counted none.
+ */
+static bool decision_runs(struct bisect *b, const struct decision *d, const char *except,
+			  struct sample_set *out)
+{
+	struct commit_samples *c;
+	int end;
+
+	if (d->v == BISECT_UNKNOWN || (except && !strcmp(d->sha, except)))
+		return false;
+	c = bisect_samples_of(b, d->sha, false);
+	end = d->used < c->s.nr ? d->used : c->s.nr;
+	*out = (struct sample_set){ c->s.v + d->from, end > d->from ? end - d->from : 0, 0 };
+	return out->nr > 0;
+}
+
 /* The pooled sides: endpoints plus every decided commit (see decide.h). */
 static void pools(struct bisect *b, struct sample_set *good, struct sample_set *bad, const char *except)
 {
 	sample_set_append(good, &bisect_samples_of(b, b->o->good, false)->s);
 	sample_set_append(bad, &bisect_samples_of(b, b->o->bad, false)->s);
 	for (int i = 0; i < b->nr_d; i++) {
-		struct decision *d = &b->d[i];
-		if (d->v == BISECT_UNKNOWN || (except && !strcmp(d->sha, except)))
-			continue;
-		struct commit_samples *c = bisect_samples_of(b, d->sha, false);
-		struct sample_set part = { c->s.v + d->from, 0, 0 };
-		int end = d->used < c->s.nr ? d->used : c->s.nr;
-		part.nr = end > d->from ? end - d->from : 0;
-		sample_set_append(d->v == BISECT_GOOD ? good : bad, &part);
+		struct sample_set part;
+
+		if (decision_runs(b, &b->d[i], except, &part))
+			sample_set_append(b->d[i].v == BISECT_GOOD ? good : bad, &part);
 	}
 }
 
@@ -112,18 +127,10 @@ static void neighbours(struct bisect *b, const char *except, struct sample_set *
 	*lo = (struct sample_set){ g->s.v, g->s.nr, 0 };
 	*hi = (struct sample_set){ bd->s.v, bd->s.nr, 0 };
 	for (int i = 0; i < b->nr_d; i++) {
-		struct decision *d = &b->d[i];
-		struct commit_samples *c;
-		int end;
+		struct sample_set part;
 
-		if (d->v == BISECT_UNKNOWN || !strcmp(d->sha, except))
-			continue;
-		c = bisect_samples_of(b, d->sha, false);
-		end = d->used < c->s.nr ? d->used : c->s.nr;
-		if (end <= d->from)
-			continue;
-		*(d->v == BISECT_GOOD ? lo : hi) =
-			(struct sample_set){ c->s.v + d->from, end - d->from, 0 };
+		if (decision_runs(b, &b->d[i], except, &part))
+			*(b->d[i].v == BISECT_GOOD ? lo : hi) = part;
 	}
 }
 
@@ -161,10 +168,22 @@ static double position_of(struct bisect *b, const char *sha)
 {
 	if (!strcmp(sha, b->o->good))
 		return 0;
+	if (!strcmp(sha, b->o->bad))
+		return b->nr_range;
 	for (int i = 0; i < b->nr_range; i++)
 		if (!strcmp(b->range[i], sha))
 			return i + 1;
 	return -1;
+}
+
+/* d's position, looked up once (the range is fixed for the bisection). */
+static double decision_position(struct bisect *b, struct decision *d)
+{
+	if (!d->placed) {
+		d->x = position_of(b, d->sha);
+		d->placed = true;
+	}
+	return d->x;
 }
 
 /*
@@ -192,19 +211,10 @@ static bool positions(struct bisect *b, const char *sha, const char *except,
 	}
 	for (int i = 0; i < b->nr_d; i++) {
 		struct decision *d = &b->d[i];
-		struct commit_samples *c;
-		double x;
-		int last;
 
-		if (d->v == BISECT_UNKNOWN || (except && !strcmp(d->sha, except)))
+		if (!decision_runs(b, d, except, &runs[tr->nr]) || decision_position(b, d) <= 0)
 			continue;
-		x = position_of(b, d->sha);
-		c = bisect_samples_of(b, d->sha, false);
-		last = d->used < c->s.nr ? d->used : c->s.nr;
-		if (x <= 0 || last <= d->from)
-			continue;
-		runs[tr->nr] = (struct sample_set){ c->s.v + d->from, last - d->from, 0 };
-		pt[tr->nr] = (struct bisect_point){ x, d->v, &runs[tr->nr] };
+		pt[tr->nr] = (struct bisect_point){ d->x, d->v, &runs[tr->nr] };
 		tr->nr++;
 	}
 	return true;
@@ -222,13 +232,16 @@ static bool positions(struct bisect *b, const char *sha, const char *except,
 static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from,
 		  enum bisect_verdict old, int *used)
 {
+	/* room for positions(): the decisions do not change while sha is measured */
+	struct bisect_point *pt = xcalloc((size_t)b->nr_d + 2, sizeof(*pt));
+	struct sample_set *runs = xcalloc((size_t)b->nr_d + 2, sizeof(*runs));
+	int ret;
+
 	for (;;) {
 		struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT, lo, hi;
 		struct commit_samples *c = bisect_samples_of(b, sha, false);
 		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
 		struct bisect_runs more;
-		struct bisect_point *pt = xcalloc((size_t)b->nr_d + 2, sizeof(*pt));
-		struct sample_set *runs = xcalloc((size_t)b->nr_d + 2, sizeof(*runs));
 		struct bisect_trend trend, *tr = &trend;
 		pools(b, &good, &bad, sha);
 		neighbours(b, sha, &lo, &hi);
@@ -238,8 +251,6 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		enum bisect_verdict v = want ? BISECT_UNKNOWN : old != BISECT_UNKNOWN ?
 			bisect_confirm_verdict(old, &step, &good, &bad, &lo, &hi, tr, p) :
 			bisect_classify(&step, &good, &bad, &lo, &hi, tr, p);
-		free(pt);
-		free(runs);
 		/* each verdict as it is made, as git bisect says each step */
 		if (!b->o->no_progress && !want) {
 			struct strbuf subject = STRBUF_INIT;
@@ -254,19 +265,28 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		sample_set_release(&bad);
 		if (!want) {
 			*used = c->s.nr;
-			return v;
+			ret = v;
+			break;
 		}
-		if (!afford(b, want))
-			return DECIDE_GAVE_UP;
+		if (!afford(b, want)) {
+			ret = DECIDE_GAVE_UP;
+			break;
+		}
 		int r = bisect_measure(b, WT_STEP, sha, more.step);
 		if (r == 1) {
 			*used = c->s.nr;
-			return BISECT_UNKNOWN;   /* build failed: skip, like exit 125 */
+			ret = BISECT_UNKNOWN;   /* build failed: skip, like exit 125 */
+			break;
 		}
 		if (r < 0 || bisect_measure(b, WT_GOOD, b->o->good, more.good) < 0 ||
-		    bisect_measure(b, WT_BAD, b->o->bad, more.bad) < 0)
-			return -1;
+		    bisect_measure(b, WT_BAD, b->o->bad, more.bad) < 0) {
+			ret = -1;
+			break;
+		}
 	}
+	free(pt);
+	free(runs);
+	return ret;
 }
 
 /* ---- git bisect ------------------------------------------------------ */

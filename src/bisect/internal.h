@@ -24,6 +24,8 @@ struct decision {
 	int used;            /* runs counted for the verdict (its first `used`) */
 	int from;            /* first run counted (fresh runs of a confirmation) */
 	bool confirmed;
+	bool placed;         /* x is looked up (driver.c's decision_position) */
+	double x;            /* position in the range; -1 outside it */
 };
 
 struct commit_samples {
