@@ -162,6 +162,23 @@ static void write_gz(const char *path, const char *text)
 	assert_int_equal(gzclose(gz), Z_OK);
 }
 
+/* path (packed.json) opens as packed.json.gz's text, gunzipped into
+ * memory, quietly when err is not NULL. */
+static void expect_packed(const char *path, struct strbuf *err)
+{
+	struct file_text ft;
+	char *used = NULL;
+
+	assert_int_equal(err ? file_text_open_quiet(&ft, path, &used, err) :
+			 file_text_open(&ft, path, &used), 0);
+	assert_null(ft.map);
+	assert_int_equal(ft.len, 8);
+	assert_memory_equal(ft.text, "{\"b\": 2}", 8);
+	assert_non_null(strstr(used, "/packed.json.gz"));
+	free(used);
+	file_text_release(&ft);
+}
+
 static void test_file_text(void **state)
 {
 	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
@@ -197,14 +214,7 @@ static void test_file_text(void **state)
 	path_in(&p, "packed.json.gz");
 	write_gz(p.buf, "{\"b\": 2}");
 	path_in(&p, "packed.json");
-	assert_int_equal(file_text_open(&ft, p.buf, &used), 0);
-	assert_null(ft.map);
-	assert_int_equal(ft.len, 8);
-	assert_memory_equal(ft.text, "{\"b\": 2}", 8);
-	assert_non_null(strstr(used, "/packed.json.gz"));
-	free(used);
-	used = NULL;
-	file_text_release(&ft);
+	expect_packed(p.buf, NULL);
 
 	/* neither: read_file_maybe_gz's message, *used NULL, safe release */
 	path_in(&p, "none.json");
@@ -221,12 +231,7 @@ static void test_file_text(void **state)
 		struct strbuf err = STRBUF_INIT;
 
 		path_in(&p, "packed.json");
-		assert_int_equal(file_text_open_quiet(&ft, p.buf, &used, &err), 0);
-		assert_memory_equal(ft.text, "{\"b\": 2}", 8);
-		assert_non_null(strstr(used, "/packed.json.gz"));
-		free(used);
-		used = NULL;
-		file_text_release(&ft);
+		expect_packed(p.buf, &err);
 		path_in(&p, "plain.json");
 		assert_int_equal(file_text_open_quiet(&ft, p.buf, NULL, &err), 0);
 		assert_non_null(ft.map);
