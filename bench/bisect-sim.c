@@ -7,7 +7,7 @@
  * (spread: bisect_real_step) and how often it named a wrong commit as
  * the answer (wrong), against the targets.
  *
- *   bisect-sim [scenario] [--histories N] [--seed S] [--all-strategies]
+ *   bisect-sim [scenario] [--histories N] [--seed S] [--all-strategies] [--phases]
  *              [--alpha A] [--confirm-alpha A] [--tests T] [--min-runs N]
  *              [--max-runs N] [--ref-min-runs N] [--ref-max-runs N]
  *              [--max-total-runs N]
@@ -25,6 +25,12 @@
  * where |shift| >= 1.5 x noise, >= 95%; and every history ends within
  * its budget.  Exits 0 when every row meets its targets, 1 when one does
  * not, 2 on a bad command line.
+ *
+ * --phases adds a line under each row: where its mean runs went (the
+ * endpoints before the first step, the search's verdicts, the
+ * confirmation of the final pair) and the verdicts a confirmation
+ * reversed and the commits skipped per history — what a change to the
+ * search has to save runs in.
  */
 #include "bisect/sim.h"
 #include "util/xalloc.h"
@@ -107,13 +113,14 @@ struct args {
 	unsigned tests;
 	int shape;              /* -1: not given */
 	bool all_strategies;
+	bool phases;
 };
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: bisect-sim [--n N] [--shape normal|t3|bimodal|lognormal] "
 		"[--noise S] [--shift X] [--drift D] [--second-step X] [--outliers RATE] "
-		"[--outlier-scale K] [--histories N] [--seed S] [--all-strategies] "
+		"[--outlier-scale K] [--histories N] [--seed S] [--all-strategies] [--phases] "
 		"[--alpha A] [--confirm-alpha A] [--tests sprt|pooled|welch|mwu|welch+mwu|pooled+mwu] "
 		"[--min-runs N] [--max-runs N] [--ref-min-runs N] [--ref-max-runs N] "
 		"[--max-total-runs N]\n");
@@ -136,6 +143,10 @@ static void parse_args(int argc, char **argv, struct args *a)
 
 		if (!strcmp(argv[i], "--all-strategies")) {
 			a->all_strategies = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--phases")) {
+			a->phases = true;
 			continue;
 		}
 		if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
@@ -261,6 +272,14 @@ static bool print_row(const struct row *w, const struct args *a, int histories,
 		       100.0 * sum.spread / sum.histories, 100.0 * sum.wrong / sum.histories,
 		       want == 0 ? (pass ? "in budget" : "over budget") :
 		       pass ? "pass" : "fail");
+		if (a->phases)
+			printf("#   mean runs: endpoints %.1f + search %.1f + confirmation %.1f; "
+			       "a history reversed %.2f verdicts, skipped %.2f commits\n",
+			       (double)sum.endpoint_runs / sum.histories,
+			       (double)(sum.runs - sum.endpoint_runs - sum.confirm_runs) / sum.histories,
+			       (double)sum.confirm_runs / sum.histories,
+			       (double)sum.corrected / sum.histories,
+			       (double)sum.skipped / sum.histories);
 	}
 	return ok;
 }

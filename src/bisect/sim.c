@@ -439,6 +439,8 @@ void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 			res.found != h.second_bad;
 		runs[i] = res.runs;
 		out->runs += res.runs;
+		out->endpoint_runs += res.endpoint_runs;
+		out->confirm_runs += res.confirm_runs;
 		out->skipped += res.skipped;
 		out->corrected += res.corrected;
 		out->reconfirmed += res.reconfirmed;

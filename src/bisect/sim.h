@@ -156,6 +156,9 @@ struct sim_summary {
 	long corrected;         /* verdicts reversed by confirmation, summed */
 	long reconfirmed;       /* confirmations of reversed verdicts, summed */
 	long runs;              /* summed over histories */
+	long endpoint_runs;     /* of which before the first step, summed */
+	long confirm_runs;      /* of which confirming the final pair, summed
+				 * (the rest: the search's verdicts) */
 	int max_runs;           /* of the worst history */
 	int p99_runs;           /* 99th percentile of the histories' runs */
 	double accuracy;        /* correct / histories */

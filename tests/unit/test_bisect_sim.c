@@ -205,6 +205,7 @@ static void test_deterministic(void **state)
 	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 50, 1, 0, 0 };
 	struct sim_summary a, b, c;
 	struct bisect_params p;
+	long runs = 0, endpoints = 0, confirms = 0, corrected = 0;
 	(void)state;
 
 	bisect_params_init(&p, 64);
@@ -212,6 +213,26 @@ static void test_deterministic(void **state)
 	sim_run(&sc, strategy("adaptive"), &p, &b);
 	assert_int_equal(a.correct, b.correct);
 	assert_true(a.runs == b.runs);
+	/* the summary's sums are its histories' (sim_run's derivation) */
+	for (int i = 0; i < sc.histories; i++) {
+		struct rng layout, noise;
+		struct sim_history h;
+		struct sim_result res;
+
+		rng_seed(&layout, rng_derive(sc.seed, (uint64_t)i, 0));
+		rng_seed(&noise, rng_derive(sc.seed, (uint64_t)i, 1));
+		sim_history_init(&h, sc.nr_commits, sc.shift, &sc.noise, &layout);
+		sim_bisect(&h, strategy("adaptive"), &p, &noise, &res);
+		runs += res.runs;
+		endpoints += res.endpoint_runs;
+		confirms += res.confirm_runs;
+		corrected += res.corrected;
+	}
+	assert_true(a.runs == runs);
+	assert_true(a.endpoint_runs == endpoints);
+	assert_true(a.confirm_runs == confirms);
+	assert_true(a.corrected == corrected);
+	assert_true(endpoints > 0 && confirms > 0 && endpoints + confirms < runs);
 	sc.seed = 2;
 	sim_run(&sc, strategy("adaptive"), &p, &c);
 	assert_true(a.runs != c.runs);
