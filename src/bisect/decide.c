@@ -382,7 +382,8 @@ static bool unlike_its_side(double mx, int nx, double mside, int nside, double s
  * judged instead by its side of the midpoint at the fixed level: its
  * "ratio" is log(1 / p), p the pooled t's for its distance from the
  * midpoint, so that a verdict at alpha is one at p < alpha.  Only until
- * the trend can be fitted (TREND_MIN_POINTS): from then on the trend
+ * the trend can be fitted (TREND_MIN_POINTS tested commits, the
+ * endpoints among them: the first verdict only): from then on the trend
  * model, where it holds, gives the step's distance from the lines
  * instead; and between two steps, where a commit sits at the midpoint
  * and either verdict leads to a real step, it only costs runs

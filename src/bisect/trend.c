@@ -214,9 +214,10 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 	/* F = (rss / k1) / s2 on k1 and df degrees: P(F' >= F) */
 	k1 = f->npts - 3;
 	f->lof_p = 1;
-	if (f->s2 > 0)
+	/* three commits fit exactly: no degree is left to test the fit by */
+	if (k1 > 0 && f->s2 > 0)
 		f->lof_p = incbeta(f->df / 2.0, k1 / 2.0, f->df / (f->df + rss / f->s2));
-	else if (rss > 0)
+	else if (k1 > 0 && rss > 0)
 		f->lof_p = 0;
 	ok = true;
 out:
@@ -243,9 +244,11 @@ bool trend_neighbours_moved(const struct trend_fit *f)
 
 bool trend_sloped(const struct trend_fit *f)
 {
+	double step_z = f->npts > 3 ? TREND_STEP_Z : TREND_STEP_Z3;
+
 	return fabs(f->beta[1]) >= TREND_SLOPE_Z * sqrt(f->s2 * f->inv[1][1]) &&
 		f->lof_p >= TREND_LOF_P &&
-		fabs(f->beta[2]) >= TREND_STEP_Z * sqrt(f->s2 * f->inv[2][2]);
+		fabs(f->beta[2]) >= step_z * sqrt(f->s2 * f->inv[2][2]);
 }
 
 bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,

@@ -21,9 +21,17 @@
 
 #include <stdbool.h>
 
-/* At least this many tested commits (the endpoints among them) before a
- * fit: three parameters, and one left over to test the fit with. */
-#define TREND_MIN_POINTS 4
+/*
+ * At least this many tested commits (the endpoints among them) before a
+ * fit: three parameters, which three commits determine (their runs, not
+ * their scatter about the fit, give the noise); a fourth is the first
+ * that can test the fit (lof_p).  Three, not four: the drift's second
+ * verdict, between the first commit and an endpoint, then has the
+ * lines to go by instead of the fixed level's midpoint, and takes 4 runs
+ * instead of 12 (bench/bisect-sim.sh: the drift 75 -> 69 mean runs).
+ * So decide.c's fixed level judges only the first verdict.
+ */
+#define TREND_MIN_POINTS 3
 
 struct trend_fit {
 	double beta[3];         /* a, b, c: x scaled to x0..x0 + scale -> 0..1 */
@@ -80,6 +88,19 @@ struct trend_refs {
 #define TREND_SLOPE_Z 5.0
 #define TREND_LOF_P 0.01
 #define TREND_STEP_Z 3.0
+/*
+ * With three commits the step is the bad one's distance from the line
+ * through the other two (or the converse), extrapolated over the range:
+ * its standard error is several times a commit's, and 3 of them leave
+ * most drifts to the fixed level.  The verdict's ratio takes the step
+ * less one standard error (decide.c), so a step of 1 is about the least
+ * that can lean a verdict; a second step's levels pass the slope's 5
+ * standard errors with three commits only rarely (bench/bisect-sim.sh,
+ * the drift: 3 -> 97.0% in 75.7 mean runs, 2 -> 98.6% in 70.3, 1 ->
+ * 99.0% in 69.0, two steps 98.7-98.8% throughout; 0 took two steps to
+ * 97.0%).
+ */
+#define TREND_STEP_Z3 1.0
 
 /*
  * Both tested neighbours of the fit's step (nb_y) lie TREND_NEIGHBOUR_Z
@@ -92,9 +113,10 @@ bool trend_neighbours_moved(const struct trend_fit *f);
 
 /*
  * The fit alone shows a drift: its slope is TREND_SLOPE_Z standard
- * errors from 0, its lack of fit no worse than p = TREND_LOF_P, and its
- * step TREND_STEP_Z standard errors from 0 (a drift whose neighbours
- * are still the endpoints).
+ * errors from 0, its lack of fit no worse than p = TREND_LOF_P (with
+ * four commits or more; three fit exactly), and its step TREND_STEP_Z
+ * standard errors from 0 (TREND_STEP_Z3 with three commits): a drift
+ * whose neighbours are still the endpoints.
  */
 bool trend_sloped(const struct trend_fit *f);
 

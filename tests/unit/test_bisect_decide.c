@@ -965,8 +965,9 @@ static void test_sprt_third_level(void **state)
 				 BISECT_GOOD);
 		assert_true(fabs(bisect_llr(&tight, &bad, &good, NULL, NULL, NULL) + want) < 1e-9);
 	}
-	/* once the trend can be fitted (4 tested commits) the fixed level
-	 * is left to it: a flat range, where the ratio's own verdict holds */
+	/* once the trend can be fitted (3 tested commits, the endpoints
+	 * among them) the fixed level is left to it: a flat range, where
+	 * the ratio's own verdict holds */
 	pt[0] = (struct bisect_point){ 0, BISECT_GOOD, &good };
 	pt[1] = (struct bisect_point){ 1, BISECT_GOOD, &good };
 	pt[2] = (struct bisect_point){ 3, BISECT_BAD, &bad };
@@ -974,6 +975,8 @@ static void test_sprt_third_level(void **state)
 	llr = bisect_llr(&mid, &good, &bad, NULL, NULL, &tr);
 	assert_true(llr != bisect_llr(&mid, &good, &bad, NULL, NULL, NULL));
 	tr.nr = 3;
+	assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL, &tr) == llr);
+	tr.nr = 2;
 	assert_true(bisect_llr(&mid, &good, &bad, NULL, NULL, &tr) ==
 		    bisect_llr(&mid, &good, &bad, NULL, NULL, NULL));
 }

@@ -165,11 +165,17 @@ static void test_fit_refused(void **state)
 	drift_range(&g, x, 4, -0.01, -0.1, 5, 2, 0.01, 5);
 	assert_true(trend_fit(&g.t, NULL, &f));
 	assert_false(trend_fit(NULL, NULL, &f));
-	/* TREND_MIN_POINTS: three tested commits are too few */
-	assert_int_equal(TREND_MIN_POINTS, 4);
+	/* TREND_MIN_POINTS: three tested commits fit, exactly (no degree
+	 * is left to test the fit by: lof_p is 1), and two cannot
+	 * determine three parameters */
+	assert_int_equal(TREND_MIN_POINTS, 3);
 	g.t.nr = 3;
+	assert_true(trend_fit(&g.t, NULL, &f));
+	assert_int_equal(f.npts, 3);
+	assert_true(f.lof_p == 1);
+	g.t.nr = 2;
 	assert_false(trend_fit(&g.t, NULL, &f));
-	g.t.nr = 4;
+	g.t.nr = 3;
 	/* a point that does not count (skipped, or no runs) is not one */
 	g.pt[1].v = BISECT_UNKNOWN;
 	assert_false(trend_fit(&g.t, NULL, &f));
@@ -177,6 +183,7 @@ static void test_fit_refused(void **state)
 	g.r[1].s.nr = 0;
 	assert_false(trend_fit(&g.t, NULL, &f));
 	g.r[1].s.nr = 2;
+	g.t.nr = 4;
 	/* no log of a value that is not positive, in a point or the step */
 	g.r[2].v[0] = 0;
 	assert_false(trend_fit(&g.t, NULL, &f));
@@ -311,15 +318,15 @@ static double step_z(const struct trend_fit *f)
 
 /* At noise e the fit is just at a threshold of trend_sloped: 0.1% more
  * noise and it is not sloped, 0.1% less and it is. */
-static void sloped_either_side(struct range *g, const double *x, const int *bad,
+static void sloped_either_side(struct range *g, int nr, const double *x, const int *bad,
 			       const double *y, const int *n, double e)
 {
 	struct trend_fit f;
 
-	range_init(g, 5, x, bad, y, n, e * 1.001, 600);
+	range_init(g, nr, x, bad, y, n, e * 1.001, 600);
 	assert_true(trend_fit(&g->t, NULL, &f));
 	assert_false(trend_sloped(&f));
-	range_init(g, 5, x, bad, y, n, e * 0.999, 600);
+	range_init(g, nr, x, bad, y, n, e * 0.999, 600);
 	assert_true(trend_fit(&g->t, NULL, &f));
 	assert_true(trend_sloped(&f));
 }
@@ -363,15 +370,58 @@ static void test_sloped(void **state)
 	assert_true(trend_fit(&g.t, NULL, &f));
 	e = 0.02 * slope_z(&f) / 5.0;
 	assert_true(step_z(&f) * 0.02 / e > 3.0);
-	sloped_either_side(&g, xs, bad2, y, n, e);
-	/* the step at 3 standard errors, the slope clear of its own */
-	for (int k = 0; k < 5; k++)
-		y[k] = -0.001 * xs[k] - 0.02 * bad2[k];
-	range_init(&g, 5, xs, bad2, y, n, 0.02, 600);
+	sloped_either_side(&g, 5, xs, bad2, y, n, e);
+	/* the step at 3 standard errors, the slope clear of its own, with
+	 * five commits and with four (xs less 512) */
+	for (int nr = 5; nr >= 4; nr--) {
+		static const double xs4[] = { 0, 256, 768, 1023 };
+		static const int bad4[] = { 0, 0, 1, 1 };
+		const double *at = nr == 5 ? xs : xs4;
+		const int *side = nr == 5 ? bad2 : bad4;
+
+		for (int k = 0; k < nr; k++)
+			y[k] = -0.001 * at[k] - 0.02 * side[k];
+		range_init(&g, nr, at, side, y, n, 0.02, 600);
+		assert_true(trend_fit(&g.t, NULL, &f));
+		e = 0.02 * step_z(&f) / 3.0;
+		assert_true(slope_z(&f) * 0.02 / e > 5.0);
+		sloped_either_side(&g, nr, at, side, y, n, e);
+	}
+}
+
+/*
+ * Three commits fit exactly (no lack of fit to test), and the step is
+ * the bad endpoint's distance from the line through the other two,
+ * extrapolated: it need only be 1 standard error (TREND_STEP_Z3), the
+ * slope still 5.
+ */
+static void test_sloped_three(void **state)
+{
+	static const double x[] = { 0, 512, 1023 };
+	static const int bad[] = { 0, 0, 1 };
+	double y[3];
+	int n[3] = { 6, 8, 6 };
+	struct range g;
+	struct trend_fit f;
+	double e;
+	(void)state;
+
+	for (int k = 0; k < 3; k++)
+		y[k] = -0.001 * x[k] - 0.05 * bad[k];
+	range_init(&g, 3, x, bad, y, n, 0.02, 767);
 	assert_true(trend_fit(&g.t, NULL, &f));
-	e = 0.02 * step_z(&f) / 3.0;
+	assert_true(f.lof_p == 1);
+	e = 0.02 * step_z(&f) / 1.0;
 	assert_true(slope_z(&f) * 0.02 / e > 5.0);
-	sloped_either_side(&g, xs, bad2, y, n, e);
+	sloped_either_side(&g, 3, x, bad, y, n, e);
+	/* the slope at 5 standard errors, the step clear of its 1 */
+	for (int k = 0; k < 3; k++)
+		y[k] = -0.0001 * x[k] - 0.1 * bad[k];
+	range_init(&g, 3, x, bad, y, n, 0.02, 767);
+	assert_true(trend_fit(&g.t, NULL, &f));
+	e = 0.02 * slope_z(&f) / 5.0;
+	assert_true(step_z(&f) * 0.02 / e > 1.0);
+	sloped_either_side(&g, 3, x, bad, y, n, e);
 }
 
 /*
@@ -578,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_fit_clips),
 		cmocka_unit_test(test_neighbours_moved),
 		cmocka_unit_test(test_sloped),
+		cmocka_unit_test(test_sloped_three),
 		cmocka_unit_test(test_sloped_lack_of_fit),
 		cmocka_unit_test(test_decides),
 		cmocka_unit_test(test_llr_on_drift),
