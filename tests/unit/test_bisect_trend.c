@@ -316,18 +316,30 @@ static double step_z(const struct trend_fit *f)
 	return fabs(f->beta[2]) / sqrt(f->s2 * f->inv[2][2]);
 }
 
-/* At noise e the fit is just at a threshold of trend_sloped: 0.1% more
- * noise and it is not sloped, 0.1% less and it is. */
-static void sloped_either_side(struct range *g, int nr, const double *x, const int *bad,
-			       const double *y, const int *n, double e)
+/*
+ * Commits at x (bad as given, n runs each) on log y = slope x + c [bad],
+ * at the noise where the slope (on_slope) or else the step is just z
+ * standard errors from 0, the other clear of other_z: 0.1% more noise
+ * and trend_sloped says no, 0.1% less and it says yes (z scales as 1 / e).
+ */
+static void at_threshold(int nr, const double *x, const int *bad, const int *n,
+			 double slope, double c, bool on_slope, double z, double other_z)
 {
+	struct range g;
 	struct trend_fit f;
+	double y[16], e;
 
-	range_init(g, nr, x, bad, y, n, e * 1.001, 600);
-	assert_true(trend_fit(&g->t, NULL, &f));
+	for (int k = 0; k < nr; k++)
+		y[k] = slope * x[k] + c * bad[k];
+	range_init(&g, nr, x, bad, y, n, 0.02, 600);
+	assert_true(trend_fit(&g.t, NULL, &f));
+	e = 0.02 * (on_slope ? slope_z(&f) : step_z(&f)) / z;
+	assert_true((on_slope ? step_z(&f) : slope_z(&f)) * 0.02 / e > other_z);
+	range_init(&g, nr, x, bad, y, n, e * 1.001, 600);
+	assert_true(trend_fit(&g.t, NULL, &f));
 	assert_false(trend_sloped(&f));
-	range_init(g, nr, x, bad, y, n, e * 0.999, 600);
-	assert_true(trend_fit(&g->t, NULL, &f));
+	range_init(&g, nr, x, bad, y, n, e * 0.999, 600);
+	assert_true(trend_fit(&g.t, NULL, &f));
 	assert_true(trend_sloped(&f));
 }
 
@@ -340,11 +352,12 @@ static void test_sloped(void **state)
 {
 	static const double x[] = { 0, 512, 640, 768, 1023 }, xs[] = { 0, 256, 512, 768, 1023 };
 	static const int bad[] = { 0, 1, 1, 1, 1 }, bad2[] = { 0, 0, 0, 1, 1 };
+	static const double xs4[] = { 0, 256, 768, 1023 };
+	static const int bad4[] = { 0, 0, 1, 1 }, n4[] = { 4, 4, 4, 4, 4 };
 	double y[5];
 	int n[5] = { 16, 4, 4, 4, 4 };
 	struct range g;
 	struct trend_fit f;
-	double e;
 	(void)state;
 
 	for (int k = 0; k < 5; k++)
@@ -361,32 +374,11 @@ static void test_sloped(void **state)
 		runs_at(&step, exp(-0.3), 4, 0.01);
 		assert_true(trend_decides(&g.t, &step.s, &r));
 	}
-	/* the slope at 5 standard errors, the step clear of its own */
-	for (int k = 0; k < 5; k++) {
-		y[k] = -0.0002 * xs[k] - 0.1 * bad2[k];
-		n[k] = 4;
-	}
-	range_init(&g, 5, xs, bad2, y, n, 0.02, 600);
-	assert_true(trend_fit(&g.t, NULL, &f));
-	e = 0.02 * slope_z(&f) / 5.0;
-	assert_true(step_z(&f) * 0.02 / e > 3.0);
-	sloped_either_side(&g, 5, xs, bad2, y, n, e);
-	/* the step at 3 standard errors, the slope clear of its own, with
-	 * five commits and with four (xs less 512) */
-	for (int nr = 5; nr >= 4; nr--) {
-		static const double xs4[] = { 0, 256, 768, 1023 };
-		static const int bad4[] = { 0, 0, 1, 1 };
-		const double *at = nr == 5 ? xs : xs4;
-		const int *side = nr == 5 ? bad2 : bad4;
-
-		for (int k = 0; k < nr; k++)
-			y[k] = -0.001 * at[k] - 0.02 * side[k];
-		range_init(&g, nr, at, side, y, n, 0.02, 600);
-		assert_true(trend_fit(&g.t, NULL, &f));
-		e = 0.02 * step_z(&f) / 3.0;
-		assert_true(slope_z(&f) * 0.02 / e > 5.0);
-		sloped_either_side(&g, nr, at, side, y, n, e);
-	}
+	/* the slope at 5 standard errors, the step clear of its own; the
+	 * step at 3, the slope clear, with five commits and with four */
+	at_threshold(5, xs, bad2, n4, -0.0002, -0.1, true, 5.0, 3.0);
+	at_threshold(5, xs, bad2, n4, -0.001, -0.02, false, 3.0, 5.0);
+	at_threshold(4, xs4, bad4, n4, -0.001, -0.02, false, 3.0, 5.0);
 }
 
 /*
@@ -399,11 +391,10 @@ static void test_sloped_three(void **state)
 {
 	static const double x[] = { 0, 512, 1023 };
 	static const int bad[] = { 0, 0, 1 };
+	static const int n[] = { 6, 8, 6 };
 	double y[3];
-	int n[3] = { 6, 8, 6 };
 	struct range g;
 	struct trend_fit f;
-	double e;
 	(void)state;
 
 	for (int k = 0; k < 3; k++)
@@ -411,17 +402,8 @@ static void test_sloped_three(void **state)
 	range_init(&g, 3, x, bad, y, n, 0.02, 767);
 	assert_true(trend_fit(&g.t, NULL, &f));
 	assert_true(f.lof_p == 1);
-	e = 0.02 * step_z(&f) / 1.0;
-	assert_true(slope_z(&f) * 0.02 / e > 5.0);
-	sloped_either_side(&g, 3, x, bad, y, n, e);
-	/* the slope at 5 standard errors, the step clear of its 1 */
-	for (int k = 0; k < 3; k++)
-		y[k] = -0.0001 * x[k] - 0.1 * bad[k];
-	range_init(&g, 3, x, bad, y, n, 0.02, 767);
-	assert_true(trend_fit(&g.t, NULL, &f));
-	e = 0.02 * slope_z(&f) / 5.0;
-	assert_true(step_z(&f) * 0.02 / e > 1.0);
-	sloped_either_side(&g, 3, x, bad, y, n, e);
+	at_threshold(3, x, bad, n, -0.001, -0.05, false, 1.0, 5.0);
+	at_threshold(3, x, bad, n, -0.0001, -0.1, true, 5.0, 1.0);
 }
 
 /*
