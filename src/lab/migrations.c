@@ -831,12 +831,55 @@ static const char migration_5[] =
 	"REVOKE ALL ON FUNCTION perfbot.release(bigint, int) FROM PUBLIC;\n"
 	"GRANT EXECUTE ON FUNCTION perfbot.release(bigint, int) TO " LAB_ROLE_WORKER ";\n";
 
+/*
+ * A batch of jobs found again after a crash.  A submitter that journals
+ * the ids it was given (remote.c) cannot do it in the transaction that
+ * queues them: killed between the COMMIT and its journal's fsync, its
+ * jobs would run for nobody, and a resume would queue them again.  So it
+ * journals a random reference first and queues the batch under it;
+ * submitted() gives back the ids of a reference, its caller's own only.
+ *
+ * The references live in a table of their own, not in a column of the
+ * queue: ALTER TABLE queue would wait for every open transaction on it
+ * (a worker's upload) and hold up every claim behind it, so a lab could
+ * not migrate under running workers.  Nothing here locks the queue.
+ */
+static const char migration_6[] =
+	"CREATE TABLE perfbot.submit_ref (\n"
+	"  job bigint PRIMARY KEY,  -- perfbot.queue's id; no foreign key: it would lock the queue\n"
+	"  ref text NOT NULL,\n"
+	"  submitted_by text NOT NULL DEFAULT session_user\n"
+	");\n"
+	"CREATE INDEX submit_ref_ref ON perfbot.submit_ref (ref);\n"
+	"CREATE FUNCTION perfbot.submit(p_name text, p_job text, p_commit text, p_repo text,\n"
+	"    p_build text, p_group text, p_priority int, p_runs int, p_budget int, p_ref text)\n"
+	"RETURNS bigint LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE new_id bigint;\n"
+	"BEGIN\n"
+	"  new_id := perfbot.submit(p_name, p_job, p_commit, p_repo, p_build, p_group,\n"
+	"      p_priority, p_runs, p_budget);\n"
+	"  IF p_ref IS NOT NULL THEN\n"
+	"    INSERT INTO perfbot.submit_ref (job, ref) VALUES (new_id, p_ref);\n"
+	"  END IF;\n"
+	"  RETURN new_id;\n"
+	"END $f$;\n"
+	"CREATE FUNCTION perfbot.submitted(p_ref text) RETURNS SETOF bigint\n"
+	"LANGUAGE sql STABLE " DEFINER " AS $f$\n"
+	"  SELECT r.job FROM perfbot.submit_ref r\n"
+	"  WHERE r.ref = p_ref AND r.submitted_by = session_user ORDER BY r.job\n"
+	"$f$;\n"
+	"REVOKE ALL ON FUNCTION perfbot.submit(" LAB_SUBMIT_ARGS "), perfbot.submitted(text)\n"
+	"    FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION perfbot.submit(" LAB_SUBMIT_ARGS "), perfbot.submitted(text)\n"
+	"    TO " LAB_ROLE_SUBMITTER ";\n";
+
 const struct lab_migration lab_migrations[] = {
 	{ "the queue, uploaded results, roles' grants", migration_1 },
 	{ "claims without queue scans, uploads without waits on the job row or on each other's flush", migration_2 },
 	{ "an upload in one call: upload_job", migration_3 },
 	{ "the upload and the next claim in one call: upload_claim", migration_4 },
 	{ "a job handed back unstarted keeps its attempts: release", migration_5 },
+	{ "a batch of jobs found again after a crash: submit_ref, submitted", migration_6 },
 };
 
 const int lab_nr_migrations = (int)(sizeof(lab_migrations) / sizeof(lab_migrations[0]));

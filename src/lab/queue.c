@@ -11,17 +11,37 @@
 int queue_submit(struct pg *db, const struct queue_job *j, long long *id)
 {
 	char prio[16], runs[16], att[16];
-	const char *p[9] = { j->name, j->job, j->commit, j->repo, j->build, j->tbox_group,
-			     prio, runs, att };
+	const char *p[10] = { j->name, j->job, j->commit, j->repo, j->build, j->tbox_group,
+			      prio, runs, att, j->ref };
 	PGresult *r;
 
 	snprintf(prio, sizeof(prio), "%d", j->priority);
 	snprintf(runs, sizeof(runs), "%d", j->runs);
 	snprintf(att, sizeof(att), "%d", j->attempts);
-	r = pg_query(db, "SELECT perfbot.submit($1, $2, $3, $4, $5, $6, $7, $8, $9)", 9, p);
+	r = pg_query(db, "SELECT perfbot.submit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10,
+		     p);
 	if (!r)
 		return -1;
 	*id = pg_int(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+int queue_submitted(struct pg *db, const char *ref, long long **ids, int *nr)
+{
+	const char *p[1] = { ref };
+	PGresult *r = pg_query(db, "SELECT perfbot.submitted($1)", 1, p);
+
+	*ids = NULL;
+	*nr = 0;
+	if (!r)
+		return -1;
+	if (PQntuples(r)) {
+		*ids = xcalloc((size_t)PQntuples(r), sizeof(**ids));
+		for (int i = 0; i < PQntuples(r); i++)
+			(*ids)[i] = pg_int(r, i, 0);
+	}
+	*nr = PQntuples(r);
 	PQclear(r);
 	return 0;
 }

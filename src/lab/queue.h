@@ -26,11 +26,17 @@ struct queue_job {
 	int priority;              /* 0..9 */
 	int runs;                  /* 1..1000 */
 	int attempts;              /* 1..100 */
+	const char *ref;           /* or NULL: the batch it belongs to, which
+				    * queue_submitted finds again */
 };
 
 /* Queue j; sets *id.  0, or -1 after an error (a value out of range is
  * refused by the table's checks, with the constraint's name). */
 int queue_submit(struct pg *db, const struct queue_job *j, long long *id);
+
+/* The ids queued by this login under ref, in order, as an array of *nr
+ * (NULL when none); 0, or -1 after an error. */
+int queue_submitted(struct pg *db, const char *ref, long long **ids, int *nr);
 
 /*
  * Cancel a queued or running job (a running one's worker notices at its

@@ -13,9 +13,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 static struct lab_remote_entry *find(struct lab_remote *r, long long id)
@@ -36,14 +38,18 @@ static void add(struct lab_remote *r, long long id, const char *commit)
 }
 
 /* Append a line to the journal, durably: it is what a resume trusts. */
-static int journal(struct lab_remote *r, const char *fmt, long long id, const char *commit)
+__attribute__((format(printf, 2, 3)))
+static int journal(struct lab_remote *r, const char *fmt, ...)
 {
 	char line[256];
+	va_list ap;
 	int fd, n;
 
 	if (!r->journal)
 		return 0;
-	n = snprintf(line, sizeof(line), fmt, id, commit);
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return error("'%s': a line too long for the journal", r->journal);
 	fd = open(r->journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -57,6 +63,21 @@ static int journal(struct lab_remote *r, const char *fmt, long long id, const ch
 	return 0;
 }
 
+static void add_unsure(struct lab_remote *r, const char *ref, const char *commit)
+{
+	ALLOC_GROW(r->unsure, (size_t)r->nr_unsure + 1, r->alloc_unsure);
+	r->unsure[r->nr_unsure].ref = xstrdup(ref);
+	r->unsure[r->nr_unsure].commit = xstrdup(commit);
+	r->nr_unsure++;
+}
+
+static void drop_unsure(struct lab_remote *r, int i)
+{
+	free(r->unsure[i].ref);
+	free(r->unsure[i].commit);
+	r->unsure[i] = r->unsure[--r->nr_unsure];
+}
+
 static int read_journal(struct lab_remote *r)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -67,23 +88,84 @@ static int read_journal(struct lab_remote *r)
 	if (read_file(&text, r->journal) < 0)
 		return -1;
 	for (char *l = text.buf; *l && !ret; ) {
-		char *nl = strchr(l, '\n'), commit[128];
+		char *nl = strchr(l, '\n'), commit[128], ref[LAB_REF_LEN + 1], end;
 		long long id;
 		if (!nl)
 			break;          /* a line cut by a crash: it never counted */
 		*nl = '\0';
 		lineno++;
-		if (sscanf(l, "queued %lld %127s", &id, commit) == 2)
-			add(r, id, commit);
-		else if (sscanf(l, "fetched %lld", &id) == 1 && find(r, id))
+		/* each kind by its whole first word: "submit" is a prefix of "submitted" */
+		if (!strncmp(l, "submitted ", 10) && sscanf(l, "submitted %32s %c", ref, &end) == 1) {
+			for (int i = 0; i < r->nr_unsure; i++)
+				if (!strcmp(r->unsure[i].ref, ref)) {
+					drop_unsure(r, i);
+					break;
+				}
+		} else if (!strncmp(l, "submit ", 7) &&
+			   sscanf(l, "submit %32s %127s %c", ref, commit, &end) == 2) {
+			add_unsure(r, ref, commit);
+		} else if (sscanf(l, "queued %lld %127s %c", &id, commit, &end) == 2) {
+			if (!find(r, id))
+				add(r, id, commit);
+		} else if (sscanf(l, "fetched %lld %c", &id, &end) == 1 && find(r, id)) {
 			find(r, id)->fetched = true;
-		else
-			ret = error("%s:%d: expected 'queued ID COMMIT' or 'fetched ID'", r->journal,
-				    lineno);
+		} else {
+			ret = error("%s:%d: expected 'submit REF COMMIT', 'queued ID COMMIT', "
+				    "'submitted REF' or 'fetched ID'", r->journal, lineno);
+		}
 		l = nl + 1;
 	}
 	strbuf_release(&text);
 	return ret;
+}
+
+/*
+ * The batches whose "submitted" line is missing: killed (or the database
+ * lost) between "submit REF" and the end of its "queued" lines, the
+ * entries may be in the queue with no line here.  Ask the queue for the
+ * reference's ids and take those this journal lacks, so that they are
+ * waited for and fetched instead of run for nobody and queued again.
+ */
+static int recover(struct lab_remote *r)
+{
+	while (r->nr_unsure) {
+		struct lab_remote_batch *b = &r->unsure[r->nr_unsure - 1];
+		long long *ids;
+		int n, found = 0;
+
+		if (queue_submitted(&r->db, b->ref, &ids, &n) < 0)
+			return -1;
+		for (int i = 0; i < n; i++) {
+			if (find(r, ids[i]))
+				continue;
+			add(r, ids[i], b->commit);
+			found++;
+			if (journal(r, "queued %lld %s\n", ids[i], b->commit) < 0) {
+				free(ids);
+				return -1;
+			}
+		}
+		free(ids);
+		if (found && r->verbose)
+			fprintf(stderr, "perfbot: %.12s: %d lab job%s found again in the queue\n",
+				b->commit, found, found == 1 ? "" : "s");
+		if (journal(r, "submitted %s\n", b->ref) < 0)
+			return -1;
+		drop_unsure(r, r->nr_unsure - 1);
+	}
+	return 0;
+}
+
+/* A batch's reference: 128 random bits, as hex. */
+static int make_ref(char ref[LAB_REF_LEN + 1])
+{
+	unsigned char b[LAB_REF_LEN / 2];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return error("cannot read random bytes: %s", strerror(errno));
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(ref + 2 * i, 3, "%02x", b[i]);
+	return 0;
 }
 
 int lab_remote_open(struct lab_remote *r, const char *url, const char *journal_path)
@@ -98,7 +180,9 @@ int lab_remote_open(struct lab_remote *r, const char *url, const char *journal_p
 		if (read_journal(r) < 0)
 			return -1;
 	}
-	return lab_open(&r->db, url);
+	if (lab_open(&r->db, url) < 0)
+		return -1;
+	return recover(r);
 }
 
 void lab_remote_release(struct lab_remote *r)
@@ -107,15 +191,24 @@ void lab_remote_release(struct lab_remote *r)
 	for (int i = 0; i < r->nr; i++)
 		free(r->e[i].commit);
 	free(r->e);
+	while (r->nr_unsure)
+		drop_unsure(r, r->nr_unsure - 1);
+	free(r->unsure);
 	free(r->journal);
 	memset(r, 0, sizeof(*r));
 }
 
-/* Queue n entries of one run; journal them once committed. */
+/*
+ * Queue n entries of one run.  The journal says "submit REF" before the
+ * transaction, "queued" for each id once committed and "submitted REF"
+ * after them, so that a kill anywhere in between leaves a batch recover()
+ * asks the queue about.
+ */
 static int submit(struct lab_remote *r, const struct lab_remote_job *j, int n)
 {
 	struct job *copy = job_dup(j->job);
 	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+	char ref[LAB_REF_LEN + 1];
 	long long *ids = xcalloc((size_t)n, sizeof(*ids));
 	int ret = -1;
 
@@ -128,7 +221,13 @@ static int submit(struct lab_remote *r, const struct lab_remote_job *j, int n)
 	job_atom_name(copy, "bisect", NULL, &name);
 	job_to_yaml(copy, &text);
 	struct queue_job q = { name.buf, text.buf, j->commit, j->repo, j->build, j->tbox_group,
-			       j->priority, 1, QUEUE_ATTEMPTS_DEFAULT };
+			       j->priority, 1, QUEUE_ATTEMPTS_DEFAULT, NULL };
+	if (r->journal) {
+		if (make_ref(ref) < 0 || journal(r, "submit %s %s\n", ref, j->commit) < 0)
+			goto out;
+		add_unsure(r, ref, j->commit);
+		q.ref = ref;
+	}
 	if (pg_exec(&r->db, "BEGIN", 0, NULL) < 0)
 		goto out;
 	for (int i = 0; i < n; i++) {
@@ -147,6 +246,8 @@ static int submit(struct lab_remote *r, const struct lab_remote_job *j, int n)
 		if (journal(r, "queued %lld %s\n", ids[i], j->commit) < 0)
 			ret = -1;
 	}
+	if (r->journal && !ret && !journal(r, "submitted %s\n", ref))
+		drop_unsure(r, r->nr_unsure - 1);
 	if (r->verbose)
 		fprintf(stderr, "perfbot: %.12s: %d run%s queued (jobs %lld..%lld)\n", j->commit, n,
 			n == 1 ? "" : "s", ids[0], ids[n - 1]);
@@ -202,6 +303,9 @@ int lab_remote_run(struct lab_remote *r, const struct lab_remote_job *j, int nr,
 	struct strbuf ids = STRBUF_INIT;
 	int fetched = 0, out, ret = -1;
 
+	/* a batch left unsure by an error before (the COMMIT's answer lost) */
+	if (recover(r) < 0)
+		goto done;
 	out = pending(r, j->commit, &ids);
 	if (nr > out && submit(r, j, nr - out) < 0)
 		goto done;
@@ -242,7 +346,7 @@ int lab_remote_run(struct lab_remote *r, const struct lab_remote_job *j, int nr,
 				continue;
 			}
 			e->fetched = true;
-			if (journal(r, "fetched %lld\n", id, NULL) < 0) {
+			if (journal(r, "fetched %lld\n", id) < 0) {
 				PQclear(res);
 				goto done;
 			}

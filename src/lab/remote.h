@@ -11,12 +11,21 @@
  * lab_fetch).  Entries that failed for good count as runs that could not
  * be made.
  *
- * A journal file makes it resumable: "queued <id> <commit>" is appended
- * (and fsynced) once an entry is committed to the queue, "fetched <id>"
- * once its runs are in the result tree.  Killed and started again with
- * the same journal, lab_remote_run first waits for the entries of that
- * commit still out and fetches them, queueing only the runs missing, and
- * never fetches an entry twice.
+ * A journal file makes it resumable.  Each line is appended and fsynced:
+ *
+ *   submit <ref> <commit>   before a batch of entries is queued under ref,
+ *                           128 random bits in hex (perfbot.submit)
+ *   queued <id> <commit>    for each, once the batch is committed
+ *   submitted <ref>         after the batch's "queued" lines
+ *   fetched <id>            once an entry's runs are in the result tree
+ *
+ * Killed and started again with the same journal, lab_remote_open first
+ * asks the queue for the ids of a batch without its "submitted" line
+ * (perfbot.submitted): killed between the COMMIT and the fsync, those
+ * entries would otherwise run for nobody and be queued again.  Then
+ * lab_remote_run waits for the entries of its commit still out and
+ * fetches them, queueing only the runs missing, and never fetches an
+ * entry twice.
  */
 #include <signal.h>
 #include "lab/pg.h"
@@ -29,6 +38,14 @@ struct lab_remote_entry {
 	bool fetched;
 };
 
+/* A batch the journal does not say is all there (see the top). */
+struct lab_remote_batch {
+	char *ref;
+	char *commit;
+};
+
+#define LAB_REF_LEN 32
+
 struct lab_remote {
 	struct pg db;
 	const char *on_connect[2];
@@ -36,6 +53,9 @@ struct lab_remote {
 	struct lab_remote_entry *e;
 	int nr;
 	size_t alloc;
+	struct lab_remote_batch *unsure;
+	int nr_unsure;
+	size_t alloc_unsure;
 	int verbose;
 };
 
@@ -51,8 +71,8 @@ struct lab_remote_job {
 	int priority;
 };
 
-/* Connect (a submitter's login) and read the journal (journal may be
- * NULL).  0, or -1 after an error. */
+/* Read the journal (journal may be NULL), connect (a submitter's login)
+ * and find its unsure batches in the queue.  0, or -1 after an error. */
 int lab_remote_open(struct lab_remote *r, const char *url, const char *journal);
 void lab_remote_release(struct lab_remote *r);
 

@@ -39,6 +39,9 @@
 #define LAB_UPLOAD_CLAIM_ARGS "bigint, int, text, text[], int[], int[], text[], " \
 	"double precision[], int[], text[], bigint[], bytea[], text, text, double precision"
 
+/* perfbot.submit's argument types (schema 6: with the batch's reference) */
+#define LAB_SUBMIT_ARGS "text, text, text, text, text, text, int, int, int, text"
+
 /* The lab schema version this perfbot reads and writes. */
 int lab_schema_version(void);
 

@@ -13,6 +13,11 @@
 #include <math.h>
 #include <poll.h>
 
+/* what migration 6 made, dropped */
+#define UNDO_6 "DROP FUNCTION perfbot.submitted(text); " \
+	"DROP FUNCTION perfbot.submit(" LAB_SUBMIT_ARGS "); " \
+	"DROP TABLE perfbot.submit_ref; "
+
 struct ctx {
 	char *db;
 	struct pg box1, box2, sub;
@@ -56,7 +61,7 @@ static long long submit_full(struct ctx *c, const char *name, const char *group,
 			     int attempts)
 {
 	struct queue_job j = { name, "testcase: mytest\n", "c0ffee", NULL, NULL, group, prio, 2,
-			       attempts };
+			       attempts, NULL };
 	long long id = 0;
 
 	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
@@ -138,7 +143,7 @@ static int claim(struct pg *db, const char *group, struct queue_claim *q)
 static void test_submit_queues_with_fields(void **state)
 {
 	struct ctx *c = start(state);
-	struct queue_job j = { "a.yaml", "testcase: t\n", "abc", "https://r", "make", "grp", 3, 4, 7 };
+	struct queue_job j = { "a.yaml", "testcase: t\n", "abc", "https://r", "make", "grp", 3, 4, 7, NULL };
 	long long id;
 
 	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
@@ -159,7 +164,7 @@ static void test_submit_queues_with_fields(void **state)
 static void test_submit_refuses_out_of_range(void **state)
 {
 	struct ctx *c = start(state);
-	struct queue_job j = { "a.yaml", "x", NULL, NULL, NULL, NULL, 10, 1, 3 };
+	struct queue_job j = { "a.yaml", "x", NULL, NULL, NULL, NULL, 10, 1, 3, NULL };
 	long long id = 0;
 
 	c->sub.quiet = true;
@@ -645,6 +650,55 @@ static void test_submitter_cannot_work_or_write_results(void **state)
 	PQclear(r);
 }
 
+/* A batch found again by its reference: its ids in order, the
+ * submitter's own only, and none for a reference never used. */
+static void test_submitted_finds_a_batch(void **state)
+{
+	struct ctx *c = start(state);
+	struct queue_job j = { "a.yaml", "testcase: t\n", "abc", NULL, NULL, NULL, 5, 1, 3, "r1" };
+	long long a, b, other, theirs, *ids;
+	char *msg;
+	int n;
+
+	assert_int_equal(queue_submit(&c->sub, &j, &a), 0);
+	j.ref = NULL;
+	assert_int_equal(queue_submit(&c->sub, &j, &other), 0);
+	j.ref = "r1";
+	assert_int_equal(queue_submit(&c->sub, &j, &b), 0);
+	msg = lab_test_value(c->db, "SELECT string_agg(job || ' ' || ref || ' ' || submitted_by, "
+			     "', ' ORDER BY job) FROM perfbot.submit_ref");
+	assert_string_equal(msg, "1 r1 " TEST_SUBMITTER ", 3 r1 " TEST_SUBMITTER);
+	free(msg);
+	assert_int_equal(queue_submitted(&c->sub, "r1", &ids, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(ids[0] == a && ids[1] == b);
+	free(ids);
+	assert_int_equal(queue_submitted(&c->sub, "r2", &ids, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(ids);
+	/* another submitter's batch of the same reference is not this one's */
+	lab_test_sql(c->db, "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE "
+		     "rolname = 't_sub2') THEN CREATE ROLE t_sub2 LOGIN IN ROLE "
+		     LAB_ROLE_SUBMITTER "; END IF; END $$");
+	struct pg sub2 = PG_INIT;
+	lab_test_open(&sub2, c->db, "t_sub2");
+	assert_int_equal(queue_submitted(&sub2, "r1", &ids, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(queue_submit(&sub2, &j, &theirs), 0);
+	assert_int_equal(queue_submitted(&sub2, "r1", &ids, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(ids[0] == theirs);
+	free(ids);
+	pg_close(&sub2);
+	assert_int_equal(queue_submitted(&c->sub, "r1", &ids, &n), 0);
+	assert_int_equal(n, 2);
+	free(ids);
+	/* a worker may not ask */
+	c->box1.quiet = true;
+	assert_int_equal(queue_submitted(&c->box1, "r1", &ids, &n), -1);
+	assert_true(pg_failed_with(&c->box1, "42501"));
+}
+
 /* --- the schema ----------------------------------------------------- */
 
 static void test_schema_check_and_versions(void **state)
@@ -706,8 +760,8 @@ static void test_schema_check_and_versions(void **state)
 	 * job row) is told to migrate, and lab init takes it to the last */
 	assert_int_equal(pg_exec(&db, "UPDATE perfbot.schema_version SET version = version - 1 "
 				 "WHERE component = 'store'", 0, NULL), 0);
-	/* (migrations 5, 4, 3 and 2 undone, as version 1 had it) */
-	assert_int_equal(pg_exec_script(&db, "DROP FUNCTION perfbot.release(bigint, int); "
+	/* (migrations 6, 5, 4, 3 and 2 undone, as version 1 had it) */
+	assert_int_equal(pg_exec_script(&db, UNDO_6 "DROP FUNCTION perfbot.release(bigint, int); "
 					"DROP FUNCTION perfbot.upload_claim("
 					LAB_UPLOAD_CLAIM_ARGS "); "
 					"DROP FUNCTION perfbot.upload_job(bigint, int, text, "
@@ -783,11 +837,12 @@ static void test_migrate_2_to_3(void **state)
 	struct queue_claim q;
 	char *msg;
 
-	downgrade(c, &db, 2, "DROP FUNCTION perfbot.release(bigint, int); "
-		  "DROP FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS "); "
-		  "DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS ");");
+	/* (queued first: this perfbot's submit is schema 6's) */
 	submit(c, "a");
 	submit(c, "b");
+	downgrade(c, &db, 2, UNDO_6 "DROP FUNCTION perfbot.release(bigint, int); "
+		  "DROP FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS "); "
+		  "DROP FUNCTION perfbot.upload_job(" UPLOAD_JOB_ARGS ");");
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
 	assert_int_equal(pg_exec(&c->box1, "BEGIN", 0, NULL), 0);
@@ -798,7 +853,7 @@ static void test_migrate_2_to_3(void **state)
 
 	assert_int_equal(lab_migrate(&db, &v), 0);
 	assert_int_equal(v.lab_from, 2);
-	assert_int_equal(v.lab_to, 5);
+	assert_int_equal(v.lab_to, 6);
 	assert_int_equal(lab_check_schema(&db), 0);
 	/* the upload begun before completes as it began */
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.complete(1, 1)", 0, NULL), 0);
@@ -832,17 +887,17 @@ static void test_migrate_3_to_4(void **state)
 	struct queue_claim q;
 	char *msg;
 
-	downgrade(c, &db, 3, "DROP FUNCTION perfbot.release(bigint, int); "
-		  "DROP FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ");");
 	submit(c, "a");
 	submit(c, "b");
 	submit(c, "c");
+	downgrade(c, &db, 3, UNDO_6 "DROP FUNCTION perfbot.release(bigint, int); "
+		  "DROP FUNCTION perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ");");
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
 
 	assert_int_equal(lab_migrate(&db, &v), 0);
 	assert_int_equal(v.lab_from, 3);
-	assert_int_equal(v.lab_to, 5);
+	assert_int_equal(v.lab_to, 6);
 	assert_int_equal(lab_check_schema(&c->box1), 0);
 	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")"));
 	assert_string_equal(msg, "true false false");
@@ -886,20 +941,61 @@ static void test_migrate_4_to_5(void **state)
 	struct queue_claim q;
 	char *msg;
 
-	downgrade(c, &db, 4, "DROP FUNCTION perfbot.release(bigint, int);");
 	long long id = submit(c, "a");
+	downgrade(c, &db, 4, UNDO_6 "DROP FUNCTION perfbot.release(bigint, int);");
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
 
 	assert_int_equal(lab_migrate(&db, &v), 0);
 	assert_int_equal(v.lab_from, 4);
-	assert_int_equal(v.lab_to, 5);
+	assert_int_equal(v.lab_to, 6);
 	assert_int_equal(lab_check_schema(&c->box1), 0);
 	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.release(bigint, int)"));
 	assert_string_equal(msg, "true false false");
 	free(msg);
 	assert_int_equal(queue_release(&c->box1, id, 1), 0);
 	assert_col(c, id, "state || ' ' || max_attempts", "queued 4");
+	pg_close(&db);
+}
+
+/* A lab at version 5 with jobs queued by the old submit is taken to 6:
+ * they have no reference, the new submit and submitted are the
+ * submitter's only, and the old submit still queues. */
+static void test_migrate_5_to_6(void **state)
+{
+	struct ctx *c = start(state);
+	struct pg db = PG_INIT;
+	struct lab_versions v;
+	long long *ids;
+	int n;
+	char *msg;
+
+	downgrade(c, &db, 5, UNDO_6);
+	assert_int_equal(pg_exec(&c->sub, "SELECT perfbot.submit('a', 'testcase: t', 'abc', NULL, "
+				 "NULL, NULL, 5, 1, 3)", 0, NULL), 0);
+	assert_int_equal(lab_migrate(&db, &v), 0);
+	assert_int_equal(v.lab_from, 5);
+	assert_int_equal(v.lab_to, 6);
+	assert_int_equal(lab_check_schema(&c->sub), 0);
+	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.submit(" LAB_SUBMIT_ARGS ")"));
+	assert_string_equal(msg, "false true false");
+	free(msg);
+	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.submitted(text)"));
+	assert_string_equal(msg, "false true false");
+	free(msg);
+	msg = lab_test_value(c->db, "SELECT count(*) FROM perfbot.submit_ref");
+	assert_string_equal(msg, "0");
+	free(msg);
+	assert_int_equal(pg_exec(&c->sub, "SELECT perfbot.submit('b', 'testcase: t', 'abc', NULL, "
+				 "NULL, NULL, 5, 1, 3)", 0, NULL), 0);
+	struct queue_job j = { "c.yaml", "testcase: t\n", "abc", NULL, NULL, NULL, 5, 1, 3, "r" };
+	long long id;
+	assert_int_equal(queue_submit(&c->sub, &j, &id), 0);
+	assert_int_equal(id, 3);
+	assert_int_equal(queue_submitted(&c->sub, "r", &ids, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], 3);
+	free(ids);
 	pg_close(&db);
 }
 
@@ -951,12 +1047,14 @@ int main(void)
 		T(test_retry_failed_and_cancelled),
 		T(test_retry_refuses_live_jobs),
 		T(test_list_filters_by_state),
+		T(test_submitted_finds_a_batch),
 		T(test_worker_cannot_read_queue_or_change_results),
 		T(test_submitter_cannot_work_or_write_results),
 		T(test_schema_check_and_versions),
 		T(test_migrate_2_to_3),
 		T(test_migrate_3_to_4),
 		T(test_migrate_4_to_5),
+		T(test_migrate_5_to_6),
 		T(test_migrate_needs_a_superuser_first),
 #undef T
 	};

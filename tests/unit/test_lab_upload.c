@@ -95,7 +95,7 @@ static void make_result(struct ctx *c)
 static long long start(void **state, struct queue_claim *q)
 {
 	struct ctx *c = *state;
-	struct queue_job j = { "a.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 2, 3 };
+	struct queue_job j = { "a.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 2, 3, NULL };
 	long long id;
 
 	c->db = lab_test_db();
@@ -260,7 +260,7 @@ static void test_uploads_of_one_job_do_not_wait(void **state)
 	struct queue_claim q, q2, q3;
 	long long id = start(state, &q);
 	struct ctx *c = *state;
-	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3, NULL };
 	struct strbuf p = STRBUF_INIT;
 	long long second, third;
 	char *v;
@@ -320,7 +320,7 @@ static void test_malformed_upload_changes_nothing(void **state)
 	struct queue_claim q, q2;
 	long long id = start(state, &q);
 	struct ctx *c = *state;
-	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3, NULL };
 	long long other;
 	char *before, *after;
 
@@ -409,7 +409,7 @@ static void test_malformed_upload_job_changes_nothing(void **state)
 	struct queue_claim q, q2;
 	long long id = start(state, &q);
 	struct ctx *c = *state;
-	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3, NULL };
 	long long other;
 	char *before, *after;
 
@@ -597,7 +597,7 @@ static void test_upload_after_connection_loss(void **state)
 	assert_int_equal(count(c, "SELECT count(*) FROM perfbot.run"), 2);
 	/* the claim, prepared on the lost connection, is prepared again on
 	 * this one */
-	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3 };
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 1, 3, NULL };
 	long long next;
 	struct queue_claim q2;
 	assert_int_equal(queue_submit(&c->sub, &j, &next), 0);
@@ -667,7 +667,7 @@ static void test_fetch_gives_the_files_back(void **state)
 	assert_int_equal(mx.ncols, 2);
 	matrix_release(&mx);
 	/* another job's runs of the same commit go to the next free numbers */
-	struct queue_job j2 = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 2, 3 };
+	struct queue_job j2 = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, NULL, 5, 2, 3, NULL };
 	struct queue_claim q2;
 	long long id2;
 	assert_int_equal(queue_submit(&c->sub, &j2, &id2), 0);
@@ -708,8 +708,8 @@ static void test_upload_next_claims_in_the_same_call(void **state)
 	struct queue_claim q, n, n2;
 	long long id = start(state, &q);
 	struct ctx *c = *state;
-	struct queue_job j = { "b.yaml", "testcase: b\n", "beef", NULL, NULL, "g", 5, 1, 3 };
-	struct queue_job lo = { "c.yaml", "testcase: c\n", NULL, NULL, NULL, NULL, 7, 1, 3 };
+	struct queue_job j = { "b.yaml", "testcase: b\n", "beef", NULL, NULL, "g", 5, 1, 3, NULL };
+	struct queue_job lo = { "c.yaml", "testcase: c\n", NULL, NULL, NULL, NULL, 7, 1, 3, NULL };
 	const struct lab_next next = { "g", "h:1", 30 };
 	long long id2, id3;
 	char *v;
@@ -763,7 +763,7 @@ static void test_upload_next_retried_gives_the_same_job(void **state)
 	struct queue_claim q, n, again;
 	long long id = start(state, &q);
 	struct ctx *c = *state;
-	struct queue_job j = { "b.yaml", "testcase: b\n", NULL, NULL, NULL, NULL, 5, 1, 3 };
+	struct queue_job j = { "b.yaml", "testcase: b\n", NULL, NULL, NULL, NULL, 5, 1, 3, NULL };
 	const struct lab_next next = { "g", "h:1", 60 }, other = { "g", "h:2", 60 };
 	long long id2, id3;
 
