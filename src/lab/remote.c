@@ -105,8 +105,7 @@ static int read_journal(struct lab_remote *r)
 			   sscanf(l, "submit %32s %127s %c", ref, commit, &end) == 2) {
 			add_unsure(r, ref, commit);
 		} else if (sscanf(l, "queued %lld %127s %c", &id, commit, &end) == 2) {
-			if (!find(r, id))
-				add(r, id, commit);
+			add(r, id, commit);
 		} else if (sscanf(l, "fetched %lld %c", &id, &end) == 1 && find(r, id)) {
 			find(r, id)->fetched = true;
 		} else {
