@@ -795,11 +795,31 @@ static void test_schema_check_and_versions(void **state)
 	free(empty);
 }
 
-/* "true false false": whether box1, the submitter and PUBLIC may run fn. */
-#define EXECUTE_RIGHTS(fn) \
-	"SELECT has_function_privilege('" TEST_BOX1 "', '" fn "', 'EXECUTE') || ' ' || " \
-	"has_function_privilege('" TEST_SUBMITTER "', '" fn "', 'EXECUTE') || ' ' || " \
-	"has_function_privilege('public', '" fn "', 'EXECUTE')"
+/* want is "true false false" when box1 may run fn, and the submitter and PUBLIC may not */
+static void assert_rights(struct ctx *c, const char *fn, const char *want)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char *got;
+
+	strbuf_addf(&sql, "SELECT has_function_privilege('" TEST_BOX1 "', '%s', 'EXECUTE') || ' ' || "
+		    "has_function_privilege('" TEST_SUBMITTER "', '%s', 'EXECUTE') || ' ' || "
+		    "has_function_privilege('public', '%s', 'EXECUTE')", fn, fn, fn);
+	got = lab_test_value(c->db, sql.buf);
+	assert_string_equal(got, want);
+	free(got);
+	strbuf_release(&sql);
+}
+
+/* Take db's lab from version `from` to this perfbot's, 6; `as` may use it then. */
+static void migrate_from(struct pg *db, int from, struct pg *as)
+{
+	struct lab_versions v;
+
+	assert_int_equal(lab_migrate(db, &v), 0);
+	assert_int_equal(v.lab_from, from);
+	assert_int_equal(v.lab_to, 6);
+	assert_int_equal(lab_check_schema(as), 0);
+}
 
 #define UPLOAD_JOB_ARGS "bigint, int, text, text[], int[], int[], text[], double precision[], " \
 	"int[], text[], bigint[], bytea[]"
@@ -833,7 +853,6 @@ static void test_migrate_2_to_3(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct lab_versions v;
 	struct queue_claim q;
 	char *msg;
 
@@ -851,10 +870,7 @@ static void test_migrate_2_to_3(void **state)
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_run(1, 1, 0, '{m}', '{1}')", 0,
 				 NULL), 0);
 
-	assert_int_equal(lab_migrate(&db, &v), 0);
-	assert_int_equal(v.lab_from, 2);
-	assert_int_equal(v.lab_to, 6);
-	assert_int_equal(lab_check_schema(&db), 0);
+	migrate_from(&db, 2, &db);
 	/* the upload begun before completes as it began */
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.complete(1, 1)", 0, NULL), 0);
 	assert_int_equal(pg_exec(&c->box1, "COMMIT", 0, NULL), 0);
@@ -862,9 +878,7 @@ static void test_migrate_2_to_3(void **state)
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	assert_int_equal(q.id, 2);
 	queue_claim_release(&q);
-	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.upload_job(" UPLOAD_JOB_ARGS ")"));
-	assert_string_equal(msg, "true false false");
-	free(msg);
+	assert_rights(c, "perfbot.upload_job(" UPLOAD_JOB_ARGS ")", "true false false");
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(2, 1, 't/p/g/r/k/c/beef', "
 				 "'{}', '{0}', '{1}', '{m}', '{2}', '{}', '{}', '{}', '{}')", 0, NULL), 0);
 	msg = lab_test_value(c->db, "SELECT string_agg(q.id || ' ' || q.state || ' ' || s.value, ', ' "
@@ -883,7 +897,6 @@ static void test_migrate_3_to_4(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct lab_versions v;
 	struct queue_claim q;
 	char *msg;
 
@@ -895,13 +908,8 @@ static void test_migrate_3_to_4(void **state)
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
 
-	assert_int_equal(lab_migrate(&db, &v), 0);
-	assert_int_equal(v.lab_from, 3);
-	assert_int_equal(v.lab_to, 6);
-	assert_int_equal(lab_check_schema(&c->box1), 0);
-	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")"));
-	assert_string_equal(msg, "true false false");
-	free(msg);
+	migrate_from(&db, 3, &c->box1);
+	assert_rights(c, "perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")", "true false false");
 	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(1, 1, 't/p/g/r/k/c/c0ffee', "
 				 "'{}', '{0}', '{1}', '{m}', '{1}', '{}', '{}', '{}', '{}')", 0, NULL), 0);
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
@@ -937,22 +945,15 @@ static void test_migrate_4_to_5(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct lab_versions v;
 	struct queue_claim q;
-	char *msg;
 
 	long long id = submit(c, "a");
 	downgrade(c, &db, 4, UNDO_6 "DROP FUNCTION perfbot.release(bigint, int);");
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	queue_claim_release(&q);
 
-	assert_int_equal(lab_migrate(&db, &v), 0);
-	assert_int_equal(v.lab_from, 4);
-	assert_int_equal(v.lab_to, 6);
-	assert_int_equal(lab_check_schema(&c->box1), 0);
-	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.release(bigint, int)"));
-	assert_string_equal(msg, "true false false");
-	free(msg);
+	migrate_from(&db, 4, &c->box1);
+	assert_rights(c, "perfbot.release(bigint, int)", "true false false");
 	assert_int_equal(queue_release(&c->box1, id, 1), 0);
 	assert_col(c, id, "state || ' ' || max_attempts", "queued 4");
 	pg_close(&db);
@@ -965,7 +966,6 @@ static void test_migrate_5_to_6(void **state)
 {
 	struct ctx *c = start(state);
 	struct pg db = PG_INIT;
-	struct lab_versions v;
 	long long *ids;
 	int n;
 	char *msg;
@@ -973,16 +973,9 @@ static void test_migrate_5_to_6(void **state)
 	downgrade(c, &db, 5, UNDO_6);
 	assert_int_equal(pg_exec(&c->sub, "SELECT perfbot.submit('a', 'testcase: t', 'abc', NULL, "
 				 "NULL, NULL, 5, 1, 3)", 0, NULL), 0);
-	assert_int_equal(lab_migrate(&db, &v), 0);
-	assert_int_equal(v.lab_from, 5);
-	assert_int_equal(v.lab_to, 6);
-	assert_int_equal(lab_check_schema(&c->sub), 0);
-	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.submit(" LAB_SUBMIT_ARGS ")"));
-	assert_string_equal(msg, "false true false");
-	free(msg);
-	msg = lab_test_value(c->db, EXECUTE_RIGHTS("perfbot.submitted(text)"));
-	assert_string_equal(msg, "false true false");
-	free(msg);
+	migrate_from(&db, 5, &c->sub);
+	assert_rights(c, "perfbot.submit(" LAB_SUBMIT_ARGS ")", "false true false");
+	assert_rights(c, "perfbot.submitted(text)", "false true false");
 	msg = lab_test_value(c->db, "SELECT count(*) FROM perfbot.submit_ref");
 	assert_string_equal(msg, "0");
 	free(msg);
