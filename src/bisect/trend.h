@@ -9,8 +9,11 @@
  * fitted by weighted least squares to the mean log of each tested
  * commit's runs (weights: its runs; the logs clipped about their
  * commit's median at 2.5 robust scales, as decide.c clips the runs it
- * compares), with the noise from the runs about their own commit's mean.  A slow drift compounds per commit, so it is
- * a line in the log; the pooled sides of decide.h mix every level along
+ * compares; of a commit of 2 runs that disagree by more than 1.5 times
+ * as much, the one farther from the first fit's line is put that far
+ * from the other, and the lines refitted), with the noise from the runs
+ * about their own commit's mean.  A slow drift compounds per
+ * commit, so it is a line in the log; the pooled sides of decide.h mix every level along
  * it, and their spread is the drift's, not the noise's.  Against the
  * two lines a commit's verdict is as sharp as against flat sides: the
  * lines' offset c is the step, however far the drift carried the ends.
@@ -46,7 +49,9 @@ struct trend_fit {
 	double total;           /* mean log of the last point less the
 				 * first: the direction from good to bad */
 	double clip;            /* logs clipped at their commit's median
-				 * +- clip (0: none), trend.c says why */
+				 * +- clip (of 2 runs: the one off the line
+				 * at the other +- 1.5 clip; 0: none),
+				 * trend.c says why */
 	double ystep;           /* the step's mean log (0: no step) */
 	double side_y[2];       /* good's and bad's mean log, by runs */
 	double side_n[2];       /* and their runs */

@@ -209,6 +209,39 @@ static void test_fit_refused(void **state)
 	assert_false(trend_fit(&g.t, NULL, &f));
 }
 
+/* The weighted least squares fit to every commit's plain (unclipped)
+ * mean log, by GSL, into beta: what trend_fit gave before it clipped. */
+static void unclipped_fit(const struct range *g, double *beta)
+{
+	gsl_matrix *X = gsl_matrix_alloc((size_t)g->t.nr, 3), *cov = gsl_matrix_alloc(3, 3);
+	gsl_vector *w = gsl_vector_alloc((size_t)g->t.nr), *yv = gsl_vector_alloc((size_t)g->t.nr);
+	gsl_vector *c = gsl_vector_alloc(3);
+	gsl_multifit_linear_workspace *work = gsl_multifit_linear_alloc((size_t)g->t.nr, 3);
+	double chisq, x0 = g->pt[0].x, scale = g->pt[g->t.nr - 1].x - x0;
+
+	for (int k = 0; k < g->t.nr; k++) {
+		const struct sample_set *r = g->pt[k].runs;
+		double y = 0;
+
+		for (int i = 0; i < r->nr; i++)
+			y += log(r->v[i]) / r->nr;
+		gsl_matrix_set(X, (size_t)k, 0, 1);
+		gsl_matrix_set(X, (size_t)k, 1, (g->pt[k].x - x0) / scale);
+		gsl_matrix_set(X, (size_t)k, 2, g->pt[k].v == BISECT_BAD);
+		gsl_vector_set(w, (size_t)k, r->nr);
+		gsl_vector_set(yv, (size_t)k, y);
+	}
+	gsl_multifit_wlinear(X, w, yv, c, cov, &chisq, work);
+	for (int i = 0; i < 3; i++)
+		beta[i] = gsl_vector_get(c, (size_t)i);
+	gsl_matrix_free(X);
+	gsl_matrix_free(cov);
+	gsl_vector_free(w);
+	gsl_vector_free(yv);
+	gsl_vector_free(c);
+	gsl_multifit_linear_free(work);
+}
+
 /*
  * One run in a heavy tail (3x the level) moves its commit's mean log by
  * log(3) / 4 = 0.27 unclipped, more than the -0.1 step, and multiplies
@@ -220,6 +253,7 @@ static void test_fit_clips(void **state)
 	static const double x[] = { 0, 256, 512, 768, 1023 };
 	struct range g;
 	struct trend_fit f0, f1;
+	double beta[3], pair;
 	(void)state;
 
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0.02, 640);
@@ -232,12 +266,82 @@ static void test_fit_clips(void **state)
 	assert_true(fabs(f1.clip - f0.clip) < 1e-12);
 	assert_true(fabs(f1.beta[2] - f0.beta[2]) < 0.03);
 	assert_true(f1.s2 < 2 * f0.s2);
-	/* two runs are not clipped (their median is their mean) */
+	/*
+	 * Two runs are not clipped about their median (it is their mean),
+	 * but when they lie more than 1.5 clips apart the refit puts the
+	 * one farther from the first fit's line that far from the other.
+	 * The outlier is the last commit's, whose leverage tilts the
+	 * unclipped fit (GSL's, on the plain mean logs) by 0.44 of its
+	 * slope of -1.02 per range; refitted, each of intercept, slope and
+	 * step moves by under a quarter of that, and the noise is exactly
+	 * the other commits' and the clipped pair's, 1.5 clips apart.
+	 */
+	for (int which = 0; which < 4; which++) {
+		/* either run, in either tail */
+		drift_range(&g, x, 5, -0.001, -0.1, 600, 2, 0.02, 640);
+		assert_true(trend_fit(&g.t, NULL, &f0));
+		g.r[4].v[which / 2] *= which % 2 ? 1 / 3.0 : 3;
+		assert_true(trend_fit(&g.t, NULL, &f1));
+		assert_true(fabs(f1.clip - f0.clip) < 1e-12);
+		pair = 1.5 * f1.clip;
+		unclipped_fit(&g, beta);
+		assert_true(fabs(beta[1] - f0.beta[1]) > 0.4);
+		for (int i = 0; i < 3; i++)
+			assert_true(fabs(f1.beta[i] - f0.beta[i]) <=
+				    0.25 * fabs(beta[i] - f0.beta[i]));
+		assert_true(fabs(f1.s2 - (4 * 2 * 0.02 * 0.02 + pair * pair / 2) / 5) < 1e-12);
+		/* exactly the fit with the outlier put 1.5 clips from the other run */
+		g.r[4].v[which / 2] = g.r[4].v[1 - which / 2] * exp(which % 2 ? -pair : pair);
+		unclipped_fit(&g, beta);
+		for (int i = 0; i < 3; i++)
+			assert_true(fabs(f1.beta[i] - beta[i]) < 1e-9);
+	}
+	/* two runs that agree are kept wherever they lie: a commit off the
+	 * line (a second step) must still show in the lack of fit */
+	drift_range(&g, x, 5, -0.001, -0.1, 600, 2, 0.02, 640);
+	g.r[2].v[0] *= exp(0.3);
+	g.r[2].v[1] *= exp(0.3);
+	assert_true(trend_fit(&g.t, NULL, &f1));
+	unclipped_fit(&g, beta);
+	for (int i = 0; i < 3; i++)
+		assert_true(fabs(f1.beta[i] - beta[i]) < 1e-9);
+	assert_true(fabs(f1.s2 - f0.s2) < 1e-15);
+}
+
+/*
+ * The pair's threshold: a commit of 2 runs d apart, 0.6 d above its line
+ * and 0.4 d below, beside 4 commits whose runs set the clip (its own 2
+ * deviations are not the median of 10).  At d = 1.49 clips both runs are
+ * kept; at 1.51 the upper one is put 1.5 clips above the lower.
+ */
+static void test_fit_pair_boundary(void **state)
+{
+	static const double x[] = { 0, 256, 512, 768, 1023 };
+	struct range g;
+	struct trend_fit f0, f1;
+	double clip, d, level;
+	(void)state;
+
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 2, 0.02, 640);
 	assert_true(trend_fit(&g.t, NULL, &f0));
-	g.r[4].v[0] *= 3;
-	assert_true(trend_fit(&g.t, NULL, &f1));
-	assert_true(f1.s2 > 10 * f0.s2);
+	clip = 2.5 * 1.4826 * 0.02 * sqrt(2);
+	assert_true(fabs(f0.clip - clip) < 1e-12);
+	level = g.r[2].v[0] * exp(0.02);
+	for (int k = 0; k < 2; k++) {
+		double kept;
+
+		d = (k ? 1.51 : 1.49) * clip;
+		g.r[2].v[0] = level * exp(0.6 * d);
+		g.r[2].v[1] = level * exp(-0.4 * d);
+		assert_true(trend_fit(&g.t, NULL, &f1));
+		assert_true(fabs(f1.clip - clip) < 1e-12);
+		kept = 4 * 2 * 0.02 * 0.02 + d * d / 2;
+		if (!k)
+			assert_true(fabs(f1.s2 - kept / 5) < 1e-12);
+		else
+			assert_true(fabs(f1.s2 - (4 * 2 * 0.02 * 0.02 +
+						  1.5 * clip * 1.5 * clip / 2) / 5) < 1e-12);
+	}
 }
 
 /* ---- the triggers ------------------------------------------------------ */
@@ -608,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_fit_against_gsl),
 		cmocka_unit_test(test_fit_refused),
 		cmocka_unit_test(test_fit_clips),
+		cmocka_unit_test(test_fit_pair_boundary),
 		cmocka_unit_test(test_neighbours_moved),
 		cmocka_unit_test(test_sloped),
 		cmocka_unit_test(test_sloped_three),
