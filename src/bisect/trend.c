@@ -149,24 +149,41 @@ static double fitted(const struct trend_fit *f, const struct bisect_point *p)
  */
 #define TREND_PAIR_CLIP 1.5
 
-static void line_clipped_logs(const struct sample_set *s, double clip, double centre,
+static bool line_clipped_logs(const struct sample_set *s, double clip, double centre,
 			      double *y, double *ss)
 {
 	double a, b;
 
 	if (s->nr != 2)
-		return;
+		return false;
 	a = log(s->v[0]);
 	b = log(s->v[1]);
 	clip *= TREND_PAIR_CLIP;
-	if (fabs(a - b) > clip) {
-		if (fabs(a - centre) > fabs(b - centre))
-			a = b + (a > b ? clip : -clip);
-		else
-			b = a + (b > a ? clip : -clip);
-	}
+	if (!(fabs(a - b) > clip))
+		return false;
+	if (fabs(a - centre) > fabs(b - centre))
+		a = b + (a > b ? clip : -clip);
+	else
+		b = a + (b > a ? clip : -clip);
 	*y = (a + b) / 2;
 	*ss = (a - *y) * (a - *y) + (b - *y) * (b - *y);
+	return true;
+}
+
+/* line_clipped_logs for every commit of t by f's lines; false when no
+ * pair was clipped (nothing to refit). */
+static bool clip_pairs(const struct bisect_trend *t, const struct trend_fit *f,
+		       double *y, double *ss)
+{
+	bool any = false;
+
+	if (!(f->clip > 0))
+		return false;
+	for (int k = 0; k < t->nr; k++)
+		if (counts(&t->pt[k]))
+			any |= line_clipped_logs(t->pt[k].runs, f->clip, fitted(f, &t->pt[k]),
+						 &y[k], &ss[k]);
+	return any;
 }
 
 bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
@@ -197,10 +214,9 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 	f->x0 = xmin;
 	f->scale = xmax - xmin;
 	/*
-	 * The fit, then once more with the outlier of each commit of 2 runs
-	 * told by the first fit's line (line_clipped_logs); with nothing to
-	 * clip by, the first.  A further pass changes next to nothing
-	 * (bench/bisect-sim.sh: 0.1 mean runs).
+	 * The fit, then once more when the first fit's line told the
+	 * outlier of a commit of 2 runs (clip_pairs).  A further pass
+	 * changes next to nothing (bench/bisect-sim.sh: 0.1 mean runs).
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		memset(a, 0, sizeof(a));
@@ -217,8 +233,6 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 
 			if (!counts(p))
 				continue;
-			if (pass)
-				line_clipped_logs(p->runs, f->clip, fitted(f, p), &y[k], &ss[k]);
 			ssum += ss[k];
 			f->df += p->runs->nr - 1;
 			w = p->runs->nr;
@@ -249,7 +263,7 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 		for (int i = 0; i < 3; i++)
 			f->beta[i] = f->inv[i][0] * rhs[0] + f->inv[i][1] * rhs[1] +
 				f->inv[i][2] * rhs[2];
-		if (!(f->clip > 0))
+		if (pass || !clip_pairs(t, f, y, ss))
 			break;
 	}
 	f->s2 = ssum / f->df;

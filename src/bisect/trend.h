@@ -12,9 +12,9 @@
  * compares; of a commit of 2 runs that disagree by more than 1.5 times
  * as much, the one farther from the first fit's line is put that far
  * from the other, and the lines refitted), with the noise from the runs
- * about their own commit's mean.  A slow drift compounds per
- * commit, so it is a line in the log; the pooled sides of decide.h mix every level along
- * it, and their spread is the drift's, not the noise's.  Against the
+ * about their own commit's mean.  A slow drift compounds per commit, so
+ * it is a line in the log; the pooled sides of decide.h mix every level
+ * along it, and their spread is the drift's, not the noise's.  Against the
  * two lines a commit's verdict is as sharp as against flat sides: the
  * lines' offset c is the step, however far the drift carried the ends.
  *

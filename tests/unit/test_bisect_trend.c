@@ -108,6 +108,49 @@ static void test_fit_exact(void **state)
 	}
 }
 
+/*
+ * The weighted least squares fit to every commit's plain (unclipped)
+ * mean log, by GSL: its estimates into beta, and when cov is not NULL
+ * the unscaled covariance (X'WX)^-1 into cov and the weighted residual
+ * sum of squares into *chisq.  What trend_fit gives when it clips
+ * nothing.
+ */
+static void gsl_fit(const struct range *g, double *beta, double (*cov)[3], double *chisq)
+{
+	gsl_matrix *X = gsl_matrix_alloc((size_t)g->t.nr, 3), *c3 = gsl_matrix_alloc(3, 3);
+	gsl_vector *w = gsl_vector_alloc((size_t)g->t.nr), *yv = gsl_vector_alloc((size_t)g->t.nr);
+	gsl_vector *c = gsl_vector_alloc(3);
+	gsl_multifit_linear_workspace *work = gsl_multifit_linear_alloc((size_t)g->t.nr, 3);
+	double rss, x0 = g->pt[0].x, scale = g->pt[g->t.nr - 1].x - x0;
+
+	for (int k = 0; k < g->t.nr; k++) {
+		const struct sample_set *r = g->pt[k].runs;
+		double y = 0;
+
+		for (int i = 0; i < r->nr; i++)
+			y += log(r->v[i]) / r->nr;
+		gsl_matrix_set(X, (size_t)k, 0, 1);
+		gsl_matrix_set(X, (size_t)k, 1, (g->pt[k].x - x0) / scale);
+		gsl_matrix_set(X, (size_t)k, 2, g->pt[k].v == BISECT_BAD);
+		gsl_vector_set(w, (size_t)k, r->nr);
+		gsl_vector_set(yv, (size_t)k, y);
+	}
+	gsl_multifit_wlinear(X, w, yv, c, c3, &rss, work);
+	for (int i = 0; i < 3; i++) {
+		beta[i] = gsl_vector_get(c, (size_t)i);
+		for (int j = 0; cov && j < 3; j++)
+			cov[i][j] = gsl_matrix_get(c3, (size_t)i, (size_t)j);
+	}
+	if (chisq)
+		*chisq = rss;
+	gsl_matrix_free(X);
+	gsl_matrix_free(c3);
+	gsl_vector_free(w);
+	gsl_vector_free(yv);
+	gsl_vector_free(c);
+	gsl_multifit_linear_free(work);
+}
+
 /* Uneven runs and scatter about the line: GSL's weighted least squares
  * and F distribution give the same estimates, covariance and lack of fit. */
 static void test_fit_against_gsl(void **state)
@@ -118,41 +161,27 @@ static void test_fit_against_gsl(void **state)
 	static const int n[] = { 8, 2, 4, 6, 2, 10 };
 	struct range g;
 	struct trend_fit f;
-	gsl_matrix *X = gsl_matrix_alloc(6, 3), *cov = gsl_matrix_alloc(3, 3);
-	gsl_vector *w = gsl_vector_alloc(6), *yv = gsl_vector_alloc(6), *c = gsl_vector_alloc(3);
-	gsl_multifit_linear_workspace *work = gsl_multifit_linear_alloc(6, 3);
-	double chisq, s2 = 0;
+	double beta[3], cov[3][3], chisq, s2 = 0;
 	int df = 0;
 	(void)state;
 
 	range_init(&g, 6, x, bad, y, n, 0.02, 320);
 	assert_true(trend_fit(&g.t, NULL, &f));
 	for (int k = 0; k < 6; k++) {
-		gsl_matrix_set(X, k, 0, 1);
-		gsl_matrix_set(X, k, 1, x[k] / 1023);
-		gsl_matrix_set(X, k, 2, bad[k]);
-		gsl_vector_set(w, k, n[k]);
-		gsl_vector_set(yv, k, y[k]);
 		s2 += n[k] * 0.02 * 0.02;
 		df += n[k] - 1;
 	}
 	s2 /= df;
-	gsl_multifit_wlinear(X, w, yv, c, cov, &chisq, work);
+	gsl_fit(&g, beta, cov, &chisq);
 	for (int i = 0; i < 3; i++) {
-		assert_true(fabs(f.beta[i] - gsl_vector_get(c, i)) < 1e-9);
+		assert_true(fabs(f.beta[i] - beta[i]) < 1e-9);
 		for (int j = 0; j < 3; j++)
-			assert_true(fabs(f.inv[i][j] - gsl_matrix_get(cov, i, j)) < 1e-9);
+			assert_true(fabs(f.inv[i][j] - cov[i][j]) < 1e-9);
 	}
 	assert_true(fabs(f.s2 - s2) < 1e-15);
 	assert_true(chisq > 0);
 	assert_true(fabs(f.lof_p - gsl_cdf_fdist_Q(chisq / 3 / s2, 3, df)) < 1e-9);
 	assert_true(f.lof_p > 0 && f.lof_p < 1);
-	gsl_matrix_free(X);
-	gsl_matrix_free(cov);
-	gsl_vector_free(w);
-	gsl_vector_free(yv);
-	gsl_vector_free(c);
-	gsl_multifit_linear_free(work);
 }
 
 static void test_fit_refused(void **state)
@@ -209,39 +238,6 @@ static void test_fit_refused(void **state)
 	assert_false(trend_fit(&g.t, NULL, &f));
 }
 
-/* The weighted least squares fit to every commit's plain (unclipped)
- * mean log, by GSL, into beta: what trend_fit gave before it clipped. */
-static void unclipped_fit(const struct range *g, double *beta)
-{
-	gsl_matrix *X = gsl_matrix_alloc((size_t)g->t.nr, 3), *cov = gsl_matrix_alloc(3, 3);
-	gsl_vector *w = gsl_vector_alloc((size_t)g->t.nr), *yv = gsl_vector_alloc((size_t)g->t.nr);
-	gsl_vector *c = gsl_vector_alloc(3);
-	gsl_multifit_linear_workspace *work = gsl_multifit_linear_alloc((size_t)g->t.nr, 3);
-	double chisq, x0 = g->pt[0].x, scale = g->pt[g->t.nr - 1].x - x0;
-
-	for (int k = 0; k < g->t.nr; k++) {
-		const struct sample_set *r = g->pt[k].runs;
-		double y = 0;
-
-		for (int i = 0; i < r->nr; i++)
-			y += log(r->v[i]) / r->nr;
-		gsl_matrix_set(X, (size_t)k, 0, 1);
-		gsl_matrix_set(X, (size_t)k, 1, (g->pt[k].x - x0) / scale);
-		gsl_matrix_set(X, (size_t)k, 2, g->pt[k].v == BISECT_BAD);
-		gsl_vector_set(w, (size_t)k, r->nr);
-		gsl_vector_set(yv, (size_t)k, y);
-	}
-	gsl_multifit_wlinear(X, w, yv, c, cov, &chisq, work);
-	for (int i = 0; i < 3; i++)
-		beta[i] = gsl_vector_get(c, (size_t)i);
-	gsl_matrix_free(X);
-	gsl_matrix_free(cov);
-	gsl_vector_free(w);
-	gsl_vector_free(yv);
-	gsl_vector_free(c);
-	gsl_multifit_linear_free(work);
-}
-
 /*
  * One run in a heavy tail (3x the level) moves its commit's mean log by
  * log(3) / 4 = 0.27 unclipped, more than the -0.1 step, and multiplies
@@ -284,7 +280,7 @@ static void test_fit_clips(void **state)
 		assert_true(trend_fit(&g.t, NULL, &f1));
 		assert_true(fabs(f1.clip - f0.clip) < 1e-12);
 		pair = 1.5 * f1.clip;
-		unclipped_fit(&g, beta);
+		gsl_fit(&g, beta, NULL, NULL);
 		assert_true(fabs(beta[1] - f0.beta[1]) > 0.4);
 		for (int i = 0; i < 3; i++)
 			assert_true(fabs(f1.beta[i] - f0.beta[i]) <=
@@ -292,7 +288,7 @@ static void test_fit_clips(void **state)
 		assert_true(fabs(f1.s2 - (4 * 2 * 0.02 * 0.02 + pair * pair / 2) / 5) < 1e-12);
 		/* exactly the fit with the outlier put 1.5 clips from the other run */
 		g.r[4].v[which / 2] = g.r[4].v[1 - which / 2] * exp(which % 2 ? -pair : pair);
-		unclipped_fit(&g, beta);
+		gsl_fit(&g, beta, NULL, NULL);
 		for (int i = 0; i < 3; i++)
 			assert_true(fabs(f1.beta[i] - beta[i]) < 1e-9);
 	}
@@ -302,7 +298,7 @@ static void test_fit_clips(void **state)
 	g.r[2].v[0] *= exp(0.3);
 	g.r[2].v[1] *= exp(0.3);
 	assert_true(trend_fit(&g.t, NULL, &f1));
-	unclipped_fit(&g, beta);
+	gsl_fit(&g, beta, NULL, NULL);
 	for (int i = 0; i < 3; i++)
 		assert_true(fabs(f1.beta[i] - beta[i]) < 1e-9);
 	assert_true(fabs(f1.s2 - f0.s2) < 1e-15);
