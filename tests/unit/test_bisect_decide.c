@@ -395,61 +395,6 @@ static void test_sample_set(void **state)
 	sample_set_release(&b);
 }
 
-static void test_budget_and_stop(void **state)
-{
-	struct bisect_params p;
-	struct bisect_progress pr = { 0, 0 };
-	(void)state;
-
-	/* 5 * 5 * (log2 N + 3), rounded up */
-	assert_int_equal(bisect_default_budget(1024), 325);
-	assert_int_equal(bisect_default_budget(64), 225);
-	assert_int_equal(bisect_default_budget(100), 242);     /* 241.10 */
-	assert_int_equal(bisect_default_budget(1), bisect_default_budget(2));
-	bisect_params_init(&p, 1024);
-	assert_int_equal(p.max_total_runs, 325);
-	assert_int_equal(p.max_unknown_in_row, 3);
-
-	/* the budget: exactly max_total_runs may be spent, not one more */
-	pr.runs = 315;
-	assert_int_equal(bisect_should_stop(&pr, 10, &p), BISECT_GO_ON);
-	assert_int_equal(bisect_should_stop(&pr, 11, &p), BISECT_STOP_BUDGET);
-	p.max_total_runs = 0;
-	assert_int_equal(bisect_should_stop(&pr, 1000, &p), BISECT_GO_ON);
-	/* convergence: the third UNKNOWN in a row stops it */
-	pr.unknown_in_row = 2;
-	assert_int_equal(bisect_should_stop(&pr, 0, &p), BISECT_GO_ON);
-	pr.unknown_in_row = 3;
-	assert_int_equal(bisect_should_stop(&pr, 0, &p), BISECT_STOP_NO_CONVERGENCE);
-	p.max_unknown_in_row = 0;
-	assert_int_equal(bisect_should_stop(&pr, 0, &p), BISECT_GO_ON);
-}
-
-static void test_noise_and_runs_needed(void **state)
-{
-	double g[] = { 90, 100, 110 }, b[] = { 80, 90, 100 };
-	struct sample_set sg = { g, 3, 0 }, sb = { b, 3, 0 }, empty = { NULL, 0, 0 };
-	(void)state;
-
-	/* pooled sd 10 about each side's own mean, over a good mean of 100 */
-	assert_true(fabs(bisect_noise(&sg, &sb) - 0.10) < 1e-12);
-	assert_true(fabs(bisect_noise(&sg, &empty) - 0.10) < 1e-12);
-	sg.nr = 1;
-	assert_true(isnan(bisect_noise(&sg, &empty)));
-
-	/* ((z(0.975) + z(0.95)) * 0.05 / 0.10)^2 = (3.6049 / 2)^2 = 3.25 -> 4 */
-	assert_int_equal(bisect_runs_needed(0.05, -0.10, 0.05), 4);
-	/* twice the noise: four times the runs (12.99 -> 13) */
-	assert_int_equal(bisect_runs_needed(0.10, 0.10, 0.05), 13);
-	/* a stricter level wants more: z(0.995) = 2.5758 -> (4.2207/2)^2 = 4.45 -> 5 */
-	assert_int_equal(bisect_runs_needed(0.05, 0.10, 0.01), 5);
-	assert_int_equal(bisect_runs_needed(0.001, 0.5, 0.05), 1);
-	assert_int_equal(bisect_runs_needed(0, 0.1, 0.05), -1);
-	assert_int_equal(bisect_runs_needed(0.05, 0, 0.05), -1);
-	assert_int_equal(bisect_runs_needed(0.05, 0.1, 1), -1);
-	assert_int_equal(bisect_runs_needed(NAN, 0.1, 0.05), -1);
-}
-
 /* Drift and two steps: the neighbours decide where the pooled sides
  * mix levels. */
 static void test_classify_neighbours(void **state)
@@ -671,20 +616,6 @@ static void test_llr_band(void **state)
 	assert_true(bisect_llr(&three, &good, &bad, NULL, NULL, NULL) < 0);
 }
 
-/* The answer's own step must be 1/8 of the change: under it, a drift. */
-static void test_real_step(void **state)
-{
-	(void)state;
-	assert_true(bisect_real_step(-0.10, -0.10));
-	assert_true(bisect_real_step(-0.0125, -0.10));
-	assert_false(bisect_real_step(-0.0124, -0.10));
-	assert_false(bisect_real_step(0.001, -0.64));
-	assert_true(bisect_real_step(0.08, -0.64));
-	assert_false(bisect_real_step(NAN, -0.10));
-	assert_false(bisect_real_step(-0.10, INFINITY));
-	assert_true(BISECT_MIN_STEP == 0.125);
-}
-
 /* Sequential: the side with fewer runs gets the extra endpoint run
  * (the midpoint's doubt), whichever the step is farther from. */
 static void test_runs_wanted_sprt_side(void **state)
@@ -825,97 +756,6 @@ static void test_far_side_tie(void **state)
 	assert_int_equal(more.bad, 0);
 }
 
-static void test_noise_moved(void **state)
-{
-	double g0[] = { 1000, 1010, 990, 1005, 995 }, b0[] = { 900, 910, 890, 905, 895 };
-	double g1[] = { 1000, 1010, 990, 1005, 995 }, b1[] = { 900, 910, 890, 905, 895 };
-	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
-	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
-	struct bisect_noise_check c;
-	struct bisect_params p;
-	(void)state;
-
-	bisect_params_init(&p, 64);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(fabs(c.noise_before - c.noise_after) < 1e-12);
-	/* the noise: test_noise_moved_matters */
-	/* the good endpoint now where bad was: moved */
-	for (int i = 0; i < 5; i++) {
-		g1[i] = g0[i] - 60;
-		b1[i] = b0[i];
-	}
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(fabs(c.good_move + 0.06) < 1e-12);
-	/* a move of 4%, less than half the 10% between the sides: not */
-	for (int i = 0; i < 5; i++)
-		g1[i] = g0[i] - 40;
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	sg1.nr = 1;
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(isnan(c.noise_after));
-}
-
-/* g1, b1 = g0, b0 spread k times as far about 1000 and 900 */
-static void spread_by(const double *g0, const double *b0, double *g1, double *b1, double k)
-{
-	for (int i = 0; i < 5; i++) {
-		g1[i] = 1000 + k * (g0[i] - 1000);
-		b1[i] = 900 + k * (b0[i] - 900);
-	}
-}
-
-/* Only a rise counts, and only one that makes a verdict need more runs. */
-static void test_noise_moved_matters(void **state)
-{
-	/* 0.8% noise, then 4%, against a 10% change */
-	double tg[] = { 1000, 1010, 990, 1005, 995 }, tb[] = { 900, 910, 890, 905, 895 };
-	double g0[] = { 1000, 1050, 950, 1025, 975 }, b0[] = { 900, 950, 850, 925, 875 };
-	double g1[5], b1[5];
-	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
-	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
-	struct bisect_noise_check c;
-	struct bisect_params p;
-	(void)state;
-
-	bisect_params_init(&p, 64);
-	/* 4% noise doubled: a verdict needs 17 runs instead of 5 */
-	spread_by(g0, b0, g1, b1, 2);
-	assert_int_equal(bisect_runs_needed(bisect_noise(&sg0, &sb0), 0.1, p.confirm_alpha), 5);
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(c.noise_rose);
-	assert_true(fabs(c.noise_after / c.noise_before - 2) < 1e-9);
-	/* just under twice: not, though a verdict would need more runs */
-	spread_by(g0, b0, g1, b1, 1.99);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_false(c.noise_rose);
-	/* halved: the verdicts were only safer than planned */
-	spread_by(g0, b0, g1, b1, 0.5);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_false(c.noise_rose);
-	assert_true(c.noise_after < c.noise_before);
-	/* 0.8% doubled: 1 run a verdict either way (an emulator's near-zero
-	 * noise), so no reason to distrust the answer */
-	memcpy(g0, tg, sizeof(g0));
-	memcpy(b0, tb, sizeof(b0));
-	spread_by(g0, b0, g1, b1, 2);
-	assert_int_equal(bisect_runs_needed(bisect_noise(&sg1, &sb1), 0.1, p.confirm_alpha), 1);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(c.noise_rose);
-	/* 0.8% to 8%: 2 runs a verdict */
-	spread_by(g0, b0, g1, b1, 10);
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	/* from no noise at all: a rise however small, moved when it matters */
-	for (int i = 0; i < 5; i++) {
-		g0[i] = 1000;
-		b0[i] = 900;
-	}
-	spread_by(tg, tb, g1, b1, 1);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(c.noise_rose);
-	spread_by(tg, tb, g1, b1, 10);
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-}
-
 /*
  * A step unlike both sides (4 standard errors) and between them is at
  * neither level: before a trend can be fitted it is judged by its side
@@ -1049,29 +889,13 @@ static void test_confirm_verdict(void **state)
 						&cp), BISECT_GOOD);
 }
 
-static void test_partial_step(void **state)
-{
-	(void)state;
-	assert_true(bisect_partial_step(-0.10, -0.19));
-	assert_false(bisect_partial_step(-0.095, -0.103));
-	/* the boundary: 0.75 of the whole */
-	assert_false(bisect_partial_step(-0.0751, -0.10));
-	assert_true(bisect_partial_step(-0.0749, -0.10));
-	assert_false(bisect_partial_step(NAN, -0.1));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_budget_and_stop),
-		cmocka_unit_test(test_noise_moved),
-		cmocka_unit_test(test_noise_moved_matters),
 		cmocka_unit_test(test_sprt_third_level),
 		cmocka_unit_test(test_sprt_midpoint_z),
 		cmocka_unit_test(test_confirm_verdict),
-		cmocka_unit_test(test_partial_step),
 		cmocka_unit_test(test_classify_outlier),
-		cmocka_unit_test(test_noise_and_runs_needed),
 		cmocka_unit_test(test_classify_neighbours),
 		cmocka_unit_test(test_param_defaults),
 		cmocka_unit_test(test_llr_value),
@@ -1079,7 +903,6 @@ int main(void)
 		cmocka_unit_test(test_llr_neighbour_z),
 		cmocka_unit_test(test_llr_neighbour_outlier),
 		cmocka_unit_test(test_llr_band),
-		cmocka_unit_test(test_real_step),
 		cmocka_unit_test(test_runs_wanted_sprt_side),
 		cmocka_unit_test(test_classify_at_exactly_alpha),
 		cmocka_unit_test(test_pooled_degrees_of_freedom),
