@@ -225,6 +225,7 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 		f->df = step && step->nr > 0 ? step->nr - 1 : 0;
 		f->side_y[0] = f->side_y[1] = f->side_n[0] = f->side_n[1] = 0;
 		f->npts = 0;
+		f->side_pts[0] = f->side_pts[1] = 0;
 		nb[0] = nb[1] = -1;
 		for (int k = 0; k < t->nr; k++) {
 			const struct bisect_point *p = &t->pt[k];
@@ -250,6 +251,7 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 				ymax = y[k];
 			f->side_y[side] += w * y[k];
 			f->side_n[side] += w;
+			f->side_pts[side]++;
 			/* the step's neighbours: the good point nearest below it,
 			 * the bad one nearest above */
 			if (!side && p->x < t->x && (nb[0] < 0 || p->x > t->pt[nb[0]].x))
@@ -316,7 +318,7 @@ bool trend_neighbours_moved(const struct trend_fit *f)
 
 bool trend_sloped(const struct trend_fit *f)
 {
-	double step_z = f->npts > 3 ? TREND_STEP_Z : TREND_STEP_Z3;
+	double step_z = f->side_pts[0] > 1 && f->side_pts[1] > 1 ? TREND_STEP_Z : TREND_STEP_Z3;
 
 	return fabs(f->beta[1]) >= TREND_SLOPE_Z * sqrt(f->s2 * f->inv[1][1]) &&
 		f->lof_p >= TREND_LOF_P &&

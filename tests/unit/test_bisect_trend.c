@@ -454,6 +454,7 @@ static void test_sloped(void **state)
 	static const int bad[] = { 0, 1, 1, 1, 1 }, bad2[] = { 0, 0, 0, 1, 1 };
 	static const double xs4[] = { 0, 256, 768, 1023 };
 	static const int bad4[] = { 0, 0, 1, 1 }, n4[] = { 4, 4, 4, 4, 4 };
+	static const int bad1[] = { 0, 0, 0, 1 }, good1[] = { 0, 1, 1, 1 };
 	double y[5];
 	int n[5] = { 16, 4, 4, 4, 4 };
 	struct range g;
@@ -479,6 +480,10 @@ static void test_sloped(void **state)
 	at_threshold(5, xs, bad2, n4, -0.0002, -0.1, true, 5.0, 3.0);
 	at_threshold(5, xs, bad2, n4, -0.001, -0.02, false, 3.0, 5.0);
 	at_threshold(4, xs4, bad4, n4, -0.001, -0.02, false, 3.0, 5.0);
+	/* a side of one commit, its endpoint, takes TREND_STEP_Z3 as three
+	 * commits do, whichever side it is */
+	at_threshold(4, xs4, bad1, n4, -0.001, -0.005, false, 1.0, 5.0);
+	at_threshold(4, xs4, good1, n4, -0.001, -0.005, false, 1.0, 5.0);
 }
 
 /*
