@@ -224,7 +224,6 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 		ssum = ss[t->nr];
 		f->df = step && step->nr > 0 ? step->nr - 1 : 0;
 		f->side_y[0] = f->side_y[1] = f->side_n[0] = f->side_n[1] = 0;
-		f->npts = 0;
 		f->side_pts[0] = f->side_pts[1] = 0;
 		nb[0] = nb[1] = -1;
 		for (int k = 0; k < t->nr; k++) {
@@ -258,8 +257,8 @@ bool trend_fit(const struct bisect_trend *t, const struct sample_set *step,
 				nb[0] = k;
 			if (side && p->x > t->x && (nb[1] < 0 || p->x < t->pt[nb[1]].x))
 				nb[1] = k;
-			f->npts++;
 		}
+		f->npts = f->side_pts[0] + f->side_pts[1];
 		if (f->npts < TREND_MIN_POINTS || f->df < 1 || !invert3(a, f->inv))
 			goto out;
 		for (int i = 0; i < 3; i++)

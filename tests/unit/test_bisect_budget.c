@@ -12,6 +12,10 @@
 
 #include "bisect/decide.h"
 
+/* Endpoints 10% apart with 0.8% noise: the quiet machine of the start. */
+#define QUIET_GOOD 1000, 1010, 990, 1005, 995
+#define QUIET_BAD 900, 910, 890, 905, 895
+
 static void test_budget_and_stop(void **state)
 {
 	struct bisect_params p;
@@ -69,8 +73,8 @@ static void test_noise_and_runs_needed(void **state)
 
 static void test_noise_moved(void **state)
 {
-	double g0[] = { 1000, 1010, 990, 1005, 995 }, b0[] = { 900, 910, 890, 905, 895 };
-	double g1[] = { 1000, 1010, 990, 1005, 995 }, b1[] = { 900, 910, 890, 905, 895 };
+	double g0[] = { QUIET_GOOD }, b0[] = { QUIET_BAD };
+	double g1[] = { QUIET_GOOD }, b1[] = { QUIET_BAD };
 	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
 	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
 	struct bisect_noise_check c;
@@ -110,7 +114,7 @@ static void spread_by(const double *g0, const double *b0, double *g1, double *b1
 static void test_noise_moved_matters(void **state)
 {
 	/* 0.8% noise, then 4%, against a 10% change */
-	double tg[] = { 1000, 1010, 990, 1005, 995 }, tb[] = { 900, 910, 890, 905, 895 };
+	double tg[] = { QUIET_GOOD }, tb[] = { QUIET_BAD };
 	double g0[] = { 1000, 1050, 950, 1025, 975 }, b0[] = { 900, 950, 850, 925, 875 };
 	double g1[5], b1[5];
 	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
