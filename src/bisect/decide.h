@@ -51,7 +51,12 @@
  *    bisect_confirm_verdict (UNKNOWN: skip it).  If it changed, restart git bisect from the
  *    verdicts so far (the runner's log: the last good and first bad
  *    commit bound the range) and go on searching; else confirm the
- *    other one.  The answer stands when both are confirmed.  A verdict
+ *    other one.  The answer stands when both are confirmed.  When git
+ *    has only skipped commits left, the last good and first bad commit
+ *    around them are confirmed the same way before the answer is left
+ *    ambiguous: a wrong verdict ends at the edge of the skipped commits
+ *    too (on a level between two steps, a commit skipped at max_runs
+ *    often has bounds of its own level, one of them judged wrong).  A verdict
  *    the confirmation reversed is not confirmed itself: the fresh runs
  *    disagree with the old ones, and with heavy tails a few runs now and
  *    then all land in one tail; when the commit is at the edge again,

@@ -374,6 +374,115 @@ static int parents_of(struct bisect *b, const char *sha, char ***out)
 	return n;
 }
 
+/* A candidate for confirmation, once: the commits of a final pair. */
+static void add_candidate(struct bisect *b, char ***cand, int *nc, size_t *alloc,
+			  const char *sha, bool want_good)
+{
+	struct decision *d = bisect_find_decision(b, sha);
+
+	if (!d || d->v != (want_good ? BISECT_GOOD : BISECT_BAD) ||
+	    !strcmp(sha, want_good ? b->o->good : b->o->bad))
+		return;
+	for (int i = 0; i < *nc; i++)
+		if (!strcmp((*cand)[i], sha))
+			return;
+	ALLOC_GROW(*cand, (size_t)*nc + 1, *alloc);
+	(*cand)[(*nc)++] = xstrdup(sha);
+}
+
+/*
+ * The final pair of decide.h's step 3 from what git said: the commits
+ * listed one a line (the first bad one; with only skipped commits left,
+ * git's list of those and the first bad) that were judged bad, then
+ * their parents judged good.
+ * Endpoints need no confirmation.  Returns how many, in *cand.
+ */
+static int final_pair(struct bisect *b, const char *listed, char ***cand)
+{
+	char **w = NULL;
+	int nw = 0, nc = 0;
+	size_t alloc = 0, wa = 0;
+
+	*cand = NULL;
+	for (const char *l = listed; *l; ) {
+		size_t n = strcspn(l, "\n"), h = strspn(l, "0123456789abcdef");
+
+		if ((h == 40 || h == 64) && n == h) {
+			ALLOC_GROW(w, (size_t)nw + 1, wa);
+			w[nw++] = xstrndup(l, n);
+		}
+		l += n + (l[n] == '\n');
+	}
+	for (int i = 0; i < nw; i++)
+		add_candidate(b, cand, &nc, &alloc, w[i], false);
+	for (int i = 0; i < nw; i++) {
+		char **par;
+		int np = parents_of(b, w[i], &par);
+
+		for (int k = 0; k < np; k++)
+			add_candidate(b, cand, &nc, &alloc, par[k], true);
+		bisect_free_words(par, np);
+	}
+	for (int i = 0; i < nw; i++)
+		free(w[i]);
+	free(w);
+	return nc;
+}
+
+/*
+ * Confirm the final pair that git's output names (decide.h, step 3), one
+ * commit at a time: 1 when a verdict was reversed (git bisect must be
+ * replayed and the search go on), 0 when every one stands, < 0 when it
+ * cannot go on (*ret says how it ends).
+ */
+static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
+{
+	struct bisect_params cp = bisect_confirm_params(&b->p);
+	char **cand;
+	int nc = final_pair(b, listed, &cand), flipped = 0;
+
+	for (int i = 0; i < nc && !flipped; i++) {
+		struct decision *d = bisect_find_decision(b, cand[i]);
+		int used, from = d->used, v;
+		enum bisect_verdict old = d->v;
+
+		if (d->confirmed)
+			continue;
+		d->from = from;
+		d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
+		strbuf_reset(&b->why);
+		v = decide(b, cand[i], &cp, from, old, &used);
+		if (v < 0) {
+			d->v = old;
+			d->from = 0;
+			if (v == DECIDE_GAVE_UP)
+				*ret = BISECT_EXIT_UNTRUSTED;
+			flipped = -1;
+			break;
+		}
+		d->v = (enum bisect_verdict)v;
+		d->used = used;
+		/* reversed: the next confirmation decides (decide.h) */
+		d->confirmed = d->v == old;
+		bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
+		if (bisect_record(b, "confirm", cand[i], d->v, used) < 0 ||
+		    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, cand[i], used) < 0)) {
+			flipped = -1;
+			break;
+		}
+		if (d->v != old) {
+			if (b->o->verbose)
+				fprintf(stderr, "perfbot: %.12s re-measured: %s, not %s\n", cand[i],
+					bisect_verdict_name(d->v), bisect_verdict_name(old));
+			flipped = 1;
+		}
+	}
+	for (int i = 0; i < nc; i++)
+		free(cand[i]);
+	free(cand);
+	return flipped;
+}
+
 static int bisect_loop(struct bisect *b)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -386,6 +495,29 @@ static int bisect_loop(struct bisect *b)
 			goto out;
 		if (st == GIT_ERROR)
 			goto out;
+		if (st == GIT_AMBIGUOUS || st == GIT_FOUND) {
+			/*
+			 * The final pair is confirmed before either answer:
+			 * with only skipped commits left, a wrong verdict
+			 * ends at their edge as it would at the first bad
+			 * commit's.
+			 */
+			struct strbuf listed = STRBUF_INIT;
+			int c;
+
+			if (st == GIT_FOUND)
+				strbuf_addf(&listed, "%s\n", sha);
+			c = confirm_final_pair(b, st == GIT_FOUND ? listed.buf : out.buf, &ret);
+			strbuf_release(&listed);
+
+			if (c < 0)
+				goto out;
+			if (c > 0) {
+				free(sha);
+				st = git_replay(b, &sha, &out);
+				continue;
+			}
+		}
 		if (st == GIT_AMBIGUOUS) {
 			if (!b->o->quiet)
 				printf("only skipped commits are left; the first bad commit is one of:\n%s",
@@ -394,59 +526,6 @@ static int bisect_loop(struct bisect *b)
 			goto out;
 		}
 		if (st == GIT_FOUND) {
-			/* confirmation: the first bad commit and its good parents */
-			char **par;
-			int np = parents_of(b, sha, &par);
-			const char *cand[8];
-			int nc = 0;
-			if (strcmp(sha, b->o->bad))
-				cand[nc++] = sha;
-			for (int i = 0; i < np && nc < 8; i++)
-				if (strcmp(par[i], b->o->good) && bisect_find_decision(b, par[i]))
-					cand[nc++] = par[i];
-			bool flipped = false;
-			struct bisect_params cp = bisect_confirm_params(&b->p);
-			for (int i = 0; i < nc && !flipped; i++) {
-				struct decision *d = bisect_find_decision(b, cand[i]);
-				if (!d || d->confirmed)
-					continue;
-				int used, from = d->used;
-				enum bisect_verdict old = d->v;
-				d->from = from;
-				d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
-				strbuf_reset(&b->why);
-				int v = decide(b, cand[i], &cp, from, old, &used);
-				if (v < 0) {
-					d->v = old;
-					d->from = 0;
-					bisect_free_words(par, np);
-					if (v == DECIDE_GAVE_UP)
-						ret = BISECT_EXIT_UNTRUSTED;
-					goto out;
-				}
-				d->v = (enum bisect_verdict)v;
-				d->used = used;
-				/* reversed: the next confirmation decides (decide.h) */
-				d->confirmed = d->v == old;
-				bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
-				if (bisect_record(b, "confirm", cand[i], d->v, used) < 0 ||
-				    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, cand[i], used) < 0)) {
-					bisect_free_words(par, np);
-					goto out;
-				}
-				if (d->v != old) {
-					if (b->o->verbose)
-						fprintf(stderr, "perfbot: %.12s re-measured: %s, not %s\n", cand[i],
-							bisect_verdict_name(d->v), bisect_verdict_name(old));
-					flipped = true;
-				}
-			}
-			bisect_free_words(par, np);
-			if (flipped) {
-				free(sha);
-				st = git_replay(b, &sha, &out);
-				continue;
-			}
 			b->result = sha;
 			sha = NULL;
 			struct strbuf line = STRBUF_INIT;

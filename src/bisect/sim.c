@@ -365,10 +365,11 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 		int next;
 
 		bounds(&s, &lo, &hi);
-		if (hi - lo > 1) {
-			next = next_commit(&s, lo, hi);
-			if (next < 0)
-				break;
+		/* only skipped commits left between lo and hi: confirmed as a
+		 * final pair (decide.h, step 3), since a wrong verdict ends at
+		 * the edge of them too */
+		next = hi - lo > 1 ? next_commit(&s, lo, hi) : -1;
+		if (next >= 0) {
 			out->steps++;
 			if (!test_commit(&s, next, p, BISECT_UNKNOWN))
 				break;

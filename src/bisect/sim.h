@@ -127,7 +127,8 @@ struct sim_result {
  * Bisect h with strategy s under params p, as decide.h's protocol says:
  * endpoints (checked when s->check), halving search (a skipped commit is
  * replaced by the untested candidate nearest the middle, as git bisect
- * skip does), and with s->confirm the confirmation of the final pair.
+ * skip does), and with s->confirm the confirmation of the final pair (or
+ * of the pair around only skipped commits).
  * Returns whether the true first bad commit was named.
  */
 bool sim_bisect(const struct sim_history *h, const struct sim_strategy *s,

@@ -165,6 +165,28 @@ test_expect_success 'a failing build skips the commit' '
 	! test -d res/mytest/*/*/*/*/*/$c8
 '
 
+# With only skipped commits left, the commits bounding them are the final
+# pair and are confirmed as such: a wrong verdict ends at the edge of the
+# skipped ones as it would at the first bad commit.  Here the log calls
+# commit 5 bad (it is good) and commit 4 does not build.
+test_expect_success 'only skipped commits left: their bounds are confirmed first' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	c3=$(git -C repo log --format=%H --grep="^commit 3$" bad) &&
+	c4=$(git -C repo log --format=%H --grep="^commit 4$" bad) &&
+	c5=$(git -C repo log --format=%H --grep="^commit 5$" bad) &&
+	c8=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--build "test \$(git rev-parse HEAD) != $c4" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	sed -n "1,2p" st >st2 &&
+	echo "verdict $c3 good 0" >>st2 && echo "verdict $c5 bad 0" >>st2 &&
+	perfbot bisect --resume --state st2 >out2 2>err2 &&
+	grep -q "^verdict $c4 skip 0$" st2 &&
+	grep -q "^confirm $c5 good [0-9]*$" st2 &&
+	grep -q "^first bad commit: $c8" out2 &&
+	! grep -q "only skipped commits are left" out2
+'
+
 test_expect_success 'a skipped commit: its reason in the log and the report, also after --resume' '
 	make_repo repo 12 && export COUNTER=$(pwd)/counter &&
 	mid=$(git -C repo rev-list --bisect good..bad) && mids=$(echo $mid | cut -c1-12) &&

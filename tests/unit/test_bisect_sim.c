@@ -199,6 +199,35 @@ static void test_confirmation_repairs(void **state)
 	assert_true(a.accuracy > b.accuracy + 0.1);
 }
 
+/*
+ * Only skipped commits left between the last good and the first bad
+ * commit: the pair is confirmed as a final pair is, since a wrong verdict
+ * ends at the edge of the skipped ones too.  History 310 of
+ * bench/bisect-sim.sh's two steps (seed 1): the search strays into the
+ * level between the steps, where a commit is skipped after max_runs and
+ * its bounds are of one level; the confirmation reverses a bound and the
+ * search goes on to a real step, where it ended ambiguous before.
+ */
+static void test_skipped_pair_confirmed(void **state)
+{
+	struct sim_noise noise = { 0.05, 0, 10, SIM_NORMAL };
+	struct bisect_params p;
+	struct sim_history h;
+	struct sim_result res;
+	struct rng layout, r;
+	(void)state;
+
+	rng_seed(&layout, rng_derive(1, 310, 0));
+	rng_seed(&r, rng_derive(1, 310, 1));
+	sim_history_init(&h, 1024, -0.10, &noise, &layout);
+	sim_history_second_step(&h, -0.10, &layout);
+	bisect_params_init(&p, 1024);
+	assert_true(sim_bisect(&h, strategy("adaptive"), &p, &r, &res));
+	assert_int_equal(res.outcome, SIM_FOUND);
+	assert_true(res.skipped >= 1);
+	assert_true(res.corrected >= 1);
+}
+
 /* The same seed gives the same numbers; another seed other histories. */
 static void test_deterministic(void **state)
 {
@@ -422,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_nothing_to_bisect),
 		cmocka_unit_test(test_all_skipped),
+		cmocka_unit_test(test_skipped_pair_confirmed),
 		cmocka_unit_test(test_confirmation_repairs),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_small_simulation),
