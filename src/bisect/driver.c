@@ -319,11 +319,42 @@ static enum git_state parse_git(struct bisect *b, const char *out, char **sha)
 	return GIT_NEXT;
 }
 
+/*
+ * The order to replay the verdicts to git in, as indices of b->d: the log's,
+ * except that the bad ones come last, the latest in the range last of
+ * all.  git bisect keeps one bad commit, the last one it was told, so a
+ * confirmation that found an early commit bad (a descendant was judged
+ * bad before it) would otherwise be forgotten, and git would propose the
+ * commit again.
+ */
+static void replay_order(struct bisect *b, int *order)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->nr_d; i++)
+		if (b->d[i].v != BISECT_BAD)
+			order[n++] = i;
+	for (int first = n, i = 0; i < b->nr_d; i++) {
+		int k;
+
+		if (b->d[i].v != BISECT_BAD)
+			continue;
+		/* insertion by position, descending, stable: without positions
+		 * (all -1) the log's order */
+		for (k = n; k > first &&
+		     decision_position(b, &b->d[order[k - 1]]) < decision_position(b, &b->d[i]); k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+		n++;
+	}
+}
+
 /* (Re)start git bisect in the step worktree from the verdicts so far. */
 static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *out)
 {
 	struct strbuf path = STRBUF_INIT;
 	enum git_state st = GIT_ERROR;
+	int *order = NULL;
 
 	path_join(&path, b->dir.buf, bisect_wt_name[WT_STEP]);
 	if (bisect_prepare(b, WT_STEP, b->o->bad) < 0)
@@ -334,11 +365,15 @@ static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *ou
 		error("git bisect start failed: %s", out->buf);
 		goto out;
 	}
-	for (int i = 0; i < b->nr_d; i++) {
+	order = xmalloc(sizeof(*order) * (size_t)(b->nr_d ? b->nr_d : 1));
+	replay_order(b, order);
+	for (int k = 0; k < b->nr_d; k++) {
+		const struct decision *d = &b->d[order[k]];
+
 		strbuf_reset(out);
-		if (bisect_git(b, path.buf, out, "bisect", bisect_verdict_name(b->d[i].v), b->d[i].sha, NULL) != 0 &&
+		if (bisect_git(b, path.buf, out, "bisect", bisect_verdict_name(d->v), d->sha, NULL) != 0 &&
 		    !strstr(out->buf, "is the first bad commit")) {
-			error("git bisect %s %s failed: %s", bisect_verdict_name(b->d[i].v), b->d[i].sha, out->buf);
+			error("git bisect %s %s failed: %s", bisect_verdict_name(d->v), d->sha, out->buf);
 			goto out;
 		}
 	}
@@ -346,6 +381,7 @@ static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *ou
 	/* git checked out the next step: it is not built yet */
 	checkout_forget(&b->wt[WT_STEP]);
 out:
+	free(order);
 	strbuf_release(&path);
 	return st;
 }

@@ -187,6 +187,25 @@ test_expect_success 'only skipped commits left: their bounds are confirmed first
 	! grep -q "only skipped commits are left" out2
 '
 
+# git bisect keeps one bad commit, the last it was told; a log where a bad
+# verdict on commit 10 follows one on its ancestor, commit 8 (as after a
+# confirmation that found an early commit bad), must not make git forget
+# commit 8 and propose it, or commit 9 past it, again.
+test_expect_success 'the earliest bad verdict bounds the search when the log is replayed' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	c8=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	c9=$(git -C repo log --format=%H --grep="^commit 9$" bad) &&
+	c10=$(git -C repo log --format=%H --grep="^commit 10$" bad) &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	sed -n "1,2p" st >st2 &&
+	echo "verdict $c8 bad 0" >>st2 && echo "verdict $c10 bad 0" >>st2 &&
+	perfbot bisect --resume --state st2 >out2 2>err2 &&
+	grep -q "^first bad commit: $c8" out2 &&
+	test "$(grep -c "^verdict $c8 " st2)" -eq 1 &&
+	! grep -q "^verdict $c9 " st2
+'
+
 test_expect_success 'a skipped commit: its reason in the log and the report, also after --resume' '
 	make_repo repo 12 && export COUNTER=$(pwd)/counter &&
 	mid=$(git -C repo rev-list --bisect good..bad) && mids=$(echo $mid | cut -c1-12) &&
