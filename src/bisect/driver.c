@@ -475,9 +475,9 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 {
 	struct bisect_params cp = bisect_confirm_params(&b->p);
 	char **cand;
-	int nc = final_pair(b, listed, &cand), flipped = 0;
+	int nc = final_pair(b, listed, &cand), rc = 0;
 
-	for (int i = 0; i < nc && !flipped; i++) {
+	for (int i = 0; i < nc && !rc; i++) {
 		struct decision *d = bisect_find_decision(b, cand[i]);
 		int used, from = d->used, v;
 		enum bisect_verdict old = d->v;
@@ -493,7 +493,7 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 			d->from = 0;
 			if (v == DECIDE_GAVE_UP)
 				*ret = BISECT_EXIT_UNTRUSTED;
-			flipped = -1;
+			rc = -1;
 			break;
 		}
 		d->v = (enum bisect_verdict)v;
@@ -503,20 +503,20 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
 		if (bisect_record(b, "confirm", cand[i], d->v, used) < 0 ||
 		    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, cand[i], used) < 0)) {
-			flipped = -1;
+			rc = -1;
 			break;
 		}
 		if (d->v != old) {
 			if (b->o->verbose)
 				fprintf(stderr, "perfbot: %.12s re-measured: %s, not %s\n", cand[i],
 					bisect_verdict_name(d->v), bisect_verdict_name(old));
-			flipped = 1;
+			rc = 1;
 		}
 	}
 	for (int i = 0; i < nc; i++)
 		free(cand[i]);
 	free(cand);
-	return flipped;
+	return rc;
 }
 
 static int bisect_loop(struct bisect *b)
