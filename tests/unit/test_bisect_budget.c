@@ -71,34 +71,59 @@ static void test_noise_and_runs_needed(void **state)
 	assert_int_equal(bisect_runs_needed(NAN, 0.1, 0.05), -1);
 }
 
+/*
+ * The endpoints' runs at the start (g0, b0) and re-measured at the end
+ * (g1, b1), five each, the sets pointing into the arrays, and what
+ * bisect_noise_moved last said of them (c).
+ */
+struct noise_case {
+	double g0[5], b0[5], g1[5], b1[5];
+	struct sample_set sg0, sb0, sg1, sb1;
+	struct bisect_params p;
+	struct bisect_noise_check c;
+};
+
+static void noise_case_init(struct noise_case *t, const double *g0, const double *b0)
+{
+	memcpy(t->g0, g0, sizeof(t->g0));
+	memcpy(t->b0, b0, sizeof(t->b0));
+	memcpy(t->g1, g0, sizeof(t->g1));
+	memcpy(t->b1, b0, sizeof(t->b1));
+	t->sg0 = (struct sample_set){ t->g0, 5, 0 };
+	t->sb0 = (struct sample_set){ t->b0, 5, 0 };
+	t->sg1 = (struct sample_set){ t->g1, 5, 0 };
+	t->sb1 = (struct sample_set){ t->b1, 5, 0 };
+	bisect_params_init(&t->p, 64);
+}
+
+static bool moved(struct noise_case *t)
+{
+	return bisect_noise_moved(&t->sg0, &t->sb0, &t->sg1, &t->sb1, &t->p, &t->c);
+}
+
+static const double quiet_good[] = { QUIET_GOOD }, quiet_bad[] = { QUIET_BAD };
+
 static void test_noise_moved(void **state)
 {
-	double g0[] = { QUIET_GOOD }, b0[] = { QUIET_BAD };
-	double g1[] = { QUIET_GOOD }, b1[] = { QUIET_BAD };
-	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
-	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
-	struct bisect_noise_check c;
-	struct bisect_params p;
+	struct noise_case t;
 	(void)state;
 
-	bisect_params_init(&p, 64);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(fabs(c.noise_before - c.noise_after) < 1e-12);
+	noise_case_init(&t, quiet_good, quiet_bad);
+	assert_false(moved(&t));
+	assert_true(fabs(t.c.noise_before - t.c.noise_after) < 1e-12);
 	/* the noise: test_noise_moved_matters */
 	/* the good endpoint now where bad was: moved */
-	for (int i = 0; i < 5; i++) {
-		g1[i] = g0[i] - 60;
-		b1[i] = b0[i];
-	}
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(fabs(c.good_move + 0.06) < 1e-12);
+	for (int i = 0; i < 5; i++)
+		t.g1[i] = t.g0[i] - 60;
+	assert_true(moved(&t));
+	assert_true(fabs(t.c.good_move + 0.06) < 1e-12);
 	/* a move of 4%, less than half the 10% between the sides: not */
 	for (int i = 0; i < 5; i++)
-		g1[i] = g0[i] - 40;
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	sg1.nr = 1;
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(isnan(c.noise_after));
+		t.g1[i] = t.g0[i] - 40;
+	assert_false(moved(&t));
+	t.sg1.nr = 1;
+	assert_false(moved(&t));
+	assert_true(isnan(t.c.noise_after));
 }
 
 /* g1, b1 = g0, b0 spread k times as far about 1000 and 900 */
@@ -113,53 +138,47 @@ static void spread_by(const double *g0, const double *b0, double *g1, double *b1
 /* Only a rise counts, and only one that makes a verdict need more runs. */
 static void test_noise_moved_matters(void **state)
 {
-	/* 0.8% noise, then 4%, against a 10% change */
-	double tg[] = { QUIET_GOOD }, tb[] = { QUIET_BAD };
-	double g0[] = { 1000, 1050, 950, 1025, 975 }, b0[] = { 900, 950, 850, 925, 875 };
-	double g1[5], b1[5];
-	struct sample_set sg0 = { g0, 5, 0 }, sb0 = { b0, 5, 0 };
-	struct sample_set sg1 = { g1, 5, 0 }, sb1 = { b1, 5, 0 };
-	struct bisect_noise_check c;
-	struct bisect_params p;
+	/* 4% noise against a 10% change, then the quiet 0.8% */
+	static const double g4[] = { 1000, 1050, 950, 1025, 975 }, b4[] = { 900, 950, 850, 925, 875 };
+	struct noise_case t;
 	(void)state;
 
-	bisect_params_init(&p, 64);
+	noise_case_init(&t, g4, b4);
 	/* 4% noise doubled: a verdict needs 17 runs instead of 5 */
-	spread_by(g0, b0, g1, b1, 2);
-	assert_int_equal(bisect_runs_needed(bisect_noise(&sg0, &sb0), 0.1, p.confirm_alpha), 5);
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(c.noise_rose);
-	assert_true(fabs(c.noise_after / c.noise_before - 2) < 1e-9);
+	spread_by(t.g0, t.b0, t.g1, t.b1, 2);
+	assert_int_equal(bisect_runs_needed(bisect_noise(&t.sg0, &t.sb0), 0.1, t.p.confirm_alpha), 5);
+	assert_true(moved(&t));
+	assert_true(t.c.noise_rose);
+	assert_true(fabs(t.c.noise_after / t.c.noise_before - 2) < 1e-9);
 	/* just under twice: not, though a verdict would need more runs */
-	spread_by(g0, b0, g1, b1, 1.99);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_false(c.noise_rose);
+	spread_by(t.g0, t.b0, t.g1, t.b1, 1.99);
+	assert_false(moved(&t));
+	assert_false(t.c.noise_rose);
 	/* halved: the verdicts were only safer than planned */
-	spread_by(g0, b0, g1, b1, 0.5);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_false(c.noise_rose);
-	assert_true(c.noise_after < c.noise_before);
+	spread_by(t.g0, t.b0, t.g1, t.b1, 0.5);
+	assert_false(moved(&t));
+	assert_false(t.c.noise_rose);
+	assert_true(t.c.noise_after < t.c.noise_before);
 	/* 0.8% doubled: 1 run a verdict either way (an emulator's near-zero
 	 * noise), so no reason to distrust the answer */
-	memcpy(g0, tg, sizeof(g0));
-	memcpy(b0, tb, sizeof(b0));
-	spread_by(g0, b0, g1, b1, 2);
-	assert_int_equal(bisect_runs_needed(bisect_noise(&sg1, &sb1), 0.1, p.confirm_alpha), 1);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(c.noise_rose);
+	noise_case_init(&t, quiet_good, quiet_bad);
+	spread_by(t.g0, t.b0, t.g1, t.b1, 2);
+	assert_int_equal(bisect_runs_needed(bisect_noise(&t.sg1, &t.sb1), 0.1, t.p.confirm_alpha), 1);
+	assert_false(moved(&t));
+	assert_true(t.c.noise_rose);
 	/* 0.8% to 8%: 2 runs a verdict */
-	spread_by(g0, b0, g1, b1, 10);
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	spread_by(t.g0, t.b0, t.g1, t.b1, 10);
+	assert_true(moved(&t));
 	/* from no noise at all: a rise however small, moved when it matters */
 	for (int i = 0; i < 5; i++) {
-		g0[i] = 1000;
-		b0[i] = 900;
+		t.g0[i] = 1000;
+		t.b0[i] = 900;
 	}
-	spread_by(tg, tb, g1, b1, 1);
-	assert_false(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
-	assert_true(c.noise_rose);
-	spread_by(tg, tb, g1, b1, 10);
-	assert_true(bisect_noise_moved(&sg0, &sb0, &sg1, &sb1, &p, &c));
+	spread_by(quiet_good, quiet_bad, t.g1, t.b1, 1);
+	assert_false(moved(&t));
+	assert_true(t.c.noise_rose);
+	spread_by(quiet_good, quiet_bad, t.g1, t.b1, 10);
+	assert_true(moved(&t));
 }
 
 /* The answer's own step must be 1/8 of the change: under it, a drift. */
