@@ -8,6 +8,7 @@
  */
 #include "cmd/cmd.h"
 #include "lab/pg.h"
+#include "lab/schema.h"
 #include "lab/worker.h"
 #include "util/pathsafe.h"
 
@@ -25,13 +26,13 @@ static void on_signal(int sig)
 		stop++;
 }
 
-static int parse_seconds(const char *opt, const char *s, double *out)
+static int parse_seconds(const char *opt, const char *s, double max, double *out)
 {
 	char *end;
 	double v = strtod(s, &end);
 
-	if (!*s || *end || !(v >= 0.1 && v <= 86400))
-		return error("%s expects seconds from 0.1 to 86400, got '%s'", opt, s);
+	if (!*s || *end || !(v >= 0.1 && v <= max))
+		return error("%s expects seconds from 0.1 to %g, got '%s'", opt, max, s);
 	*out = v;
 	return 0;
 }
@@ -64,11 +65,11 @@ int cmd_worker(int argc, char **argv)
 		case 'g': o.group = optarg; break;
 		case '1': o.once = true; break;
 		case 'L':
-			if (parse_seconds("--lease", optarg, &o.lease_s) < 0)
+			if (parse_seconds("--lease", optarg, LAB_LEASE_MAX_S, &o.lease_s) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'P':
-			if (parse_seconds("--poll", optarg, &o.poll_s) < 0)
+			if (parse_seconds("--poll", optarg, 86400, &o.poll_s) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'D': o.dir = optarg; break;

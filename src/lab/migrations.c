@@ -873,6 +873,182 @@ static const char migration_6[] =
 	"GRANT EXECUTE ON FUNCTION perfbot.submit(" LAB_SUBMIT_ARGS "), perfbot.submitted(text)\n"
 	"    TO " LAB_ROLE_SUBMITTER ";\n";
 
+/*
+ * Who may do what, checked by the functions (lab schema 7).  Before it,
+ * any submitter cancelled or retried anyone's jobs and wrote `reported`,
+ * a worker claimed any tbox_group with a lease of up to 24 h, and an
+ * upload named any result root of seven components: another testcase,
+ * group or commit, control characters, 5,000-byte names.
+ *
+ * - cancel and retry: the job's submitter (queue.submitted_by), or a
+ *   member of perfbot_admin; anyone else gets 42501.
+ * - `reported` (perfbot watch's record): written by perfbot_reporter
+ *   only; a submitter still reads it.
+ * - a box claims only the groups it is registered for in box_group (an
+ *   admin's rows: login, tbox_group; '*' any group); 42501 otherwise.
+ * - leases: at most LEASE_MAX_S (600 s) a claim or heartbeat.  A worker
+ *   renews at a third of its lease (worker.c), so a 600 s lease is
+ *   renewed every 200 s and survives a box unreachable for 6 min; a dead
+ *   box holds a job 10 min at most, not a day.  `perfbot worker --lease`
+ *   takes no more, or its heartbeats would come after the lease ended.
+ * - the upload's result root: each of its 7 components one path
+ *   component of at most 255 bytes with no control character; the
+ *   testcase the job's `testcase:`, the group the job's tbox_group (or
+ *   one the box is registered for, for a job of any box), the commit the
+ *   queued commit (a 40- or 64-digit hash of it when the box checked it
+ *   out of a repo).  The parameters' component is the worker's and every
+ *   fetch's to check (upload.c: it is lkp's path_params of the job, which
+ *   SQL does not compute); rootfs, kconfig and compiler are the box's.
+ *
+ * The old functions stay under *_unchecked names, for the new ones to
+ * call; the worker role loses EXECUTE on them.  upload_claim calls
+ * upload_job and claim by name, so it gets the checks too.
+ */
+#define LEASE_MAX_STR(x) #x
+#define LEASE_MAX_XSTR(x) LEASE_MAX_STR(x)
+#define LEASE_MAX LEASE_MAX_XSTR(LAB_LEASE_MAX_S)
+static const char migration_7[] =
+	"CREATE TABLE perfbot.box_group (\n"
+	"  box text NOT NULL,           -- a worker's login\n"
+	"  tbox_group text NOT NULL,    -- a group it may claim jobs of; '*' any\n"
+	"  PRIMARY KEY (box, tbox_group)\n"
+	");\n"
+	"CREATE FUNCTION perfbot.may_claim(p_group text) RETURNS boolean\n"
+	"LANGUAGE sql STABLE " DEFINER " AS $f$\n"
+	"  SELECT EXISTS (SELECT 1 FROM perfbot.box_group b\n"
+	"    WHERE b.box = session_user AND b.tbox_group IN (p_group, '*'))\n"
+	"$f$;\n"
+	/* cancel and retry: the submitter's own, or an admin's */
+	"CREATE FUNCTION perfbot.check_owner(p_id bigint, p_what text) RETURNS void\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"DECLARE who text;\n"
+	"BEGIN\n"
+	"  SELECT q.submitted_by INTO who FROM perfbot.queue q WHERE q.id = p_id;\n"
+	"  IF FOUND AND who <> session_user\n"
+	"      AND NOT pg_has_role(session_user, '" LAB_ROLE_ADMIN "', 'MEMBER') THEN\n"
+	"    RAISE EXCEPTION 'job % was submitted by %: only they or a " LAB_ROLE_ADMIN
+	" may % it',\n"
+	"      p_id, who, p_what USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"END $f$;\n"
+	"ALTER FUNCTION perfbot.cancel(bigint) RENAME TO cancel_unchecked;\n"
+	"ALTER FUNCTION perfbot.retry(bigint) RENAME TO retry_unchecked;\n"
+	"CREATE FUNCTION perfbot.cancel(p_id bigint) RETURNS text\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"BEGIN\n"
+	"  PERFORM perfbot.check_owner(p_id, 'cancel');\n"
+	"  RETURN perfbot.cancel_unchecked(p_id);\n"
+	"END $f$;\n"
+	"CREATE FUNCTION perfbot.retry(p_id bigint) RETURNS text\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"BEGIN\n"
+	"  PERFORM perfbot.check_owner(p_id, 'retry');\n"
+	"  RETURN perfbot.retry_unchecked(p_id);\n"
+	"END $f$;\n"
+	/* the claim: a registered group, a bounded lease */
+	"ALTER FUNCTION perfbot.claim(text, text, double precision) RENAME TO claim_unchecked;\n"
+	"ALTER FUNCTION perfbot.heartbeat(bigint, int, double precision)\n"
+	"  RENAME TO heartbeat_unchecked;\n"
+	"CREATE FUNCTION perfbot.claim(p_group text, p_worker text, p_lease_s double precision)\n"
+	"RETURNS TABLE (id bigint, attempt int, name text, job text, commit text, repo text,\n"
+	"    build text, runs int)\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"BEGIN\n"
+	"  IF NOT perfbot.may_claim(p_group) THEN\n"
+	"    RAISE EXCEPTION 'box % is not registered for tbox_group %', session_user,\n"
+	"      coalesce(p_group, 'NULL') USING ERRCODE = '42501',\n"
+	"      HINT = 'an admin adds it: INSERT INTO perfbot.box_group VALUES (box, group)';\n"
+	"  END IF;\n"
+	"  RETURN QUERY SELECT * FROM perfbot.claim_unchecked(p_group, p_worker,\n"
+	"      least(p_lease_s, " LEASE_MAX "));\n"
+	"END $f$;\n"
+	"CREATE FUNCTION perfbot.heartbeat(p_id bigint, p_attempt int, p_lease_s double precision)\n"
+	"RETURNS timestamptz LANGUAGE sql " DEFINER " AS $f$\n"
+	"  SELECT perfbot.heartbeat_unchecked(p_id, p_attempt, least(p_lease_s, " LEASE_MAX "))\n"
+	"$f$;\n"
+	/* the upload's identity: the job it holds */
+	"CREATE FUNCTION perfbot.check_result_root(p_id bigint, p_root text) RETURNS void\n"
+	"LANGUAGE plpgsql STABLE " DEFINER " AS $f$\n"
+	"DECLARE part text[]; q record; tc text; hash text := '^([0-9a-f]{40}|[0-9a-f]{64})$';\n"
+	"  shown text := left(regexp_replace(coalesce(p_root, 'NULL'), '[[:cntrl:]]', '?', 'g'), 300);\n"
+	"BEGIN\n"
+	"  part := string_to_array(p_root, '/');\n"
+	"  IF coalesce(cardinality(part), 0) <> 7 OR EXISTS (SELECT 1 FROM unnest(part) c\n"
+	"      WHERE c IS NULL OR c IN ('', '.', '..') OR octet_length(c) > 255\n"
+	"        OR c ~ '[[:cntrl:]]') THEN\n"
+	"    RAISE EXCEPTION 'job %: bad result root % (expected 7 path components of at most 255 '\n"
+	"      'bytes, no control character)', p_id, shown USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  SELECT j.job, j.commit, j.repo, j.tbox_group INTO q FROM perfbot.queue j WHERE j.id = p_id;\n"
+	"  tc := substring(q.job FROM '(?n)^testcase:[ \\t]*[\"'']?([^\"''[:space:]#]+)');\n"
+	"  IF tc IS NOT NULL AND part[1] <> tc THEN\n"
+	"    RAISE EXCEPTION 'job %: result root % is not of the job''s testcase %', p_id, shown, tc\n"
+	"      USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  IF (q.tbox_group <> '' AND part[3] <> q.tbox_group)\n"
+	"      OR (q.tbox_group = '' AND NOT perfbot.may_claim(part[3])) THEN\n"
+	"    RAISE EXCEPTION 'job %: result root % is not of the job''s tbox_group %', p_id, shown,\n"
+	"      CASE WHEN q.tbox_group = '' THEN '(one this box is registered for)'\n"
+	"        ELSE q.tbox_group END USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"  IF (q.repo IS NULL AND q.commit IS NOT NULL AND part[7] <> q.commit)\n"
+	"      OR (q.repo IS NOT NULL AND (part[7] !~ hash\n"
+	"          OR (q.commit ~ hash AND part[7] <> q.commit))) THEN\n"
+	"    RAISE EXCEPTION 'job %: result root % is not of the job''s commit %', p_id, shown,\n"
+	"      coalesce(q.commit, 'NULL') USING ERRCODE = 'PBU01';\n"
+	"  END IF;\n"
+	"END $f$;\n"
+	"ALTER FUNCTION perfbot.upload_job(" LAB_UPLOAD_JOB_ARGS ") RENAME TO upload_job_unchecked;\n"
+	"ALTER FUNCTION perfbot.upload_begin(bigint, int, text, text[])\n"
+	"  RENAME TO upload_begin_unchecked;\n"
+	"CREATE FUNCTION perfbot.upload_job(p_id bigint, p_attempt int, p_result_root text,\n"
+	"    p_params text[], p_runs int[], p_nr_metrics int[], p_metrics text[],\n"
+	"    p_vals double precision[], p_file_runs int[], p_file_names text[],\n"
+	"    p_file_sizes bigint[], p_file_data bytea[]) RETURNS text\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"BEGIN\n"
+	/* the holder's check first: a late upload is PBL01, as before */
+	"  IF perfbot.hold(p_id, p_attempt) = 'running' THEN\n"
+	"    PERFORM perfbot.check_result_root(p_id, p_result_root);\n"
+	"  END IF;\n"
+	"  RETURN perfbot.upload_job_unchecked(p_id, p_attempt, p_result_root, p_params, p_runs,\n"
+	"      p_nr_metrics, p_metrics, p_vals, p_file_runs, p_file_names, p_file_sizes, p_file_data);\n"
+	"END $f$;\n"
+	"CREATE FUNCTION perfbot.upload_begin(p_id bigint, p_attempt int, p_result_root text,\n"
+	"    p_params text[]) RETURNS text\n"
+	"LANGUAGE plpgsql " DEFINER " AS $f$\n"
+	"BEGIN\n"
+	"  IF perfbot.hold(p_id, p_attempt) = 'running' THEN\n"
+	"    PERFORM perfbot.check_result_root(p_id, p_result_root);\n"
+	"  END IF;\n"
+	"  RETURN perfbot.upload_begin_unchecked(p_id, p_attempt, p_result_root, p_params);\n"
+	"END $f$;\n"
+	/* grants */
+	"REVOKE ALL ON FUNCTION perfbot.cancel_unchecked(bigint), perfbot.retry_unchecked(bigint),\n"
+	"    perfbot.claim_unchecked(text, text, double precision),\n"
+	"    perfbot.heartbeat_unchecked(bigint, int, double precision),\n"
+	"    perfbot.upload_job_unchecked(" LAB_UPLOAD_JOB_ARGS "),\n"
+	"    perfbot.upload_begin_unchecked(bigint, int, text, text[]),\n"
+	"    perfbot.may_claim(text), perfbot.check_owner(bigint, text),\n"
+	"    perfbot.check_result_root(bigint, text),\n"
+	"    perfbot.cancel(bigint), perfbot.retry(bigint),\n"
+	"    perfbot.claim(text, text, double precision),\n"
+	"    perfbot.heartbeat(bigint, int, double precision),\n"
+	"    perfbot.upload_job(" LAB_UPLOAD_JOB_ARGS "),\n"
+	"    perfbot.upload_begin(bigint, int, text, text[])\n"
+	"  FROM PUBLIC, " LAB_ROLE_SUBMITTER ", " LAB_ROLE_WORKER ";\n"
+	"GRANT EXECUTE ON FUNCTION perfbot.cancel(bigint), perfbot.retry(bigint)\n"
+	"  TO " LAB_ROLE_SUBMITTER ";\n"
+	"GRANT EXECUTE ON FUNCTION perfbot.claim(text, text, double precision),\n"
+	"    perfbot.heartbeat(bigint, int, double precision),\n"
+	"    perfbot.upload_job(" LAB_UPLOAD_JOB_ARGS "),\n"
+	"    perfbot.upload_begin(bigint, int, text, text[]) TO " LAB_ROLE_WORKER ";\n"
+	"GRANT SELECT ON perfbot.box_group TO " LAB_ROLE_SUBMITTER ";\n"
+	"REVOKE INSERT, UPDATE, DELETE ON perfbot.reported FROM " LAB_ROLE_SUBMITTER ";\n"
+	"REVOKE USAGE ON SEQUENCE perfbot.reported_id_seq FROM " LAB_ROLE_SUBMITTER ";\n"
+	"GRANT SELECT, INSERT ON perfbot.reported TO " LAB_ROLE_REPORTER ";\n"
+	"GRANT USAGE ON SEQUENCE perfbot.reported_id_seq TO " LAB_ROLE_REPORTER ";\n";
+
 const struct lab_migration lab_migrations[] = {
 	{ "the queue, uploaded results, roles' grants", migration_1 },
 	{ "claims without queue scans, uploads without waits on the job row or on each other's flush", migration_2 },
@@ -880,6 +1056,8 @@ const struct lab_migration lab_migrations[] = {
 	{ "the upload and the next claim in one call: upload_claim", migration_4 },
 	{ "a job handed back unstarted keeps its attempts: release", migration_5 },
 	{ "a batch of jobs found again after a crash: submit_ref, submitted", migration_6 },
+	{ "who may do what: owners' cancel and retry, registered groups, bounded leases, "
+	  "checked result roots, reported by perfbot_reporter", migration_7 },
 };
 
 const int lab_nr_migrations = (int)(sizeof(lab_migrations) / sizeof(lab_migrations[0]));

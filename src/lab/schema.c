@@ -43,7 +43,7 @@ static const char create_roles[] =
 	"DECLARE r text;\n"
 	"BEGIN\n"
 	"  FOREACH r IN ARRAY ARRAY['" LAB_ROLE_ADMIN "', '" LAB_ROLE_SUBMITTER "', '"
-	LAB_ROLE_WORKER "'] LOOP\n"
+	LAB_ROLE_WORKER "', '" LAB_ROLE_REPORTER "'] LOOP\n"
 	"    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) THEN\n"
 	"      BEGIN\n"
 	"        EXECUTE format('CREATE ROLE %I NOLOGIN', r);\n"

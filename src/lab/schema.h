@@ -14,6 +14,10 @@
  *   perfbot_worker     nothing but EXECUTE on the functions that claim a
  *                      job, renew its lease, fail it, and upload and
  *                      complete the results of a job it holds
+ *   perfbot_reporter   writes perfbot watch's record of what it reported
+ *
+ * Submitters cancel and retry their own jobs only (admins any); a box
+ * claims only the groups perfbot.box_group registers it for (schema 7).
  *
  * The worker's functions are SECURITY DEFINER (they run as the admin
  * role) and check that the caller's login (session_user) holds the
@@ -34,6 +38,15 @@
 #define LAB_ROLE_ADMIN "perfbot_admin"
 #define LAB_ROLE_SUBMITTER "perfbot_submitter"
 #define LAB_ROLE_WORKER "perfbot_worker"
+#define LAB_ROLE_REPORTER "perfbot_reporter"
+
+/* perfbot.upload_job's argument types (schema 3) */
+#define LAB_UPLOAD_JOB_ARGS "bigint, int, text, text[], int[], int[], text[], " \
+	"double precision[], int[], text[], bigint[], bytea[]"
+
+/* The longest lease a claim or heartbeat gets, in seconds (schema 7):
+ * `perfbot worker --lease` takes no more (migrations.c says why). */
+#define LAB_LEASE_MAX_S 600
 
 /* perfbot.upload_claim's argument types (schema 4), for grants and tests */
 #define LAB_UPLOAD_CLAIM_ARGS "bigint, int, text, text[], int[], int[], text[], " \

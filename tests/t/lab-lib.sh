@@ -5,7 +5,8 @@
 # where $PERFBOT_REQUIRE names postgresql: lib.sh's test_required).  Then:
 #
 #   url DB [USER]     a login's URL for database DB (default: postgres)
-#   lab_db NAME       a fresh database with the lab schema; prints its URL
+#   lab_db NAME       a fresh database with the lab schema, box1 and box2
+#                     registered for any group (box_group '*'); prints its URL
 #   sql DB SQL        one query as the superuser, unaligned tuples
 #   job FILE CMD ...  a mytest job running CMD, extra lines appended
 #   bg perfbot ARGS   perfbot (or any command) in the background; its pid,
@@ -41,7 +42,9 @@ trap 'for p in $(cat "$LAB_PIDS" 2>/dev/null); do kill -9 $p 2>/dev/null; done;
 
 url() { echo "postgresql:///$1?host=$PG_DIR&port=$PG_PORT&user=${2:-postgres}"; }
 lab_db() {
-	pg_createdb "$1" >/dev/null && perfbot lab init --db "$(url "$1")" >/dev/null && url "$1"
+	pg_createdb "$1" >/dev/null && perfbot lab init --db "$(url "$1")" >/dev/null &&
+	sql "$1" "INSERT INTO perfbot.box_group VALUES ('box1', '*'), ('box2', '*')" &&
+	url "$1"
 }
 sql() { $PSQL "$(url "$1")" -c "$2"; }
 job() {

@@ -8,13 +8,13 @@
 test_expect_success 'lab init makes the roles and schema, then has nothing to do' '
 	pg_createdb init >/dev/null &&
 	perfbot lab init --db "$(url init)" >out &&
-	printf "store schema: version 0 -> 2\nlab schema: version 0 -> 6\n" >expect &&
+	printf "store schema: version 0 -> 2\nlab schema: version 0 -> 7\n" >expect &&
 	test_cmp expect out &&
 	perfbot lab init --db "$(url init)" >out &&
-	printf "store schema: version 2, up to date\nlab schema: version 6, up to date\n" >expect &&
+	printf "store schema: version 2, up to date\nlab schema: version 7, up to date\n" >expect &&
 	test_cmp expect out &&
 	test "$(sql init "SELECT string_agg(rolname, \$\$,\$\$ ORDER BY rolname) FROM pg_roles
-		WHERE rolname LIKE \$\$perfbot\\_%\$\$")" = "perfbot_admin,perfbot_submitter,perfbot_worker"
+		WHERE rolname LIKE \$\$perfbot\\_%\$\$")" = "perfbot_admin,perfbot_reporter,perfbot_submitter,perfbot_worker"
 '
 
 test_expect_success 'lab init: missing, bad and unreachable databases, a plain login' '

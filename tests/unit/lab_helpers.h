@@ -119,7 +119,10 @@ static inline char *lab_test_db(void)
 		"    CREATE ROLE " TEST_BOX2 " LOGIN IN ROLE " LAB_ROLE_WORKER ";\n"
 		"    CREATE ROLE " TEST_SUBMITTER " LOGIN IN ROLE " LAB_ROLE_SUBMITTER ";\n"
 		"  END IF;\n"
-		"END $$"), 0);
+		"END $$;\n"
+		/* any group: the tests of registered groups make their own rows */
+		"INSERT INTO perfbot.box_group VALUES ('" TEST_BOX1 "', '*'), ('" TEST_BOX2 "', '*')"),
+		0);
 	pg_close(&db);
 	return name;
 }

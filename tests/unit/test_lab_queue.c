@@ -13,8 +13,35 @@
 #include <math.h>
 #include <poll.h>
 
-/* what migration 6 made, dropped */
-#define UNDO_6 "DROP FUNCTION perfbot.submitted(text); " \
+/* what migration 7 made, dropped, and the functions it renamed and the
+ * grants it took back, as they were */
+#define UNDO_7 "DROP FUNCTION perfbot.upload_begin(bigint, int, text, text[]); " \
+	"ALTER FUNCTION perfbot.upload_begin_unchecked(bigint, int, text, text[]) " \
+	"RENAME TO upload_begin; " \
+	"DROP FUNCTION perfbot.upload_job(" LAB_UPLOAD_JOB_ARGS "); " \
+	"ALTER FUNCTION perfbot.upload_job_unchecked(" LAB_UPLOAD_JOB_ARGS ") RENAME TO upload_job; " \
+	"DROP FUNCTION perfbot.check_result_root(bigint, text); " \
+	"DROP FUNCTION perfbot.heartbeat(bigint, int, double precision); " \
+	"ALTER FUNCTION perfbot.heartbeat_unchecked(bigint, int, double precision) " \
+	"RENAME TO heartbeat; " \
+	"DROP FUNCTION perfbot.claim(text, text, double precision); " \
+	"ALTER FUNCTION perfbot.claim_unchecked(text, text, double precision) RENAME TO claim; " \
+	"DROP FUNCTION perfbot.cancel(bigint); DROP FUNCTION perfbot.retry(bigint); " \
+	"ALTER FUNCTION perfbot.cancel_unchecked(bigint) RENAME TO cancel; " \
+	"ALTER FUNCTION perfbot.retry_unchecked(bigint) RENAME TO retry; " \
+	"DROP FUNCTION perfbot.check_owner(bigint, text); DROP FUNCTION perfbot.may_claim(text); " \
+	"DROP TABLE perfbot.box_group; " \
+	"GRANT EXECUTE ON FUNCTION perfbot.cancel(bigint), perfbot.retry(bigint) TO " \
+	LAB_ROLE_SUBMITTER "; " \
+	"GRANT EXECUTE ON FUNCTION perfbot.claim(text, text, double precision), " \
+	"perfbot.heartbeat(bigint, int, double precision), perfbot.upload_job(" \
+	LAB_UPLOAD_JOB_ARGS "), perfbot.upload_begin(bigint, int, text, text[]) TO " \
+	LAB_ROLE_WORKER "; " \
+	"GRANT INSERT ON perfbot.reported TO " LAB_ROLE_SUBMITTER "; " \
+	"GRANT USAGE ON SEQUENCE perfbot.reported_id_seq TO " LAB_ROLE_SUBMITTER "; "
+
+/* what migrations 7 and 6 made, dropped */
+#define UNDO_6 UNDO_7 "DROP FUNCTION perfbot.submitted(text); " \
 	"DROP FUNCTION perfbot.submit(" LAB_SUBMIT_ARGS "); " \
 	"DROP TABLE perfbot.submit_ref; "
 
@@ -787,7 +814,7 @@ static void test_schema_check_and_versions(void **state)
 	msg = lab_test_value(empty, "SELECT array_to_string(proconfig, ' ') || ' ' || "
 			     "(to_regclass('perfbot.queue_lease') IS NOT NULL) || ' ' || "
 			     "(to_regprocedure('perfbot.announce_done(bigint)') IS NOT NULL) FROM pg_proc "
-			     "WHERE proname = 'claim'");
+			     "WHERE proname = 'claim_unchecked'");  /* schema 7's claim calls it */
 	assert_string_equal(msg, "search_path=pg_catalog, pg_temp enable_sort=off "
 			    "plan_cache_mode=force_generic_plan true true");
 	free(msg);
@@ -810,15 +837,18 @@ static void assert_rights(struct ctx *c, const char *fn, const char *want)
 	strbuf_release(&sql);
 }
 
-/* Take db's lab from version `from` to this perfbot's, 6; `as` may use it then. */
+/* Take db's lab from version `from` to this perfbot's, 7; `as` may use it
+ * then, and the boxes are registered for any group again. */
 static void migrate_from(struct pg *db, int from, struct pg *as)
 {
 	struct lab_versions v;
 
 	assert_int_equal(lab_migrate(db, &v), 0);
 	assert_int_equal(v.lab_from, from);
-	assert_int_equal(v.lab_to, 6);
+	assert_int_equal(v.lab_to, 7);
 	assert_int_equal(lab_check_schema(as), 0);
+	assert_int_equal(pg_exec(db, "INSERT INTO perfbot.box_group VALUES ('" TEST_BOX1 "', '*'), "
+				 "('" TEST_BOX2 "', '*')", 0, NULL), 0);
 }
 
 #define UPLOAD_JOB_ARGS "bigint, int, text, text[], int[], int[], text[], double precision[], " \
@@ -830,7 +860,7 @@ static void migrate_from(struct pg *db, int from, struct pg *as)
 static void downgrade(struct ctx *c, struct pg *db, int version, const char *undo)
 {
 	struct stderr_capture cap;
-	char sql[1024], want[128];
+	char sql[4096], want[128];
 	char *msg;
 
 	lab_test_open(db, c->db, "postgres");
@@ -879,7 +909,7 @@ static void test_migrate_2_to_3(void **state)
 	assert_int_equal(q.id, 2);
 	queue_claim_release(&q);
 	assert_rights(c, "perfbot.upload_job(" UPLOAD_JOB_ARGS ")", "true false false");
-	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(2, 1, 't/p/g/r/k/c/beef', "
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(2, 1, 'mytest/p/g/r/k/c/c0ffee', "
 				 "'{}', '{0}', '{1}', '{m}', '{2}', '{}', '{}', '{}', '{}')", 0, NULL), 0);
 	msg = lab_test_value(c->db, "SELECT string_agg(q.id || ' ' || q.state || ' ' || s.value, ', ' "
 			     "ORDER BY q.id) FROM perfbot.queue q JOIN perfbot.upload u ON u.job_id = q.id "
@@ -910,13 +940,13 @@ static void test_migrate_3_to_4(void **state)
 
 	migrate_from(&db, 3, &c->box1);
 	assert_rights(c, "perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ")", "true false false");
-	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(1, 1, 't/p/g/r/k/c/c0ffee', "
+	assert_int_equal(pg_exec(&c->box1, "SELECT perfbot.upload_job(1, 1, 'mytest/p/g/r/k/c/c0ffee', "
 				 "'{}', '{0}', '{1}', '{m}', '{1}', '{}', '{}', '{}', '{}')", 0, NULL), 0);
 	assert_int_equal(claim(&c->box1, "g", &q), 1);
 	assert_int_equal(q.id, 2);
 	queue_claim_release(&q);
 	PGresult *r = pg_query(&c->box1, "SELECT uploaded, id, attempt FROM perfbot.upload_claim(2, 1, "
-			       "'t/p/g/r/k/c/beef', '{}', '{0}', '{1}', '{m}', '{2}', '{}', '{}', '{}', "
+			       "'mytest/p/g/r/k/c/c0ffee', '{}', '{0}', '{1}', '{m}', '{2}', '{}', '{}', '{}', "
 			       "'{}', 'g', 'host:1', 60)", 0, NULL);
 	assert_non_null(r);
 	assert_string_equal(PQgetvalue(r, 0, 0), "completed");
@@ -925,7 +955,7 @@ static void test_migrate_3_to_4(void **state)
 	PQclear(r);
 	/* the submitter may not */
 	c->sub.quiet = true;
-	assert_null(pg_query(&c->sub, "SELECT * FROM perfbot.upload_claim(3, 1, 't/p/g/r/k/c/f00d', "
+	assert_null(pg_query(&c->sub, "SELECT * FROM perfbot.upload_claim(3, 1, 'mytest/p/g/r/k/c/c0ffee', "
 			     "'{}', '{0}', '{1}', '{m}', '{3}', '{}', '{}', '{}', '{}', 'g', 'x:1', 60)",
 			     0, NULL));
 	assert_true(pg_failed_with(&c->sub, "42501"));

@@ -425,7 +425,7 @@ static void test_malformed_upload_job_changes_nothing(void **state)
 
 	/* the result root and parameters */
 	assert_job_malformed(c, "'a/b', '{}', '{0}', '{1}', '{m}', '{1}', " NO_FILE, "PBU01",
-			     "bad result root a/b (expected 7 path components)");
+			     "bad result root a/b (expected 7 path components");
 	assert_job_malformed(c, "'a/../c/d/e/f/g', '{}', '{0}', '{1}', '{m}', '{1}', " NO_FILE,
 			     "PBU01", "bad result root");
 	assert_job_malformed(c, "'a//c/d/e/f/g', '{}', '{0}', '{1}', '{m}', '{1}', " NO_FILE,
@@ -708,9 +708,12 @@ static void test_upload_next_claims_in_the_same_call(void **state)
 	struct queue_claim q, n, n2;
 	long long id = start(state, &q);
 	struct ctx *c = *state;
-	struct queue_job j = { "b.yaml", "testcase: b\n", "beef", NULL, NULL, "g", 5, 1, 3, NULL };
-	struct queue_job lo = { "c.yaml", "testcase: c\n", NULL, NULL, NULL, NULL, 7, 1, 3, NULL };
-	const struct lab_next next = { "g", "h:1", 30 };
+	/* (of REL's testcase, group and commit: the uploads below send REL) */
+	struct queue_job j = { "b.yaml", "testcase: mytest\n", "c0ffee", NULL, NULL, "box", 5, 1, 3,
+			       NULL };
+	struct queue_job lo = { "c.yaml", "testcase: mytest\n", NULL, NULL, NULL, NULL, 7, 1, 3,
+				NULL };
+	const struct lab_next next = { "box", "h:1", 30 };
 	long long id2, id3;
 	char *v;
 
@@ -721,8 +724,8 @@ static void test_upload_next_claims_in_the_same_call(void **state)
 	assert_int_equal(n.id, id2);
 	assert_int_equal(n.attempt, 1);
 	assert_string_equal(n.name, "b.yaml");
-	assert_string_equal(n.job, "testcase: b\n");
-	assert_string_equal(n.commit, "beef");
+	assert_string_equal(n.job, "testcase: mytest\n");
+	assert_string_equal(n.commit, "c0ffee");
 	assert_null(n.repo);
 	assert_int_equal(n.runs, 1);
 	v = value(c, "SELECT string_agg(id || ' ' || state || ' ' || coalesce(worker, '-'), ', ' "
