@@ -419,7 +419,8 @@ COMMAND("queue", queue, "queue jobs for the lab's test boxes, list, cancel, retr
 	"at the next free run numbers, and unites them.\n")
 COMMAND("worker", worker, "a lab test box: run queued jobs, upload their results",
 	"perfbot worker [--db URL] [--tbox-group G] [--once] [--lease SEC] [--poll SEC]\n"
-	"               [--dir DIR] [-v]\n"
+	"               [--dir DIR] [--user USER] [--allow TESTCASE,...]\n"
+	"               [--allow-command CMD]... [--allow-build] [-v]\n"
 	"\n"
 	"Claims the most urgent job queued for this box's group (or for any\n"
 	"box), renews its lease while it runs, checks out and builds the job's\n"
@@ -433,8 +434,21 @@ COMMAND("worker", worker, "a lab test box: run queued jobs, upload their results
 	"                        a login that is a member of perfbot_worker\n"
 	"  -g, --tbox-group G    this box's group (default: from the host name)\n"
 	"      --once            run one job (or none), then exit\n"
-	"      --lease SEC       lease of a claim, renewed every SEC/3 (default 60)\n"
+	"      --lease SEC       lease of a claim, renewed every SEC/3 (default 60,\n"
+	"                        at most 600)\n"
 	"      --poll SEC        look at the queue at least every SEC (default 10)\n"
 	"      --dir DIR         checkouts and runs (default ~/.cache/perfbot/worker)\n"
-	"  -v, --verbose         log each phase of the runs\n")
+	"  -v, --verbose         log each phase of the runs\n"
+	"\n"
+	"A job is a program: whoever may submit runs commands on the box as the\n"
+	"worker's user.  For a queue you do not trust:\n"
+	"      --user USER       run each job (checkout, build, benchmark) as USER,\n"
+	"                        not as the worker (which must be root); setup\n"
+	"                        that needs root (fs:, disk:, ...) then fails\n"
+	"      --allow LIST      run only these testcases (comma-separated); other\n"
+	"                        jobs fail with the reason and never run\n"
+	"      --allow-command CMD  a `mytest: {command: CMD}` allowed, exactly\n"
+	"                        (repeatable); with no --allow, mytest alone\n"
+	"      --allow-build     run the jobs' --build commands; without it, a job\n"
+	"                        with one fails without running\n")
 #endif

@@ -11,6 +11,7 @@
 #include "lab/schema.h"
 #include "lab/worker.h"
 #include "util/pathsafe.h"
+#include "util/xalloc.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -47,13 +48,19 @@ int cmd_worker(int argc, char **argv)
 		{ "poll", required_argument, NULL, 'P' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "user", required_argument, NULL, 'U' },
+		{ "allow", required_argument, NULL, 'A' },
+		{ "allow-command", required_argument, NULL, 'C' },
+		{ "allow-build", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("worker");
 	struct worker_opts o;
 	struct sigaction sa;
 	const char *url = NULL;
-	int c;
+	const char **cmds = NULL;
+	size_t cmds_alloc = 0;
+	int c, ret;
 
 	memset(&o, 0, sizeof(o));
 	o.lease_s = WORKER_LEASE_DEFAULT;
@@ -74,15 +81,22 @@ int cmd_worker(int argc, char **argv)
 			break;
 		case 'D': o.dir = optarg; break;
 		case 'v': o.verbose++; break;
-		default: return cmd_usage(self, 0);
+		case 'U': o.user = optarg; break;
+		case 'A': o.allow = optarg; break;
+		case 'C':
+			ALLOC_GROW(cmds, (size_t)o.nr_allow_cmds + 1, cmds_alloc);
+			cmds[o.nr_allow_cmds++] = optarg;
+			o.allow_cmds = cmds;
+			break;
+		case 'B': o.allow_build = true; break;
+		default: free(cmds); return cmd_usage(self, 0);
 		}
 	}
-	if (optind != argc)
-		return cmd_usage(self, 0);
-	if (!(o.url = lab_db_url(url)))
-		return EXIT_USAGE;
-	if (o.group && check_path_component(o.group, "--tbox-group") < 0)
-		return EXIT_USAGE;
+	if (optind != argc || !(o.url = lab_db_url(url)) ||
+	    (o.group && check_path_component(o.group, "--tbox-group") < 0)) {
+		free(cmds);
+		return optind != argc ? cmd_usage(self, 0) : EXIT_USAGE;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;     /* no SA_RESTART: a wait ends at once */
 	sigemptyset(&sa.sa_mask);
@@ -90,5 +104,7 @@ int cmd_worker(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	o.stop = &stop;
-	return worker_run(&o);
+	ret = worker_run(&o);
+	free(cmds);
+	return ret;
 }

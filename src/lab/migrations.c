@@ -886,6 +886,7 @@ static const char migration_6[] =
  *   only; a submitter still reads it.
  * - a box claims only the groups it is registered for in box_group (an
  *   admin's rows: login, tbox_group; '*' any group); 42501 otherwise.
+ *   Admins (superusers too) claim any: they own the queue anyway.
  * - leases: at most LEASE_MAX_S (600 s) a claim or heartbeat.  A worker
  *   renews at a third of its lease (worker.c), so a 600 s lease is
  *   renewed every 200 s and survives a box unreachable for 6 min; a dead
@@ -917,6 +918,7 @@ static const char migration_7[] =
 	"LANGUAGE sql STABLE " DEFINER " AS $f$\n"
 	"  SELECT EXISTS (SELECT 1 FROM perfbot.box_group b\n"
 	"    WHERE b.box = session_user AND b.tbox_group IN (p_group, '*'))\n"
+	"    OR pg_has_role(session_user, '" LAB_ROLE_ADMIN "', 'MEMBER')\n"
 	"$f$;\n"
 	/* cancel and retry: the submitter's own, or an admin's */
 	"CREATE FUNCTION perfbot.check_owner(p_id bigint, p_what text) RETURNS void\n"

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -274,10 +275,24 @@ static int add_files(struct upload_args *u, int run, const char *dir, char **fil
 		strbuf_reset(&path);
 		strbuf_reset(&raw);
 		path_join(&path, dir, files[i]);
-		/* read_file would gunzip a .gz file: read the bytes as they are */
-		FILE *f = fopen(path.buf, "rb");
-		if (!f) {
-			ret = error("cannot read '%s': %s", path.buf, strerror(errno));
+		/* read_file would gunzip a .gz file: read the bytes as they are.
+		 * Not through a link: the job's processes (perhaps another
+		 * user's, worker --user) wrote this tree, and the worker may be
+		 * root. */
+		int fd = open(path.buf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		struct stat st;
+		FILE *f = NULL;
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+			close(fd);
+			fd = -1;
+			errno = EINVAL;
+		}
+		if (fd < 0 || !(f = fdopen(fd, "rb"))) {
+			ret = error("cannot read '%s': %s", path.buf,
+				    errno == ELOOP || errno == EINVAL ? "not a regular file"
+				    : strerror(errno));
+			if (fd >= 0)
+				close(fd);
 			break;
 		}
 		char buf[65536];
@@ -485,25 +500,6 @@ int lab_upload_next(struct pg *db, long long id, int attempt, const char *result
 
 /* --- fetch ---------------------------------------------------------- */
 
-/* Each '/'-separated part of path is one safe component (pathsafe.h). */
-static bool safe_relative(const char *path)
-{
-	struct strbuf part = STRBUF_INIT;
-	bool ok = true;
-
-	for (const char *p = path; ok;) {
-		const char *slash = strchr(p, '/');
-		strbuf_reset(&part);
-		strbuf_add(&part, p, slash ? (size_t)(slash - p) : strlen(p));
-		ok = !path_component_problem(part.buf);
-		if (!slash)
-			break;
-		p = slash + 1;
-	}
-	strbuf_release(&part);
-	return ok;
-}
-
 /* Values of a binary-format result. */
 static uint32_t bin_u32(const PGresult *r, int row, int col)
 {
@@ -570,35 +566,189 @@ static int fetched_run(const char *root, long long id, unsigned run, struct strb
 	return found;
 }
 
+/* A full commit hash, as a box's checkout records it. */
+static bool is_hash(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return !s[n] && (n == 40 || n == 64);
+}
+
+/* Component i of rel against want (NULL: not checked); -1 with the error. */
+static int check_part(long long id, const char *rel, char *const *part, int i,
+		      const char *what, const char *want)
+{
+	struct strbuf shown = STRBUF_INIT;
+
+	if (!want || !strcmp(part[i], want))
+		return 0;
+	add_printable(&shown, rel);
+	error("job %lld: result root '%s' is not the job's: its %s is '%s', not '%s'", id,
+	      shown.buf, what, part[i], want);
+	strbuf_release(&shown);
+	return -1;
+}
+
+int lab_check_root(long long id, const struct lab_job_identity *q, const char *box_group,
+		   const char *rel)
+{
+	static const char *const what[7] = { "testcase", "parameters", "tbox_group", "rootfs",
+					      "kconfig", "compiler", "commit" };
+	struct strbuf copy = STRBUF_INIT, params = STRBUF_INIT, root = STRBUF_INIT;
+	struct strbuf shown = STRBUF_INIT;
+	char *part[7], *rpart[7], *p;
+	struct job *job = NULL;
+	const char *problem = NULL, *tc, *key;
+	int n = 0, ret = -1;
+
+	strbuf_addstr(&copy, rel);
+	for (p = copy.buf; n < 7; n++) {
+		part[n] = p;
+		if (!(p = strchr(p, '/'))) {
+			n++;
+			break;
+		}
+		*p++ = '\0';
+	}
+	for (int i = 0; i < n && !problem; i++)
+		problem = path_component_problem(part[i]);
+	if (n != 7 || p || problem) {
+		add_printable(&shown, rel);
+		error("job %lld: bad result root '%.300s' (expected 7 path components: %s)", id,
+		      shown.buf, problem ? problem : "another number of them");
+		goto out;
+	}
+	if (job_load_string(q->job, strlen(q->job), q->name, NULL, &job) < 0)
+		goto out;
+	if (!(tc = job_testcase(job, &key)))
+		tc = "";
+	job_result_params(job, &params);
+	/* rootfs, kconfig and compiler as the job sets them (job.h's rules) */
+	if (job_result_root(job, "", "-", &root) < 0)
+		goto out;
+	n = 0;
+	for (p = root.buf + (root.buf[0] == '/'); n < 7 && p; n++) {
+		rpart[n] = p;
+		if ((p = strchr(p, '/')))
+			*p++ = '\0';
+	}
+	if (n != 7) {
+		error("job %lld: no result root for the job", id);
+		goto out;
+	}
+	if (check_part(id, rel, part, 0, what[0], tc) < 0 ||
+	    check_part(id, rel, part, 1, what[1], params.buf) < 0 ||
+	    check_part(id, rel, part, 2, what[2], job_get(job, "tbox_group") ? job_get(job, "tbox_group")
+		       : box_group) < 0 ||
+	    check_part(id, rel, part, 3, what[3], job_get(job, "rootfs") ? rpart[3] : NULL) < 0 ||
+	    check_part(id, rel, part, 4, what[4], job_get(job, "kconfig") ? rpart[4] : NULL) < 0 ||
+	    check_part(id, rel, part, 5, what[5], job_get(job, "compiler") ? rpart[5] : NULL) < 0)
+		goto out;
+	if (q->repo && !is_hash(part[6])) {
+		error("job %lld: result root's commit '%s' is no full hash of the job's %s", id,
+		      part[6], q->commit ? q->commit : "commit");
+		goto out;
+	}
+	if (q->commit && (!q->repo || is_hash(q->commit)) &&
+	    check_part(id, rel, part, 6, what[6], q->commit) < 0)
+		goto out;
+	ret = 0;
+out:
+	job_free(job);
+	strbuf_release(&copy);
+	strbuf_release(&params);
+	strbuf_release(&root);
+	strbuf_release(&shown);
+	return ret;
+}
+
+/*
+ * Inflate one file's zlib stream z into a new file at path, 64 KiB at a
+ * time, to no more than its recorded size, which must fit in *budget
+ * (what is left of LAB_FETCH_MAX_BYTES); *budget is charged.  0 or -1.
+ */
+static int inflate_file(long long id, const char *name, const char *path, const void *z,
+			size_t zlen, uint64_t size, uint64_t *budget)
+{
+	unsigned char out[65536];
+	z_stream s;
+	uint64_t total = 0;
+	int fd, r = Z_OK, ret = -1;
+
+	if (size > *budget)
+		return error("job %lld: file '%s' would make the fetch more than %llu MiB, the most "
+			     "a fetch writes (it claims %llu bytes)", id, name,
+			     LAB_FETCH_MAX_BYTES >> 20, (unsigned long long)size);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	memset(&s, 0, sizeof(s));
+	if (inflateInit(&s) != Z_OK) {
+		close(fd);
+		return error("job %lld: cannot inflate '%s'", id, name);
+	}
+	s.next_in = (Bytef *)z;
+	s.avail_in = (uInt)zlen;
+	while (r == Z_OK && total <= size) {
+		s.next_out = out;
+		s.avail_out = sizeof(out);
+		r = inflate(&s, Z_NO_FLUSH);
+		size_t got = sizeof(out) - s.avail_out;
+		if (r != Z_OK && r != Z_STREAM_END)
+			break;
+		total += got;
+		if (total > size)
+			break;
+		for (size_t off = 0; off < got;) {
+			ssize_t w = write(fd, out + off, got - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				error("cannot write '%s': %s", path, strerror(errno));
+				goto out;
+			}
+			off += (size_t)w;
+		}
+		if (r == Z_OK && !got && !s.avail_in)
+			break;     /* the stream ends early */
+	}
+	if (r != Z_STREAM_END || total != size) {
+		error("job %lld: file '%s' does not decompress to its %llu bytes", id, name,
+		      (unsigned long long)size);
+		goto out;
+	}
+	*budget -= total;
+	ret = 0;
+out:
+	inflateEnd(&s);
+	if (close(fd) < 0 && !ret)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	return ret;
+}
+
 /* Write the files of rows [from, to) (one run) into dir; 0 or -1. */
-static int write_run(const PGresult *r, int from, int to, const char *dir, long long id)
+static int write_run(const PGresult *r, int from, int to, const char *dir, long long id,
+		     uint64_t *budget)
 {
 	struct strbuf path = STRBUF_INIT;
-	unsigned char *out = NULL;
-	size_t alloc = 0;
 	int ret = 0;
 
 	for (int i = from; i < to && !ret; i++) {
 		const char *name = PQgetvalue(r, i, 1);
-		uLongf size = (uLongf)bin_u64(r, i, 2), got = size;
 
 		/* a NUL inside would hide the rest of the name from the check */
 		if (strlen(name) != (size_t)PQgetlength(r, i, 1) || path_component_problem(name)) {
-			ret = error("job %lld: unsafe file name '%s' in the database", id, name);
-			break;
-		}
-		ALLOC_GROW(out, size + 1, alloc);
-		if (uncompress(out, &got, (const Bytef *)PQgetvalue(r, i, 3),
-			       (uLong)PQgetlength(r, i, 3)) != Z_OK || got != size) {
-			ret = error("job %lld: file '%s' does not decompress to its %lu bytes", id, name,
-				    (unsigned long)size);
+			struct strbuf shown = STRBUF_INIT;
+			add_printable(&shown, name);
+			ret = error("job %lld: unsafe file name '%.300s' in the database", id,
+				    shown.buf);
+			strbuf_release(&shown);
 			break;
 		}
 		strbuf_reset(&path);
 		path_join(&path, dir, name);
-		ret = write_file_atomic(path.buf, out, size);
+		ret = inflate_file(id, name, path.buf, PQgetvalue(r, i, 3),
+				   (size_t)PQgetlength(r, i, 3), bin_u64(r, i, 2), budget);
 	}
-	free(out);
 	strbuf_release(&path);
 	return ret;
 }
@@ -613,22 +763,27 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, const char *
 	char **made = NULL;
 	size_t alloc = 0;
 	int nr_made = 0, ret = -1;
+	uint64_t budget = LAB_FETCH_MAX_BYTES;
 	PGresult *res, *files = NULL;
 
 	*root = NULL;
 	*nr_runs = 0;
 	snprintf(sid, sizeof(sid), "%lld", id);
-	res = pg_query(db, "SELECT result_root FROM perfbot.upload WHERE job_id = $1", 1, p);
+	res = pg_query(db, "SELECT u.result_root, q.job, q.name, q.commit, q.repo "
+		       "FROM perfbot.upload u JOIN perfbot.queue q ON q.id = u.job_id "
+		       "WHERE u.job_id = $1", 1, p);
 	if (!res)
 		return -1;
 	if (!PQntuples(res)) {
 		PQclear(res);
 		return 1;
 	}
-	if (!safe_relative(PQgetvalue(res, 0, 0))) {
-		error("job %lld: unsafe result root '%s' in the database", id, PQgetvalue(res, 0, 0));
+	/* the uploader's word is not taken: the root must be the job's */
+	const struct lab_job_identity q = { PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2),
+		PQgetisnull(res, 0, 3) ? NULL : PQgetvalue(res, 0, 3),
+		PQgetisnull(res, 0, 4) ? NULL : PQgetvalue(res, 0, 4) };
+	if (lab_check_root(id, &q, NULL, PQgetvalue(res, 0, 0)) < 0)
 		goto out;
-	}
 	if (dest)
 		strbuf_addstr(&local, dest);
 	else
@@ -638,6 +793,11 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, const char *
 				       "WHERE job_id = $1 AND run >= 0 ORDER BY run, name", 1, p);
 	if (!files)
 		goto out;
+	if (PQntuples(files) > LAB_FETCH_MAX_FILES) {
+		error("job %lld: %d files, more than the %d a fetch writes", id, PQntuples(files),
+		      LAB_FETCH_MAX_FILES);
+		goto out;
+	}
 	if (mkdir_p(local.buf, 0777) < 0)
 		goto out;
 	for (int i = 0, n = PQntuples(files); i < n;) {
@@ -665,13 +825,14 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, const char *
 		strbuf_addf(&mark, "job %lld run %u\n", id, run);
 		strbuf_reset(&mpath);
 		strbuf_addf(&mpath, "%s/" FETCH_MARK, tmp.buf);
-		if (write_run(files, i, j, tmp.buf, id) < 0 ||
+		if (write_run(files, i, j, tmp.buf, id, &budget) < 0 ||
 		    write_file_atomic(mpath.buf, mark.buf, mark.len) < 0)
 			goto out;
 		if (rename(tmp.buf, dst.buf) < 0) {
 			error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
 			goto out;
 		}
+		strbuf_reset(&tmp);     /* renamed: nothing to remove on an error */
 		ALLOC_GROW(made, (size_t)nr_made + 1, alloc);
 		made[nr_made++] = strbuf_detach(&dst, NULL);
 		i = j;
@@ -682,6 +843,9 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, const char *
 	*nr_runs = nr_made;
 	ret = 0;
 out:
+	/* no half-written run dir is left behind */
+	if (ret < 0 && tmp.len)
+		remove_tree(tmp.buf);
 	free_names(made, nr_made);
 	PQclear(res);
 	PQclear(files);

@@ -79,4 +79,37 @@ int lab_upload_next(struct pg *db, long long id, int attempt, const char *result
 int lab_fetch(struct pg *db, long long id, const char *result_base, const char *dest,
 	      char **root, int *nr_runs);
 
+/*
+ * What a fetch writes at most: an uploader's claimed sizes are never
+ * trusted.  Files are inflated in 64 KiB pieces straight to disk, and a
+ * job whose files would inflate past LAB_FETCH_MAX_BYTES in all, or that
+ * has more than LAB_FETCH_MAX_FILES files, is refused with an error
+ * naming the limit and the job; the half-written run dir is removed.
+ */
+#define LAB_FETCH_MAX_BYTES (256ull << 20)
+#define LAB_FETCH_MAX_FILES 10000
+
+/*
+ * The queued job an upload must be of: its YAML and file name (as
+ * claimed), commit and repo (NULL when none).
+ */
+struct lab_job_identity {
+	const char *job, *name, *commit, *repo;
+};
+
+/*
+ * Check rel, an upload's result root below the result base, against job
+ * id as queued (q): seven safe path components (pathsafe.h: at most 255
+ * bytes, no control character), the testcase and lkp's parameters'
+ * component as the job gives them, its tbox_group (the job's, else
+ * box_group when not NULL), rootfs, kconfig and compiler when the job
+ * sets them, and its commit (the queued one; a full hash of it when the
+ * box checked it out of a repo).  The worker checks before it uploads,
+ * every fetch before it writes; the database checks what SQL can
+ * (migrations.c, schema 7).  0, or -1 after an error naming the job and
+ * the component.
+ */
+int lab_check_root(long long id, const struct lab_job_identity *q, const char *box_group,
+		   const char *rel);
+
 #endif

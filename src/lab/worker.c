@@ -23,7 +23,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +54,10 @@ struct worker {
 	char host[256];
 	char name[320];          /* "host:pid", in queue listings */
 	struct strbuf group, dir;
+	struct strbuf repos;     /* the bare caches of checkouts */
 	struct perf_caps perf;   /* probed once, for every job's run */
+	uid_t uid;               /* --user's, when given */
+	gid_t gid;
 };
 
 static bool aborting(const struct worker *w)
@@ -138,6 +143,62 @@ static void run_reason(const char *run_dir, struct strbuf *why)
 	strbuf_release(&text);
 }
 
+/* Is name one of the comma-separated list's? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* What this worker runs (--allow, --allow-command, --allow-build): 0, or
+ * -1 after an error that becomes the job's last_error. */
+static int check_allowed(const struct worker *w, const struct queue_claim *c,
+			 const struct job *job)
+{
+	const struct worker_opts *o = w->o;
+	const char *key, *tc = job_testcase(job, &key);
+	const char *cmd = job_program_option(job, "mytest", "command");
+	bool listed = !o->allow && !o->nr_allow_cmds;
+
+	if (c->build && !o->allow_build)
+		return error("job %lld: it builds its checkout (--build), and this worker runs no "
+			     "build commands from the queue (start it with --allow-build)", c->id);
+	if (listed)
+		return 0;
+	if (!tc || !(o->allow ? in_list(o->allow, tc) : !strcmp(tc, "mytest")))
+		return error("job %lld: testcase '%s' is not allowed on this box (--allow)", c->id,
+			     tc ? tc : "(none)");
+	for (int i = 0; cmd && i < o->nr_allow_cmds; i++)
+		if (!strcmp(cmd, o->allow_cmds[i]))
+			cmd = NULL;
+	if (cmd)
+		return error("job %lld: command '%s' is not allowed on this box (--allow-command)",
+			     c->id, cmd);
+	return 0;
+}
+
+/* The job's child becomes --user: groups, gid, uid, for good; the parent
+ * death signal again (a change of credentials clears it). */
+static int drop_privileges(const struct worker *w, const char *jobdir, pid_t parent)
+{
+	if (!w->o->user)
+		return 0;
+	if (setgroups(1, &w->gid) < 0 || setgid(w->gid) < 0 || setuid(w->uid) < 0 ||
+	    setuid(0) == 0)
+		return error("cannot become user '%s': %s", w->o->user, strerror(errno));
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		return -1;
+	setenv("HOME", jobdir, 1);
+	setenv("USER", w->o->user, 1);
+	setenv("LOGNAME", w->o->user, 1);
+	return 0;
+}
+
 static int child_main(struct worker *w, const struct queue_claim *c, const char *jobdir)
 {
 	struct strbuf base = STRBUF_INIT, src = STRBUF_INIT, log = STRBUF_INIT;
@@ -161,12 +222,12 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 		job_set_value(job, "tbox_group", job_string_new(w->group.buf));
 	if (!job_get(job, "arch") && uname(&u) == 0)
 		job_set_value(job, "arch", job_string_new(u.machine));
-	if (job_expand_percentages(job, 0) < 0)
+	if (check_allowed(w, c, job) < 0 || job_expand_percentages(job, 0) < 0)
 		goto out;
 	memset(&ro, 0, sizeof(ro));
 	if (c->repo) {
 		path_join(&src, jobdir, "src");
-		path_join(&cache, w->dir.buf, "repos");
+		strbuf_addstr(&cache, w->repos.buf);
 		if (lab_checkout(c->repo, c->commit, cache.buf, src.buf, &sha) < 0)
 			goto out;
 		if (c->build) {
@@ -357,9 +418,21 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	const struct lab_next nx = { w->group.buf, w->name, w->o->lease_s };
 	int r = -1;
 
+	const struct lab_job_identity q = { c->job, c->name, c->commit, c->repo };
+	size_t bl;
+
 	path_join(&path, jobdir, "result_root");
 	path_join(&base, jobdir, "result");
-	if (read_file(&root, path.buf) == 0) {
+	bl = base.len;
+	/* the job's processes could write anything there (as --user, the
+	 * result_root file too): upload only what is the job's */
+	if (read_file(&root, path.buf) == 0 &&
+	    (strncmp(root.buf, base.buf, bl) || root.buf[bl] != '/' ||
+	     lab_check_root(c->id, &q, w->group.buf, root.buf + bl + 1) < 0)) {
+		report_failure(w, c, "its result root is not the job's (see the worker's log)");
+		goto out;
+	}
+	if (root.len) {
 		while ((r = lab_upload_next(&w->db, c->id, c->attempt, base.buf, root.buf, &nx,
 					    next && !stopping(w) ? next : NULL)) < 0 &&
 		       recover(w, true))
@@ -372,6 +445,7 @@ static void upload(struct worker *w, const struct queue_claim *c, const char *jo
 	else if (!pg_broken(&w->db))
 		report_failure(w, c, w->db.sqlstate[0] ? w->db.err.buf
 			       : "the upload failed on the box (see the worker's log)");
+out:
 	strbuf_release(&path);
 	strbuf_release(&root);
 	strbuf_release(&base);
@@ -391,7 +465,8 @@ static void work_on(struct worker *w, const struct queue_claim *c, struct queue_
 	    c->commit ? ", commit " : "", c->commit ? c->commit : "");
 	strbuf_addf(&jobdir, "%s/job-%lld.%d.%ld", w->dir.buf, c->id, c->attempt, (long)getpid());
 	remove_tree(jobdir.buf);
-	if (mkdir_p(jobdir.buf, 0777) < 0 || pipe2(fds, O_CLOEXEC) < 0) {
+	if (mkdir_p(jobdir.buf, 0777) < 0 || (w->o->user && chown(jobdir.buf, w->uid, w->gid) < 0) ||
+	    pipe2(fds, O_CLOEXEC) < 0) {
 		report_failure(w, c, "cannot make the job's directory on the box");
 		goto out;
 	}
@@ -414,7 +489,8 @@ static void work_on(struct worker *w, const struct queue_claim *c, struct queue_
 		/* the connection is the parent's: never touch it here */
 		if (w->db.conn)
 			close(PQsocket(w->db.conn));
-		int rc = child_main(w, c, jobdir.buf);
+		int rc = drop_privileges(w, jobdir.buf, parent) < 0 ? CHILD_FAILED
+			 : child_main(w, c, jobdir.buf);
 		fflush(NULL);
 		_exit(rc);
 	}
@@ -469,6 +545,7 @@ static int setup(struct worker *w, const struct worker_opts *o)
 	snprintf(w->name, sizeof(w->name), "%s:%ld", w->host, (long)getpid());
 	strbuf_init(&w->group, 0);
 	strbuf_init(&w->dir, 0);
+	strbuf_init(&w->repos, 0);
 	if (o->group)
 		strbuf_addstr(&w->group, o->group);
 	else
@@ -488,6 +565,23 @@ static int setup(struct worker *w, const struct worker_opts *o)
 		return error("no work dir: set HOME, XDG_CACHE_HOME or --dir");
 	if (mkdir_p(w->dir.buf, 0777) < 0)
 		return -1;
+	path_join(&w->repos, w->dir.buf, "repos");
+	if (o->user) {
+		struct passwd *pw = getpwnam(o->user);
+		if (!pw)
+			return error("--user: no user '%s'", o->user);
+		if (pw->pw_uid == 0)
+			return error("--user: '%s' is root: name an unprivileged user", o->user);
+		if (geteuid() != 0)
+			return error("--user needs the worker to run as root");
+		w->uid = pw->pw_uid;
+		w->gid = pw->pw_gid;
+		/* the user's own cache: a checkout as root is not theirs to write */
+		strbuf_addf(&w->repos, "-%s", o->user);
+		if (mkdir_p(w->repos.buf, 0700) < 0 || chown(w->repos.buf, w->uid, w->gid) < 0)
+			return error("cannot make '%s' %s's: %s", w->repos.buf, o->user,
+				     strerror(errno));
+	}
 	clean_dead(w);
 	perf_probe(&w->perf);
 	/* new work is announced: a worker need not poll to start at once */
@@ -520,6 +614,11 @@ int worker_run(const struct worker_opts *o)
 			memset(&next, 0, sizeof(next));
 		}
 		if (r < 0) {
+			/* not this box's group to claim (schema 7): no use waiting */
+			if (pg_failed_with(&w.db, "42501")) {
+				ret = EXIT_ERROR;
+				break;
+			}
 			if (!recover(&w, false)) {
 				if (pg_broken(&w.db))
 					break;
@@ -552,5 +651,6 @@ out:
 	perf_caps_release(&w.perf);
 	strbuf_release(&w.group);
 	strbuf_release(&w.dir);
+	strbuf_release(&w.repos);
 	return ret;
 }

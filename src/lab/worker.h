@@ -51,6 +51,13 @@ struct worker_opts {
 	const char *dir;             /* work dir; NULL: ~/.cache/perfbot/worker */
 	int verbose;
 	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish up */
+	/* for queues whose submitters the box does not trust (README's
+	 * Security): */
+	const char *user;            /* run each job's child as this user */
+	const char *allow;           /* testcases allowed, "a,b"; NULL: any */
+	const char *const *allow_cmds; /* `mytest: {command: ...}` allowed */
+	int nr_allow_cmds;
+	bool allow_build;            /* run the queue's --build commands */
 };
 
 #define WORKER_LEASE_DEFAULT 60.0

@@ -147,7 +147,7 @@ test_expect_success 'a job naming a repo: the box checks the commit out and buil
 	job j.yaml "echo score: \$(cat \$PERFBOT_BUILD_DIR/built)" &&
 	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit HEAD~1 \
 		--build "sed s/0/1/ VALUE >built" >/dev/null &&
-	perfbot worker --db "$(url repo box1)" --once --dir w 2>err &&
+	perfbot worker --db "$(url repo box1)" --once --dir w --allow-build 2>err &&
 	grep -q "done, results uploaded" err &&
 	test "$(sql repo "SELECT rev FROM perfbot.result_root")" = "$first" &&
 	test "$(sql repo "SELECT s.value FROM perfbot.sample s JOIN perfbot.metric m
@@ -159,7 +159,7 @@ test_expect_success 'a job naming a repo: the box checks the commit out and buil
 	(cd repo && echo 80 >VALUE && git commit -q -am three) &&
 	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit main \
 		--build "cp VALUE built" >/dev/null &&
-	perfbot worker --db "$(url repo box1)" --once --dir w 2>err &&
+	perfbot worker --db "$(url repo box1)" --once --dir w --allow-build 2>err &&
 	test "$(sql repo "SELECT s.value FROM perfbot.sample s JOIN perfbot.metric m
 		ON m.id = s.metric_id JOIN perfbot.run r ON r.id = s.run_id JOIN perfbot.result_root
 		t ON t.id = r.root_id WHERE m.name = \$\$mytest.score\$\$ AND t.rev = \$\$$(git -C repo rev-parse main)\$\$")" = 80
@@ -171,22 +171,22 @@ test_expect_success 'failures go back to the queue, then the job is parked with 
 	job j.yaml "echo score: 1" &&
 	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit HEAD \
 		--build "echo compiling; echo oops >&2; exit 3" --attempts 2 >/dev/null &&
-	perfbot worker --db "$(url fail box1)" --once --dir w 2>err &&
+	perfbot worker --db "$(url fail box1)" --once --dir w --allow-build 2>err &&
 	grep -q "failed: build failed (exit status 3): oops (back in the queue)$" err &&
 	perfbot queue list --db "$S" >out &&
 	grep -q "^ *1  queued .* 1/2 " out &&
 	grep -q "last error: attempt 1: build failed (exit status 3): oops$" out &&
-	perfbot worker --db "$(url fail box2)" --once --dir w 2>err &&
+	perfbot worker --db "$(url fail box2)" --once --dir w --allow-build 2>err &&
 	grep -q "(no attempt left: parked)$" err &&
 	perfbot queue list --db "$S" --state failed | grep -q "last error: attempt 2: build failed" &&
 	# a commit the repository does not have
 	perfbot queue submit --db "$S" j.yaml --repo "$(pwd)/repo" --commit nosuch --attempts 1 >/dev/null &&
-	perfbot worker --db "$(url fail box1)" --once --dir w 2>err &&
+	perfbot worker --db "$(url fail box1)" --once --dir w --allow-build 2>err &&
 	sql fail "SELECT last_error FROM perfbot.queue WHERE id = 2" | grep -q "has no commit .nosuch." &&
 	# a benchmark that fails every run
 	job bad.yaml "exit 5" &&
 	perfbot queue submit --db "$S" bad.yaml --attempts 1 >/dev/null &&
-	perfbot worker --db "$(url fail box1)" --once --dir w 2>err &&
+	perfbot worker --db "$(url fail box1)" --once --dir w --allow-build 2>err &&
 	sql fail "SELECT last_error FROM perfbot.queue WHERE id = 3" >e &&
 	grep -q "^attempt 1: all 1 run incomplete" e &&
 	test "$(sql fail "SELECT count(*) FROM perfbot.upload")" = 0 &&
@@ -273,6 +273,116 @@ test_expect_success 'a worker stopped while its upload claims the next job hands
 	test "$(sql handback "SELECT string_agg(id || \$\$ \$\$ || state || \$\$ \$\$ || attempt || \$\$/\$\$ ||
 		max_attempts || \$\$ \$\$ || coalesce(last_error, \$\$-\$\$), \$\$, \$\$ ORDER BY id)
 		FROM perfbot.queue")" = "1 done 1/3 -, 2 queued 1/4 -"
+'
+
+test_expect_success 'who may do what: their own jobs, their groups, bounded leases, reported' '
+	db=$(lab_db authz) && S=$(url authz sub) &&
+	pg_sql "CREATE ROLE sub2 LOGIN IN ROLE perfbot_submitter;
+		CREATE ROLE box3 LOGIN IN ROLE perfbot_worker" &&
+	job j.yaml "echo score: 1" &&
+	perfbot queue submit --db "$S" j.yaml -c abc >/dev/null &&
+	# another submitter may neither cancel nor retry it
+	test_must_fail 1 perfbot queue cancel --db "$(url authz sub2)" 1 2>err &&
+	grep -q "job 1 was submitted by sub: only they or a perfbot_admin may cancel it" err &&
+	perfbot queue cancel --db "$S" 1 >/dev/null &&
+	test_must_fail 1 perfbot queue retry --db "$(url authz sub2)" 1 2>err &&
+	grep -q "only they or a perfbot_admin may retry it" err &&
+	# an admin may
+	perfbot queue retry --db "$(url authz)" 1 >/dev/null &&
+	test "$(sql authz "SELECT state FROM perfbot.queue")" = queued &&
+	# only perfbot_reporter writes what watch reported
+	test_must_fail 1 $PSQL "$S" -c "INSERT INTO perfbot.reported (job_id, metric, good, bad,
+		report, reported_at) VALUES (1, \$\$m\$\$, \$\$a\$\$, \$\$b\$\$, \$\$r\$\$, 0)" 2>err &&
+	grep -q "permission denied for table reported" err &&
+	# a box claims only the groups it is registered for
+	sql authz "INSERT INTO perfbot.box_group VALUES (\$\$box3\$\$, \$\$g1\$\$)" &&
+	test_must_fail 1 perfbot worker --db "$(url authz box3)" --once --dir w -g g2 2>err &&
+	grep -q "box box3 is not registered for tbox_group g2" err &&
+	test "$(sql authz "SELECT state FROM perfbot.queue")" = queued &&
+	perfbot worker --db "$(url authz box3)" --once --dir w -g g1 2>err &&
+	grep -q "done, results uploaded" err &&
+	# a lease of a day is no more
+	test_must_fail 2 perfbot worker --db "$(url authz box3)" --lease 86400 2>err &&
+	grep -q "^perfbot: --lease expects seconds from 0.1 to 600, got .86400.$" err &&
+	perfbot queue submit --db "$S" j.yaml -c abc >/dev/null &&
+	$PSQL "$(url authz box3)" -c "SELECT id FROM perfbot.claim(\$\$g1\$\$, \$\$w\$\$, 86400)" &&
+	test "$(sql authz "SELECT round(extract(epoch FROM lease_expires_at - started_at))
+		FROM perfbot.queue WHERE id = 2")" = 600 &&
+	$PSQL "$(url authz box3)" -c "SELECT perfbot.heartbeat(2, 1, 86400)" >/dev/null &&
+	test "$(sql authz "SELECT round(extract(epoch FROM lease_expires_at - now()))
+		FROM perfbot.queue WHERE id = 2")" = 600
+'
+
+test_expect_success 'a box uploads only under the identity of the job it holds' '
+	db=$(lab_db forge) && S=$(url forge sub) &&
+	job j.yaml "echo score: 1" &&
+	perfbot queue submit --db "$S" j.yaml -c abc >/dev/null &&
+	B="$(url forge box1)" &&
+	$PSQL "$B" -c "SELECT id FROM perfbot.claim(\$\$g\$\$, \$\$w\$\$, 60)" >/dev/null &&
+	forge() {
+		$PSQL "$B" -c "SELECT perfbot.upload_job(1, 1, \$\$$1\$\$, \$\${}\$\$, \$\${0}\$\$,
+			\$\${1}\$\$, \$\${m}\$\$, \$\${1}\$\$, \$\${}\$\$, \$\${}\$\$, \$\${}\$\$, \$\${}\$\$)" 2>err
+	} &&
+	test_must_fail 1 forge "othertest/j/g/r/k/c/abc" &&
+	grep -q "is not of the job.s testcase mytest" err &&
+	test_must_fail 1 forge "mytest/j/g/r/k/c/deadbeef" &&
+	grep -q "is not of the job.s commit abc" err &&
+	long=$(printf "%05000d" 0) &&
+	test_must_fail 1 forge "mytest/$long/g/r/k/c/abc" &&
+	grep -q "at most 255 bytes" err &&
+	test_must_fail 1 forge "mytest/a$(printf "\\033")b/g/r/k/c/abc" &&
+	grep -q "no control character" err &&
+	test "$(sql forge "SELECT count(*) FROM perfbot.upload")" = 0 &&
+	# what an old server let in, a fetch refuses to write
+	forge "mytest/notj/g/r/k/c/abc" &&
+	test_must_fail 1 perfbot queue fetch --db "$S" 1 -r got 2>err &&
+	grep -q "job 1: result root .mytest/notj/g/r/k/c/abc. is not the job.s: its parameters is .notj., not .j." err &&
+	! test -e got/mytest/notj
+'
+
+test_expect_success 'worker --allow: a job not allowed fails with the reason and never runs' '
+	db=$(lab_db allow) && S=$(url allow sub) &&
+	job evil.yaml "id > $TRASH/pwned; echo score: 1" &&
+	perfbot queue submit --db "$S" evil.yaml --attempts 1 >/dev/null &&
+	perfbot worker --db "$(url allow box1)" --once --dir w --allow stream \
+		--allow-command "echo score: 1" 2>err &&
+	! test -e "$TRASH/pwned" &&
+	sql allow "SELECT state || \$\$ \$\$ || last_error FROM perfbot.queue WHERE id = 1" >e &&
+	grep -q "^failed attempt 1: job 1: testcase .mytest. is not allowed on this box (--allow)$" e &&
+	# mytest allowed, but not that command
+	perfbot queue submit --db "$S" evil.yaml --attempts 1 >/dev/null &&
+	perfbot worker --db "$(url allow box1)" --once --dir w --allow-command "echo score: 1" 2>err &&
+	! test -e "$TRASH/pwned" &&
+	sql allow "SELECT last_error FROM perfbot.queue WHERE id = 2" |
+		grep -q "command .id > .*pwned; echo score: 1. is not allowed on this box" &&
+	# the command allowed runs
+	job ok.yaml "echo score: 1" &&
+	perfbot queue submit --db "$S" ok.yaml >/dev/null &&
+	perfbot worker --db "$(url allow box1)" --once --dir w --allow-command "echo score: 1" 2>err &&
+	grep -q "done, results uploaded" err &&
+	# a build from the queue needs --allow-build
+	make_repo repo &&
+	perfbot queue submit --db "$S" ok.yaml --repo "$(pwd)/repo" --commit HEAD \
+		--build "touch $TRASH/built" --attempts 1 >/dev/null &&
+	perfbot worker --db "$(url allow box1)" --once --dir w 2>err &&
+	! test -e "$TRASH/built" &&
+	sql allow "SELECT last_error FROM perfbot.queue WHERE id = 4" |
+		grep -q "this worker runs no build commands from the queue (start it with --allow-build)"
+'
+
+test_expect_success 'worker --user: the job runs as an unprivileged user' '
+	test "$(id -u)" = 0 || { echo "# skipped: not root"; return 0; } &&
+	db=$(lab_db asuser) && S=$(url asuser sub) &&
+	chmod 755 "$TRASH" &&
+	job u.yaml "echo score: \$(id -u); id -u >\$HOME/uid" &&
+	perfbot queue submit --db "$S" u.yaml >/dev/null &&
+	perfbot worker --db "$(url asuser box1)" --once --dir w --user nobody 2>err &&
+	grep -q "done, results uploaded" err &&
+	v=$(sql asuser "SELECT s.value FROM perfbot.sample s JOIN perfbot.metric m
+		ON m.id = s.metric_id WHERE m.name = \$\$mytest.score\$\$") &&
+	test "$v" = "$(id -u nobody)" && test "$v" != 0 &&
+	test_must_fail 1 perfbot worker --db "$(url asuser box1)" --once --dir w --user root 2>err &&
+	grep -q "is root: name an unprivileged user" err
 '
 
 test_expect_success 'a worker starting cleans the job dirs of dead workers' '

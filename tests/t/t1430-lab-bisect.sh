@@ -45,8 +45,8 @@ fetched_once() {
 
 test_expect_success 'bisect --db: the steps run on two boxes, which build each commit' '
 	db=$(lab_db bis) && make_repo repo 8 && export COUNTER=$(pwd)/counter &&
-	bg perfbot worker --db "$(url bis box1)" --dir w1 --poll 0.3 2>log1 &&
-	bg perfbot worker --db "$(url bis box2)" --dir w2 --poll 0.3 2>log2 &&
+	bg perfbot worker --db "$(url bis box1)" --dir w1 --poll 0.3 --allow-build 2>log1 &&
+	bg perfbot worker --db "$(url bis box2)" --dir w2 --poll 0.3 --allow-build 2>log2 &&
 	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --build "cp VALUE built" --state st --result-root res \
 		--db "$(url bis sub)" -- "$TRASH/bench.sh" >out 2>err &&
@@ -67,8 +67,8 @@ test_expect_success 'bisect --db: the steps run on two boxes, which build each c
 test_expect_success 'bisect --db killed with -9 and resumed: jobs out are waited for, not queued again' '
 	db=$(lab_db bisr) && make_repo repo 11 && export COUNTER=$(pwd)/counter &&
 	export BENCH_SLEEP=0.5 &&
-	bg perfbot worker --db "$(url bisr box1)" --dir w1 --poll 0.3 2>log1 &&
-	bg perfbot worker --db "$(url bisr box2)" --dir w2 --poll 0.3 2>log2 &&
+	bg perfbot worker --db "$(url bisr box1)" --dir w1 --poll 0.3 --allow-build 2>log1 &&
+	bg perfbot worker --db "$(url bisr box2)" --dir w2 --poll 0.3 --allow-build 2>log2 &&
 	{ "$PERFBOT" bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --build "cp VALUE built" --state st --result-root res \
 		--db "$(url bisr sub)" -- "$TRASH/bench.sh" >/dev/null 2>&1 & } &&

@@ -33,8 +33,8 @@ printf 'testcase: mytest\n' >"$TRASH/job.yaml"
 
 test_expect_success 'watch --db: the commits and the bisect run on the boxes; reported once' '
 	db=$(lab_db wat) && make_repo repo && export COUNTER=$(pwd)/counter &&
-	bg perfbot worker --db "$(url wat box1)" --dir w1 --poll 0.3 2>log1 &&
-	bg perfbot worker --db "$(url wat box2)" --dir w2 --poll 0.3 2>log2 &&
+	bg perfbot worker --db "$(url wat box1)" --dir w1 --poll 0.3 --allow-build 2>log1 &&
+	bg perfbot worker --db "$(url wat box2)" --dir w2 --poll 0.3 --allow-build 2>log2 &&
 	perfbot watch --once --repo repo --branch main --job "$TRASH/job.yaml" --stride 2 --tags \
 		--runs 2 --build "cp VALUE built" --state-dir st --result-root res \
 		--db "$(url wat sub)" -- "$TRASH/bench.sh" >out 2>err &&
