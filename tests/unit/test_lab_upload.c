@@ -10,7 +10,24 @@
 #include "util/fileio.h"
 
 #include <math.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <zlib.h>
+
+/* Entries of dir whose names start with prefix (0 when dir is missing). */
+static int count_entries(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
 
 #define REL "mytest/defaults/box/debian/x86_64-local/gcc/c0ffee"
 
@@ -700,6 +717,113 @@ static void test_fetch_gives_the_files_back(void **state)
 	queue_claim_release(&q);
 }
 
+/* A zlib stream of n zero bytes, as a bytea literal ('\x...'). */
+static void zeros_bytea(uint64_t n, struct strbuf *out)
+{
+	static unsigned char in[1 << 16];
+	unsigned char buf[1 << 16];
+	z_stream z;
+	int flush;
+
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit(&z, 9), Z_OK);
+	strbuf_addstr(out, "'\\x");
+	do {
+		size_t k = n > sizeof(in) ? sizeof(in) : (size_t)n;
+		n -= k;
+		flush = n ? Z_NO_FLUSH : Z_FINISH;
+		z.next_in = in;
+		z.avail_in = (uInt)k;
+		do {
+			z.next_out = buf;
+			z.avail_out = sizeof(buf);
+			deflate(&z, flush);
+			for (size_t i = 0; i < sizeof(buf) - z.avail_out; i++)
+				strbuf_addf(out, "%02x", buf[i]);
+		} while (z.avail_out == 0);
+	} while (flush != Z_FINISH);
+	deflateEnd(&z);
+	strbuf_addch(out, '\'');
+}
+
+/* lab_fetch of hostile rows: the claimed size is never allocated, what
+ * inflates past it or past LAB_FETCH_MAX_BYTES is refused, naming the
+ * limit and the job, and no .fetch-* dir is left behind. */
+static void test_fetch_refuses_bombs(void **state)
+{
+	struct queue_claim q;
+	long long id = start(state, &q);
+	struct ctx *c = *state;
+	struct strbuf base = STRBUF_INIT, sql = STRBUF_INIT, bomb = STRBUF_INIT, dir = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct rusage ru;
+	long before;
+	char *root, *msg;
+	int n;
+
+	strbuf_addf(&base, "%s/bombed", c->tmp);
+	strbuf_addf(&dir, "%s/%s", base.buf, REL);
+	assert_int_equal(lab_upload(&c->box1, id, 1, c->base.buf, c->root.buf), 0);
+	/* 300 MB of zeros in 300 KB, claimed as such: refused before any byte */
+	zeros_bytea(300ull << 20, &bomb);
+	getrusage(RUSAGE_SELF, &ru);
+	before = ru.ru_maxrss;
+	strbuf_addf(&sql, "UPDATE perfbot.upload_file SET size = %llu, data = %s "
+		    "WHERE run = 0 AND name = 'vmstat'", 300ull << 20, bomb.buf);
+	lab_test_sql(c->db, sql.buf);
+	capture_start(&cap);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "job 1: file 'vmstat' would make the fetch more than 256 MiB, "
+			       "the most a fetch writes (it claims 314572800 bytes)"));
+	free(msg);
+	assert_int_equal(count_entries(dir.buf, ".fetch-"), 0);
+	/* claimed small: inflating stops past the claim */
+	lab_test_sql(c->db, "UPDATE perfbot.upload_file SET size = 1000 "
+		     "WHERE run = 0 AND name = 'vmstat'");
+	capture_start(&cap);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "job 1: file 'vmstat' does not decompress to its 1000 bytes"));
+	free(msg);
+	assert_int_equal(count_entries(dir.buf, ".fetch-"), 0);
+	/* claimed 100 GB: no allocation of it */
+	lab_test_sql(c->db, "UPDATE perfbot.upload_file SET size = 100000000000 "
+		     "WHERE run = 0 AND name = 'vmstat'");
+	capture_start(&cap);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "more than 256 MiB"));
+	free(msg);
+	assert_int_equal(count_entries(dir.buf, ".fetch-"), 0);
+	getrusage(RUSAGE_SELF, &ru);
+	/* (the bomb's hex text and its result are a few MB) */
+	assert_true(ru.ru_maxrss - before < 32 * 1024);
+	/* each file within its claim, but all of them past the limit */
+	lab_test_sql(c->db, "UPDATE perfbot.upload_file SET size = 200 * 1048576, data = "
+		     "(SELECT data FROM perfbot.upload_file WHERE run = 0 AND name = 'vmstat') "
+		     "WHERE name = 'vmstat'");
+	strbuf_reset(&sql);
+	strbuf_reset(&bomb);
+	zeros_bytea(200ull << 20, &bomb);
+	strbuf_addf(&sql, "UPDATE perfbot.upload_file SET data = %s WHERE name = 'vmstat'",
+		    bomb.buf);
+	lab_test_sql(c->db, sql.buf);
+	capture_start(&cap);
+	assert_int_equal(lab_fetch(&c->sub, id, base.buf, NULL, &root, &n), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "would make the fetch more than 256 MiB"));
+	free(msg);
+	assert_int_equal(count_entries(dir.buf, ".fetch-"), 0);
+	/* (run 0, whole and within the limit, stays: a fetch again skips it) */
+	assert_int_equal(count_entries(dir.buf, "1"), 0);
+	queue_claim_release(&q);
+	strbuf_release(&base);
+	strbuf_release(&sql);
+	strbuf_release(&bomb);
+	strbuf_release(&dir);
+}
+
 /* lab_upload_next (schema 4's upload_claim): the upload and the next
  * claim in one call, with claim's choice and lease; nothing claimed when
  * the queue is empty, nor when the upload is refused. */
@@ -808,6 +932,7 @@ int main(void)
 		T(test_upload_of_a_broken_tree),
 		T(test_upload_after_connection_loss),
 		T(test_fetch_gives_the_files_back),
+		T(test_fetch_refuses_bombs),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
