@@ -472,12 +472,27 @@ struct builder {
 		char *key;
 		struct job_src *ksrc;
 		int kline, kcol;
+		long anchor;          /* its index in anchors, or -1 */
 	} stack[64];
 	int depth;
 	struct job_value *doc;        /* the finished document */
-	struct anchor { char *name; struct job_value *v; } *anchors;
+	/*
+	 * An anchor owns a copy of its node, taken when the node is complete
+	 * (a scalar at once, a container at its end; NULL until then): the
+	 * node itself may be freed before an alias names it, a key's scalar
+	 * as soon as it became the key (`&a k: *a`, a use-after-free found
+	 * by fuzzing), a value when a later key of the same name replaces it.
+	 */
+	struct anchor { char *name; struct job_value *copy; } *anchors;
 	size_t nr_anchors, alloc_anchors;
+	size_t alias_nodes;           /* nodes copied by aliases so far */
 };
+
+/*
+ * At most this many nodes made by aliases in one text: `&a [x, x, ...]`,
+ * `&b [*a, *a, ...]`, ... grows by a factor per line (a billion laughs).
+ */
+#define MAX_ALIAS_NODES 100000
 
 static void map_pos(const struct builder *b, const struct fy_mark *m,
 		    struct job_src **src, int *line, int *col)
@@ -549,19 +564,62 @@ static struct job_value *value_from_event(struct builder *b, struct fy_event *ev
 	return v;
 }
 
-static void remember_anchor(struct builder *b, struct fy_token *anchor,
-			    struct job_value *v)
+/* Note anchor (or none) of v, complete or not (copy NULL): its index or -1. */
+static long remember_anchor(struct builder *b, struct fy_token *anchor,
+			    const struct job_value *copy)
 {
 	size_t len;
 	const char *t;
 
 	if (!anchor)
-		return;
+		return -1;
 	t = fy_token_get_text(anchor, &len);
 	ALLOC_GROW(b->anchors, b->nr_anchors + 1, b->alloc_anchors);
 	b->anchors[b->nr_anchors].name = xstrndup(t, len);
-	b->anchors[b->nr_anchors].v = v;
-	b->nr_anchors++;
+	b->anchors[b->nr_anchors].copy = job_value_dup(copy);
+	return (long)b->nr_anchors++;
+}
+
+static size_t count_nodes(const struct job_value *v)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; v->kind == JOB_MAP && i < v->nr; i++)
+		n += count_nodes(v->ent[i].val);
+	for (size_t i = 0; v->kind == JOB_SEQ && i < v->nr; i++)
+		n += count_nodes(v->item[i]);
+	return n;
+}
+
+/* The value of alias token tok, a copy, or NULL after an error. */
+static struct job_value *resolve_alias(struct builder *b, struct fy_token *tok,
+				       const struct fy_mark *m)
+{
+	size_t l;
+	const char *t = fy_token_get_text(tok, &l);
+
+	for (size_t i = b->nr_anchors; i-- > 0;) {
+		const struct anchor *a = &b->anchors[i];
+
+		if (strlen(a->name) != l || memcmp(a->name, t, l))
+			continue;
+		if (!a->copy) {
+			builder_error(b, m, "expected an alias of a complete node, not of one that contains it");
+			return NULL;
+		}
+		b->alias_nodes += count_nodes(a->copy);
+		if (b->alias_nodes > MAX_ALIAS_NODES) {
+			struct strbuf msg = STRBUF_INIT;
+			strbuf_addf(&msg, "expected at most %d nodes made by aliases",
+				    MAX_ALIAS_NODES);
+			builder_error(b, m, msg.buf);
+			strbuf_release(&msg);
+			return NULL;
+		}
+		return job_value_dup(a->copy);
+	}
+	builder_error(b, m, "expected a defined anchor for this alias");
+	return NULL;
 }
 
 /* Attach a finished value to the container on top of the stack. */
@@ -639,8 +697,10 @@ static void builder_release(struct builder *b)
 		job_value_free(b->stack[i].v);
 	}
 	b->depth = 0;
-	for (size_t i = 0; i < b->nr_anchors; i++)
+	for (size_t i = 0; i < b->nr_anchors; i++) {
 		free(b->anchors[i].name);
+		job_value_free(b->anchors[i].copy);
+	}
 	free(b->anchors);
 	b->anchors = NULL;
 	b->nr_anchors = b->alloc_anchors = 0;
@@ -784,20 +844,10 @@ static int parse_text(const char *text, size_t len, const char *name,
 			ret = attach(&b, v, m);
 			break;
 		}
-		case FYET_ALIAS: {
-			size_t l;
-			const char *t = fy_token_get_text(ev->alias.anchor, &l);
-			v = NULL;
-			for (size_t i = b.nr_anchors; i-- > 0;)
-				if (strlen(b.anchors[i].name) == l &&
-				    !memcmp(b.anchors[i].name, t, l)) {
-					v = job_value_dup(b.anchors[i].v);
-					break;
-				}
-			ret = v ? attach(&b, v, m) :
-				builder_error(&b, m, "expected a defined anchor for this alias");
+		case FYET_ALIAS:
+			v = resolve_alias(&b, ev->alias.anchor, m);
+			ret = v ? attach(&b, v, m) : -1;
 			break;
-		}
 		case FYET_MAPPING_START:
 		case FYET_SEQUENCE_START:
 			if (b.depth == (int)(sizeof(b.stack) / sizeof(b.stack[0]))) {
@@ -810,14 +860,17 @@ static int parse_text(const char *text, size_t len, const char *name,
 				break;
 			}
 			v = value_from_event(&b, ev, m);
-			remember_anchor(&b, ev->type == FYET_MAPPING_START ?
-					ev->mapping_start.anchor : ev->sequence_start.anchor, v);
 			memset(&b.stack[b.depth], 0, sizeof(b.stack[0]));
+			b.stack[b.depth].anchor = remember_anchor(&b,
+				ev->type == FYET_MAPPING_START ? ev->mapping_start.anchor :
+				ev->sequence_start.anchor, NULL);
 			b.stack[b.depth++].v = v;
 			break;
 		case FYET_MAPPING_END:
 		case FYET_SEQUENCE_END: {
 			struct frame f = b.stack[--b.depth];
+			if (f.anchor >= 0)
+				b.anchors[f.anchor].copy = job_value_dup(f.v);
 			free(f.key);
 			src_put(f.ksrc);
 			ret = attach(&b, f.v, m);

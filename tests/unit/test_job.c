@@ -481,6 +481,55 @@ static void test_check_errors(void **state)
 }
 
 /*
+ * Aliases read copies their anchors own: a key's anchor (`&a k: *a`, a
+ * use-after-free found by fuzzing: the key's node was freed once it became
+ * the key), a value a later key replaced, an alias inside its own anchor,
+ * and a billion laughs, refused at MAX_ALIAS_NODES.
+ */
+static void test_aliases(void **state)
+{
+	struct job_load_opts any = { NULL, true };
+	struct strbuf laughs = STRBUF_INIT;
+	struct job *j;
+	(void)state;
+
+	j = load_any("testcase: mytest\n&a k: *a\n");
+	assert_string_equal(job_get(j, "k"), "k");
+	job_free(j);
+	j = load_any("x: &k key\n*k : v\n");
+	assert_string_equal(job_get(j, "key"), "v");
+	job_free(j);
+	/* lkp's override: the anchored first value is freed, its alias is not */
+	put("alias/base.yaml", "a: &x [1, 2]\n");
+	put("alias/job.yaml", "<<: base.yaml\na: 3\nb: *x\n");
+	{
+		char *p = path_of("alias/job.yaml");
+		assert_int_equal(job_load_opts(p, &any, &j), 0);
+		assert_int_equal(job_lookup(j, "b")->nr, 2);
+		assert_string_equal(job_lookup(j, "b")->item[1]->text, "2");
+		job_free(j);
+		free(p);
+	}
+	expect_load_error("a: &r [1, *r]\n", &any,
+			  "t.yaml:1:12: expected an alias of a complete node");
+	/* 10 * 10 * ...: 10^6 nodes from 300 bytes, refused at the 5th line */
+	strbuf_addstr(&laughs, "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+	for (int i = 1; i < 6; i++)
+		strbuf_addf(&laughs, "l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n",
+			    i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+	expect_load_error(laughs.buf, &any, "t.yaml:5:");
+	expect_load_error(laughs.buf, &any, "expected at most 100000 nodes made by aliases");
+	strbuf_release(&laughs);
+	/* 10^4 + ...: below the limit */
+	j = load_any("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
+		     "l1: &l1 [*l0, *l0, *l0, *l0, *l0, *l0, *l0, *l0, *l0, *l0]\n"
+		     "l2: &l2 [*l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1]\n"
+		     "l3: [*l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2]\n");
+	assert_int_equal(job_lookup(j, "l3")->item[9]->item[9]->nr, 10);
+	job_free(j);
+}
+
+/*
  * Without a catalog, as lkp: a key nobody knows is a parameter (a mapping:
  * a program) of the job, kept, with a warning naming it; keys of lkp's
  * programs and filters (lkp_programs.c) get none.  Shapes lkp allows load;
@@ -934,6 +983,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_and_get),
+		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_get_int_error),
 		cmocka_unit_test(test_scalar_types),
 		cmocka_unit_test(test_to_yaml_layout),
