@@ -5,7 +5,8 @@
  * lines: "Memused: MemTotal - MemFree" and "max_used_<unit>: the largest
  * Memused so far" (a running maximum over the samples of the file).  It
  * skips lines that are not meminfo's: kselftests' livepatch test and
- * fuzzers have been seen to clobber the file with other text.
+ * fuzzers have been seen to clobber the file with other text; perfbot
+ * also skips a line without a name (":  123 kB").
  */
 #include "monitor/monitor.h"
 #include "util/bigint.h"
@@ -66,6 +67,10 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			continue;
 		if (f[0].len && f[0].s[f[0].len - 1] == ':')
 			f[0].len--;
+		/* ":  123 kB" or " : 5" is no meminfo line: it gave a stats
+		 * line with an empty key (found by fuzzing) */
+		if (!f[0].len)
+			continue;
 		emit_kv(out, f[0].s, f[0].len, n > 1 ? f[1].s : "", n > 1 ? f[1].len : 0);
 		if (f[0].len == 8 && !memcmp(f[0].s, "MemTotal", 8) && !st->have_total) {
 			st->have_total = true;

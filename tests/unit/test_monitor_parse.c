@@ -139,6 +139,9 @@ static void test_meminfo(void **state)
 		  "Buffers: 10\n"
 		  "time: 2\nMemTotal: 1000\nMemFree: 700\nMemused: 300\nmax_used_kB: 600\n"
 		  "HugePages_Total: 0\n");
+	/* a line without a name gave ": 123", a stats line with an empty
+	 * key (found by fuzzing): skipped */
+	check_snapshot("meminfo", ":  123 kB\n : 5\nBuffers:  10 kB\n", "Buffers: 10\n");
 }
 
 static void test_meminfo_real(void **state)
