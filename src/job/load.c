@@ -295,15 +295,128 @@ static void apply_include_options(struct strbuf *text, const struct job_value *o
 static int parse_text(const char *text, size_t len, const char *name,
 		      struct expansion *x, struct job *job, bool check);
 
+static void collect_diag(struct fy_diag *diag, void *user, const char *buf, size_t len)
+{
+	(void)diag; (void)user; (void)buf; (void)len;
+}
+
+/*
+ * The longest top-level key of an included file: lkp's are names of
+ * programs and parameters ("perf-profile.delay", "if role client").
+ */
+#define MAX_INCLUDE_KEY 128
+
+/* lkp's key shape: a name of letters, digits, "_.+-" and inner spaces. */
+static bool is_job_key(const char *k, size_t len)
+{
+	if (len == 2 && !memcmp(k, "<<", 2))
+		return true;            /* a nested include */
+	if (!len || len > MAX_INCLUDE_KEY || !(isalnum((unsigned char)k[0]) || k[0] == '_') ||
+	    k[len - 1] == ' ')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)k[i]) && !strchr("_.+- ", k[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Whether an included text is job YAML: YAML on its own, each document a
+ * mapping (or empty) whose keys are plain scalars of lkp's key shape.
+ * Any other file named after `<< :` (`/etc/shadow`: a plain scalar, or
+ * one mapping key full of colons when a line ends in ':') must not become
+ * job data: its lines would reach job.yaml, atoms, their names and the
+ * lab queue, and messages quoting them.  Returns 0, or -1 with *err set
+ * to "LINE:COL: invalid YAML: ..." for a syntax error, or -2.
+ */
+static int check_job_yaml(const char *text, size_t len, struct strbuf *err)
+{
+	struct fy_parse_cfg cfg;
+	struct fy_diag_cfg dcfg;
+	struct fy_diag *diag;
+	struct fy_parser *fyp;
+	struct fy_event *ev;
+	int ret = 0;
+	int depth = 0;          /* open containers of the document */
+	bool key_next = false;  /* at depth 1, the next node is a key */
+
+	fy_diag_cfg_default(&dcfg);
+	dcfg.fp = NULL;
+	dcfg.output_fn = collect_diag;
+	dcfg.colorize = false;
+	diag = fy_diag_create(&dcfg);
+	if (!diag)
+		die("cannot create a YAML diagnostic object");
+	fy_diag_set_collect_errors(diag, true);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_1 | FYPCF_JSON_NONE;
+	cfg.diag = diag;
+	fyp = fy_parser_create(&cfg);
+	if (!fyp || fy_parser_set_string(fyp, text, len))
+		die("cannot create a YAML parser");
+	while (!ret && (ev = fy_parser_parse(fyp))) {
+		bool at_key = depth == 1 && key_next, ok = true;
+		size_t l;
+		const char *t;
+
+		switch (ev->type) {
+		case FYET_SCALAR:
+			t = fy_token_get_text(ev->scalar.value, &l);
+			if (!depth)     /* the document: empty or a null */
+				ok = fy_token_scalar_style(ev->scalar.value) == FYSS_PLAIN &&
+				     !ev->scalar.tag && job_scalar_type_of(t ? t : "") == JOB_TNULL;
+			else if (at_key)
+				ok = fy_token_scalar_style(ev->scalar.value) == FYSS_PLAIN &&
+				     t && is_job_key(t, l);
+			break;
+		case FYET_ALIAS:
+			ok = depth > 0 && !at_key;
+			break;
+		case FYET_MAPPING_START:
+		case FYET_SEQUENCE_START:
+			ok = !at_key && (depth || ev->type == FYET_MAPPING_START);
+			depth++;
+			break;
+		case FYET_MAPPING_END:
+		case FYET_SEQUENCE_END:
+			depth--;
+			break;
+		default:
+			break;
+		}
+		/* the root mapping's nodes alternate: key, value, key ... */
+		if (depth == 1 && ev->type != FYET_SEQUENCE_START)
+			key_next = ev->type == FYET_MAPPING_START ? true : !key_next;
+		if (!ok)
+			ret = -2;
+		fy_parser_event_free(fyp, ev);
+	}
+	if (!ret && fy_parser_get_stream_error(fyp)) {
+		void *it = NULL;
+		struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
+
+		/* libfyaml's error positions count from 1 */
+		strbuf_addf(err, "%d:%d: invalid YAML: %s", de && de->line > 0 ? de->line : 1,
+			    de && de->column > 0 ? de->column : 1,
+			    de && de->msg ? de->msg : "syntax error");
+		ret = -1;
+	}
+	fy_parser_destroy(fyp);
+	fy_diag_destroy(diag);
+	return ret;
+}
+
 static int do_include(struct expansion *x, const char *content, size_t clen,
 		      struct job_src *src, int lineno, int col, int coff,
 		      const char *indent, int depth)
 {
 	struct strbuf file = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	struct job *opts = NULL;
 	char *rel = dir_of(src->name);
 	struct job_src *isrc;
-	int ret = -1;
+	bool hidden;
+	int ret = -1, is_job;
 
 	while (clen && (content[clen - 1] == ' ' || content[clen - 1] == '\r'))
 		clen--;
@@ -358,8 +471,21 @@ static int do_include(struct expansion *x, const char *content, size_t clen,
 		strbuf_release(&text);
 		text = q;
 	}
+	hidden = !ends_with(path.buf, ".yaml") && !ends_with(path.buf, ".yml");
+	is_job = check_job_yaml(text.buf, text.len, &why);
+	if (is_job == -1 && !hidden) {
+		/* a job file of the user's with a typo: where, in its terms */
+		error("%s:%s", path.buf, why.buf);
+		goto out;
+	}
+	if (is_job < 0) {
+		error("%s:%d:%d: expected job YAML (a mapping of keys such as 'testcase:') "
+		      "in included file '%s', got other text (%s)", src->name, lineno, col,
+		      file.buf, "<not shown>");
+		goto out;
+	}
 	isrc = src_new(path.buf);
-	isrc->hidden = !ends_with(path.buf, ".yaml") && !ends_with(path.buf, ".yml");
+	isrc->hidden = hidden;
 	ret = expand_text(x, text.buf, text.len, isrc, indent, depth + 1, false);
 	src_put(isrc);
 out:
@@ -368,6 +494,7 @@ out:
 	strbuf_release(&file);
 	strbuf_release(&path);
 	strbuf_release(&text);
+	strbuf_release(&why);
 	return ret;
 }
 
@@ -738,11 +865,6 @@ static void insert_markers(struct expansion *x, struct job_value *doc,
 	}
 }
 
-static void collect_diag(struct fy_diag *diag, void *user, const char *buf, size_t len)
-{
-	(void)diag; (void)user; (void)buf; (void)len;
-}
-
 
 /*
  * Parse the expanded text.  With job == NULL the text is only checked for
@@ -884,7 +1006,9 @@ static int parse_text(const char *text, size_t len, const char *name,
 	if (!ret && fy_parser_get_stream_error(fyp)) {
 		void *it = NULL;
 		struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
-		struct fy_mark mk = { 0, de ? de->line : 0, de ? de->column : 0 };
+		/* libfyaml's error positions count from 1, its marks from 0 */
+		struct fy_mark mk = { 0, de && de->line > 0 ? de->line - 1 : 0,
+				      de && de->column > 0 ? de->column - 1 : 0 };
 		struct strbuf msg = STRBUF_INIT;
 
 		strbuf_addf(&msg, "invalid YAML: %s", de && de->msg ? de->msg : "syntax error");

@@ -66,8 +66,7 @@ test_expect_success 'an include that is not .yaml: its content is never printed'
 	printf "root:SECRETHASH:20228:0:99999:7:::\ndaemon:*:1:0\n" >shadow &&
 	printf "testcase: mytest\n<< : $PWD/shadow\n" >j1.yaml &&
 	test_must_fail 1 perfbot run -r res j1.yaml 2>err &&
-	grep -q "^perfbot: warning: $PWD/shadow:1:1: unknown key .<not shown[^>]*>. kept as a parameter" err &&
-	grep -q "^perfbot: j1.yaml: the job names no benchmark" err &&
+	grep -q "^perfbot: j1.yaml:2:1: expected job YAML (a mapping of keys such as .testcase:.) in included file .$PWD/shadow., got other text (<not shown>)$" err &&
 	printf "SECRETKEY:\n  SECRETOPT: 1\n" >shadow2 &&
 	printf "testcase: mytest\n<< : $PWD/shadow2\n" >j5.yaml &&
 	test_must_fail 1 perfbot run -r res j5.yaml 2>err5 &&
@@ -77,7 +76,7 @@ test_expect_success 'an include that is not .yaml: its content is never printed'
 	printf "a: b: c\n SECRETWORD [\n" >garbage &&
 	printf "testcase: mytest\n<< : garbage\n" >j2.yaml &&
 	test_must_fail 1 perfbot split-job -o . j2.yaml 2>err2 &&
-	grep -q "^perfbot: ./garbage:2:6: invalid job YAML (<not shown" err2 &&
+	grep -q "^perfbot: j2.yaml:2:1: expected job YAML .* in included file .garbage., got other text (<not shown>)$" err2 &&
 	printf "runtime: SECRETVALUE\n" >inc &&
 	job j3.yaml "<< : inc" &&
 	test_must_fail 1 perfbot run -r res j3.yaml 2>err3 &&
@@ -86,6 +85,23 @@ test_expect_success 'an include that is not .yaml: its content is never printed'
 	cp inc inc.yaml && job j4.yaml "<< : inc.yaml" &&
 	test_must_fail 1 perfbot run -r res j4.yaml 2>err4 &&
 	grep -q "got .SECRETVALUE." err4
+'
+
+test_expect_success 'an include that is not job YAML is refused: split-job, run, nested; nothing written' '
+	mkdir -p sec out2 &&
+	printf "root:\$y\$j9T\$SECRETHASH:19000:0:99999:7:::\n" >sec/shadow &&
+	printf "root:\$y\$j9T\$SECRETHASH:19000:0:99999:7::\nbin:*:SECRETDAY:0:99999:7:::\n" >sec/shadow.yaml &&
+	for s in shadow shadow.yaml; do
+		job k.yaml "<< : $PWD/sec/$s" &&
+		test_must_fail 1 perfbot split-job -o out2 k.yaml >out 2>err &&
+		grep -q "^perfbot: k.yaml:4:1: expected job YAML .* in included file .$PWD/sec/$s., got other text (<not shown>)$" err &&
+		test_must_fail 1 perfbot run -r res2 k.yaml >>out 2>>err &&
+		printf "testcase: mytest\nmytest:\n  command: x\n  << : sec/$s\n" >n.yaml &&
+		test_must_fail 1 perfbot split-job -o out2 n.yaml >>out 2>>err &&
+		grep -q "^perfbot: n.yaml:4:3: expected job YAML .* in included file .sec/$s., got other text (<not shown>)$" err &&
+		! grep -rq SECRET out err out2 res2 || return 1
+	done &&
+	test -z "$(ls out2)" && test -z "$(find res2 -name job.yaml 2>/dev/null)"
 '
 
 test_expect_success 'split-job --lkp-src of a missing folder is an error' '

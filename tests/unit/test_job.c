@@ -447,6 +447,86 @@ static void test_include_errors(void **state)
 			  "expected {file: NAME, ...} after '<<:'");
 }
 
+/*
+ * An included file that is not job YAML is refused, naming the including
+ * file, line and the included path, never its content: /etc/shadow-like
+ * lines are a plain scalar, or one mapping key full of colons when a line
+ * ends in ':'; a list, a quoted or odd key, a scalar document.  lkp's
+ * shapes load: keys with '.', '+', '-', inner spaces, nested includes.
+ */
+static void test_include_not_job_yaml(void **state)
+{
+	static const char *const secrets[] = {
+		"root:$y$j9T$SECRETHASH:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n",
+		"root:$y$j9T$SECRETHASH:19000:0:99999:7::\n",
+		"root:$y$j9T$SECRETHASH:19000:0:99999:7:\n",
+		"- SECRET\n",
+		"\"SECRET\": 1\n",
+		"SECRET|KEY: 1\nx: y\n",
+		"{SECRET$: 1}\n",
+		"SECRETTEXT\n",
+		"x: 1\n---\nSECRET\n",
+		"a: b: SECRET\n",
+		/* one key longer than MAX_INCLUDE_KEY (129 characters) */
+		"SECRET" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx: 1\n",
+	};
+	struct job_load_opts o = { NULL, true };
+	struct stderr_capture cap;
+	struct job *j;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(secrets) / sizeof(*secrets); i++) {
+		char *p = path_of("nj/job.yaml"), *msg;
+		int ret;
+
+		put("nj/shadow", secrets[i]);
+		put("nj/job.yaml", "testcase: x\nfs:\n  << : shadow\n");
+		for (int check = 0; check < 2; check++) {
+			o.no_check = check;
+			capture_start(&cap);
+			ret = job_load_opts(p, &o, &j);
+			msg = capture_end(&cap);
+			if (ret != -1 || !strstr(msg, "nj/job.yaml:3:3: expected job YAML (a mapping of "
+						 "keys such as 'testcase:') in included file 'shadow', "
+						 "got other text (<not shown>)\n") || strstr(msg, "SECRET"))
+				fail_msg("input %zu: %d '%s'", i, ret, msg);
+			free(msg);
+		}
+		free(p);
+	}
+	/* a .yaml file of the user's with a syntax error: where, in its terms */
+	put("nj/typo.yaml", "runtime: 1\nvmstat: [a\n");
+	put("nj/job2.yaml", "testcase: x\n<<: typo.yaml\n");
+	{
+		char *p = path_of("nj/job2.yaml"), *msg;
+		capture_start(&cap);
+		assert_int_equal(job_load_opts(p, &o, &j), -1);
+		msg = capture_end(&cap);
+		if (!strstr(msg, "nj/typo.yaml:3:1: invalid YAML: "))
+			fail_msg("'%s'", msg);
+		free(msg);
+		free(p);
+	}
+	/* lkp's shapes */
+	put("nj/ok.yaml", "# comment\nperf-profile.delay: 1\nkmsg+:\nif role client:\n"
+	    "  apachebench:\nfs2: [a, {b: c}]\n<<: empty.yaml\n"
+	    /* a key of MAX_INCLUDE_KEY characters */
+	    "K234567890123456789012345678901234567890123456789012345678901234"
+	    "5678901234567890123456789012345678901234567890123456789012345678: 1\n"
+	    "---\nx: &a 1\ny: *a\n");
+	put("nj/empty.yaml", "# nothing\n");
+	put("nj/job3.yaml", "testcase: x\n<<: ok.yaml\n");
+	{
+		char *p = path_of("nj/job3.yaml");
+		assert_int_equal(job_load_opts(p, &o, &j), 0);
+		assert_non_null(job_lookup(j, "if role client"));
+		assert_int_equal(j->nr_docs, 1);
+		job_free(j);
+		free(p);
+	}
+}
+
 /* ---- checks --------------------------------------------------------- */
 
 static void test_check_errors(void **state)
@@ -984,6 +1064,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_and_get),
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_include_not_job_yaml),
 		cmocka_unit_test(test_get_int_error),
 		cmocka_unit_test(test_scalar_types),
 		cmocka_unit_test(test_to_yaml_layout),
