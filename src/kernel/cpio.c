@@ -169,14 +169,39 @@ static int extract_one(const struct cpio_entry *e, void *ctx)
 	return r;
 }
 
+static int count_one(const struct cpio_entry *e, void *ctx)
+{
+	(void)e;
+	++*(size_t *)ctx;
+	return 0;
+}
+
 int cpio_extract(const char *buf, size_t len, const char *dir, const char *what)
 {
 	struct extract x = { dir, what };
 	struct strbuf why = STRBUF_INIT;
-	int r = cpio_parse(buf, len, extract_one, &x, &why);
+	size_t nr = 0;
+	/* counted before anything is written */
+	int r = cpio_parse(buf, len, count_one, &nr, &why);
+
+	if (!r && nr > CPIO_MAX_FILES)
+		r = error("%s: more than %d files in the archive (the limit)", what, CPIO_MAX_FILES);
+	else if (!r)
+		r = cpio_parse(buf, len, extract_one, &x, &why);
 
 	if (r < 0 && why.len)
 		error("%s: damaged archive: %s", what, why.buf);
 	strbuf_release(&why);
 	return r ? -1 : 0;
+}
+
+int cpio_extract_file(const char *path, size_t max_bytes, const char *dir, const char *what)
+{
+	struct strbuf data = STRBUF_INIT;
+	int r = read_file_limited(&data, path, max_bytes, 0);
+
+	if (!r)
+		r = cpio_extract(data.buf, data.len, dir, what);
+	strbuf_release(&data);
+	return r;
 }

@@ -50,8 +50,23 @@ int cpio_parse(const char *buf, size_t len, int (*fn)(const struct cpio_entry *e
 /*
  * Write the regular files and directories of an archive under dir (which
  * exists), refusing any name that is absolute or has a ".." or empty
- * component.  Other entry types are skipped.  0, or -1 after error().
+ * component, and an archive of more than CPIO_MAX_FILES entries (before
+ * writing any).  Other entry types are skipped.  0, or -1 after error().
  */
 int cpio_extract(const char *buf, size_t len, const char *dir, const char *what);
+
+/*
+ * What a guest may send back (its results archive, gzipped): at most this
+ * many bytes once inflated, and this many entries.  A hostile guest's
+ * 1 GiB of zeros would otherwise be held in memory whole.
+ */
+#define CPIO_MAX_BYTES (256u << 20)
+#define CPIO_MAX_FILES 10000
+/*
+ * cpio_extract of the archive in the file path (gunzipped when named
+ * .gz), refused past max_bytes inflated ("'<path>' is larger than ...")
+ * or past CPIO_MAX_FILES entries.  0, or -1 after error().
+ */
+int cpio_extract_file(const char *path, size_t max_bytes, const char *dir, const char *what);
 
 #endif

@@ -3,11 +3,108 @@
  */
 #include "kernel/serial.h"
 #include "parse/dmesg.h"
+#include "util/fileio.h"
 #include "util/lines.h"
+#include "util/xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Read up to n bytes (all, short only at the end); -1 on an error. */
+static ssize_t read_upto(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+long long serial_read_kept(int fd, const char *what, size_t head, size_t tail,
+			   struct strbuf *out)
+{
+	char *ring = xmalloc(tail + 1), chunk[65536];
+	unsigned long long skipped = 0, rlen = 0;   /* bytes through the ring */
+	size_t start = out->len;
+	struct stat st;
+	ssize_t n;
+
+	strbuf_grow(out, head);
+	n = read_upto(fd, out->buf + out->len, head);
+	if (n < 0)
+		goto fail;
+	out->len += (size_t)n;
+	out->buf[out->len] = '\0';
+	/* a file's middle: not read at all */
+	if ((size_t)n == head && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+		if (pos >= 0 && st.st_size - pos > (off_t)tail &&
+		    lseek(fd, st.st_size - (off_t)tail, SEEK_SET) >= 0)
+			skipped = (unsigned long long)(st.st_size - (off_t)tail - pos);
+	}
+	while ((size_t)n == head) {
+		ssize_t got = read_upto(fd, chunk, sizeof(chunk));
+		if (got < 0)
+			goto fail;
+		if (!got)
+			break;
+		for (ssize_t i = 0; i < got; i++)
+			ring[(rlen + (unsigned long long)i) % tail] = chunk[i];
+		rlen += (unsigned long long)got;
+	}
+	if (rlen > tail)
+		skipped += rlen - tail;
+	if (skipped)
+		strbuf_addf(out, "\n[perfbot: %llu bytes of %s left out here: more than the first "
+			    "%zu and the last %zu bytes are not kept]\n", skipped, what, head, tail);
+	if (rlen > tail) {
+		size_t w = (size_t)(rlen % tail);
+		strbuf_add(out, ring + w, tail - w);
+		strbuf_add(out, ring, w);
+	} else {
+		strbuf_add(out, ring, (size_t)rlen);
+	}
+	free(ring);
+	return (long long)skipped;
+fail:
+	free(ring);
+	out->len = start;
+	out->buf[start] = '\0';
+	return error("cannot read %s: %s", what, strerror(errno));
+}
+
+int serial_read_console(const char *path, struct strbuf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long long cut;
+
+	if (fd < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	cut = serial_read_kept(fd, path, SERIAL_KEEP_HEAD, SERIAL_KEEP_TAIL, out);
+	close(fd);
+	if (cut < 0)
+		return -1;
+	if (cut) {
+		warning("%s: the guest's console wrote %llu bytes more than the first %u and "
+			"the last %u kept", path, (unsigned long long)cut, SERIAL_KEEP_HEAD,
+			SERIAL_KEEP_TAIL);
+		return write_file_atomic(path, out->buf, out->len);
+	}
+	return 0;
+}
 
 void boot_report_release(struct boot_report *r)
 {

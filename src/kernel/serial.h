@@ -12,7 +12,10 @@
  *   perfbot-guest: exit <status>     the job's `perfbot run` ended
  *   perfbot-guest: sent <bytes>      the results went out on ttyS1
  *
- * All functions here are pure: they read a log held in memory.
+ * All functions here but the readers are pure: they read a log held in
+ * memory.  The readers bound what is kept of a stream the guest writes
+ * (QEMU puts each serial port in a file): a hostile or broken kernel may
+ * write hundreds of megabytes there.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +35,25 @@ enum boot_state {
 	BOOT_CRASH,         /* QEMU ended before the results, with no panic line */
 	BOOT_NO_RESULTS,    /* the kernel ran /init, perfbot in the guest made no run */
 };
+
+/* What is kept of a console: its first and its last bytes. */
+#define SERIAL_KEEP_HEAD (4u << 20)
+#define SERIAL_KEEP_TAIL (4u << 20)
+
+/*
+ * Read fd to its end into out, keeping its first head bytes and its last
+ * tail bytes; between them, when bytes were left out, one line saying how
+ * many.  A regular file's middle is skipped unread.  Returns the number
+ * of bytes left out, or -1 after error() naming what.  tail > 0.
+ */
+long long serial_read_kept(int fd, const char *what, size_t head, size_t tail,
+			   struct strbuf *out);
+/*
+ * The console file at path, bounded by SERIAL_KEEP_HEAD and _TAIL; when
+ * bytes were left out, the file is rewritten with what was kept and a
+ * warning names it.  0, or -1 after error().
+ */
+int serial_read_console(const char *path, struct strbuf *out);
 
 /* How the boot ended, as the host saw it. */
 enum boot_end {

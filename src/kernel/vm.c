@@ -14,6 +14,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,11 +211,17 @@ static double job_timeout(const struct job *job)
 	return 3600;
 }
 
+/* Whether the console says mark yet: its head and tail only, a console
+ * flooded by the guest is not read whole ten times a second. */
 static bool console_has(const char *path, const char *mark)
 {
 	struct strbuf s = STRBUF_INIT;
-	bool r = read_file(&s, path) == 0 && memmem(s.buf, s.len, mark, strlen(mark));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool r = fd >= 0 && serial_read_kept(fd, path, SERIAL_KEEP_HEAD, SERIAL_KEEP_TAIL, &s) >= 0 &&
+		 memmem(s.buf, s.len, mark, strlen(mark));
 
+	if (fd >= 0)
+		close(fd);
 	strbuf_release(&s);
 	return r;
 }
@@ -292,22 +299,17 @@ static int boot_and_wait(struct boot *b)
  * not all there. */
 static int take_results(struct boot *b)
 {
-	struct strbuf data = STRBUF_INIT;
 	struct stat st;
-	int ret = -1;
 
 	if (stat(b->results.buf, &st) < 0 || st.st_size != b->rep.sent_bytes) {
 		note(b, "results: %lld bytes sent, %lld received", b->rep.sent_bytes,
 		     stat(b->results.buf, &st) < 0 ? -1LL : (long long)st.st_size);
-		goto out;
+		return -1;
 	}
-	if (read_file(&data, b->results.buf) < 0 || cpio_extract(data.buf, data.len, b->dir.buf, "the guest's results") < 0)
-		goto out;
+	if (cpio_extract_file(b->results.buf, CPIO_MAX_BYTES, b->dir.buf, "the guest's results") < 0)
+		return -1;
 	note(b, "results: %lld bytes, unpacked", b->rep.sent_bytes);
-	ret = 0;
-out:
-	strbuf_release(&data);
-	return ret;
+	return 0;
 }
 
 static void put(struct matrix *stats, const char *name, double v, bool is_int)
@@ -470,7 +472,7 @@ static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
 	path_join(&b.qemu_out, b.dir.buf, ".qemu.out");
 	if (boot_and_wait(&b) < 0)
 		goto out;
-	if (read_file(&log, b.console.buf) < 0)
+	if (serial_read_console(b.console.buf, &log) < 0)
 		goto out;
 	boot_report_release(&b.rep);
 	boot_classify(log.buf, log.len, b.end, &b.rep);

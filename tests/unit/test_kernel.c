@@ -11,7 +11,10 @@
 #include "kernel/serial.h"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 static char *tmpdir(void)
 {
@@ -321,6 +324,59 @@ static void test_cpio_extract(void **state)
 	free(d);
 }
 
+/*
+ * A guest's results archive is bounded: at most CPIO_MAX_FILES entries
+ * (refused before anything is written) and CPIO_MAX_BYTES once inflated
+ * (1 GiB of zeros would be held in memory whole).
+ */
+static void test_cpio_limits(void **state)
+{
+	struct strbuf ar = STRBUF_INIT, p = STRBUF_INIT, name = STRBUF_INIT;
+	struct stderr_capture cap;
+	char *d = tmpdir(), *msg;
+	char zeros[65536] = { 0 };
+	struct cpio c;
+	gzFile gz;
+	(void)state;
+
+	for (int n = CPIO_MAX_FILES; n <= CPIO_MAX_FILES + 1; n++) {
+		strbuf_reset(&ar);
+		cpio_init(&c, &ar);
+		for (int i = 0; i < n; i++) {
+			strbuf_reset(&name);
+			strbuf_addf(&name, "f%d", i);
+			cpio_add(&c, name.buf, S_IFLNK | 0777, "x", 1);   /* not written */
+		}
+		cpio_finish(&c);
+		capture_start(&cap);
+		assert_int_equal(cpio_extract(ar.buf, ar.len, d, "results"), n > CPIO_MAX_FILES ? -1 : 0);
+		msg = capture_end(&cap);
+		assert_string_equal(msg, n > CPIO_MAX_FILES ?
+				    "perfbot: results: more than 10000 files in the archive (the limit)\n" : "");
+		free(msg);
+	}
+	/* CPIO_MAX_BYTES + 1 inflated bytes from a 256 KiB file */
+	strbuf_addf(&p, "%s/r.cpio.gz", d);
+	assert_non_null(gz = gzopen(p.buf, "wb1"));
+	for (size_t left = CPIO_MAX_BYTES + 1; left;) {
+		size_t n = left < sizeof(zeros) ? left : sizeof(zeros);
+		assert_int_equal(gzwrite(gz, zeros, (unsigned)n), (int)n);
+		left -= n;
+	}
+	assert_int_equal(gzclose(gz), Z_OK);
+	capture_start(&cap);
+	assert_int_equal(cpio_extract_file(p.buf, CPIO_MAX_BYTES, d, "results"), -1);
+	msg = capture_end(&cap);
+	if (!strstr(msg, "r.cpio.gz' is larger than 256 MiB"))
+		fail_msg("'%s'", msg);
+	free(msg);
+	strbuf_release(&ar);
+	strbuf_release(&p);
+	strbuf_release(&name);
+	remove_tree(d);
+	free(d);
+}
+
 /* ---- QEMU's command line -------------------------------------------------------- */
 
 static void test_qemu_argv(void **state)
@@ -394,6 +450,92 @@ static void test_qemu_small_parts(void **state)
 }
 
 /* ---- the serial log --------------------------------------------------------------- */
+
+/* A file of n bytes: "0123456789" repeated. */
+static void put_digits(const char *path, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		strbuf_addch(&sb, (char)('0' + i % 10));
+	assert_int_equal(write_file_atomic(path, sb.buf, sb.len), 0);
+	strbuf_release(&sb);
+}
+
+/*
+ * What is kept of a serial stream: its first and last bytes, with a line
+ * saying how many were left out, from a file (the middle not read) and
+ * from a pipe; the console file rewritten so, with a warning.
+ */
+static void test_serial_read_kept(void **state)
+{
+	static const char want[] =
+		"0123456789012345678901234567890123456789"
+		"\n[perfbot: 230 bytes of s left out here: more than the first 40 "
+		"and the last 30 bytes are not kept]\n"
+		"012345678901234567890123456789";
+	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT, again = STRBUF_INIT;
+	struct stderr_capture cap;
+	char *d = tmpdir(), *msg;
+	int fd, pfd[2];
+	(void)state;
+
+	strbuf_addf(&p, "%s/s", d);
+	for (size_t n = 69; n <= 71; n++) {      /* head + tail - 1 .. + 1 */
+		put_digits(p.buf, n);
+		assert_true((fd = open(p.buf, O_RDONLY)) >= 0);
+		strbuf_reset(&out);
+		assert_int_equal(serial_read_kept(fd, "s", 40, 30, &out), n > 70 ? 1 : 0);
+		assert_int_equal(out.len, n > 70 ? 70 + 98 : n);   /* 98: the note */
+		close(fd);
+	}
+	put_digits(p.buf, 300);
+	assert_true((fd = open(p.buf, O_RDONLY)) >= 0);
+	strbuf_reset(&out);
+	assert_int_equal(serial_read_kept(fd, "s", 40, 30, &out), 230);
+	assert_string_equal(out.buf, want);
+	close(fd);
+	/* a pipe: read through, the tail in a ring */
+	assert_int_equal(pipe(pfd), 0);
+	strbuf_reset(&again);
+	assert_int_equal(read_file(&again, p.buf), 0);
+	assert_int_equal(write(pfd[1], again.buf, again.len), 300);
+	close(pfd[1]);
+	strbuf_reset(&out);
+	assert_int_equal(serial_read_kept(pfd[0], "s", 40, 30, &out), 230);
+	assert_string_equal(out.buf, want);
+	close(pfd[0]);
+	/* the console: SERIAL_KEEP_HEAD + SERIAL_KEEP_TAIL kept, not one more */
+	put_digits(p.buf, SERIAL_KEEP_HEAD + SERIAL_KEEP_TAIL);
+	strbuf_reset(&out);
+	capture_start(&cap);
+	assert_int_equal(serial_read_console(p.buf, &out), 0);
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "");
+	free(msg);
+	assert_int_equal(out.len, SERIAL_KEEP_HEAD + SERIAL_KEEP_TAIL);
+	put_digits(p.buf, SERIAL_KEEP_HEAD + SERIAL_KEEP_TAIL + 1000);
+	strbuf_reset(&out);
+	capture_start(&cap);
+	assert_int_equal(serial_read_console(p.buf, &out), 0);
+	msg = capture_end(&cap);
+	strbuf_reset(&again);
+	strbuf_addf(&again, "perfbot: warning: %s: the guest's console wrote 1000 bytes more than "
+		    "the first 4194304 and the last 4194304 kept\n", p.buf);
+	assert_string_equal(msg, again.buf);
+	free(msg);
+	assert_non_null(strstr(out.buf, "\n[perfbot: 1000 bytes of "));
+	strbuf_reset(&again);
+	assert_int_equal(read_file(&again, p.buf), 0);
+	assert_int_equal(again.len, out.len);
+	assert_int_equal(memcmp(again.buf, out.buf, out.len), 0);
+	assert_true(out.len < SERIAL_KEEP_HEAD + SERIAL_KEEP_TAIL + 1000);
+	strbuf_release(&p);
+	strbuf_release(&out);
+	strbuf_release(&again);
+	remove_tree(d);
+	free(d);
+}
 
 static const char boot_head[] =
 	"SeaBIOS (version 1.16.2-debian-1.16.2-1)\n"
@@ -641,6 +783,8 @@ int main(void)
 		cmocka_unit_test(test_elf_is_static),
 		cmocka_unit_test(test_cpio_round_trip),
 		cmocka_unit_test(test_cpio_extract),
+		cmocka_unit_test(test_cpio_limits),
+		cmocka_unit_test(test_serial_read_kept),
 		cmocka_unit_test(test_qemu_argv),
 		cmocka_unit_test(test_qemu_small_parts),
 		cmocka_unit_test(test_boot_classify),
