@@ -22,6 +22,80 @@ uint64_t kconfig_hash(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
+static int config_line(const char *l, size_t len, char **copy, char **sym, const char **val);
+
+/*
+ * Options whose value names files the kernel build reads into the image:
+ * from anywhere on the host they would put the build user's files (a
+ * signing key, /etc/shadow as an initramfs) into a kernel cached where
+ * others read it.  Refused rather than cleared with a warning: a cleared
+ * option builds another kernel than the config asks for, under its name.
+ * A path inside the kernel tree stays allowed: lkp's configs have
+ * CONFIG_MODULE_SIG_KEY="certs/signing_key.pem", which the build makes.
+ */
+static const char *const host_file_options[] = {
+	"CONFIG_INITRAMFS_SOURCE", "CONFIG_MODULE_SIG_KEY", "CONFIG_SYSTEM_TRUSTED_KEYS",
+	"CONFIG_SYSTEM_REVOCATION_KEYS", "CONFIG_SYSTEM_BLACKLIST_HASH_LIST",
+	"CONFIG_EXTRA_FIRMWARE", "CONFIG_EXTRA_FIRMWARE_DIR", "CONFIG_UNUSED_KSYMS_WHITELIST",
+	"CONFIG_BUILTIN_DTB_SOURCE", "CONFIG_BUILTIN_DTB_NAME", "CONFIG_EFI_SBAT_FILE", NULL
+};
+
+/* Why one word of such a value is no path inside the tree, or NULL. */
+static const char *outside_tree(const char *w, size_t len)
+{
+	if (w[0] == '/')
+		return "an absolute path";
+	if (w[0] == '~' || memchr(w, '$', len) || memchr(w, ':', len))
+		return "a path the shell or the build expands (~, $, URI)";
+	for (size_t i = 0; i < len;) {
+		size_t n = 0;
+		while (i + n < len && w[i + n] != '/')
+			n++;
+		if (n == 2 && !memcmp(w + i, "..", 2))
+			return "a path with '..'";
+		i += n + 1;
+	}
+	return NULL;
+}
+
+/* -1 after error() when text sets a host_file_options outside the tree. */
+static int check_host_files(const char *path, const char *text)
+{
+	int lineno = 0, ret = 0;
+
+	for (const char *l = text; *l && !ret;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char *copy, *sym;
+		const char *val, *why = NULL;
+
+		lineno++;
+		if (config_line(l, len, &copy, &sym, &val) && l[0] != '#') {
+			for (int i = 0; host_file_options[i] && !why; i++) {
+				if (strcmp(sym, host_file_options[i]))
+					continue;
+				/* its words, unquoted; EXTRA_FIRMWARE's are read from
+				 * EXTRA_FIRMWARE_DIR, /lib/firmware by default */
+				for (const char *w = val; *w && !why;) {
+					size_t n = strcspn(w, " \t\"");
+					if (n)
+						why = !strcmp(sym, "CONFIG_EXTRA_FIRMWARE") ?
+						      "firmware from the host's /lib/firmware" :
+						      outside_tree(w, n);
+					w += n + (w[n] != '\0');
+				}
+			}
+			if (why)
+				ret = error("%s:%d: %s names a file outside the kernel tree (%s): the build "
+					    "would put it in a kernel others can read; clear it in the config",
+					    path, lineno, sym, why);
+		}
+		free(copy);
+		l = nl ? nl + 1 : l + len;
+	}
+	return ret;
+}
+
 int kconfig_init(struct kconfig *kc, const char *arg)
 {
 	static const char *const kind_tag[] = { "tiny", "defconfig", "file" };
@@ -40,7 +114,7 @@ int kconfig_init(struct kconfig *kc, const char *arg)
 	} else {
 		kc->kind = KCONFIG_FILE;
 		kc->path = abs_path(arg);
-		if (read_file(&kc->text, kc->path) < 0) {
+		if (read_file(&kc->text, kc->path) < 0 || check_host_files(arg, kc->text.buf) < 0) {
 			strbuf_release(&name);
 			return -1;
 		}

@@ -113,6 +113,62 @@ static void test_kconfig_missing(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * Options that make the build read files into the image: refused, naming
+ * the file, line and option, when the value leaves the kernel tree; lkp's
+ * defaults (a key the build makes in certs/, empty lists) pass.
+ */
+static void test_kconfig_host_files(void **state)
+{
+	static const struct { const char *line, *why; } cases[] = {
+		{ "CONFIG_INITRAMFS_SOURCE=\"/etc/shadow\"", "an absolute path" },
+		{ "CONFIG_INITRAMFS_SOURCE=\"usr/list /root\"", "an absolute path" },
+		{ "CONFIG_MODULE_SIG_KEY=\"../../home/u/.ssh/key.pem\"", "a path with '..'" },
+		{ "CONFIG_MODULE_SIG_KEY=\"pkcs11:token=x\"", "a path the shell or the build expands" },
+		{ "CONFIG_SYSTEM_TRUSTED_KEYS=\"~/keys.pem\"", "a path the shell or the build expands" },
+		{ "CONFIG_SYSTEM_REVOCATION_KEYS=\"/k.pem\"", "an absolute path" },
+		{ "CONFIG_EXTRA_FIRMWARE=\"a.bin\"", "firmware from the host's /lib/firmware" },
+		{ "CONFIG_EXTRA_FIRMWARE_DIR=\"/lib/firmware\"", "an absolute path" },
+		{ "CONFIG_UNUSED_KSYMS_WHITELIST=\"/w\"", "an absolute path" },
+		{ "CONFIG_BUILTIN_DTB_SOURCE=\"/d.dts\"", "an absolute path" },
+		{ "CONFIG_INITRAMFS_SOURCE=\"$(HOME)/x\"", "a path the shell or the build expands" },
+	};
+	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct kconfig kc;
+	char *d = tmpdir(), *msg;
+	(void)state;
+
+	strbuf_addf(&p, "%s/x86_64-c.config", d);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "CONFIG_X=y\n%s\n", cases[i].line);
+		assert_int_equal(write_file_atomic(p.buf, text.buf, text.len), 0);
+		capture_start(&cap);
+		assert_int_equal(kconfig_init(&kc, p.buf), -1);
+		msg = capture_end(&cap);
+		kconfig_release(&kc);
+		strbuf_reset(&want);
+		strbuf_addf(&want, "perfbot: %s:2: %.*s names a file outside the kernel tree (%s", p.buf,
+			    (int)strcspn(cases[i].line, "="), cases[i].line, cases[i].why);
+		if (strncmp(msg, want.buf, want.len) || strchr(msg, '\n') != msg + strlen(msg) - 1)
+			fail_msg("case %zu: '%s'", i, msg);
+		free(msg);
+	}
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\nCONFIG_SYSTEM_TRUSTED_KEYS=\"\"\n"
+		      "CONFIG_EXTRA_FIRMWARE=\"\"\n# CONFIG_EXTRA_FIRMWARE is not set\n"
+		      "CONFIG_INITRAMFS_SOURCE=\"\"\nCONFIG_CMDLINE=\"root=/dev/sda\"\n");
+	assert_int_equal(write_file_atomic(p.buf, text.buf, text.len), 0);
+	assert_int_equal(kconfig_init(&kc, p.buf), 0);
+	kconfig_release(&kc);
+	strbuf_release(&p);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	remove_tree(d);
+	free(d);
+}
+
 /* ---- bzImage and ELF ------------------------------------------------------- */
 
 static void make_bzimage(unsigned char *buf, size_t len, const char *version)
@@ -778,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_kconfig_names_and_keys),
 		cmocka_unit_test(test_kconfig_hash),
 		cmocka_unit_test(test_kconfig_missing),
+		cmocka_unit_test(test_kconfig_host_files),
 		cmocka_unit_test(test_bzimage_version),
 		cmocka_unit_test(test_kernel_image_load),
 		cmocka_unit_test(test_elf_is_static),
