@@ -8,7 +8,7 @@
  * Properties beyond "no crash, leak or undefined behaviour": an atom's
  * file name that job_atom_name accepts is one path component after the
  * prefix (split.h, util/pathsafe.h), and every atom reads back from its
- * job_to_yaml text.
+ * job_to_yaml text, equal.
  */
 #include "fuzz_dir.h"
 #include "job/job.h"
@@ -45,6 +45,8 @@ static int check_atom(struct job *atom, void *ctx)
 	job_to_yaml(atom, &yaml);
 	FUZZ_CHECK(job_load_string(yaml.buf, yaml.len, "<atom>", &opts, &again) == 0,
 		   "an atom's job_to_yaml does not load:\n%s", yaml.buf);
+	FUZZ_CHECK(job_value_equal(atom->root, again->root),
+		   "an atom's job_to_yaml reads back different:\n%s", yaml.buf);
 	job_free(again);
 	job_free(atom);
 	strbuf_release(&name);
