@@ -611,8 +611,12 @@ int job_percent_of_cpus(const char *text, long nr_cpu, long long *out)
 	}
 	if (strcmp(p, "%"))
 		return -1;
-	pct = strtod(text, NULL);
-	*out = (long long)(pct * (double)nr_cpu / 100);
+	pct = strtod(text, NULL) * (double)nr_cpu / 100;
+	/* "1e52 %" of digits: no long long (an undefined conversion, found
+	 * by fuzzing) */
+	if (!(pct < 9223372036854775807.0))
+		return -1;
+	*out = (long long)pct;
 	return 0;
 }
 

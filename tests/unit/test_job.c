@@ -872,6 +872,10 @@ static void test_percentages(void **state)
 	assert_int_equal(job_percent_of_cpus("x%", 4, &n), -1);
 	assert_int_equal(job_percent_of_cpus("5%%", 4, &n), -1);
 	assert_int_equal(job_percent_of_cpus("-5%", 4, &n), -1);
+	/* more than a long long: refused (an undefined conversion, found by fuzzing) */
+	assert_int_equal(job_percent_of_cpus("80177800000000000000000000000000000000000000000000000%",
+					     8, &n), -1);
+	assert_int_equal(job_percent_of_cpus("1000000000000000000000%", 8, &n), -1);
 
 	j = load_str("suite: x\nnr_threads: 25%\nruntime: 50%\n"
 		     "hackbench:\n  nr_threads: [50%, 100%]\n");
