@@ -5,6 +5,7 @@
 #include "test_helpers.h"
 #include "stats/summary.h"
 
+#include <float.h>
 #include <math.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -62,10 +63,38 @@ static void test_min_max_median(void **state)
 	assert_int_equal(cmp_double(&v[0], &v[0]), 0);
 }
 
+/* Finite values near DBL_MAX: their mean and deviation are finite and
+ * right, not the NaN of an overflowed sum (README: sums are exact). */
+static void test_near_dbl_max(void **state)
+{
+	double two[] = { 1.7e308, 1.7e308 };
+	double three[] = { 1.7e308, 1.7e308, 1e308 };
+	double cancel[] = { 1.7e308, 1.7e308, -1.7e308, -1.7e308 };
+	double pm[] = { 1.7e308, -1.7e308 };
+	double many[40];
+	(void)state;
+
+	assert_true(mean(two, 2) == 1.7e308);
+	assert_true(fabs(mean(three, 3) / 1.4666666666666667e308 - 1) < 1e-15);
+	assert_true(mean(cancel, 4) == 0);
+	assert_true(stddev_pop(two, 2) == 0);
+	assert_true(stddev_pop(pm, 2) == 1.7e308);
+	pm[0] = 1e308, pm[1] = -1e308;
+	assert_true(fabs(stddev_sample(pm, 2) / (1e308 * sqrt(2)) - 1) < 1e-15);
+	for (int i = 0; i < 40; i++)
+		many[i] = DBL_MAX;
+	assert_true(fabs(mean(many, 40) / DBL_MAX - 1) < 1e-15);
+	assert_true(stddev_pop(many, 40) < 1e-15 * DBL_MAX);     /* 0 but for the mean's last bit */
+	/* an infinite value is no finite sum: not scaled (NaN, as before) */
+	many[3] = INFINITY;
+	assert_false(isfinite(mean(many, 40)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mean),
+		cmocka_unit_test(test_near_dbl_max),
 		cmocka_unit_test(test_stddev),
 		cmocka_unit_test(test_min_max_median),
 	};
