@@ -127,9 +127,11 @@ out:
 
 /*
  * The temp files of a root's files that a unite killed while writing them
- * left ("matrix.json.tmp.<pid>", see atomic_file): removed once the root
- * is locked, when their process is gone.  (Another writer of such a name
- * without the lock, a live process, keeps its file.)
+ * left ("matrix.json.tmp.<pid>", or "...tmp.<pid>.<hex>" when that name
+ * was taken: see temp_file_create): removed once the root is locked, when
+ * their process is gone.  (Another writer of such a name without the
+ * lock, a live process, keeps its file.)  unlink removes a link planted
+ * at such a name, never what it points to.
  */
 static void remove_dead_temps(const char *dir)
 {
@@ -149,6 +151,8 @@ static void remove_dead_temps(const char *dir)
 			if (strncmp(de->d_name, root_files[f].name, n) || strncmp(de->d_name + n, ".tmp.", 5))
 				continue;
 			v = strtol(pid, &end, 10);
+			if (*end == '.' && strlen(end) == 9 && strspn(end + 1, "0123456789abcdef") == 8)
+				end += 9;
 			if (end == pid || *end || v <= 0 || v == (long)getpid() ||
 			    kill((pid_t)v, 0) == 0 || errno != ESRCH)
 				continue;
@@ -171,11 +175,13 @@ static int open_root(struct root *r, char *dir)
 	r->dir = dir;
 	matrix_init(&r->mx);
 	path_join(&path, dir, ".unite.lock");
-	r->lock_fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (r->lock_fd < 0 || flock(r->lock_fd, LOCK_EX) < 0) {
+	/* a link planted in a shared root is refused, not followed */
+	r->lock_fd = open_nofollow(path.buf, O_RDWR | O_CREAT, "lock");
+	if (r->lock_fd < 0)
+		goto out;
+	if (flock(r->lock_fd, LOCK_EX) < 0) {
 		error("cannot lock '%s': %s", path.buf, strerror(errno));
-		if (r->lock_fd >= 0)
-			close(r->lock_fd);
+		close(r->lock_fd);
 		goto out;
 	}
 	remove_dead_temps(dir);

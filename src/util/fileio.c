@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -37,6 +39,7 @@ struct limiter {
 	size_t checked;         /* bytes of sb already looked at */
 	struct strbuf *err;     /* the message goes here, not to stderr
 	                         * (file_text_open_quiet), or NULL */
+	bool regular;           /* refuse what is not a regular file */
 };
 
 /* error(), or the message into l->err: -1 either way. */
@@ -57,18 +60,25 @@ static int lim_error(const struct limiter *l, const char *fmt, ...)
 	return error("%s", msg);
 }
 
+/* "'<what>' is larger than <max> ...": -1. */
+static int too_large(const struct limiter *l)
+{
+	struct strbuf n = STRBUF_INIT;
+
+	add_limit(&n, l->max_bytes);
+	lim_error(l, "'%s' is larger than %s (perfbot reads at most that much of it)",
+		  l->what, n.buf);
+	strbuf_release(&n);
+	return -1;
+}
+
 /* Check the bytes appended to sb since the last call. */
 static int limit_check(struct limiter *l, const struct strbuf *sb, size_t start)
 {
 	struct strbuf n = STRBUF_INIT;
 
-	if (sb->len - start > l->max_bytes) {
-		add_limit(&n, l->max_bytes);
-		lim_error(l, "'%s' is larger than %s (perfbot reads at most that much of it)",
-			  l->what, n.buf);
-		strbuf_release(&n);
-		return -1;
-	}
+	if (sb->len - start > l->max_bytes)
+		return too_large(l);
 	if (!l->max_line) {
 		l->checked = sb->len;
 		return 0;
@@ -94,14 +104,42 @@ static int limit_check(struct limiter *l, const struct strbuf *sb, size_t start)
 	return 0;
 }
 
+/* With l->regular: -1 and the message when fd is not a regular file
+ * (/dev/zero, a FIFO: endless, or blocking, behind a stats.json link). */
+static int check_regular(const struct limiter *l, int fd)
+{
+	struct stat st;
+
+	if (!l->regular)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return lim_error(l, "cannot read '%s': not a regular file (perfbot reads only "
+				 "regular ones)", l->what);
+	/* too large already: say so before reading a byte of it (a plain
+	 * file; a .gz one is bounded as it is gunzipped) */
+	if ((uintmax_t)st.st_size > l->max_bytes && !ends_with(l->what, ".gz"))
+		return too_large(l);
+	return 0;
+}
+
 static int read_gz(struct strbuf *sb, const char *path, struct limiter *l)
 {
-	gzFile gz = gzopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	gzFile gz;
 	size_t start = sb->len;
 	int n;
 
-	if (!gz)
+	if (fd < 0)
+		return lim_error(l, "cannot read '%s': %s", path, strerror(errno));
+	if (check_regular(l, fd) < 0) {
+		close(fd);
+		return -1;
+	}
+	gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
 		return lim_error(l, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+	}
 	do {
 		strbuf_grow(sb, 65536);
 		n = gzread(gz, sb->buf + sb->len, 65536);
@@ -131,6 +169,8 @@ static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 		return lim_error(l, "cannot read '%s': Is a directory", l->what);
+	if (check_regular(l, fd) < 0)
+		return -1;
 	if (st.st_size > 0 && (size_t)st.st_size <= l->max_bytes)
 		strbuf_grow(sb, (size_t)st.st_size);
 	l->checked = sb->len;
@@ -163,7 +203,7 @@ static int read_fd_lim(struct strbuf *sb, int fd, struct limiter *l)
 int read_fd_limited(struct strbuf *sb, int fd, const char *what, size_t max_bytes,
 		    size_t max_line)
 {
-	struct limiter l = { what, max_bytes, max_line, 0, 1, 0, NULL };
+	struct limiter l = { what, max_bytes, max_line, 0, 1, 0, NULL, false };
 	return read_fd_lim(sb, fd, &l);
 }
 
@@ -178,7 +218,8 @@ static int read_path(struct strbuf *sb, const char *path, struct limiter *l)
 
 	if (ends_with(path, ".gz"))
 		return read_gz(sb, path, l);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the open (l->regular refuses it) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | (l->regular ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return lim_error(l, "cannot read '%s': %s", path, strerror(errno));
 	ret = read_fd_lim(sb, fd, l);
@@ -189,7 +230,7 @@ static int read_path(struct strbuf *sb, const char *path, struct limiter *l)
 int read_file_limited(struct strbuf *sb, const char *path, size_t max_bytes,
 		      size_t max_line)
 {
-	struct limiter l = { path, max_bytes, max_line, 0, 1, 0, NULL };
+	struct limiter l = { path, max_bytes, max_line, 0, 1, 0, NULL, false };
 
 	return read_path(sb, path, &l);
 }
@@ -225,10 +266,12 @@ int read_file_quiet(struct strbuf *sb, const char *path, size_t max)
 	return n < 0 ? -1 : 0;
 }
 
-/* read_file_maybe_gz, its message printed or (err) kept. */
-static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, struct strbuf *err)
+/* read_file_maybe_gz, its message printed or (err) kept; text files
+ * (regular) only regular ones of at most FILE_TEXT_MAX bytes. */
+static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, struct strbuf *err,
+			 bool regular)
 {
-	struct limiter l = { path, SIZE_MAX - 1, 0, 0, 1, 0, err };
+	struct limiter l = { path, regular ? FILE_TEXT_MAX : SIZE_MAX - 1, 0, 0, 1, 0, err, regular };
 	struct strbuf gz = STRBUF_INIT;
 	int ret;
 
@@ -255,21 +298,22 @@ static int read_maybe_gz(struct strbuf *sb, const char *path, char **used, struc
 
 int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used)
 {
-	return read_maybe_gz(sb, path, used, NULL);
+	return read_maybe_gz(sb, path, used, NULL, false);
 }
 
 /* Map a plain, non-empty file: 1, or 0 when it should be read instead
- * (read_maybe_gz also says why it cannot be, and looks for path.gz). */
+ * (read_maybe_gz also says why it cannot be -- too large, not a regular
+ * file -- and looks for path.gz). */
 static int map_text(struct file_text *ft, const char *path)
 {
 	struct stat st;
 	void *map;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uintmax_t)st.st_size > SIZE_MAX) {
+	    (uintmax_t)st.st_size > FILE_TEXT_MAX) {
 		close(fd);
 		return 0;
 	}
@@ -296,7 +340,7 @@ static int text_open(struct file_text *ft, const char *path, char **used, struct
 			*used = xstrdup(path);
 		return 0;
 	}
-	ret = read_maybe_gz(&ft->sb, path, used ? used : &name, err);
+	ret = read_maybe_gz(&ft->sb, path, used ? used : &name, err, true);
 	free(name);
 	ft->text = ft->sb.buf;
 	ft->len = ft->sb.len;
@@ -335,15 +379,133 @@ static int fsync_dir_of(const char *path)
 	return 0;
 }
 
+/* Flags of a temp file: see temp_file_create. */
+#define TEMP_FLAGS (O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+
+/* 32 bits no other user can guess, for a temp name. */
+static uint32_t temp_suffix(void)
+{
+	static unsigned counter;
+	uint32_t r;
+	struct timespec ts;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == (ssize_t)sizeof(r))
+		return r;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint32_t)(ts.tv_nsec * 2654435761u) ^ (uint32_t)++counter * 40503u;
+}
+
+/*
+ * A temp file is created, never reused: O_EXCL makes the open fail on any
+ * name that exists, a symbolic link included (it is not followed), so
+ * root never writes through a link another user planted in a result tree
+ * they can write, nor truncates a file that was there.  O_NOFOLLOW says
+ * the same a second time (with O_EXCL it changes nothing on Linux).
+ *
+ * When "<path>.tmp.<pid>" is taken -- a temp a dead process of our pid
+ * left, or a name planted by someone who can write the dir -- we do not
+ * unlink it and retry: in a dir another user can write, what is at the
+ * name is theirs to replace between our unlink and our open, as often as
+ * they like, and it may be their own file, not ours to remove.  Instead
+ * the name gets a random suffix, "<path>.tmp.<pid>.<8 hex>", that no one
+ * can plant in advance.  Crash safety is the same: the final file is
+ * only ever placed by rename(), which replaces a link at the final name
+ * rather than writing through it.  The pid stays in the name, so unite's
+ * cleanup of dead writers' temps (remove_dead_temps) still finds both
+ * forms, and the first name is the one tried, so the usual case costs no
+ * more than before: one open.
+ */
+int temp_file_create(struct strbuf *tmp, const char *path)
+{
+	size_t base;
+	int fd;
+
+	strbuf_reset(tmp);
+	strbuf_addf(tmp, "%s.tmp.%ld", path, (long)getpid());
+	base = tmp->len;
+	fd = open(tmp->buf, TEMP_FLAGS, 0644);
+	for (int tries = 0; fd < 0 && errno == EEXIST && tries < 100; tries++) {
+		strbuf_setlen(tmp, base);
+		strbuf_addf(tmp, ".%08x", (unsigned)temp_suffix());
+		fd = open(tmp->buf, TEMP_FLAGS, 0644);
+	}
+	return fd;
+}
+
+int open_nofollow(const char *path, int flags, const char *verb)
+{
+	/* O_NONBLOCK: a FIFO planted at the name must not hang the open */
+	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	struct stat st;
+
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return error("cannot %s '%s': it is a symbolic link (refusing to follow it)",
+				     verb, path);
+		if (errno == ENXIO)     /* a FIFO without a reader, a socket */
+			return error("cannot %s '%s': not a regular file", verb, path);
+		return error("cannot %s '%s': %s", verb, path, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("cannot %s '%s': not a regular file", verb, path);
+	}
+	/* back to blocking writes (a full disk, NFS) */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Is path a dir of ours, checked through an fd opened without following
+ * a link?  0, or -1 with why set. */
+static int own_dir(const char *path, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	int ret = 0;
+
+	if (fd < 0) {
+		*why = errno == ELOOP || errno == ENOTDIR ? "it is a symbolic link or not a directory" :
+			strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+		*why = "it is another user's";
+		ret = -1;
+	}
+	close(fd);
+	return ret;
+}
+
+int mkdir_fresh(const char *path, int mode)
+{
+	const char *why = NULL;
+
+	if (mkdir(path, (mode_t)mode) < 0) {
+		if (errno != EEXIST)
+			return error("cannot create directory '%s': %s", path, strerror(errno));
+		/* our pid's: a dead perfbot's leftover, or ours given up */
+		if (own_dir(path, &why) < 0)
+			return 1;
+		if (remove_tree(path) < 0)
+			return -1;
+		if (mkdir(path, (mode_t)mode) < 0)
+			return error("cannot create directory '%s': %s", path, strerror(errno));
+	}
+	/* replaced between the mkdir and now? */
+	if (own_dir(path, &why) < 0)
+		return error("directory '%s' was replaced while being made (%s); refusing to "
+			     "use it", path, why);
+	return 0;
+}
+
 int atomic_file_open(struct atomic_file *af, const char *path)
 {
 	strbuf_init(&af->path, 0);
 	strbuf_init(&af->tmp, 0);
 	strbuf_addstr(&af->path, path);
-	strbuf_addf(&af->tmp, "%s.tmp.%ld", path, (long)getpid());
 	af->err = 0;
 	af->synced = false;
-	af->fd = open(af->tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	af->fd = temp_file_create(&af->tmp, path);
 	if (af->fd < 0) {
 		error("cannot write '%s': %s", path, strerror(errno));
 		strbuf_release(&af->path);

@@ -73,7 +73,17 @@ int read_file_maybe_gz(struct strbuf *sb, const char *path, char **used);
  * file_text_open tries path, then path + ".gz", as read_file_maybe_gz
  * (same *used and messages); 0 or -1.  file_text_release is safe after
  * a failed open.
+ *
+ * The files are results someone else may have written (a shared result
+ * tree, an lkp tree): only a regular file is read ("cannot read 'P': not
+ * a regular file ..."; a stats.json linked to /dev/zero grew unite to
+ * 15 GB in a minute), of at most FILE_TEXT_MAX bytes, also once
+ * gunzipped ("'P' is larger than 1 GiB ...").
  */
+/* 1 GiB: about 300 times the largest file seen, matrix.json of 10 runs of
+ * 30,000 metrics (3.3 MB; such a stats.json is a tenth of that), so no
+ * real tree comes near it, while a runaway file stops at 1 GiB of RAM. */
+#define FILE_TEXT_MAX ((size_t)1 << 30)
 struct file_text {
 	const char *text;
 	size_t len;
@@ -124,6 +134,39 @@ void atomic_file_sync(struct atomic_file *af);
 int atomic_file_commit(struct atomic_file *af);
 int atomic_file_commit_all(struct atomic_file *af, size_t n);
 void atomic_file_abort(struct atomic_file *af);
+
+/*
+ * Files and dirs perfbot creates in a tree another user may write (a
+ * shared result root, run as root): never through that user's symbolic
+ * links, never into a file or dir that was there before.
+ *
+ * temp_file_create creates a new temp file for path, "<path>.tmp.<pid>",
+ * or when that name is taken "<path>.tmp.<pid>.<8 hex digits>", with
+ * O_CREAT | O_EXCL | O_NOFOLLOW (what is at the name, a link included, is
+ * never opened): the name is put in tmp (reset first) and the fd
+ * (O_WRONLY, 0644) returned, or -1 with errno and no message.
+ */
+int temp_file_create(struct strbuf *tmp, const char *path);
+
+/*
+ * Open path, a file that is kept and reused (a lock, a log appended to),
+ * with flags (O_CREAT makes it 0644) plus O_NOFOLLOW: the fd, or -1 after
+ * "perfbot: cannot <verb> '<path>': it is a symbolic link (refusing to
+ * follow it)", or "... not a regular file", or the open's error.
+ */
+int open_nofollow(const char *path, int flags, const char *verb);
+
+/*
+ * Make the new dir path (a run's or a fetch's, named after this process's
+ * pid) that no one else can have made: mkdir fails when the name exists
+ * (never reusing a dir, never following a link).  A real dir of ours
+ * there is one a dead process of our pid left (or ours, given up): it is
+ * removed first.  Anything else there (a link, another user's dir) is
+ * left alone: 1, nothing printed (take another name, or say so).  The
+ * new dir is then checked, opened O_NOFOLLOW | O_DIRECTORY, to be a dir
+ * of ours.  0, 1, or -1 with a message naming path.
+ */
+int mkdir_fresh(const char *path, int mode);
 
 /* mkdir -p; 0 or -1 with a message. */
 int mkdir_p(const char *path, int mode);

@@ -6,7 +6,9 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 TEST_TMPDIR("fileio")
@@ -267,12 +269,221 @@ static void test_file_text(void **state)
 	strbuf_release(&msg);
 }
 
+/* path's text, which must be text. */
+static void expect_text(const char *path, const char *text)
+{
+	struct strbuf back = STRBUF_INIT;
+
+	assert_int_equal(read_file(&back, path), 0);
+	assert_string_equal(back.buf, text);
+	strbuf_release(&back);
+}
+
+/* The temp name "<tmpdir>/<name>.tmp.<our pid>". */
+static void our_temp(struct strbuf *p, const char *name)
+{
+	path_in(p, name);
+	strbuf_addf(p, ".tmp.%ld", (long)getpid());
+}
+
+/*
+ * A shared result tree: another user planted a link at the temp name
+ * root will use, or left a file there.  Neither is written through or
+ * truncated; the file still comes out whole.
+ */
+static void test_atomic_file_planted(void **state)
+{
+	struct strbuf p = STRBUF_INIT, victim = STRBUF_INIT, t = STRBUF_INIT;
+	struct stat st;
+	(void)state;
+
+	path_in(&victim, "victim");
+	assert_int_equal(write_file_atomic(victim.buf, "secret", 6), 0);
+
+	/* a link at "<f>.tmp.<pid>": not followed, left alone */
+	our_temp(&t, "f");
+	assert_int_equal(symlink(victim.buf, t.buf), 0);
+	path_in(&p, "f");
+	assert_int_equal(write_file_atomic(p.buf, "new", 3), 0);
+	expect_text(p.buf, "new");
+	expect_text(victim.buf, "secret");
+	assert_int_equal(lstat(t.buf, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+
+	/* a file at the temp name (a stale temp, or a hard link to a file
+	 * of root's): not truncated, not written */
+	our_temp(&t, "g");
+	assert_int_equal(link(victim.buf, t.buf), 0);
+	path_in(&p, "g");
+	assert_int_equal(write_file_atomic(p.buf, "new", 3), 0);
+	expect_text(p.buf, "new");
+	expect_text(t.buf, "secret");
+	expect_text(victim.buf, "secret");
+
+	/* a dangling link (O_CREAT would make its target) */
+	our_temp(&t, "h");
+	path_in(&p, "made-through-link");
+	assert_int_equal(symlink(p.buf, t.buf), 0);
+	path_in(&p, "h");
+	assert_int_equal(write_file_atomic(p.buf, "new", 3), 0);
+	path_in(&p, "made-through-link");
+	assert_false(file_exists(p.buf));
+
+	/* a link at the final name is replaced by the rename, not followed */
+	path_in(&p, "i");
+	assert_int_equal(symlink(victim.buf, p.buf), 0);
+	assert_int_equal(write_file_atomic(p.buf, "new", 3), 0);
+	assert_int_equal(lstat(p.buf, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	expect_text(p.buf, "new");
+	expect_text(victim.buf, "secret");
+
+	/* the second name is "<f>.tmp.<pid>.<8 hex>", a new file */
+	{
+		struct strbuf tmp = STRBUF_INIT;
+		int fd;
+
+		path_in(&p, "f");
+		fd = temp_file_create(&tmp, p.buf);
+		assert_true(fd >= 0);
+		close(fd);
+		our_temp(&t, "f");
+		assert_int_equal(strncmp(tmp.buf, t.buf, t.len), 0);
+		assert_int_equal(tmp.len, t.len + 9);
+		assert_int_equal(tmp.buf[t.len], '.');
+		assert_int_equal(strspn(tmp.buf + t.len + 1, "0123456789abcdef"), 8);
+		unlink(tmp.buf);
+		strbuf_release(&tmp);
+	}
+	strbuf_release(&p);
+	strbuf_release(&victim);
+	strbuf_release(&t);
+}
+
+/* Locks and logs that are kept: a link or a FIFO at the name is refused. */
+static void test_open_nofollow(void **state)
+{
+	struct strbuf p = STRBUF_INIT, victim = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stderr_capture cap;
+	int fd;
+	(void)state;
+
+	path_in(&victim, "victim");
+	assert_int_equal(write_file_atomic(victim.buf, "secret", 6), 0);
+	path_in(&p, "lock");
+	assert_int_equal(symlink(victim.buf, p.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(open_nofollow(p.buf, O_RDWR | O_CREAT, "lock"), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "cannot lock '"));
+	assert_non_null(strstr(msg.buf, "/lock': it is a symbolic link (refusing to follow it)\n"));
+	assert_ptr_equal(strchr(msg.buf, '\n'), msg.buf + msg.len - 1);  /* one line */
+
+	path_in(&p, "fifo");
+	assert_int_equal(mkfifo(p.buf, 0644), 0);
+	capture_start(&cap);
+	assert_int_equal(open_nofollow(p.buf, O_WRONLY | O_APPEND | O_CREAT, "append to"), -1);
+	capture_end_sb(&cap, &msg);
+	assert_non_null(strstr(msg.buf, "/fifo': not a regular file"));
+
+	path_in(&p, "log");
+	fd = open_nofollow(p.buf, O_WRONLY | O_APPEND | O_CREAT, "append to");
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a\n", 2), 2);
+	close(fd);
+	expect_text(p.buf, "a\n");
+	expect_text(victim.buf, "secret");
+	strbuf_release(&p);
+	strbuf_release(&victim);
+	strbuf_release(&msg);
+}
+
+/* A run's or a fetch's dir is new: never a link, never another's dir. */
+static void test_mkdir_fresh(void **state)
+{
+	struct strbuf p = STRBUF_INIT, other = STRBUF_INIT;
+	(void)state;
+
+	path_in(&other, "elsewhere");
+	assert_int_equal(mkdir_p(other.buf, 0755), 0);
+	path_in(&p, ".run-0.1");
+	assert_int_equal(symlink(other.buf, p.buf), 0);
+	assert_int_equal(mkdir_fresh(p.buf, 0755), 1);
+	assert_int_equal(mkdir_fresh(other.buf, 0755) == 0, 1);        /* ours: made anew */
+
+	/* a real dir of ours (a dead run of our pid): removed, made anew */
+	path_in(&p, ".run-1.1/stale");
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	path_in(&p, ".run-1.1");
+	assert_int_equal(mkdir_fresh(p.buf, 0755), 0);
+	assert_true(is_dir(p.buf));
+	strbuf_addstr(&p, "/stale");
+	assert_false(file_exists(p.buf));
+
+	/* a file there is not ours to remove */
+	path_in(&p, "file");
+	assert_int_equal(write_file_atomic(p.buf, "x", 1), 0);
+	assert_int_equal(mkdir_fresh(p.buf, 0755), 1);
+	expect_text(p.buf, "x");
+
+	path_in(&p, "new");
+	assert_int_equal(mkdir_fresh(p.buf, 0755), 0);
+	assert_true(is_dir(p.buf));
+	strbuf_release(&p);
+	strbuf_release(&other);
+}
+
+/* file_text reads only regular files, of at most FILE_TEXT_MAX bytes:
+ * a stats.json linked to /dev/zero or a FIFO is an error, not RAM. */
+static void test_file_text_bounds(void **state)
+{
+	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct file_text ft;
+	int fd;
+	(void)state;
+
+	path_in(&p, "stats.json");
+	assert_int_equal(symlink("/dev/zero", p.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(file_text_open(&ft, p.buf, NULL), -1);
+	capture_end_sb(&cap, &msg);
+	file_text_release(&ft);
+	assert_non_null(strstr(msg.buf, "/stats.json': not a regular file"));
+
+	path_in(&p, "fifo.json");
+	assert_int_equal(mkfifo(p.buf, 0644), 0);
+	capture_start(&cap);
+	assert_int_equal(file_text_open(&ft, p.buf, NULL), -1);
+	capture_end_sb(&cap, &msg);
+	file_text_release(&ft);
+	assert_non_null(strstr(msg.buf, "/fifo.json': not a regular file"));
+
+	/* a sparse file past the bound: refused before it is read */
+	path_in(&p, "huge.json");
+	fd = open(p.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)FILE_TEXT_MAX + 1), 0);
+	close(fd);
+	capture_start(&cap);
+	assert_int_equal(file_text_open(&ft, p.buf, NULL), -1);
+	capture_end_sb(&cap, &msg);
+	file_text_release(&ft);
+	assert_non_null(strstr(msg.buf, "/huge.json' is larger than 1 GiB"));
+	strbuf_release(&p);
+	strbuf_release(&msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_atomic_file_pieces, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_file_errors, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_file_text, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_file_planted, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_open_nofollow, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_mkdir_fresh, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_file_text_bounds, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
