@@ -577,12 +577,16 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	if (s->reads_only)
 		return 0;
 	path_join(&p, s->dir, sm->m->name);
-	sm->raw_path = xstrdup(p.buf);
-	strbuf_addf(&p, ".tmp.%ld", (long)getpid());
+	sm->raw_path = strbuf_detach(&p, NULL);
+	/* a new file, never one (or a link) that was there: fileio.h */
+	sm->raw_fd = temp_file_create(&p, sm->raw_path);
+	if (sm->raw_fd < 0) {
+		/* not ours to remove later: tmp_path stays NULL */
+		error("cannot create '%s': %s", p.buf, strerror(errno));
+		strbuf_release(&p);
+		return -1;
+	}
 	sm->tmp_path = strbuf_detach(&p, NULL);
-	sm->raw_fd = open(sm->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (sm->raw_fd < 0)
-		return error("cannot create '%s': %s", sm->tmp_path, strerror(errno));
 	return 0;
 }
 

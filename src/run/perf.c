@@ -165,7 +165,8 @@ int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
 	for (char **a = argv; *a; a++)
 		strbuf_addf(&head, "%s%s", a == argv ? "" : " ", *a);
 	strbuf_addch(&head, '\n');
-	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file of the new run dir: never one (or a link) already there */
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, head.buf, head.len) != (ssize_t)head.len) {
 		error("cannot write '%s': %s", path.buf, strerror(errno));
 		if (fd >= 0)

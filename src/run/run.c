@@ -126,10 +126,27 @@ static int next_run_index(const char *dir)
 	return max + 1;
 }
 
+/*
+ * The run dir is new, never reused: mkdir_fresh fails on a name that
+ * exists, so a link planted at ".run-K.<pid>" (in a result root another
+ * user can write) never receives a run.  Such a name, or another user's
+ * dir there, is skipped for the next K; the pid, which the leftovers
+ * reaping reads, stays in the name.
+ */
 int run_dir_begin(const char *result_root, struct strbuf *tmp)
 {
-	strbuf_addf(tmp, "%s/.run-%d.%ld", result_root, next_run_index(result_root), (long)getpid());
-	return mkdir_p(tmp->buf, 0755);
+	int k = next_run_index(result_root), r = 1;
+	size_t base = tmp->len;
+
+	for (int tries = 0; r == 1 && tries < 100; tries++, k++) {
+		strbuf_setlen(tmp, base);
+		strbuf_addf(tmp, "%s/.run-%d.%ld", result_root, k, (long)getpid());
+		r = mkdir_fresh(tmp->buf, 0755);
+	}
+	if (r == 1)
+		return error("cannot create directory '%s': it exists and is not a directory of "
+			     "ours (nor are 99 names before it); refusing to use it", tmp->buf);
+	return r;
 }
 
 int run_dir_publish(const char *result_root, const char *tmp, char **final_dir)

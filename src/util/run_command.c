@@ -66,7 +66,9 @@ static void child_redirect(const struct child_process *cp)
 		}
 	}
 	if (cp->out_path) {
-		fd = open(cp->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		/* O_NOFOLLOW: never through a link planted at the name (the
+		 * paths are /dev/null or new files of a new dir: not O_EXCL) */
+		fd = open(cp->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 		if (fd < 0)
 			_exit(126);
 		dup2(fd, 1);
@@ -78,7 +80,7 @@ static void child_redirect(const struct child_process *cp)
 		if (!strcmp(cp->err_path, "&1")) {
 			dup2(1, 2);
 		} else {
-			fd = open(cp->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			fd = open(cp->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 			if (fd < 0)
 				_exit(126);
 			dup2(fd, 2);
