@@ -5,6 +5,7 @@
  */
 #include "bisect/driver.h"
 #include "bisect/log.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -198,11 +199,12 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 /* Append one line to the log and make it durable before going on. */
 int bisect_log_append(const char *path, const char *line)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* kept and appended to: a link planted at its name is refused */
+	int fd = open_nofollow(path, O_WRONLY | O_APPEND | O_CREAT, "write");
 	size_t len = strlen(line);
 
 	if (fd < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
 	if (write(fd, line, len) != (ssize_t)len || fsync(fd) < 0) {
 		error("cannot write '%s': %s", path, strerror(errno));
 		close(fd);

@@ -133,8 +133,11 @@ int log_append(struct watch *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fd = open(w->log_path.buf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(fd) < 0)
+	/* kept and appended to: a link planted at its name is refused */
+	fd = open_nofollow(w->log_path.buf, O_WRONLY | O_APPEND | O_CREAT, "append to");
+	if (fd < 0)
+		ret = -1;
+	else if (write(fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(fd) < 0)
 		ret = error("cannot append to '%s': %s", w->log_path.buf, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -149,9 +152,9 @@ static int lock_state(struct watch *w)
 	struct strbuf path = STRBUF_INIT;
 
 	path_join(&path, w->state.buf, "lock");
-	w->lock_fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	w->lock_fd = open_nofollow(path.buf, O_RDWR | O_CREAT, "open");
 	if (w->lock_fd < 0) {
-		error("cannot open '%s': %s", path.buf, strerror(errno));
+		/* the message is printed */
 	} else if (flock(w->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK)
 			error("%s: another perfbot watch is running on this state", w->state.buf);
