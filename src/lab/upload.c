@@ -817,8 +817,13 @@ int lab_fetch(struct pg *db, long long id, const char *result_base, const char *
 		strbuf_reset(&tmp);
 		strbuf_addf(&tmp, "%s/.fetch-%u.%ld", local.buf, run, (long)getpid());
 		strbuf_addf(&dst, "%s/%d", local.buf, next_free_run(local.buf));
-		if (mkdir(tmp.buf, 0777) < 0 && errno != EEXIST) {
-			error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		/* new, never reused nor followed: a link planted at the name is refused */
+		int made_tmp = mkdir_fresh(tmp.buf, 0777);
+		if (made_tmp) {
+			if (made_tmp > 0)
+				error("cannot create '%s': it exists and is not a directory of ours",
+				      tmp.buf);
+			strbuf_reset(&tmp);     /* not ours: never removed */
 			goto out;
 		}
 		strbuf_reset(&mark);
