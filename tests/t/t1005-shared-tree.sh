@@ -1,0 +1,112 @@
+#!/bin/sh
+# t1005: a result tree another user can write (here `nobody`), used by
+# root: root never writes through that user's symbolic links (temp files,
+# run dirs, .unite.lock), never reads endless files planted as stats.json,
+# and unite's averages of finite values near DBL_MAX stay finite.  Each
+# attack is planted by nobody, then perfbot runs as root; the root-owned
+# victim must be unchanged and perfbot must succeed or fail in one line.
+#
+# The pid perfbot will have is known: a shell plants the links naming
+# its own pid ($$), then execs perfbot, which keeps that pid.
+. ./lib.sh
+
+if [ "$(id -u)" != 0 ] || ! command -v runuser >/dev/null || ! id nobody >/dev/null 2>&1; then
+	echo "ok 1 # skip: needs root, runuser and a user nobody"
+	test_done
+	exit 0
+fi
+# nobody must reach the trash dir (mktemp -d made it 0700)
+chmod 755 "$TRASH"
+export PERFBOT_WORK_DIR="$TRASH/work"
+
+as_nobody() { runuser -u nobody -- "$@"; }
+
+# A result root "res/<name>" owned by nobody with run dirs 0..N-1, each
+# holding the stats.json given; a root-owned file "victim" beside it.
+shared_root() { # name stats.json...
+	r=res/$1; shift
+	mkdir -p "$r" && k=0
+	for s in "$@"; do
+		mkdir "$r/$k" && printf '%s\n' "$s" >"$r/$k/stats.json"
+		k=$((k + 1))
+	done
+	chown -R nobody "$r" &&
+	printf 'secret\n' >victim && chmod 644 victim
+}
+
+victim_intact() { test "$(cat victim)" = secret && test "$(stat -c %u victim)" = 0; }
+
+# exactly one line, starting with "perfbot: "
+one_line_error() { test "$(wc -l <"$1")" = 1 && grep -q '^perfbot: ' "$1"; }
+
+test_expect_success 'unite: links planted at every temp name of its pid are not written through' '
+	shared_root u "{\"a.x\": 1}" &&
+	sh -c "for f in matrix.json avg.json stddev.json; do
+			runuser -u nobody -- ln -s $PWD/victim res/u/\$f.tmp.\$\$ || exit 9
+		done
+		exec \"$PERFBOT\" unite res/u/0" 2>err &&
+	victim_intact &&
+	test -f res/u/avg.json && ! test -L res/u/avg.json &&
+	grep -q "\"a.x\": 1" res/u/avg.json &&
+	test "$(find res/u -maxdepth 1 -name "*.tmp.*" -type l | wc -l)" = 3 &&
+	test ! -s err
+'
+
+test_expect_success 'unite: a link at a final name is replaced, not written through' '
+	shared_root f "{\"a.x\": 2}" &&
+	as_nobody ln -s "$PWD/victim" res/f/avg.json &&
+	perfbot unite res/f/0 2>err &&
+	victim_intact && ! test -L res/f/avg.json
+'
+
+test_expect_success 'unite: .unite.lock as a link is refused in one line, its target not made' '
+	shared_root l "{\"a.x\": 1}" &&
+	as_nobody ln -s "$PWD/victim" res/l/.unite.lock &&
+	test_must_fail 1 perfbot unite res/l/0 2>err &&
+	one_line_error err &&
+	grep -q "cannot lock .*/res/l/.unite.lock.: it is a symbolic link" err &&
+	victim_intact &&
+	rm res/l/.unite.lock &&
+	as_nobody ln -s "$PWD/made-by-root" res/l/.unite.lock &&
+	test_must_fail 1 perfbot unite res/l/0 2>err &&
+	one_line_error err &&
+	! test -e made-by-root && ! test -e res/l/matrix.json
+'
+
+test_expect_success 'unite: stats.json linked to /dev/zero is refused in one line, not read' '
+	shared_root z "{\"a.x\": 1}" &&
+	rm res/z/0/stats.json &&
+	as_nobody ln -s /dev/zero res/z/0/stats.json &&
+	(ulimit -v 1000000 && test_must_fail 1 perfbot unite res/z/0) 2>err &&
+	one_line_error err &&
+	grep -q "cannot read .*/res/z/0/stats.json.: not a regular file" err &&
+	! test -e res/z/matrix.json
+'
+
+test_expect_success 'unite: means of finite values near DBL_MAX are finite (README: exact sums)' '
+	shared_root m "{\"a.x\": 1.7e308}" "{\"a.x\": 1.7e308}" &&
+	perfbot unite res/m/0 res/m/1 &&
+	grep -q "\"a.x\": 1.7e+308" res/m/avg.json &&
+	grep -q "\"a.x\": 0.0" res/m/stddev.json &&
+	! grep -qi nan res/m/avg.json res/m/stddev.json
+'
+
+job() { printf 'testcase: mytest\nmytest:\n  command: "echo score: 1"\n' >"$1"; }
+
+test_expect_success 'run: a link planted at its .run-K.<pid> dir receives nothing' '
+	job j.yaml &&
+	perfbot run -r res -n 1 j.yaml 2>/dev/null &&
+	root=$(dirname "$(dirname "$(find res -name stats.json)")") &&
+	chown -R nobody res &&
+	mkdir elsewhere &&
+	sh -c "for k in 0 1 2 3; do
+			runuser -u nobody -- ln -s $PWD/elsewhere $root/.run-\$k.\$\$ || exit 9
+		done
+		exec \"$PERFBOT\" run -r res -n 1 j.yaml" 2>err &&
+	test -z "$(ls -A elsewhere)" &&
+	test -f "$root/1/stats.json" &&
+	test "$(find "$root" -maxdepth 1 -name ".run-*" -type l | wc -l)" = 4 &&
+	test "$(find "$root" -maxdepth 1 -name ".run-*" -type d | wc -l)" = 0
+'
+
+test_done
