@@ -112,7 +112,7 @@ static int check_regular(const struct limiter *l, int fd)
 
 	if (!l->regular)
 		return 0;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fstat(fd, &st) < 0 || (st.st_mode & S_IFMT) != S_IFREG)
 		return lim_error(l, "cannot read '%s': not a regular file (perfbot reads only "
 				 "regular ones)", l->what);
 	/* too large already: say so before reading a byte of it (a plain
