@@ -72,6 +72,48 @@ void watch_mail_compose(const struct watch_mail *m, const char *body, struct str
 		strbuf_addch(out, '\n');
 }
 
+/* RFC 5322 atext, with UTF-8 bytes (RFC 6532) and the blank of a phrase */
+static int phrase_char(unsigned char c)
+{
+	return isalnum(c) || c >= 0x80 || c == ' ' || strchr("!#$%&'*+-/=?^_`{|}~", c);
+}
+
+int watch_mail_mailbox(const char *name, const char *addr, struct strbuf *out)
+{
+	const unsigned char *p;
+	int quote = 0, at = 0;
+
+	if (!*addr)
+		return -1;
+	for (p = (const unsigned char *)addr; *p; p++) {
+		if (*p <= ' ' || *p == 0x7f || strchr("<>()[],;:\\\"", *p))
+			return -1;
+		at += *p == '@';
+	}
+	if (at != 1 || *addr == '@' || addr[strlen(addr) - 1] == '@')
+		return -1;
+	for (p = (const unsigned char *)name; *p; p++)
+		quote |= !phrase_char(*p);
+	if (*name) {
+		if (quote)
+			strbuf_addch(out, '"');
+		for (p = (const unsigned char *)name; *p; p++) {
+			if (*p < ' ' || *p == 0x7f)
+				strbuf_addch(out, ' ');
+			else {
+				if (*p == '"' || *p == '\\')
+					strbuf_addch(out, '\\');
+				strbuf_addch(out, (char)*p);
+			}
+		}
+		if (quote)
+			strbuf_addch(out, '"');
+		strbuf_addch(out, ' ');
+	}
+	strbuf_addf(out, "<%s>", addr);
+	return 0;
+}
+
 /* Does line (up to end) start with the trailer key (case-insensitive)?
  * Returns its value, past ':' and blanks, or NULL. */
 static const char *trailer(const char *line, const char *end, const char *key)

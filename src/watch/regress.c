@@ -102,8 +102,12 @@ static int write_mail(struct watch *w, const char *name, const char *culprit, co
 	if (w->o->mail_to) {
 		strbuf_addstr(&to, w->o->mail_to);
 	} else {
-		commit_field(w, culprit, "%an <%ae>", &to);
 		commit_field(w, culprit, "%an", &an);
+		commit_field(w, culprit, "%ae", &sb);
+		if (watch_mail_mailbox(an.buf, sb.buf, &to) < 0)
+			warning("the author's address of %.12s is not one plain address; "
+				"its mail goes to undisclosed-recipients (use --mail-to)", culprit);
+		strbuf_reset(&sb);
 	}
 	if (w->o->mail_from)
 		strbuf_addstr(&from, w->o->mail_from);

@@ -107,6 +107,16 @@ struct watch_mail {
 void watch_mail_compose(const struct watch_mail *m, const char *body, struct strbuf *out);
 
 /*
+ * "Name <addr>" for a To: of a commit's author, appended to out.  Commit
+ * text is anyone's: a name with anything but letters, digits, blanks and
+ * atext symbols is quoted ("Eve, victim@evil.org" would otherwise add a
+ * recipient), control characters become blanks, and an address that is
+ * not one plain local@domain (no blanks, controls, <>()[],;:\" or a second
+ * '@') is refused: -1 and out untouched.  0 when appended.
+ */
+int watch_mail_mailbox(const char *name, const char *addr, struct strbuf *out);
+
+/*
  * The subject of a regression's mail, as the 0-day robot wrote them:
  * "[area] <sha10>: <metric> <change>% regression", area the first bad
  * commit's subject up to its first ": " (none without one).

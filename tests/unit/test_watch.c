@@ -164,6 +164,44 @@ static void test_mail_folding(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_mail_mailbox(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	/* a plain name stays bare, as git and the seeds write it */
+	assert_int_equal(watch_mail_mailbox("Dave Developer", "dave@example.org", &sb), 0);
+	assert_string_equal(sb.buf, "Dave Developer <dave@example.org>");
+	/* a comma would start a second recipient: quoted */
+	strbuf_reset(&sb);
+	assert_int_equal(watch_mail_mailbox("Eve, victim@evil.org", "eve@example.org", &sb), 0);
+	assert_string_equal(sb.buf, "\"Eve, victim@evil.org\" <eve@example.org>");
+	/* quotes and backslashes escaped, controls blanked, UTF-8 kept bare */
+	strbuf_reset(&sb);
+	assert_int_equal(watch_mail_mailbox("a\"b\\c\nd", "x@y", &sb), 0);
+	assert_string_equal(sb.buf, "\"a\\\"b\\\\c d\" <x@y>");
+	strbuf_reset(&sb);
+	assert_int_equal(watch_mail_mailbox("J\xc3\xb6rg R\xc3\xb6" "del", "j@r", &sb), 0);
+	assert_string_equal(sb.buf, "J\xc3\xb6rg R\xc3\xb6" "del <j@r>");
+	strbuf_reset(&sb);
+	assert_int_equal(watch_mail_mailbox("J. Random", "j@r", &sb), 0);
+	assert_string_equal(sb.buf, "\"J. Random\" <j@r>");
+	strbuf_reset(&sb);
+	assert_int_equal(watch_mail_mailbox("", "j@r", &sb), 0);
+	assert_string_equal(sb.buf, "<j@r>");
+	/* an address that is not one plain address is refused, out untouched */
+	strbuf_reset(&sb);
+	static const char *const bad[] = {
+		"", "a@b>, c@d", "a@b c", "a@b\nBcc: c@d", "ab", "a@b@c", "@b", "a@",
+		"a<b@c", "a(b)@c", "a@[b]", "a;b@c", "a:b@c", "a\\b@c", "a\"b@c", "a\x7f@b",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(watch_mail_mailbox("Eve", bad[i], &sb), -1);
+		assert_int_equal(sb.len, 0);
+	}
+	strbuf_release(&sb);
+}
+
 static void test_mail_subject(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -244,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_plan_tags_done),
 		cmocka_unit_test(test_mail_compose),
 		cmocka_unit_test(test_mail_folding),
+		cmocka_unit_test(test_mail_mailbox),
 		cmocka_unit_test(test_mail_subject),
 		cmocka_unit_test(test_patch_message_id),
 	};
