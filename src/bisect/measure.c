@@ -19,6 +19,7 @@
 #include "stats/summary.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
+#include "util/printable.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
@@ -91,8 +92,12 @@ int bisect_check_repo(struct bisect *b)
 
 void bisect_subject_of(struct bisect *b, const char *sha, struct strbuf *out)
 {
+	size_t at = out->len;
+
 	bisect_git(b, b->o->repo, out, "log", "-1", "--format=%s", sha, NULL);
 	strbuf_rtrim(out);
+	/* anyone's text: it reaches the console and the report */
+	make_printable(out->buf + at, out->len - at, false);
 }
 
 /* Samples of the metric for sha from the result tree (complete runs). */

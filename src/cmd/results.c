@@ -17,6 +17,7 @@
 #include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
+#include "util/printable.h"
 
 #include <fnmatch.h>
 #include <getopt.h>
@@ -126,6 +127,11 @@ static void add_value(struct strbuf *sb, double v)
 
 static int flush_out(struct results *r)
 {
+	/* metric names and paths in a store are anyone's text; JSON escapes
+	 * its controls itself, and CSV is data for a program (and ends its
+	 * lines in CRLF) */
+	if (r->format == TEXT)
+		make_printable(r->out.buf, r->out.len, true);
 	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, stdout) != r->out.len)
 		return error("cannot write the results: %s", "short write");
 	strbuf_reset(&r->out);

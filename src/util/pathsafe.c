@@ -1,5 +1,6 @@
 /* pathsafe.c: the one check for path components from jobs and options. */
 #include "util/pathsafe.h"
+#include "util/printable.h"
 #include "util/xalloc.h"
 
 #include <limits.h>
@@ -24,8 +25,10 @@ const char *path_component_problem(const char *name)
 
 void add_printable(struct strbuf *sb, const char *name)
 {
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		strbuf_addch(sb, *p < 0x20 || *p == 0x7f ? '?' : *p);
+	size_t at = sb->len;
+
+	strbuf_addstr(sb, name);
+	make_printable(sb->buf + at, sb->len - at, false);
 }
 
 int check_path_component(const char *name, const char *what)

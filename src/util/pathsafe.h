@@ -25,7 +25,7 @@ const char *path_component_problem(const char *name);
  */
 int check_path_component(const char *name, const char *what);
 
-/* Append name with control characters replaced by '?' (for messages). */
+/* Append name with what a terminal acts on replaced by '?' (printable.h). */
 void add_printable(struct strbuf *sb, const char *name);
 
 #endif

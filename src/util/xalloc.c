@@ -1,5 +1,6 @@
 /* xalloc.c: allocation that cannot return NULL, and the error printers. */
 #include "util/xalloc.h"
+#include "util/printable.h"
 
 #include <malloc.h>
 #include <stdarg.h>
@@ -82,6 +83,9 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	char msg[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* as git's vreportf: a message quotes what others wrote (a commit
+	 * subject, a lab's error, a file's line), never a terminal escape */
+	make_printable(msg, strlen(msg), true);
 	fprintf(stderr, "perfbot: %s%s\n", prefix, msg);
 }
 

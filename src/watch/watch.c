@@ -19,6 +19,7 @@
 #include "util/fileio.h"
 #include "util/git.h"
 #include "util/pathsafe.h"
+#include "util/printable.h"
 #include "util/run_command.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
@@ -259,6 +260,8 @@ void commit_field(const struct watch *w, const char *sha, const char *fmt, struc
 	if (git_out(w, sb, "log", "-1", f.buf, sha) != 0)
 		strbuf_reset(sb);
 	strbuf_rtrim(sb);
+	/* anyone's text: it reaches the console, reports and mails */
+	make_printable(sb->buf, sb->len, true);
 	strbuf_release(&f);
 }
 

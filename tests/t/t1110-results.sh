@@ -136,6 +136,19 @@ test_expect_success 'the text table: a block per root, a column per run, * for i
 	test_cmp expect out
 '
 
+test_expect_success 'a stored name with terminal escapes is shown with ? for each control' '
+	r=esc/odd/pp/box/fs/kc/cc/abcdef1234 &&
+	mkdir -p $r/0 &&
+	printf "testcase: odd\n" >$r/0/job.yaml &&
+	cat >$r/matrix.json <<-EOF &&
+	{"x\u001b]0;owned\u0007.y\u001b[2J": [1], "stats_source": ["$(pwd)/$r/0/stats.json"]}
+	EOF
+	perfbot index -q --db esc.db esc >/dev/null &&
+	perfbot results --db esc.db >out &&
+	grep "^x?\]0;owned?\.y?\[2J  " out &&
+	! grep "$(printf "\033")" out
+'
+
 test_expect_success 'nothing matches: an empty array, a header, or a note; exit 0' '
 	setup_store &&
 	perfbot results --db p.db --json --testcase none >o.json &&
