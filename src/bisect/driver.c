@@ -706,6 +706,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 {
 	struct bisect b;
 	int ret = EXIT_ERROR;
+	bool over = false;              /* an answer: no resume needs the worktrees */
 	char *sha;
 
 	memset(&b, 0, sizeof(b));
@@ -848,6 +849,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
 		       o->metric, ep.good_mean, o->good, ep.bad_mean, o->bad, 100 * ep.rel_shift, ep.p);
 		ret = BISECT_EXIT_NOTHING;
+		over = true;
 		goto out;
 	}
 	if (o->verbose)
@@ -916,12 +918,21 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		ret = BISECT_EXIT_UNTRUSTED;
 	}
 	bisect_free_words(par, np);
+	over = true;
 out:
 	if (b.dir.len) {
 		struct strbuf path = STRBUF_INIT;
 		path_join(&path, b.dir.buf, bisect_wt_name[WT_STEP]);
 		if (is_dir(path.buf))
 			bisect_git(&b, path.buf, NULL, "bisect", "reset", NULL, NULL);
+		/* an answer needs no worktree (report --bisect reads the state
+		 * and the log; --resume makes them again): unregister them
+		 * from the user's repository.  An interrupted one keeps them. */
+		for (int i = 0; over && o->repo && i < 3; i++) {
+			strbuf_reset(&path);
+			path_join(&path, b.dir.buf, bisect_wt_name[i]);
+			checkout_remove(o->repo, path.buf);
+		}
 		strbuf_release(&path);
 	}
 	for (int i = 0; i < b.nr_d; i++)

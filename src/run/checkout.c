@@ -86,6 +86,20 @@ static int check_out(struct checkout *c, const char *sha)
 	return ret;
 }
 
+int checkout_remove(const char *repo, const char *path)
+{
+	struct checkout c = { .repo = (char *)repo, .path = (char *)path };
+	struct strbuf out = STRBUF_INIT;
+	int ret = 0;
+
+	if (is_dir(path) &&
+	    git(&c, repo, &out, "worktree", "remove", "--force", path, NULL) != 0)
+		ret = error("cannot remove worktree '%s': %s", path, out.buf);
+	git(&c, repo, NULL, "worktree", "prune", NULL);
+	strbuf_release(&out);
+	return ret;
+}
+
 int checkout_prepare(struct checkout *c, const char *sha)
 {
 	struct strbuf log = STRBUF_INIT;

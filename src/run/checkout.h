@@ -44,6 +44,14 @@ void checkout_release(struct checkout *c);
  */
 int checkout_prepare(struct checkout *c, const char *sha);
 
+/*
+ * Unregister and delete the worktree at path of repo (`git worktree remove
+ * --force`, then prune), when a bisect is over: otherwise every finished
+ * bisect left its worktrees in the user's `git worktree list`.  Nothing to
+ * do when path is not there.  0, or -1 with a message.
+ */
+int checkout_remove(const char *repo, const char *path);
+
 /* Something else (git bisect) moved the worktree: build again next time. */
 void checkout_forget(struct checkout *c);
 

@@ -65,7 +65,10 @@ test_expect_success 'finds the first bad commit in a history with a merge' '
 	grep -q "^result $want" st &&
 	test -f st.d/bisect.json &&
 	test -z "$(git -C repo status --porcelain)" &&
-	! test -f repo/.git/BISECT_LOG
+	! test -f repo/.git/BISECT_LOG &&
+	# an answer leaves no worktree registered in the repository
+	test "$(git -C repo worktree list | wc -l)" = 1 &&
+	! test -e st.d/step
 '
 
 test_expect_success 'runs are stored under each commit and reused on a second bisect' '
@@ -138,7 +141,8 @@ test_expect_success 'nothing to bisect when good and bad do not differ' '
 	make_repo repo 99 && export COUNTER=$(pwd)/counter &&
 	test_must_fail 4 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>&1 &&
-	grep -q "nothing to bisect" out
+	grep -q "nothing to bisect" out &&
+	test "$(git -C repo worktree list | wc -l)" = 1
 '
 
 # The first bad commit itself does not build: skipped, git bisect can only
