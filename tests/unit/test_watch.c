@@ -176,6 +176,9 @@ static void test_mail_mailbox(void **state)
 	strbuf_reset(&sb);
 	assert_int_equal(watch_mail_mailbox("Eve, victim@evil.org", "eve@example.org", &sb), 0);
 	assert_string_equal(sb.buf, "\"Eve, victim@evil.org\" <eve@example.org>");
+	strbuf_reset(&sb);
+	assert_int_equal(watch_mail_mailbox("Doe, Jane", "j@d", &sb), 0);
+	assert_string_equal(sb.buf, "\"Doe, Jane\" <j@d>");
 	/* quotes and backslashes escaped, controls blanked, UTF-8 kept bare */
 	strbuf_reset(&sb);
 	assert_int_equal(watch_mail_mailbox("a\"b\\c\nd", "x@y", &sb), 0);
