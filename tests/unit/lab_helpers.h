@@ -25,6 +25,8 @@
 #define TEST_BOX1 "t_box1"
 #define TEST_BOX2 "t_box2"
 #define TEST_SUBMITTER "t_sub"
+/* a watch's login: it submits and records what it reported */
+#define TEST_WATCHER "t_watch"
 
 /* The URL of dbname as user on the test server (its socket dir and port
  * from $PERFBOT_TEST_PG). */
@@ -118,6 +120,10 @@ static inline char *lab_test_db(void)
 		"    CREATE ROLE " TEST_BOX1 " LOGIN IN ROLE " LAB_ROLE_WORKER ";\n"
 		"    CREATE ROLE " TEST_BOX2 " LOGIN IN ROLE " LAB_ROLE_WORKER ";\n"
 		"    CREATE ROLE " TEST_SUBMITTER " LOGIN IN ROLE " LAB_ROLE_SUBMITTER ";\n"
+		"  END IF;\n"
+		"  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" TEST_WATCHER "') THEN\n"
+		"    CREATE ROLE " TEST_WATCHER " LOGIN IN ROLE " LAB_ROLE_SUBMITTER ", "
+		LAB_ROLE_REPORTER ";\n"
 		"  END IF;\n"
 		"END $$;\n"
 		/* any group: the tests of registered groups make their own rows */

@@ -87,12 +87,12 @@ static void test_reported(void **state)
 	strbuf_release(&report);
 }
 
-/* On PostgreSQL, under a submitter's login (what a watch runs as), with
+/* On PostgreSQL, under a watch's login (submitter and reporter), with
  * the jobs the records name (its foreign keys hold, SQLite's are not
  * enforced). */
 static void test_reported_pg(void **state)
 {
-	char *db = lab_test_db(), *url = lab_test_conninfo(db, TEST_SUBMITTER);
+	char *db = lab_test_db(), *url = lab_test_conninfo(db, TEST_WATCHER);
 
 	lab_test_sql(db, "INSERT INTO perfbot.job (id, testcase, path_params, tbox_group, rootfs,"
 		     " kconfig, compiler) SELECT i, 't' || i, '', '', '', '', '' "
