@@ -17,6 +17,7 @@
 #include "lab/upload.h"
 #include "run/run.h"
 #include "util/pathsafe.h"
+#include "util/printable.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -171,6 +172,14 @@ out:
 	return ret;
 }
 
+/* Worker names, jobs and errors are any login's text: each escape or
+ * newline is shown as '?', so that no row can forge another. */
+static void print_line(struct strbuf *line)
+{
+	make_printable(line->buf, line->len, false);
+	printf("%s\n", line->buf);
+}
+
 static int queue_list_cmd(int argc, char **argv, const struct cmd *self)
 {
 	static const struct option opts[] = {
@@ -180,6 +189,7 @@ static int queue_list_cmd(int argc, char **argv, const struct cmd *self)
 	};
 	struct pg db = PG_INIT;
 	const char *url = NULL, *state = NULL;
+	struct strbuf row = STRBUF_INIT;
 	PGresult *r;
 	int c;
 
@@ -207,13 +217,19 @@ static int queue_list_cmd(int argc, char **argv, const struct cmd *self)
 
 		snprintf(try, sizeof(try), "%s/%s", PQgetvalue(r, i, 3), PQgetvalue(r, i, 4));
 		snprintf(box, sizeof(box), *w ? "%s (%s)" : "%s", PQgetvalue(r, i, 6), w);
-		printf("%6s  %-9s %3s %5s  %-12s %-24s %-7s %-12.12s  %s\n", PQgetvalue(r, i, 0),
-		       PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), try,
-		       *PQgetvalue(r, i, 5) ? PQgetvalue(r, i, 5) : "*", box, PQgetvalue(r, i, 10),
-		       PQgetvalue(r, i, 8), PQgetvalue(r, i, 9));
-		if (*err)
-			printf("%6s  last error: %s\n", "", err);
+		strbuf_reset(&row);
+		strbuf_addf(&row, "%6s  %-9s %3s %5s  %-12s %-24s %-7s %-12.12s  %s",
+			    PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), try,
+			    *PQgetvalue(r, i, 5) ? PQgetvalue(r, i, 5) : "*", box,
+			    PQgetvalue(r, i, 10), PQgetvalue(r, i, 8), PQgetvalue(r, i, 9));
+		print_line(&row);
+		if (*err) {
+			strbuf_reset(&row);
+			strbuf_addf(&row, "%6s  last error: %s", "", err);
+			print_line(&row);
+		}
 	}
+	strbuf_release(&row);
 	PQclear(r);
 	return 0;
 }

@@ -195,6 +195,17 @@ test_expect_success 'failures go back to the queue, then the job is parked with 
 	perfbot queue list --db "$S" --state queued | grep -q "^ *3  queued .* 1/2 "
 '
 
+test_expect_success 'queue list shows an error with escapes as ?, on one line' '
+	db=$(lab_db esc) && S=$(url esc sub) && q=$(printf "\047") &&
+	job j.yaml "echo score: 1" &&
+	perfbot queue submit --db "$S" j.yaml >/dev/null &&
+	sql esc "UPDATE perfbot.queue SET last_error = E${q}a\\033]0;owned\\007b\\nforged row${q}" &&
+	perfbot queue list --db "$S" >out &&
+	grep -q "last error: a?\]0;owned?b?forged row$" out &&
+	! grep -q "$(printf "\033")" out &&
+	test "$(wc -l <out)" = 3
+'
+
 test_expect_success 'a job cancelled while it runs is stopped and nothing is uploaded' '
 	db=$(lab_db cancel) && S=$(url cancel sub) &&
 	job j.yaml "sleep 60; echo score: 1" &&
