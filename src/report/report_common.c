@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,17 +354,48 @@ static void pick_kpi_rows(struct report *r, const char *headline)
 	}
 }
 
-/* The test's primary metric among the rows of cmp (lkp's
- * etc/index-perf.yaml, the first listed wins), or NULL. */
+/* The job's testcase as the columns' job.yaml give it, or NULL. */
+static const char *testcase_of(const struct compare *cmp)
+{
+	for (int i = 0; i < cmp->nr_common; i++)
+		if (!strcmp(cmp->common[i].key, "testcase"))
+			return cmp->common[i].value;
+	return NULL;
+}
+
+/*
+ * Is stat the test's own metric: "<testcase>.*" when the job names the
+ * test case, else a test program's metric rather than a monitor's
+ * (iostat, vmstat, ...)?
+ */
+static bool own_metric(const char *stat, const char *testcase)
+{
+	size_t len;
+
+	if (!testcase)
+		return lkp_test_stat(stat);
+	len = strlen(testcase);
+	return !strncmp(stat, testcase, len) && stat[len] == '.';
+}
+
+/*
+ * The test's primary metric among the rows of cmp, or NULL: the test's
+ * own metrics first (will-it-scale.per_process_ops, not the
+ * iostat.vda.wkB/s that etc/index-perf.yaml lists before it), then
+ * lkp's etc/index-perf.yaml order, the first listed wins.
+ */
 static const char *primary_metric(const struct compare *cmp)
 {
-	const char *best = NULL;
+	const char *best = NULL, *testcase = testcase_of(cmp);
 	int best_rank = 0;
 
 	for (int i = 0; i < cmp->nrows; i++) {
-		int rank = cmp->row[i].failure ? 0 : lkp_primary_rank(cmp->row[i].stat);
+		const char *stat = cmp->row[i].stat;
+		int rank = cmp->row[i].failure ? 0 : lkp_primary_rank(stat);
+		if (rank && !own_metric(stat, testcase))
+			rank += INT_MAX / 2;    /* after every own metric */
 		if (rank && (!best || rank < best_rank)) {
-			best = cmp->row[i].stat;
+			best = stat;
 			best_rank = rank;
 		}
 	}

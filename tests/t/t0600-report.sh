@@ -223,4 +223,27 @@ test_expect_success 'HTML: %stddev by the text table'"'"'s rule, tooltips format
 	grep -q "<title>mean 1.75 &#177; 0.75</title>" out.html
 '
 
+# a result root of 3 runs: matrix.json from the JSON given, and with
+# testcase T a job.yaml in run 0 naming it
+write_root() {
+	mkdir -p "$1/0" &&
+	echo "$2" >"$1/matrix.json" &&
+	if test -n "${3-}"; then echo "testcase: $3" >"$1/0/job.yaml"; fi
+}
+
+test_expect_success 'the key metric named is the test'"'"'s own, not iostat'"'"'s that lkp lists first' '
+	write_root wb "{\"will-it-scale.per_process_ops\": [500000, 501000, 499000], \"iostat.vda.wkB/s\": [100, 102, 98]}" &&
+	write_root wn "{\"will-it-scale.per_process_ops\": [500500, 499500, 500000], \"iostat.vda.wkB/s\": [72, 73, 71]}" &&
+	perfbot report wb wn >out &&
+	grep -q "^metrics (will-it-scale.per_process_ops: +0.0%)\\.$" out &&
+	! grep -q "iostat" out
+'
+
+test_expect_success 'the job'"'"'s testcase decides whose metrics are its own' '
+	write_root jb "{\"will-it-scale.per_process_ops\": [500000, 501000, 499000], \"aim7.jobs-per-min\": [100, 102, 98]}" will-it-scale &&
+	write_root jn "{\"will-it-scale.per_process_ops\": [500500, 499500, 500000], \"aim7.jobs-per-min\": [72, 73, 71]}" will-it-scale &&
+	perfbot report jb jn >out &&
+	grep -q "^will-it-scale.per_process_ops (+0.0%), but of the other key metrics, 1$" out
+'
+
 test_done
