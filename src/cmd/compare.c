@@ -126,6 +126,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	cmp.opt = opt;
 	cmp.all = all;
+	cmp.explain = !json && !csv;
 	if (compare_build(&cmp) < 0) {
 		compare_release(&cmp);
 		return EXIT_ERROR;
@@ -139,6 +140,10 @@ int cmd_compare(int argc, char **argv)
 	else
 		compare_print_table(&cmp, &out, pvalue);
 	fwrite(out.buf, 1, out.len, stdout);
+	/* after the table; lkp's table is lkp's bytes, the note goes apart */
+	strbuf_reset(&out);
+	compare_print_hidden(&cmp, &out);
+	fwrite(out.buf, 1, out.len, opt.rule == RULE_LKP ? stderr : stdout);
 	if (fail_on_regression)
 		for (int i = 0; i < cmp.nrows; i++)
 			if (cmp.row[i].regression && lkp_kpi_stat(cmp.row[i].stat)) {

@@ -199,6 +199,7 @@ void compare_release(struct compare *cmp)
 		free(r->sort_key);
 	}
 	free(cmp->row);
+	free(cmp->hidden);
 	axes_release(cmp->common, cmp->nr_common);
 	free(cmp->axis);
 	memset(cmp, 0, sizeof(*cmp));
@@ -347,17 +348,127 @@ static int cmp_rows_ctx(const void *pa, const void *pb, void *arg)
 	return strcmp(a->stat, b->stat);
 }
 
+/*
+ * Runs a side at which Welch's p of samples like a's and b's (same means,
+ * same spreads) would go below level, 0 beyond MAX_RUNS_NEEDED.
+ */
+#define MAX_RUNS_NEEDED 50
+static int runs_needed(const double *a, int na, const double *b, int nb, double level)
+{
+	double va = na > 1 ? pow(stddev_sample(a, na), 2) : 0;
+	double vb = nb > 1 ? pow(stddev_sample(b, nb), 2) : 0;
+	double d = fabs(mean(a, na) - mean(b, nb));
+	int from = (na > nb ? na : nb) + 1;
+
+	for (int n = from < 3 ? 3 : from; n <= MAX_RUNS_NEEDED; n++) {
+		double se2 = (va + vb) / n, df;
+		if (se2 <= 0)
+			return d > 0 ? n : 0;
+		df = se2 * se2 / ((va * va + vb * vb) / ((double)n * n * (n - 1)));
+		if (t_pvalue(d / sqrt(se2), df) < level)
+			return n;
+	}
+	return 0;
+}
+
+static void add_hidden(struct compare *cmp, size_t *alloc, int col, const struct change_record *rec)
+{
+	const struct compare_col *c = &cmp->col[col], *base = &cmp->col[0];
+	double *a = xmalloc(sizeof(double) * (size_t)(c->runs + 1));
+	double *b = xmalloc(sizeof(double) * (size_t)(base->runs + 1));
+	struct compare_hidden *h;
+	int na = compare_col_samples(c, rec->stat, false, a);
+	int nb = compare_col_samples(base, rec->stat, false, b);
+	double ma = mean(a, na), mb = mean(b, nb);
+
+	ALLOC_GROW(cmp->hidden, (size_t)cmp->nhidden + 1, *alloc);
+	h = &cmp->hidden[cmp->nhidden++];
+	h->stat = rec->stat;
+	h->col = col;
+	h->abs_change = absolute_change(rec->stat);
+	h->change = h->abs_change ? ma - mb : 100.0 * (ma - mb) / (mb == 0 ? 1e-100 : mb);
+	h->key = rec->key;
+	h->level = rec->key ? change_key_alpha(cmp->opt.alpha) : cmp->opt.alpha;
+	h->p = rec->key ? rec->p_welch : rec->q;
+	/* the rank test had a say too: the larger p decided */
+	if (!rec->too_few_samples && rec->p_mwu > h->p)
+		h->p = rec->p_mwu;
+	h->na = na;
+	h->nb = nb;
+	/* a non-key p must clear BH's share of the level: p * (p/q) */
+	h->runs_needed = runs_needed(a, na, b, nb,
+				     rec->key || !(rec->q > 0) ? h->level : h->level * rec->p_welch / rec->q);
+	free(a);
+	free(b);
+}
+
+/*
+ * Under lkp's rule, the hidden changes of NEW column col are the stat
+ * rule's: its changes and its near misses (the shown ones are dropped
+ * later).
+ */
+static int find_hidden_lkp(struct compare *cmp, int col, size_t *alloc)
+{
+	struct change_options o = cmp->opt;
+	struct change_list cl = CHANGE_LIST_INIT;
+
+	o.rule = RULE_STAT;
+	o.near_misses = true;
+	if (stat_changed_stats(&cmp->col[col].mx, &cmp->col[0].mx, &o, &cl) < 0) {
+		change_list_release(&cl);
+		return -1;
+	}
+	for (int k = 0; k < cl.nr; k++)
+		if (!cl.r[k].is_function_stat)
+			add_hidden(cmp, alloc, col, &cl.r[k]);
+	change_list_release(&cl);
+	return 0;
+}
+
+/* Key metrics first, then by p, then by name: the note's order. */
+static int cmp_hidden(const void *pa, const void *pb)
+{
+	const struct compare_hidden *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key ? -1 : 1;
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return strcmp(a->stat, b->stat);
+}
+
+/* Drop the hidden changes of metrics the table shows after all, and sort
+ * the rest. */
+static void drop_shown(struct compare *cmp, const struct strmap *chosen)
+{
+	int n = 0;
+
+	for (int i = 0; i < cmp->nhidden; i++)
+		if (strmap_get(chosen, cmp->hidden[i].stat) < 0)
+			cmp->hidden[n++] = cmp->hidden[i];
+	cmp->nhidden = n;
+	if (n)
+		qsort(cmp->hidden, (size_t)n, sizeof(*cmp->hidden), cmp_hidden);
+}
+
 int compare_build(struct compare *cmp)
 {
+	size_t hidden_alloc = 0;
 	struct strmap chosen;
 	const char **names = NULL;
 	size_t alloc = 0;
 	int nnames = 0, nchanged, ret = 0;
 
+	bool explain = cmp->explain && !cmp->all;
+	struct change_options o = cmp->opt;
+
+	o.near_misses = explain && o.rule == RULE_STAT;
 	strmap_init(&chosen);
 	for (int i = 1; i < cmp->ncols; i++) {
 		struct change_list cl = { 0 };
-		if (changed_stats(&cmp->col[i].mx, &cmp->col[0].mx, &cmp->opt, &cl) < 0) {
+		if (changed_stats(&cmp->col[i].mx, &cmp->col[0].mx, &o, &cl) < 0) {
 			change_list_release(&cl);
 			ret = -1;
 			goto out;
@@ -370,6 +481,11 @@ int compare_build(struct compare *cmp)
 			/* the record's name is borrowed from column i's matrix,
 			 * which lives as long as the compare */
 			const char *s = cl.r[k].stat;
+			if (cl.r[k].near_miss) {
+				if (!cl.r[k].is_function_stat)
+					add_hidden(cmp, &hidden_alloc, i, &cl.r[k]);
+				continue;
+			}
 			if (strmap_get(&chosen, s) >= 0)
 				continue;
 			ALLOC_GROW(names, (size_t)nnames + 1, alloc);
@@ -378,6 +494,12 @@ int compare_build(struct compare *cmp)
 		}
 		change_list_release(&cl);
 	}
+	for (int i = 1; i < cmp->ncols && explain && o.rule == RULE_LKP; i++)
+		if (find_hidden_lkp(cmp, i, &hidden_alloc) < 0) {
+			ret = -1;
+			goto out;
+		}
+	drop_shown(cmp, &chosen);
 	nchanged = nnames;
 	if (cmp->all) {
 		for (int i = 0; i < cmp->ncols; i++)

@@ -46,6 +46,20 @@ struct compare_row {
 	char *sort_key;
 };
 
+/* A change big enough for the table that the rule did not call changed
+ * (compare->explain): what the note after the table lists. */
+struct compare_hidden {
+	const char *stat;       /* borrowed from a column's matrix */
+	int col;                /* the NEW column */
+	double change;          /* as the table's %change column */
+	bool abs_change;
+	bool key;               /* a key metric: p against alpha/10 */
+	double p, level;        /* the deciding p (q for a non-key metric, the
+	                         * BH-adjusted p) and what it had to go below */
+	int na, nb;             /* runs of NEW and BASE */
+	int runs_needed;        /* a side, if the means and spreads hold; 0: > 50 */
+};
+
 struct compare {
 	struct compare_col *col;
 	int ncols;
@@ -58,7 +72,9 @@ struct compare {
 	struct axis *common;    /* axes equal in every column (minus commit) */
 	int nr_common;
 	char *axis;             /* the key the columns are labelled by, or
-	                         * NULL: by commit ("commit:" in the header) */
+	                         * NULL: by commit ("commit:" in the header) */	bool explain;           /* find the hidden changes (the text tables) */
+	struct compare_hidden *hidden;
+	int nhidden;
 };
 
 /* Load the matrices named by paths (BASE first).  0 or -1 with a message
@@ -111,6 +127,13 @@ void compare_print_legacy(const struct compare *cmp, struct strbuf *out);
 void compare_print_legacy_header(struct strbuf *out, const char *const *labels, int n, const char *eol);
 void compare_print_legacy_cell(struct strbuf *out, const double *change, bool abs_change,
 			       double avg, double sd_percent);
+/*
+ * The note on the hidden changes (cmp->hidden), empty when none: how many
+ * changes the rule did not show, why (p against the level, lkp's 3-run
+ * minimum), the runs a side that would show each, and that --all shows
+ * them.  Apart from the table, so that lkp's table stays lkp's bytes.
+ */
+void compare_print_hidden(const struct compare *cmp, struct strbuf *out);
 void compare_print_json(const struct compare *cmp, struct strbuf *out);
 /* --csv: a line per metric and column (compare --help names the fields). */
 void compare_print_csv(const struct compare *cmp, struct strbuf *out);

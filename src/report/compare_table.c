@@ -18,6 +18,7 @@
 #include "util/xalloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,6 +242,49 @@ void compare_print_legacy(const struct compare *cmp, struct strbuf *out)
 	}
 	strbuf_addch(out, '\n');
 	print_footnote(cmp, out);
+}
+
+/* The note's rows: the first NOTE_MAX_ROWS, then how many more. */
+#define NOTE_MAX_ROWS 10
+
+void compare_print_hidden(const struct compare *cmp, struct strbuf *out)
+{
+	int nb = cmp->col[0].complete_runs, same = 1;
+	bool lkp = cmp->opt.rule == RULE_LKP;
+
+	if (!cmp->nhidden)
+		return;
+	for (int i = 1; i < cmp->ncols; i++)
+		same &= cmp->col[i].complete_runs == nb;
+	strbuf_addf(out, "note: %d change%s big enough for the table %s not shown",
+		    cmp->nhidden, cmp->nhidden > 1 ? "s" : "", cmp->nhidden > 1 ? "are" : "is");
+	if (same)
+		strbuf_addf(out, ", at %d run%s a side", nb, nb > 1 ? "s" : "");
+	if (lkp && nb < 3 && same)
+		strbuf_addstr(out, ":\n      lkp's rule compares only with 3 runs on a side");
+	else if (lkp)
+		strbuf_addstr(out, ":\n      lkp's rule does not call them changed");
+	else
+		strbuf_addstr(out, ":\n      the test cannot tell them from noise");
+	strbuf_addstr(out, " (q: a BH-adjusted p; runs: a side,\n"
+		      "      for the p to get there if the means and spreads hold):\n");
+	for (int i = 0; i < cmp->nhidden && i < NOTE_MAX_ROWS; i++) {
+		const struct compare_hidden *h = &cmp->hidden[i];
+		char p[48], runs[16];
+
+		snprintf(p, sizeof(p), "%s=%.2g, needs < %g", h->key ? "p" : "q", h->p, h->level);
+		if (h->runs_needed)
+			snprintf(runs, sizeof(runs), "%d runs", h->runs_needed);
+		else
+			snprintf(runs, sizeof(runs), "> 50 runs");
+		strbuf_addstr(out, "      ");
+		print_change(out, h->change, h->abs_change);
+		strbuf_addf(out, " %-24s %-9s %s%s%s\n", p, runs, h->stat,
+			    cmp->ncols > 2 ? " vs " : "", cmp->ncols > 2 ? cmp->col[h->col].label : "");
+	}
+	if (cmp->nhidden > NOTE_MAX_ROWS)
+		strbuf_addf(out, "      ... and %d more\n", cmp->nhidden - NOTE_MAX_ROWS);
+	strbuf_addstr(out, "      --all shows every metric, --pvalue their p.\n");
 }
 
 static void number_array(struct json_writer *jw, const double *v, int n)

@@ -45,7 +45,9 @@ struct change_options {
 	bool whole;             /* lkp's 'whole': compare even with < 3 runs */
 	double alpha;           /* RULE_STAT: the false discovery rate of the
 	                         * non-key rows, and change_key_alpha(alpha) is
-	                         * each key metric's level; default 0.05 */
+	                         * each key metric's level; default 0.05 */	bool near_misses;       /* RULE_STAT: also list, marked near_miss, the
+	                         * metrics big enough to report that the tests
+	                         * did not call changed (compare's note) */
 };
 
 void change_options_init(struct change_options *opt);
@@ -69,7 +71,8 @@ struct change_record {
 	double q;               /* RULE_STAT, non-key: Benjamini-Hochberg adjusted
 	                         * p over the comparison; NaN for key metrics */
 	bool too_few_samples;   /* RULE_STAT: the rank test could never reach the
-	                         * metric's level, and Welch decided alone */
+	                         * metric's level, and Welch decided alone */	bool near_miss;         /* RULE_STAT with opt.near_misses: not changed,
+	                         * only big enough to be (p_welch, q say why) */
 };
 
 struct change_list {

@@ -374,6 +374,9 @@ static bool compare_metric(struct stat_ctx *c, const char *name, bool function, 
 		changed = false;
 	} else {
 		changed = !small_change(r) && significant(c, r, q);
+		/* tested and big enough, but not significant */
+		if (!changed && opt->near_misses && !isnan(r->p_welch))
+			changed = r->near_miss = true;
 	}
 
 	if (!changed) {

@@ -272,4 +272,20 @@ test_expect_success 'a bad NEW: the columns before it warn, in order, and nothin
 	grep -q "a.x$" out
 '
 
+test_expect_success 'a change hidden at 2 runs a side is named after the table, with its p and the runs that would show it' '
+	mkdir hb hn &&
+	echo "{\"will-it-scale.per_process_ops\": [1000000, 1080000], \"vmstat.cpu.us\": [50, 51]}" >hb/matrix.json &&
+	echo "{\"will-it-scale.per_process_ops\": [663000, 716000], \"vmstat.cpu.us\": [50, 51]}" >hn/matrix.json &&
+	perfbot compare hb hn >out &&
+	test $(grep -c per_process_ops out) = 1 &&
+	grep -q "^note: 1 change big enough for the table is not shown, at 2 runs a side:$" out &&
+	grep -q "^ *-33\\.7%  p=0\\.026, needs < 0\\.005 *3 runs *will-it-scale.per_process_ops$" out &&
+	! grep -q "vmstat.cpu.us" out &&
+	perfbot compare --rule lkp hb hn >lkp 2>err &&
+	! grep -q note lkp &&
+	grep -q "lkp.s rule compares only with 3 runs on a side" err &&
+	perfbot compare --all hb hn >all &&
+	! grep -q note all
+'
+
 test_done
