@@ -369,7 +369,11 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	/* what a failed benchmark printed may still be worth keeping, but
 	 * "no metrics found" in nothing is not news after the above */
 	struct stat out_st;
-	if (o.failed_exit && stat(path.buf, &out_st) == 0 && out_st.st_size == 0)
+	if (o.interrupted)
+		/* killed by us: half an output, no news (the caller says
+		 * "interrupted"); the run is incomplete anyway */
+		run_phase(rc, "interrupted: output not parsed");
+	else if (o.failed_exit && stat(path.buf, &out_st) == 0 && out_st.st_size == 0)
 		run_phase(rc, "benchmark printed nothing");
 	else if (run_parse_benchmark(rc, tmp.buf) < 0)
 		o.incomplete = true;
