@@ -5,8 +5,12 @@
 #include "bisect/advice.h"
 #include "stats/summary.h"
 #include "util/json_writer.h"
+#include "util/xalloc.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 void bisect_outlook_init(struct bisect_outlook *o, const struct sample_set *good,
 			 const struct sample_set *bad, const struct bisect_params *p,
@@ -124,4 +128,99 @@ void bisect_outlook_json(const struct bisect_outlook *o, double good_mean, doubl
 	jw_key(jw, "partial_step");
 	jw_bool(jw, bisect_partial_step(step_shift, o->shift));
 	jw_object_end(jw);
+}
+
+/* Levenshtein distance of a and b (two rows). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof(*row)), d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/* How far cand is from name, or SIZE_MAX when it is not close. */
+static size_t closeness(const char *name, const char *cand)
+{
+	size_t ln = strlen(name), lc = strlen(cand), d = edit_distance(name, cand);
+	size_t limit = (ln > lc ? ln : lc) / 3, cp = 0;
+	const char *dot = strchr(cand, '.');
+
+	if (limit < 2)
+		limit = 2;
+	if (d <= limit)
+		return d;
+	if (dot && !strcmp(dot + 1, name))
+		return d;
+	while (name[cp] && name[cp] == cand[cp])
+		cp++;
+	if (cp >= 4 && (!name[cp] || name[cp] == '.' || (cp && name[cp - 1] == '.')))
+		return d;
+	return SIZE_MAX;
+}
+
+int bisect_closest_names(const char *name, const char *const *names, int n,
+			 const char **out, int max)
+{
+	size_t *dist = xcalloc((size_t)max + 1, sizeof(*dist));
+	int nr = 0;
+
+	for (int i = 0; i < n; i++) {
+		size_t d = closeness(name, names[i]);
+		int k;
+
+		if (d == SIZE_MAX || !strcmp(name, names[i]))
+			continue;
+		/* insertion into the max closest, stable */
+		for (k = nr; k > 0 && dist[k - 1] > d; k--) {
+			if (k < max) {
+				dist[k] = dist[k - 1];
+				out[k] = out[k - 1];
+			}
+		}
+		if (k < max) {
+			dist[k] = d;
+			out[k] = names[i];
+			if (nr < max)
+				nr++;
+		}
+	}
+	free(dist);
+	return nr;
+}
+
+void bisect_say_unknown_metric(const char *metric, const char *where,
+			       const char *const *names, int n, struct strbuf *out)
+{
+	const char *close[3];
+	int nc = bisect_closest_names(metric, names, n, close, 3);
+
+	strbuf_addf(out, "--metric '%s' is not in the stats of %s", metric, where);
+	if (!nc) {
+		strbuf_addf(out, " (no name of its %d is close)", n);
+		return;
+	}
+	strbuf_addstr(out, " (did you mean ");
+	for (int i = 0; i < nc; i++)
+		strbuf_addf(out, "%s'%s'", i == 0 ? "" : i == nc - 1 ? " or " : ", ", close[i]);
+	strbuf_addstr(out, "?)");
 }

@@ -41,6 +41,23 @@ void bisect_say_outlook(const struct bisect_outlook *o, const char *metric,
 void bisect_say_give_up(const struct bisect_outlook *o, enum bisect_stop why,
 			int runs_spent, struct strbuf *out);
 
+/*
+ * The --metric the runs do not have: "--metric 'NAME' is not in the
+ * stats of <where> (did you mean 'a', 'b' or 'c'?)" with the up to 3
+ * names of names[0..n) closest to it (bisect_closest_names), one line.
+ */
+void bisect_say_unknown_metric(const char *metric, const char *where,
+			       const char *const *names, int n, struct strbuf *out);
+/*
+ * Up to max of names[0..n) close to name, closest first, into out:
+ * within an edit distance of a third of the longer (at least 2), or
+ * name is the part after one's first '.' (the testcase left out), or
+ * they share a prefix of 4 or more, up to a '.' or the end of name.
+ * Ties keep the order of names.  Returns how many.
+ */
+int bisect_closest_names(const char *name, const char *const *names, int n,
+			 const char **out, int max);
+
 /* The endpoints re-measured at the end disagree with the start: say how. */
 void bisect_say_noise_moved(const struct bisect_noise_check *c, struct strbuf *out);
 

@@ -255,8 +255,8 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		if (!b->o->no_progress && !want) {
 			struct strbuf subject = STRBUF_INIT;
 			bisect_subject_of(b, sha, &subject);
-			fprintf(stderr, "perfbot: %.12s (\"%s\"): %s after %d run%s (mean %g; good %g, bad %g)\n",
-				sha, subject.buf, bisect_verdict_name(v), step.nr, step.nr == 1 ? "" : "s",
+			fprintf(stderr, "perfbot: %s%.12s (\"%s\"): %s after %d run%s (mean %g; good %g, bad %g)\n",
+				b->confirming ? "confirming " : "", sha, subject.buf, bisect_verdict_name(v), step.nr, step.nr == 1 ? "" : "s",
 				step.nr ? mean(step.v, step.nr) : NAN, mean(good.v, good.nr),
 				mean(bad.v, bad.nr));
 			strbuf_release(&subject);
@@ -487,7 +487,9 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		d->from = from;
 		d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
 		strbuf_reset(&b->why);
+		b->confirming = true;
 		v = decide(b, cand[i], &cp, from, old, &used);
+		b->confirming = false;
 		if (v < 0) {
 			d->v = old;
 			d->from = 0;
@@ -508,7 +510,7 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		}
 		if (d->v != old) {
 			if (b->o->verbose)
-				fprintf(stderr, "perfbot: %.12s re-measured: %s, not %s\n", cand[i],
+				fprintf(stderr, "perfbot: confirming %.12s: re-measured %s, not %s\n", cand[i],
 					bisect_verdict_name(d->v), bisect_verdict_name(old));
 			rc = 1;
 		}
@@ -702,11 +704,107 @@ static bool result_stands_out(struct bisect *b, const char *parent)
 	return out;
 }
 
+/*
+ * Unregister the worktrees under b->dir from repo (git bisect reset in
+ * the step's first, so that no bisect of theirs lingers in the
+ * repository's git dir).  Worktrees gone by hand are pruned.
+ */
+static void remove_worktrees(struct bisect *b, const char *repo)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	path_join(&path, b->dir.buf, bisect_wt_name[WT_STEP]);
+	if (is_dir(path.buf))
+		bisect_git(b, path.buf, NULL, "bisect", "reset", NULL, NULL);
+	for (int i = 0; repo && i < 3; i++) {
+		strbuf_reset(&path);
+		path_join(&path, b->dir.buf, bisect_wt_name[i]);
+		checkout_remove(repo, path.buf);
+	}
+	strbuf_release(&path);
+}
+
+/* A scratch bisection for the state at path (lo its options), the log
+ * read into it unless load is false; -1 when it cannot be read (an error
+ * said why). */
+static int peek_state(struct bisect *b, struct bisect_opts *lo, const char *path, bool load)
+{
+	memset(b, 0, sizeof(*b));
+	memset(lo, 0, sizeof(*lo));
+	b->o = lo;
+	strbuf_init(&b->dir, 0);
+	strbuf_init(&b->order, 0);
+	strbuf_init(&b->skips, 0);
+	strbuf_addf(&b->dir, "%s.d", path);
+	return load ? bisect_load_log(b, path, lo) : 0;
+}
+
+static void peek_release(struct bisect *b, struct bisect_opts *lo)
+{
+	for (int i = 0; i < b->nr_d; i++)
+		free(b->d[i].sha);
+	free(b->d);
+	free(b->result);
+	strbuf_release(&b->dir);
+	strbuf_release(&b->order);
+	strbuf_release(&b->skips);
+	bisect_opts_release(lo);
+}
+
+int bisect_reset(const char *state_path, const char *repo, int verbose)
+{
+	struct bisect b;
+	struct bisect_opts lo;
+	bool have_state = file_exists(state_path);
+	int ret = 0;
+
+	/* the worktrees are registered in the state's own repository */
+	peek_state(&b, &lo, state_path, have_state);
+	if (!have_state && !is_dir(b.dir.buf)) {
+		fprintf(stderr, "perfbot: no bisect state at %s: nothing to reset\n", state_path);
+		peek_release(&b, &lo);
+		return 0;
+	}
+	lo.verbose = verbose;
+	remove_worktrees(&b, lo.repo ? lo.repo : repo);
+	if (remove_tree(b.dir.buf) < 0)
+		ret = EXIT_ERROR;
+	else if (have_state && unlink(state_path) < 0)
+		ret = error("cannot remove '%s': %s", state_path, strerror(errno)) ? EXIT_ERROR : 0;
+	else
+		fprintf(stderr, "perfbot: removed the bisect state %s and %s\n", state_path, b.dir.buf);
+	peek_release(&b, &lo);
+	return ret;
+}
+
+/*
+ * A new bisect where a state is: say what it is and what to do, as an
+ * error (the state is the user's until --reset).
+ */
+static void say_state_exists(const char *path)
+{
+	struct bisect b;
+	struct bisect_opts lo;
+	struct strbuf what = STRBUF_INIT;
+
+	if (peek_state(&b, &lo, path, true) < 0)
+		strbuf_addstr(&what, "unreadable");
+	else if (b.result)
+		strbuf_addf(&what, "finished: first bad commit %s", b.result);
+	else
+		strbuf_addf(&what, "unfinished: %d verdict%s", b.nr_d, b.nr_d == 1 ? "" : "s");
+	error("a bisect state is already at %s (%s); use --resume to %s it or "
+	      "--reset to start over", path, what.buf, b.result ? "see" : "continue");
+	strbuf_release(&what);
+	peek_release(&b, &lo);
+}
+
 int bisect_run(struct bisect_opts *o, bool resume)
 {
 	struct bisect b;
 	int ret = EXIT_ERROR;
 	bool over = false;              /* an answer: no resume needs the worktrees */
+	bool forget = false;            /* nor the state: it has no verdict */
 	char *sha;
 
 	memset(&b, 0, sizeof(b));
@@ -777,7 +875,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 #endif
 	if (!resume) {
 		if (file_exists(o->state_path)) {
-			error("'%s' exists: continue it with --resume, or remove it", o->state_path);
+			say_state_exists(o->state_path);
 			goto out;
 		}
 		/* record full shas, so that the log means the same later */
@@ -824,16 +922,32 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		b.p.alpha = o->alpha / verdicts;
 	}
 
-	/* 1. endpoints */
+	/* 1. endpoints; a --metric their stored runs lack fails at once */
+	if (bisect_check_metric(&b, "good", o->good) < 0 || bisect_check_metric(&b, "bad", o->bad) < 0) {
+		ret = EXIT_USAGE;
+		over = true;
+		forget = !resume;
+		goto out;
+	}
 	for (;;) {
 		struct bisect_runs more;
 		struct commit_samples *g = bisect_samples_of(&b, o->good, false), *bd = bisect_samples_of(&b, o->bad, false);
 		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, NULL, &b.p, &more))
 			break;
 		endpoint_progress(&b, g, bd, &more);
-		int r = bisect_measure(&b, WT_GOOD, o->good, more.good);
+		/* the first run alone, so that a wrong --metric costs one */
+		int first = b.metric_checked || more.good < 2 ? more.good : 1;
+		int r = bisect_measure(&b, WT_GOOD, o->good, first);
+		if (r == 0)
+			r = bisect_measure(&b, WT_GOOD, o->good, more.good - first);
 		if (r == 0)
 			r = bisect_measure(&b, WT_BAD, o->bad, more.bad);
+		if (r == BISECT_MEASURE_NO_METRIC) {
+			ret = EXIT_USAGE;
+			over = true;
+			forget = !resume;
+			goto out;
+		}
 		if (r) {
 			if (r == 1)
 				error("an endpoint could not be built or measured: nothing can be bisected");
@@ -920,20 +1034,15 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	bisect_free_words(par, np);
 	over = true;
 out:
-	if (b.dir.len) {
-		struct strbuf path = STRBUF_INIT;
-		path_join(&path, b.dir.buf, bisect_wt_name[WT_STEP]);
-		if (is_dir(path.buf))
-			bisect_git(&b, path.buf, NULL, "bisect", "reset", NULL, NULL);
-		/* an answer needs no worktree (report --bisect reads the state
-		 * and the log; --resume makes them again): unregister them
-		 * from the user's repository.  An interrupted one keeps them. */
-		for (int i = 0; over && o->repo && i < 3; i++) {
-			strbuf_reset(&path);
-			path_join(&path, b.dir.buf, bisect_wt_name[i]);
-			checkout_remove(o->repo, path.buf);
-		}
-		strbuf_release(&path);
+	/* an answer needs no worktree (report --bisect reads the state and
+	 * the log; --resume makes them again): unregister them from the
+	 * user's repository.  An interrupted one keeps them. */
+	if (b.dir.len)
+		remove_worktrees(&b, over ? o->repo : NULL);
+	/* a wrong --metric at the start leaves nothing to resume */
+	if (forget) {
+		remove_tree(b.dir.buf);
+		unlink(o->state_path);
 	}
 	for (int i = 0; i < b.nr_d; i++)
 		free(b.d[i].sha);

@@ -64,6 +64,13 @@ struct bisect_opts {
 /* Run (or, with resume, continue) a bisection.  Returns an exit code. */
 int bisect_run(struct bisect_opts *opts, bool resume);
 void bisect_opts_release(struct bisect_opts *opts);
+/*
+ * `perfbot bisect --reset`: git bisect reset in the step worktree, the
+ * worktrees under "<state_path>.d" unregistered from the repository the
+ * state names (else repo, may be NULL), then the state and its directory
+ * removed.  0 (also when there is nothing), or EXIT_ERROR.
+ */
+int bisect_reset(const char *state_path, const char *repo, int verbose);
 
 /* Parse the options of a log's "start" line (shell-quoted words) into opts.
  * 0, or -1 after an error naming the state file and line. */

@@ -55,6 +55,8 @@ struct bisect {
 	bool rechecked;
 	struct bisect_kernel k;      /* --kernel-tree */
 	struct strbuf why;           /* why the commit being measured cannot be */
+	bool metric_checked;         /* a complete run had --metric (bisect_check_metric) */
+	bool confirming;             /* the final pair is re-measured (the console says so) */
 	struct strbuf skips;         /* "sha reason\n" of skipped commits */
 	struct strbuf range_buf;     /* git rev-list --reverse good..bad */
 	char **range;                /* its lines: range[i] is at position i + 1 */
@@ -87,8 +89,16 @@ struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool
  * 0, 1 when it does not build (b->why says why), -1. */
 int bisect_prepare(struct bisect *b, int w, const char *sha);
 /* Run the job n more times on sha in worktree w (or the lab): 0, 1 when
- * it cannot be built or measured (b->why says why), -1. */
+ * it cannot be built or measured (b->why says why), -1, or
+ * BISECT_MEASURE_NO_METRIC when the first complete run of the bisection
+ * lacks --metric (bisect_check_metric said so). */
 int bisect_measure(struct bisect *b, int w, const char *sha, int n);
+#define BISECT_MEASURE_NO_METRIC (-2)
+/* sha's complete runs in the result tree (what: "good", "bad"), if any,
+ * have --metric: 0 (also without runs), or -1 after a one-line error
+ * naming the closest names of their stats.  Sets b->metric_checked when
+ * there were runs to look at. */
+int bisect_check_metric(struct bisect *b, const char *what, const char *sha);
 
 /* ---- state.c ---------------------------------------------------------- */
 

@@ -139,6 +139,39 @@ struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool
 	return c;
 }
 
+int bisect_check_metric(struct bisect *b, const char *what, const char *sha)
+{
+	struct strbuf rr = STRBUF_INIT, mpath = STRBUF_INIT, where = STRBUF_INIT, msg = STRBUF_INIT;
+	struct matrix mx;
+	int ret = 0;
+
+	matrix_init(&mx);
+	if (job_result_root(b->job, b->o->result_base, sha, &rr) == 0)
+		path_join(&mpath, rr.buf, "matrix.json");
+	if (mpath.len && file_exists(mpath.buf) && matrix_load(&mx, rr.buf) == 0 &&
+	    matrix_complete_values(&mx, NULL, NULL) > 0) {
+		/* a complete run: its stats are what the benchmark gives */
+		b->metric_checked = true;
+		if (matrix_find(&mx, b->o->metric) < 0) {
+			const char **names = xcalloc((size_t)mx.nr + 1, sizeof(*names));
+
+			for (int i = 0; i < mx.nr; i++)
+				names[i] = mx.m[i].name;
+			strbuf_addf(&where, "%s %.12s", what, sha);
+			bisect_say_unknown_metric(b->o->metric, where.buf, names, mx.nr, &msg);
+			error("%s", msg.buf);
+			free(names);
+			ret = -1;
+		}
+	}
+	matrix_release(&mx);
+	strbuf_release(&rr);
+	strbuf_release(&mpath);
+	strbuf_release(&where);
+	strbuf_release(&msg);
+	return ret;
+}
+
 /* --kernel-tree: build sha in the kernel cache, boot it for its runs;
  * 1 when it does not build (b->why says why) */
 static int prepare_kernel(struct bisect *b, const char *sha)
@@ -251,8 +284,9 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 	path_join(&path, b->dir.buf, bisect_wt_name[w]);
 	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", path.buf);
 	char *envv[] = { env.buf, NULL };
-	/* the live line says which phase: the endpoints (good, bad) or a step */
-	strbuf_addf(&label, "bisect %s %.12s ", bisect_wt_name[w], sha);
+	/* the live line says which phase: the endpoints (good, bad), a step or
+	 * the re-measurement of the final pair */
+	strbuf_addf(&label, "bisect %s %.12s ", b->confirming ? "confirming" : bisect_wt_name[w], sha);
 	memset(&ro, 0, sizeof(ro));
 	ro.job = b->job;
 	ro.runs = n;
@@ -282,6 +316,9 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 		return -1;
 	if (r < 0)
 		return -1;
+	/* the first complete run says whether --metric is among its stats */
+	if (!b->metric_checked && bisect_check_metric(b, bisect_wt_name[w], sha) < 0)
+		return BISECT_MEASURE_NO_METRIC;
 	/* every run incomplete, or the metric missing: more runs would only
 	 * repeat that, so the commit cannot be measured (a skip for a step) */
 	if (after <= before) {

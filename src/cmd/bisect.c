@@ -7,9 +7,11 @@
  *                  [--alpha A] [--state FILE] [--result-root DIR]
  *                  [-v] [-- COMMAND [ARG...]]
  *   perfbot bisect --resume [--state FILE]
+ *   perfbot bisect --reset [--state FILE]
  *
  * The runner is src/bisect/driver.c; the decisions src/bisect/decide.c.
- * Exit codes: 0 first bad commit found; 1 error; 2 usage; 4 good and bad
+ * Exit codes: 0 first bad commit found; 1 error; 2 usage, or a --metric
+ * the endpoints' first run does not have; 4 good and bad
  * do not differ on the metric (nothing to bisect); 5 only skipped commits
  * were left; 6 no answer to trust (the run budget spent, the verdicts not
  * converging, or the machine's noise moved: the message says what to
@@ -48,7 +50,7 @@ static char *absolute(const char *path)
 int cmd_bisect(int argc, char **argv)
 {
 	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_KTREE, O_KCONFIG, O_RUNS, O_MAXRUNS, O_TOTAL,
-	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_DB, O_NO_INDEX };
+	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_RESET, O_DB, O_NO_INDEX };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, O_REPO },
 		{ "good", required_argument, NULL, O_GOOD },
@@ -65,6 +67,7 @@ int cmd_bisect(int argc, char **argv)
 		{ "state", required_argument, NULL, O_STATE },
 		{ "result-root", required_argument, NULL, O_ROOT },
 		{ "resume", no_argument, NULL, O_RESUME },
+		{ "reset", no_argument, NULL, O_RESET },
 		{ "db", required_argument, NULL, O_DB },
 		{ "no-index", no_argument, NULL, O_NO_INDEX },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -73,7 +76,7 @@ int cmd_bisect(int argc, char **argv)
 	};
 	const struct cmd *self = cmd_find("bisect");
 	struct bisect_opts o;
-	bool resume = false;
+	bool resume = false, reset = false;
 	const char *state = NULL;       /* default: in the repository's git dir */
 	/* options anywhere before "--"; what follows it is the command's */
 	int opts_end = cmdline_end(argc, argv, "vq", opts);
@@ -115,6 +118,7 @@ int cmd_bisect(int argc, char **argv)
 		case O_STATE: state = optarg; break;
 		case O_ROOT: o.result_base = absolute(optarg); break;
 		case O_RESUME: resume = true; break;
+		case O_RESET: reset = true; break;
 		case O_DB:
 			/* a relative path must name the same file on --resume */
 			free(o.db);
@@ -144,6 +148,11 @@ int cmd_bisect(int argc, char **argv)
 		bisect_opts_release(&o);
 		return cmd_usage(self, 0);
 	}
+	if (reset && resume) {
+		error("--reset removes the bisect that --resume would continue: give one");
+		bisect_opts_release(&o);
+		return EXIT_USAGE;
+	}
 	if (state) {
 		o.state_path = absolute(state);
 	} else {
@@ -153,19 +162,25 @@ int cmd_bisect(int argc, char **argv)
 		struct strbuf path = STRBUF_INIT;
 		if (git_dir(repo, &gd) < 0) {
 			error("no --state, and '%s' is no git repository to keep the bisect in%s", repo,
-			      resume ? " (resume in the repository, or give --state)" : "");
+			      resume ? " (resume in the repository, or give --state)" :
+			      reset ? " (reset in the repository, or give --state)" : "");
 			bisect_opts_release(&o);
 			return EXIT_USAGE;
 		}
 		path_join(&path, gd, "perfbot-bisect");
 		free(gd);
-		if (!resume && mkdir_p(path.buf, 0755) < 0) {
+		if (!resume && !reset && mkdir_p(path.buf, 0755) < 0) {
 			strbuf_release(&path);
 			bisect_opts_release(&o);
 			return EXIT_ERROR;
 		}
 		strbuf_addstr(&path, "/state");
 		o.state_path = strbuf_detach(&path, NULL);
+	}
+	if (reset) {
+		ret = bisect_reset(o.state_path, o.repo, o.verbose);
+		bisect_opts_release(&o);
+		return ret;
 	}
 	if (!resume) {
 		/* a kernel bisect bisects the kernel tree */

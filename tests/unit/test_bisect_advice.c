@@ -115,6 +115,38 @@ static void test_report_notes(void **state)
 	strbuf_release(&out);
 }
 
+/* a misspelt --metric: the closest names of the run's stats, up to 3 */
+static void test_unknown_metric(void **state)
+{
+	const char *names[] = { "vmstat.cpu.us", "mytest.score", "mytest.scores", "time.elapsed_time",
+				"mytest.time", "mytest.score_max", "mytest.rate" };
+	const char *out[3];
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	/* one typo: the nearest first, ties in the stats' order */
+	assert_int_equal(bisect_closest_names("mytest.scor", names, 7, out, 3), 3);
+	assert_string_equal(out[0], "mytest.score");
+	assert_string_equal(out[1], "mytest.scores");
+	/* the testcase left out */
+	assert_int_equal(bisect_closest_names("score", names, 7, out, 1), 1);
+	assert_string_equal(out[0], "mytest.score");
+	/* the testcase left out, and a common prefix up to a '.' */
+	assert_int_equal(bisect_closest_names("time", names, 7, out, 3), 2);
+	assert_string_equal(out[0], "mytest.time");
+	assert_string_equal(out[1], "time.elapsed_time");
+	/* nothing like it */
+	assert_int_equal(bisect_closest_names("throughput", names, 7, out, 3), 0);
+	bisect_say_unknown_metric("mytest.scor", "good 63dcc45838cf", names, 7, &sb);
+	assert_string_equal(sb.buf, "--metric 'mytest.scor' is not in the stats of good 63dcc45838cf "
+			    "(did you mean 'mytest.score', 'mytest.scores' or 'mytest.time'?)");
+	strbuf_reset(&sb);
+	bisect_say_unknown_metric("throughput", "good 63dcc45838cf", names, 7, &sb);
+	assert_string_equal(sb.buf, "--metric 'throughput' is not in the stats of good 63dcc45838cf "
+			    "(no name of its 7 is close)");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_give_up),
 		cmocka_unit_test(test_noise_moved_words),
 		cmocka_unit_test(test_report_notes),
+		cmocka_unit_test(test_unknown_metric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
