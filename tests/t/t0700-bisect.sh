@@ -58,6 +58,9 @@ test_expect_success 'finds the first bad commit in a history with a merge' '
 	grep -q "^first bad commit: $want (\"commit 8\")" out &&
 	# each verdict said without -v, as git bisect says each step
 	grep -q "^perfbot: $(echo $want | cut -c1-12) (\"commit 8\"): bad after [0-9]* runs\? (mean " err &&
+	# the final pair re-measured says so, apart from the search steps
+	grep -q "^perfbot: confirming $(echo $want | cut -c1-12) (\"commit 8\"): bad after [0-9]* runs\? (mean " err &&
+	grep -q "^perfbot: confirming [0-9a-f]\{12\} (\"commit 7\"): good after " err &&
 	grep -q "mytest.score" out &&
 	grep -q "each point below represents a sample run" out &&
 	grep -q "^        perfbot run $TRASH/job.yaml --commit [0-9a-f]* --result-root $(pwd -P)/res$" out &&
@@ -85,7 +88,58 @@ test_expect_success 'runs are stored under each commit and reused on a second bi
 	fresh=$(awk "\$1 == \"verdict\" { v[\$2] = \$4 } \$1 == \"confirm\" { s += \$4 - v[\$2] } END { print s + 0 }" st2) &&
 	test "$fresh" -gt 0 &&
 	test $((n2 - n1)) -eq $((fresh + 2 * 4)) &&
-	grep "^first bad commit" out >a && grep "^first bad commit" out2 >b && test_cmp a b
+	grep "^first bad commit" out >a && grep "^first bad commit" out2 >b && test_cmp a b &&
+	# a finished state: a new bisect says what it is and what to do
+	first=$(grep "^result " st | cut -d" " -f2) &&
+	test_must_fail 1 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out3 2>err3 &&
+	grep -q "^perfbot: a bisect state is already at $(pwd -P)/st (finished: first bad commit $first); use --resume to see it or --reset to start over$" err3 &&
+	test "$(cat counter)" = "$n2" &&
+	perfbot bisect --reset --state st 2>err4 &&
+	! test -e st && ! test -e st.d && test -e st2 &&
+	perfbot bisect --reset --state st 2>err5 &&
+	grep -q "nothing to reset" err5
+'
+
+# A misspelt --metric costs one run (of good), or none when good has
+# runs stored: the closest names of their stats are named, exit 2.
+test_expect_success 'a wrong --metric fails after one run, naming the closest names' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	test_must_fail 2 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.scor --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	test "$(cat counter)" = 1 &&
+	grep -q "^perfbot: --metric .mytest.scor. is not in the stats of good [0-9a-f]\{12\} (did you mean .mytest.score.?)$" err &&
+	test "$(grep -v "^perfbot: endpoints: " err | wc -l)" = 1 &&
+	! test -e st && ! test -e st.d &&
+	test "$(git -C repo worktree list | wc -l)" = 1 &&
+	test_must_fail 2 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric score --state st --result-root res -- "$TRASH/bench.sh" >out2 2>err2 &&
+	test "$(cat counter)" = 1 &&
+	grep -q "^perfbot: --metric .score. is not in the stats of good [0-9a-f]\{12\} (did you mean .mytest.score." err2
+'
+
+# Ctrl-C mid-run: "interrupted" once, nothing about the killed
+# benchmark (its half output is not parsed); the state stays for
+# --resume, a new bisect over it says so, --reset removes it all.
+test_expect_success 'Ctrl-C says interrupted once; --reset removes the state and its worktrees' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter && export BENCH_SLEEP=3 &&
+	{ "$PERFBOT" bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err & } &&
+	pid=$! && sleep 1.5 && kill -INT $pid && { wait $pid || echo $? >rc; } &&
+	test "$(cat rc)" = 130 &&
+	test "$(grep -c interrupted err)" = 1 &&
+	grep -q "^perfbot: interrupted: continue with .perfbot bisect --resume --state $(pwd -P)/st.$" err &&
+	! grep -q "no .name: number. lines" err &&
+	test "$(git -C repo worktree list | wc -l)" -gt 1 &&
+	unset BENCH_SLEEP &&
+	test_must_fail 1 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out2 2>err2 &&
+	grep -q "^perfbot: a bisect state is already at $(pwd -P)/st (unfinished: 0 verdicts); use --resume to continue it or --reset to start over$" err2 &&
+	perfbot bisect --reset --state st 2>err3 &&
+	grep -q "^perfbot: removed the bisect state $(pwd -P)/st and $(pwd -P)/st.d$" err3 &&
+	! test -e st && ! test -e st.d &&
+	test "$(git -C repo worktree list | wc -l)" = 1 &&
+	test_must_fail 2 perfbot bisect --reset --resume --state st
 '
 
 test_expect_success 'kill -9 then --resume reaches the same answer' '
