@@ -124,8 +124,11 @@ int lab_checkout(const char *repo, const char *commit, const char *cache_dir,
 		return -1;
 	strbuf_addf(&cache, "%s/%016llx.git", cache_dir, (unsigned long long)fnv(repo));
 	strbuf_addf(&lock, "%s.lock", cache.buf);
-	fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+	/* the cache may be shared: a lock planted as a link is refused */
+	fd = open_nofollow(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, "lock");
+	if (fd < 0)
+		goto out;
+	if (flock(fd, LOCK_EX) < 0) {
 		error("cannot lock '%s': %s", lock.buf, strerror(errno));
 		goto out;
 	}

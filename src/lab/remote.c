@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct lab_remote_entry *find(struct lab_remote *r, long long id)
@@ -52,11 +53,13 @@ static int journal(struct lab_remote *r, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return error("'%s': a line too long for the journal", r->journal);
-	fd = open(r->journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, line, (size_t)n) != n || fsync(fd) < 0) {
+	/* a journal in a state dir others may write: never through a link */
+	fd = open_nofollow(r->journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, "write");
+	if (fd < 0)
+		return -1;
+	if (write(fd, line, (size_t)n) != n || fsync(fd) < 0) {
 		error("cannot write '%s': %s", r->journal, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -1;
 	}
 	close(fd);
@@ -78,15 +81,30 @@ static void drop_unsure(struct lab_remote *r, int i)
 	r->unsure[i] = r->unsure[--r->nr_unsure];
 }
 
+/* 64 MiB: a journal line is under 200 bytes, four a batch of jobs */
+#define JOURNAL_MAX_BYTES (64u << 20)
+
 static int read_journal(struct lab_remote *r)
 {
 	struct strbuf text = STRBUF_INIT;
 	int lineno = 0, ret = 0;
 
-	if (!file_exists(r->journal))
+	struct stat st;
+	int fd;
+
+	if (lstat(r->journal, &st) < 0 && errno == ENOENT)
 		return 0;
-	if (read_file(&text, r->journal) < 0)
+	/* a journal in a state dir others may write: never through a link,
+	 * and bounded (a few lines a batch) */
+	fd = open_nofollow(r->journal, O_RDONLY | O_CLOEXEC, "read");
+	if (fd < 0)
 		return -1;
+	ret = read_fd_limited(&text, fd, r->journal, JOURNAL_MAX_BYTES, 0);
+	close(fd);
+	if (ret < 0) {
+		strbuf_release(&text);
+		return -1;
+	}
 	for (char *l = text.buf; *l && !ret; ) {
 		char *nl = strchr(l, '\n'), commit[128], ref[LAB_REF_LEN + 1], end;
 		long long id;

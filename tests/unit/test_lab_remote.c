@@ -158,12 +158,39 @@ static void test_bad_lines(void **state)
 	}
 }
 
+/* A journal planted as a link (to a file of root's, say) is refused,
+ * read and written alike; the file it names is untouched. */
+static void test_journal_link_refused(void **state)
+{
+	struct strbuf link = STRBUF_INIT;
+	struct lab_remote r;
+	struct stderr_capture cap;
+	char *target = journal_with("target", "secret\n"), *msg, *text;
+	(void)state;
+
+	strbuf_addf(&link, "%s/planted", tmpdir);
+	assert_int_equal(symlink(target, link.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(lab_remote_open(&r, "postgresql:///none?host=/nonexistent", link.buf), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "it is a symbolic link"));
+	assert_null(strstr(msg, "secret"));
+	lab_remote_release(&r);
+	text = slurp(target);
+	assert_string_equal(text, "secret\n");
+	free(text);
+	free(msg);
+	free(target);
+	strbuf_release(&link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_adopts_a_batch_the_journal_lacks),
 		cmocka_unit_test(test_open_takes_the_rest_of_a_cut_batch),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_journal_link_refused),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
