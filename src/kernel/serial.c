@@ -145,6 +145,13 @@ static int marker(const char *s, size_t len, const char *mark, double *v)
 	return 1;
 }
 
+bool serial_file_over(const char *path, unsigned long long max)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (unsigned long long)st.st_size > max;
+}
+
 void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_report *r)
 {
 	struct line_iter it;
@@ -192,7 +199,7 @@ void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_r
 				  memmem(panic, panic_len, "Requested init", 14);
 		}
 	}
-	if (r->sent_bytes > 0) {
+	if (r->sent_bytes > 0 && end != BOOT_END_FLOOD) {
 		r->state = BOOT_OK;
 		return;
 	}
@@ -209,6 +216,12 @@ void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_r
 		strbuf_addstr(&r->reason, no_init ? "no init: " : "kernel panic: ");
 		strbuf_add(&r->reason, panic, panic_len);
 		strbuf_rtrim(&r->reason);
+		return;
+	}
+	if (end == BOOT_END_FLOOD) {
+		r->state = BOOT_CRASH;
+		strbuf_addf(&r->reason, "flood: the guest wrote more than %u MiB on a serial port",
+			    SERIAL_FILE_MAX >> 20);
 		return;
 	}
 	if (end == BOOT_END_KILLED) {

@@ -59,7 +59,20 @@ int serial_read_console(const char *path, struct strbuf *out);
 enum boot_end {
 	BOOT_END_EXITED,    /* QEMU exited by itself (reboot, panic=-1) */
 	BOOT_END_KILLED,    /* perfbot killed it at a deadline */
+	BOOT_END_FLOOD,     /* perfbot killed it: a serial file passed SERIAL_FILE_MAX */
 };
+
+/*
+ * What a guest may write on one serial port while it runs (the console,
+ * the results archive, whose unpacked size CPIO_MAX_BYTES bounds, packed
+ * in gzip): past it the guest is stopped, so that a hostile or runaway
+ * guest cannot fill the host's disk.
+ */
+#define SERIAL_FILE_MAX (512u << 20)
+
+/* Whether the file at path is larger than max bytes (a missing file is
+ * not). */
+bool serial_file_over(const char *path, unsigned long long max);
 
 struct boot_report {
 	enum boot_state state;

@@ -274,6 +274,13 @@ static int boot_and_wait(struct boot *b)
 			b->t_init = now;
 			note(b, "/init reached after %.1fs", now - b->t0);
 		}
+		if (serial_file_over(b->console.buf, SERIAL_FILE_MAX) ||
+		    serial_file_over(b->results.buf, SERIAL_FILE_MAX)) {
+			note(b, "the guest wrote more than %u MiB on a serial port: stopping QEMU",
+			     SERIAL_FILE_MAX >> 20);
+			b->end = BOOT_END_FLOOD;
+			break;
+		}
 		if ((b->t_init <= 0 && now - b->t0 > boot_to) || (b->t_init > 0 && now - b->t_init > job_to)) {
 			note(b, "%s deadline passed (%.0fs): stopping QEMU", b->t_init > 0 ? "job" : "boot",
 			     b->t_init > 0 ? job_to : boot_to);

@@ -607,6 +607,30 @@ static enum boot_state classify(const char *log, enum boot_end end, struct boot_
 	return r->state;
 }
 
+/* The size check of a guest's serial files: over max, not at it. */
+static void test_serial_file_over(void **state)
+{
+	char *d = tmpdir();
+	struct strbuf path = STRBUF_INIT;
+	(void)state;
+
+	strbuf_addf(&path, "%s/console", d);
+	assert_false(serial_file_over(path.buf, 10));          /* none yet */
+	assert_int_equal(write_file_atomic(path.buf, "0123456789", 10), 0);
+	assert_false(serial_file_over(path.buf, 10));
+	assert_true(serial_file_over(path.buf, 9));
+	/* the real limit, on a sparse file one byte past it */
+	assert_int_equal(truncate(path.buf, (off_t)SERIAL_FILE_MAX), 0);
+	assert_false(serial_file_over(path.buf, SERIAL_FILE_MAX));
+	assert_int_equal(truncate(path.buf, (off_t)SERIAL_FILE_MAX + 1), 0);
+	assert_true(serial_file_over(path.buf, SERIAL_FILE_MAX));
+	assert_int_equal(SERIAL_FILE_MAX, 512u << 20);
+	unlink(path.buf);
+	rmdir(d);
+	free(d);
+	strbuf_release(&path);
+}
+
 static void test_boot_classify(void **state)
 {
 	struct boot_report r;
@@ -669,6 +693,14 @@ static void test_boot_classify(void **state)
 	assert_int_equal(classify(log.buf, BOOT_END_KILLED, &r), BOOT_JOB_TIMEOUT);
 	assert_null(boot_failure_line(r.state));
 	boot_report_release(&r);
+	/* stopped for flooding a serial port: a crash that says so, even
+	 * when the guest claimed to have sent its results */
+	strbuf_addstr(&log, "perfbot-guest: exit 0\nperfbot-guest: sent 8475\n");
+	assert_int_equal(classify(log.buf, BOOT_END_FLOOD, &r), BOOT_CRASH);
+	assert_string_equal(r.reason.buf, "flood: the guest wrote more than 512 MiB on a serial port");
+	boot_report_release(&r);
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%sperfbot-guest: init 1.31\n", boot_head);
 	/* QEMU ended on its own with nothing said: a crash */
 	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_CRASH);
 	assert_string_equal(boot_failure_line(r.state), "BUG: kernel test crashed");
@@ -845,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_argv),
 		cmocka_unit_test(test_qemu_small_parts),
 		cmocka_unit_test(test_boot_classify),
+		cmocka_unit_test(test_serial_file_over),
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_initramfs_build),
 		cmocka_unit_test(test_build_log_reason),
