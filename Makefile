@@ -32,7 +32,6 @@ GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o
 OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS= $(sort $(wildcard tests/unit/test_*.c))
 TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-HDRS     = $(shell find src -name '*.h')
 
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
@@ -41,9 +40,15 @@ PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
 all: $(PERFBOT)
 
-$(BUILD)/%.o: %.c $(HDRS)
+# Each object depends on the headers it includes, as the compiler lists
+# them (-MMD into a .d beside it; -MP keeps a removed header from breaking
+# the build): touching one header rebuilds its users, not every object.
+# The Makefile too, for its flags: a build dir from before the .d files
+# is then rebuilt once, whole.
+DEPFLAGS = -MMD -MP
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # perfbot embeds its tiny kernel config fragment (src/kernel/kconfig.h)
 $(BUILD)/gen/kernel/tiny_config.c: src/kernel/tiny.config
@@ -62,9 +67,9 @@ $(BUILD)/libperfbot.a: $(OBJS)
 $(PERFBOT): $(BUILD)/src/perfbot.o $(BUILD)/libperfbot.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a $(wildcard tests/unit/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libperfbot.a $(LIBS) $(shell pkg-config --libs cmocka) $(TEST_LIBS_$*)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -Itests/unit -o $@ $< $(BUILD)/libperfbot.a $(LIBS) $(shell pkg-config --libs cmocka) $(TEST_LIBS_$*)
 
 # GSL is used only by tests, to check our own statistics.
 TEST_LIBS_test_stat_tests = $(shell pkg-config --libs gsl 2>/dev/null)
@@ -218,9 +223,9 @@ static: $(STATIC_BINS)
 all: static
 check-unit check-e2e check-asan: static
 ifeq ($(BUILD),build)
-build/static-obj/%.o: %.c $(HDRS)
+build/static-obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<
 build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(GEN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
@@ -266,10 +271,13 @@ fuzz-build:
 	@sh scripts/deps.sh fuzz
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" fuzz-bins
 fuzz-bins: $(FUZZ_BINS)
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libperfbot.a $(wildcard tests/fuzz/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libperfbot.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
 check-fuzz: fuzz-build
 	@FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) FUZZ_RUNS=$(CHECK_FUZZ_RUNS) sh scripts/fuzz.sh
+
+# the header lists the compiler wrote (none before the first build)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
