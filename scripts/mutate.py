@@ -49,6 +49,7 @@ The full report is also written to tests/out/mutate.txt.
 
 import argparse
 import concurrent.futures
+import hashlib
 import os
 import re
 import shutil
@@ -269,7 +270,11 @@ def make(root, targets, env, jobs=1):
 
 def run_mutant(m, base, work, suite, args, log):
     t0 = time.monotonic()
-    d = os.path.join(work, "m-" + m.id.replace("/", "_"))
+    # a short name, whatever the id: the tests' temp dirs live under it,
+    # and Chromium's socket path there must stay under sun_path's 108
+    # bytes (from ids of about 27 characters on, the browser checks
+    # failed whatever the mutant did, and a survivor counted as killed)
+    d = os.path.join(work, "m-" + hashlib.sha1(m.id.encode()).hexdigest()[:8])
     shutil.rmtree(d, ignore_errors=True)
     subprocess.run(["cp", "-a", base, d], check=True)
     tmp = os.path.join(d, ".tmp")
