@@ -814,6 +814,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	strbuf_init(&b.why, 0);
 	strbuf_init(&b.skips, 0);
 	strbuf_init(&b.range_buf, 0);
+	strbuf_init(&b.said, 0);
 	if (resume) {
 		struct bisect_opts lo;
 		memset(&lo, 0, sizeof(lo));
@@ -1062,6 +1063,7 @@ out:
 	free(b.result);
 	job_free(b.job);
 	strbuf_release(&b.dir);
+	strbuf_release(&b.said);
 	bisect_kernel_release(&b.k);
 	strbuf_release(&b.why);
 	strbuf_release(&b.skips);

@@ -58,6 +58,7 @@ struct bisect {
 	bool metric_checked;         /* a complete run had --metric (bisect_check_metric) */
 	bool confirming;             /* the final pair is re-measured (the console says so) */
 	struct strbuf skips;         /* "sha reason\n" of skipped commits */
+	struct strbuf said;          /* run_job's warnings said (run_opts.said) */
 	struct strbuf range_buf;     /* git rev-list --reverse good..bad */
 	char **range;                /* its lines: range[i] is at position i + 1 */
 	int nr_range;

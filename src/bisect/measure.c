@@ -298,6 +298,7 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 	ro.verbose = b->o->verbose > 1;
 	ro.status_line = isatty(2) && !b->o->verbose && !b->o->no_progress;
 	ro.stop = b->o->stop;
+	ro.said = &b->said;
 	ro.label = label.buf;
 	ro.backend = b->o->kernel_tree ? &b->k.vm.backend : NULL;
 	ro.index = !b->o->no_index;

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,6 +405,32 @@ out:
 	return ret;
 }
 
+/* "perfbot: <msg>" on stderr, unless opts->said has it already. */
+__attribute__((format(printf, 2, 3)))
+static void say_once(const struct run_opts *opts, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addch(&msg, '\n');
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&msg, '\n');
+	if (opts->said) {
+		/* each line said is kept as "\nline\n" from its first '\n' */
+		if (opts->said->len && strstr(opts->said->buf, msg.buf)) {
+			strbuf_release(&msg);
+			return;
+		}
+		if (!opts->said->len)
+			strbuf_addch(opts->said, '\n');
+		strbuf_add(opts->said, msg.buf + 1, msg.len - 1);
+	}
+	fprintf(stderr, "perfbot: %.*s\n", (int)msg.len - 2, msg.buf + 1);
+	strbuf_release(&msg);
+}
+
 int run_job(const struct run_opts *opts, struct run_result *res)
 {
 	struct run_ctx rc;
@@ -504,13 +531,12 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	if (rc.plan.skipped.len)
 		for (const char *l = rc.plan.skipped.buf; *l;) {
 			const char *nl = strchr(l, '\n');
-			fprintf(stderr, "perfbot: monitor skipped: %.*s\n", (int)(nl - l), l);
+			say_once(opts, "monitor skipped: %.*s", (int)(nl - l), l);
 			l = nl + 1;
 		}
 	/* one line: the names say what the results will lack */
 	if (desc.missing.len)
-		fprintf(stderr, "perfbot: monitors skipped, not in perfbot yet: %s\n",
-			desc.missing.buf);
+		say_once(opts, "monitors skipped, not in perfbot yet: %s", desc.missing.buf);
 
 runs:
 	ret = 0;

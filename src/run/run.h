@@ -69,6 +69,10 @@ struct run_opts {
 	 * its jobs: the probe, a perf stat -a, cost as much as a no-op
 	 * job), or NULL: run_job probes */
 	const struct perf_caps *perf_caps;
+	/* the warnings said already, one a line: a bisect or a watch calls
+	 * run_job for each commit, and a job's skipped monitors are the
+	 * same each time (said once per invocation); NULL: each call says */
+	struct strbuf *said;
 };
 
 /* What a backend's run_once gets. */

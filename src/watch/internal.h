@@ -28,6 +28,7 @@ struct watch {
 	int nr_pending;
 	size_t alloc_pending;
 	struct checkout co;
+	struct strbuf said;          /* run_job's warnings said (run_opts.said) */
 	char *result_base;
 	bool tty;
 	bool lab;                    /* o->db is a lab's PostgreSQL */

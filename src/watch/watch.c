@@ -390,6 +390,7 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 	ro.verbose = w->o->verbose > 0;
 	ro.status_line = w->tty && !w->o->verbose;
 	ro.stop = w->o->stop;
+	ro.said = &w->said;
 	ro.label = label.buf;
 	ro.index = true;
 	ro.db = w->o->db;
@@ -520,6 +521,7 @@ static void watch_release(struct watch *w)
 	free_strings(w->keys, w->nr_keys);
 	free(w->pending);
 	checkout_release(&w->co);
+	strbuf_release(&w->said);
 	job_free(w->job);
 	free(w->result_base);
 	strbuf_release(&w->state);
@@ -560,6 +562,7 @@ int watch_run(struct watch_opts *o)
 	strbuf_init(&w.state, 0);
 	strbuf_init(&w.reports, 0);
 	strbuf_init(&w.log_path, 0);
+	strbuf_init(&w.said, 0);
 	strmap_init(&w.tested);
 	strmap_init(&w.failed);
 	strmap_init(&w.mails);

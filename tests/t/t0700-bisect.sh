@@ -193,10 +193,14 @@ test_expect_success 'a reversed verdict is confirmed again, also after --resume'
 
 test_expect_success 'nothing to bisect when good and bad do not differ' '
 	make_repo repo 99 && export COUNTER=$(pwd)/counter &&
-	test_must_fail 4 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+	printf "testcase: mytest\nvmstat:\nheartbeat:\n" >j2.yaml &&
+	test_must_fail 4 perfbot bisect --repo repo --good good --bad bad --job j2.yaml \
 		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>&1 &&
 	grep -q "nothing to bisect" out &&
-	test "$(git -C repo worktree list | wc -l)" = 1
+	test "$(git -C repo worktree list | wc -l)" = 1 &&
+	# a monitor perfbot lacks: said once, not once a run
+	test "$(cat counter)" -gt 2 &&
+	test "$(grep -c "not in perfbot yet: heartbeat" out)" = 1
 '
 
 # The first bad commit itself does not build: skipped, git bisect can only
