@@ -81,14 +81,17 @@ static struct job_value *accumulate(struct job_value *a, const struct job_value 
 }
 
 /* lkp's lookup_hash(map, "a.b.c", create_missing: true): the mapping
- * that holds the last key reached, and that key. */
+ * that holds the last key reached, and that key.  Past REVISE_PATH_MAX
+ * parts the rest of the path is one key, dots and all: lkp would nest a
+ * 114-part key 114 deep, deeper than a job file may be read (64), so the
+ * atom written would not load again; real keys have 2-4 parts. */
 static struct job_value *lookup_path(struct job_value *map, const char *path,
 				     struct strbuf *key)
 {
 	const char *p = path;
 
-	for (;;) {
-		const char *dot = strchr(p, '.');
+	for (int part = 1;; part++) {
+		const char *dot = part < REVISE_PATH_MAX ? strchr(p, '.') : NULL;
 		struct job_entry *e;
 
 		strbuf_reset(key);

@@ -21,6 +21,10 @@
 #include "job/job.h"
 
 void revise_map(struct job_value *dst, const struct job_value *src, bool overwrite);
+
+/* The parts of an "a.b.c" key that make nested mappings; the rest of a
+ * longer key is its last part (revise.c, lookup_path). */
+#define REVISE_PATH_MAX 16
 /* True for the keys whose values lkp accumulates (see above). */
 bool revise_accumulative_key(const char *key);
 

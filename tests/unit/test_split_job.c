@@ -10,6 +10,7 @@
 
 #include "job/job.h"
 #include "job/split.h"
+#include "job/revise.h"
 #include "util/xalloc.h"
 
 #define DATA "tests/data/jobs"
@@ -82,6 +83,38 @@ static void split_text(const char *text, const struct split_opts *o, struct atom
 }
 
 static const char *const no_dirs[] = { NULL };
+
+/* A key of many dotted parts nests REVISE_PATH_MAX deep, the rest one
+ * key: lkp would nest it as deep as it has parts, and an atom deeper than
+ * a job may be read did not load again (found by fuzz_split). */
+static void test_deep_dotted_key(void **state)
+{
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct atoms a = { .nr = 0 };
+	struct strbuf text = STRBUF_INIT;
+	struct job_load_opts lo = { no_dirs, false };
+	struct job *again;
+	const char *p;
+	int depth = 0;
+
+	(void)state;
+	strbuf_addstr(&text, "testcase: mytest\nmytest:\nk");
+	for (int i = 0; i < 100; i++)
+		strbuf_addstr(&text, ".k");
+	strbuf_addstr(&text, ": 1\n");
+	split_text(text.buf, &o, &a);
+	assert_int_equal(a.nr, 1);
+	assert_int_equal(job_load_string(a.texts[0], strlen(a.texts[0]), "atom", &lo, &again), 0);
+	job_free(again);
+	/* 16 mappings: "k:" lines, the last with the other 85 parts */
+	for (p = a.texts[0]; (p = strstr(p, "k:\n")); p++)
+		depth++;
+	assert_int_equal(depth, REVISE_PATH_MAX - 1);
+	assert_non_null(strstr(a.texts[0], "k.k.k"));
+	atoms_release(&a);
+	strbuf_release(&text);
+}
+
 
 /* ---- the matrix ----------------------------------------------------- */
 
@@ -832,6 +865,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cartesian),
+		cmocka_unit_test(test_deep_dotted_key),
 		cmocka_unit_test(test_commit_rootfs_names),
 		cmocka_unit_test(test_multi_doc_and_overrides),
 		cmocka_unit_test(test_include_defaults),
