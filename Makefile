@@ -67,9 +67,11 @@ $(BUILD)/libperfbot.a: $(OBJS)
 $(PERFBOT): $(BUILD)/src/perfbot.o $(BUILD)/libperfbot.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
+# (a program's header list goes into .deps/ beside it, out of the globs
+# that run what is in the folder)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfbot.a Makefile
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -Itests/unit -o $@ $< $(BUILD)/libperfbot.a $(LIBS) $(shell pkg-config --libs cmocka) $(TEST_LIBS_$*)
+	@mkdir -p $(dir $@).deps
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $(dir $@).deps/$*.d -MT $@ -Itests/unit -o $@ $< $(BUILD)/libperfbot.a $(LIBS) $(shell pkg-config --libs cmocka) $(TEST_LIBS_$*)
 
 # GSL is used only by tests, to check our own statistics.
 TEST_LIBS_test_stat_tests = $(shell pkg-config --libs gsl 2>/dev/null)
@@ -272,8 +274,8 @@ fuzz-build:
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" fuzz-bins
 fuzz-bins: $(FUZZ_BINS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libperfbot.a Makefile
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
+	@mkdir -p $(dir $@).deps
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $(dir $@).deps/$*.d -MT $@ -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
 check-fuzz: fuzz-build
