@@ -321,6 +321,34 @@ static bool is_job_key(const char *k, size_t len)
 }
 
 /*
+ * A libfyaml parser over text whose diagnostics are collected (into
+ * *diag), not printed: the job loader says them itself, with the file and
+ * line of the text's origin.  Both are destroyed by the caller.
+ */
+static struct fy_parser *quiet_parser(const char *text, size_t len, struct fy_diag **diag)
+{
+	struct fy_parse_cfg cfg;
+	struct fy_diag_cfg dcfg;
+	struct fy_parser *fyp;
+
+	fy_diag_cfg_default(&dcfg);
+	dcfg.fp = NULL;
+	dcfg.output_fn = collect_diag;
+	dcfg.colorize = false;
+	*diag = fy_diag_create(&dcfg);
+	if (!*diag)
+		die("cannot create a YAML diagnostic object");
+	fy_diag_set_collect_errors(*diag, true);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_1 | FYPCF_JSON_NONE;
+	cfg.diag = *diag;
+	fyp = fy_parser_create(&cfg);
+	if (!fyp || fy_parser_set_string(fyp, text, len))
+		die("cannot create a YAML parser");
+	return fyp;
+}
+
+/*
  * Whether an included text is job YAML: YAML on its own, each document a
  * mapping (or empty) whose keys are plain scalars of lkp's key shape.
  * Any other file named after `<< :` (`/etc/shadow`: a plain scalar, or
@@ -331,8 +359,6 @@ static bool is_job_key(const char *k, size_t len)
  */
 static int check_job_yaml(const char *text, size_t len, struct strbuf *err)
 {
-	struct fy_parse_cfg cfg;
-	struct fy_diag_cfg dcfg;
 	struct fy_diag *diag;
 	struct fy_parser *fyp;
 	struct fy_event *ev;
@@ -340,20 +366,7 @@ static int check_job_yaml(const char *text, size_t len, struct strbuf *err)
 	int depth = 0;          /* open containers of the document */
 	bool key_next = false;  /* at depth 1, the next node is a key */
 
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	dcfg.output_fn = collect_diag;
-	dcfg.colorize = false;
-	diag = fy_diag_create(&dcfg);
-	if (!diag)
-		die("cannot create a YAML diagnostic object");
-	fy_diag_set_collect_errors(diag, true);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_1 | FYPCF_JSON_NONE;
-	cfg.diag = diag;
-	fyp = fy_parser_create(&cfg);
-	if (!fyp || fy_parser_set_string(fyp, text, len))
-		die("cannot create a YAML parser");
+	fyp = quiet_parser(text, len, &diag);
 	while (!ret && (ev = fy_parser_parse(fyp))) {
 		bool at_key = depth == 1 && key_next, ok = true;
 		size_t l;
@@ -873,9 +886,7 @@ static void insert_markers(struct expansion *x, struct job_value *doc,
 static int parse_text(const char *text, size_t len, const char *name,
 		      struct expansion *x, struct job *job, bool check)
 {
-	struct fy_diag_cfg dcfg;
 	struct fy_diag *diag;
-	struct fy_parse_cfg cfg;
 	struct fy_parser *fyp;
 	struct fy_event *ev;
 	struct builder b;
@@ -886,22 +897,7 @@ static int parse_text(const char *text, size_t len, const char *name,
 	b.x = x;
 	b.name = name;
 	b.job = job;
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	dcfg.output_fn = collect_diag;
-	dcfg.colorize = false;
-	diag = fy_diag_create(&dcfg);
-	if (!diag)
-		die("cannot create a YAML diagnostic object");
-	fy_diag_set_collect_errors(diag, true);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_1 | FYPCF_JSON_NONE;
-	cfg.diag = diag;
-	fyp = fy_parser_create(&cfg);
-	if (!fyp)
-		die("cannot create a YAML parser");
-	if (fy_parser_set_string(fyp, text, len))
-		die("cannot set the YAML parser's input");
+	fyp = quiet_parser(text, len, &diag);
 
 	while (!ret && (ev = fy_parser_parse(fyp))) {
 		const struct fy_mark *m = fy_event_start_mark(ev);

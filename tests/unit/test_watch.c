@@ -169,29 +169,23 @@ static void test_mail_mailbox(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	(void)state;
 
-	/* a plain name stays bare, as git and the seeds write it */
-	assert_int_equal(watch_mail_mailbox("Dave Developer", "dave@example.org", &sb), 0);
-	assert_string_equal(sb.buf, "Dave Developer <dave@example.org>");
-	/* a comma would start a second recipient: quoted */
-	strbuf_reset(&sb);
-	assert_int_equal(watch_mail_mailbox("Eve, victim@evil.org", "eve@example.org", &sb), 0);
-	assert_string_equal(sb.buf, "\"Eve, victim@evil.org\" <eve@example.org>");
-	strbuf_reset(&sb);
-	assert_int_equal(watch_mail_mailbox("Doe, Jane", "j@d", &sb), 0);
-	assert_string_equal(sb.buf, "\"Doe, Jane\" <j@d>");
-	/* quotes and backslashes escaped, controls blanked, UTF-8 kept bare */
-	strbuf_reset(&sb);
-	assert_int_equal(watch_mail_mailbox("a\"b\\c\nd", "x@y", &sb), 0);
-	assert_string_equal(sb.buf, "\"a\\\"b\\\\c d\" <x@y>");
-	strbuf_reset(&sb);
-	assert_int_equal(watch_mail_mailbox("J\xc3\xb6rg R\xc3\xb6" "del", "j@r", &sb), 0);
-	assert_string_equal(sb.buf, "J\xc3\xb6rg R\xc3\xb6" "del <j@r>");
-	strbuf_reset(&sb);
-	assert_int_equal(watch_mail_mailbox("J. Random", "j@r", &sb), 0);
-	assert_string_equal(sb.buf, "\"J. Random\" <j@r>");
-	strbuf_reset(&sb);
-	assert_int_equal(watch_mail_mailbox("", "j@r", &sb), 0);
-	assert_string_equal(sb.buf, "<j@r>");
+	static const struct { const char *name, *addr, *want; } good[] = {
+		/* a plain name stays bare, as git and the seeds write it */
+		{ "Dave Developer", "dave@example.org", "Dave Developer <dave@example.org>" },
+		/* a comma would start a second recipient: quoted */
+		{ "Eve, victim@evil.org", "eve@example.org", "\"Eve, victim@evil.org\" <eve@example.org>" },
+		{ "Doe, Jane", "j@d", "\"Doe, Jane\" <j@d>" },
+		/* quotes and backslashes escaped, controls blanked, UTF-8 bare */
+		{ "a\"b\\c\nd", "x@y", "\"a\\\"b\\\\c d\" <x@y>" },
+		{ "J\xc3\xb6rg R\xc3\xb6" "del", "j@r", "J\xc3\xb6rg R\xc3\xb6" "del <j@r>" },
+		{ "J. Random", "j@r", "\"J. Random\" <j@r>" },
+		{ "", "j@r", "<j@r>" },
+	};
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		strbuf_reset(&sb);
+		assert_int_equal(watch_mail_mailbox(good[i].name, good[i].addr, &sb), 0);
+		assert_string_equal(sb.buf, good[i].want);
+	}
 	/* an address that is not one plain address is refused, out untouched */
 	strbuf_reset(&sb);
 	static const char *const bad[] = {
