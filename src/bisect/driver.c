@@ -799,6 +799,18 @@ static void say_state_exists(const char *path)
 	peek_release(&b, &lo);
 }
 
+/* Resolve *rev to sha, keeping the user's name for it ("v1", "main~3")
+ * in *name so that the report can say it; a sha or a prefix of it is no
+ * name to keep. */
+static void keep_name(char **rev, char **name, char *sha)
+{
+	free(*name);
+	*name = strncmp(sha, *rev, strlen(*rev)) ? *rev : NULL;
+	if (!*name)
+		free(*rev);
+	*rev = sha;
+}
+
 int bisect_run(struct bisect_opts *o, bool resume)
 {
 	struct bisect b;
@@ -882,12 +894,10 @@ int bisect_run(struct bisect_opts *o, bool resume)
 		/* record full shas, so that the log means the same later */
 		if (bisect_rev_parse(&b, o->good, &sha) < 0)
 			goto out;
-		free(o->good);
-		o->good = sha;
+		keep_name(&o->good, &o->good_name, sha);
 		if (bisect_rev_parse(&b, o->bad, &sha) < 0)
 			goto out;
-		free(o->bad);
-		o->bad = sha;
+		keep_name(&o->bad, &o->bad_name, sha);
 		struct strbuf line = STRBUF_INIT;
 		strbuf_addstr(&line, "# perfbot bisect log: replayed by `perfbot bisect --resume`\n");
 		bisect_start_line(o, &line);

@@ -31,6 +31,8 @@
 
 struct bisect_opts {
 	char *repo, *good, *bad;     /* good/bad: as given, resolved to shas */
+	char *good_name, *bad_name;  /* good/bad as the user named them ("v1"),
+	                              * NULL when given as (a prefix of) the sha */
 	char *job_path;
 	char *metric;
 	char *build;                 /* shell command run in the worktree, or NULL */

@@ -86,6 +86,8 @@ void bisect_opts_release(struct bisect_opts *o)
 	free(o->repo);
 	free(o->good);
 	free(o->bad);
+	free(o->good_name);
+	free(o->bad_name);
 	free(o->job_path);
 	free(o->metric);
 	free(o->build);
@@ -104,7 +106,17 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "start --repo ");
 	shell_quote(sb, o->repo);
-	strbuf_addf(sb, " --good %s --bad %s --job ", o->good, o->bad);
+	strbuf_addf(sb, " --good %s --bad %s", o->good, o->bad);
+	/* the names the user gave, for the report (older logs have none) */
+	if (o->good_name) {
+		strbuf_addstr(sb, " --good-name ");
+		shell_quote(sb, o->good_name);
+	}
+	if (o->bad_name) {
+		strbuf_addstr(sb, " --bad-name ");
+		shell_quote(sb, o->bad_name);
+	}
+	strbuf_addstr(sb, " --job ");
 	shell_quote(sb, o->job_path);
 	strbuf_addstr(sb, " --metric ");
 	shell_quote(sb, o->metric);
@@ -166,6 +178,8 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		if (!strcmp(k, "--repo")) o->repo = xstrdup(v);
 		else if (!strcmp(k, "--good")) o->good = xstrdup(v);
 		else if (!strcmp(k, "--bad")) o->bad = xstrdup(v);
+		else if (!strcmp(k, "--good-name")) o->good_name = xstrdup(v);
+		else if (!strcmp(k, "--bad-name")) o->bad_name = xstrdup(v);
 		else if (!strcmp(k, "--job")) o->job_path = xstrdup(v);
 		else if (!strcmp(k, "--metric")) o->metric = xstrdup(v);
 		else if (!strcmp(k, "--build")) o->build = xstrdup(v);

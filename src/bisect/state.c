@@ -242,6 +242,12 @@ void bisect_write_json(struct bisect *b, const char *parent)
 	jw_key(&jw, "metric"); jw_string(&jw, b->o->metric);
 	jw_key(&jw, "good"); jw_string(&jw, b->o->good);
 	jw_key(&jw, "bad"); jw_string(&jw, b->o->bad);
+	if (b->o->good_name) {
+		jw_key(&jw, "good_name"); jw_string(&jw, b->o->good_name);
+	}
+	if (b->o->bad_name) {
+		jw_key(&jw, "bad_name"); jw_string(&jw, b->o->bad_name);
+	}
 	if (b->result) {
 		jw_key(&jw, "first_bad"); jw_string(&jw, b->result);
 		bisect_subject_of(b, b->result, &s);

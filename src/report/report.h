@@ -124,6 +124,7 @@ struct report_bisect_commit {
 /*
  * bisect.json, version 1, as `perfbot bisect` writes it (src/bisect/state.c):
  *   {"version": 1, "repo": "/path", "metric": "m", "good": sha, "bad": sha,
+ *    "good_name": "v1", "bad_name": "v3",     (optional: as the user named them)
  *    "first_bad": sha, "first_bad_subject": "...", "parent": sha,
  *    "job": "/abs/job.yaml", "result_base": "/abs/result",
  *    "commits": {sha: {"subject": "...", "result_root": "...",
@@ -140,6 +141,7 @@ struct report_bisect {
 	char *path;                     /* the bisect.json read */
 	char *repo, *metric, *good, *bad, *first_bad, *first_bad_subject;
 	char *parent, *job, *result_base, *command;     /* may be NULL */
+	char *good_name, *bad_name;     /* as the user named good and bad, or NULL */
 	struct report_bisect_commit *commits;
 	int nr_commits;
 	struct report_step *steps;

@@ -422,6 +422,8 @@ int report_bisect_parse(struct report_bisect *b, const char *text, size_t len,
 	    get_string(&c, root, "parent", "parent", true, &b->parent) < 0 ||
 	    get_string(&c, root, "good", "good", false, &b->good) < 0 ||
 	    get_string(&c, root, "bad", "bad", false, &b->bad) < 0 ||
+	    get_string(&c, root, "good_name", "good_name", false, &b->good_name) < 0 ||
+	    get_string(&c, root, "bad_name", "bad_name", false, &b->bad_name) < 0 ||
 	    get_string(&c, root, "first_bad_subject", "first_bad_subject", false,
 		       &b->first_bad_subject) < 0 ||
 	    get_string(&c, root, "command", "command", false, &b->command) < 0 ||
@@ -464,7 +466,7 @@ int report_bisect_load(struct report_bisect *b, const char *path)
 void report_bisect_release(struct report_bisect *b)
 {
 	char **strings[] = { &b->path, &b->repo, &b->metric, &b->good, &b->bad,
-			     &b->first_bad, &b->first_bad_subject, &b->parent,
+			     &b->good_name, &b->bad_name, &b->first_bad, &b->first_bad_subject, &b->parent,
 			     &b->job, &b->result_base, &b->command };
 
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)

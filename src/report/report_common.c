@@ -494,6 +494,23 @@ static char *bisect_name(const struct report_bisect *b, const char *sha)
 	return bc && bc->nr_tags ? xstrdup(bc->tags[0]) : short_id(sha);
 }
 
+/* The headline's name for a bisect endpoint: as the user named it with
+ * its short id, "v1 (8212c99b06)", when the bisect kept that name; else
+ * `fallback`, which this takes. */
+static char *endpoint_name(const struct report_bisect *b, const char *sha, char *fallback)
+{
+	const char *name = !sha ? NULL :
+			   b->good && b->good_name && !strcmp(sha, b->good) ? b->good_name :
+			   b->bad && b->bad_name && !strcmp(sha, b->bad) ? b->bad_name : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!name)
+		return fallback;
+	strbuf_addf(&sb, "%s (%.*s)", name, SHORT_ID, sha);
+	free(fallback);
+	return strbuf_detach(&sb, NULL);
+}
+
 /* What both modes do once main and kpi are built. */
 static void finish(struct report *r, const char *job_hint)
 {
@@ -668,12 +685,12 @@ int report_load_bisect(struct report *r, const char *state, const struct report_
 		const struct compare_row *row = &r->kpi.row[r->headline_kpi_row];
 		r->headline.change = row->change[nk - 2];
 		r->headline.abs_change = row->abs_change;
-		r->headline_base = display_name(r, &r->kpi_commits[0]);
-		r->headline_new = display_name(r, &r->kpi_commits[nk - 1]);
+		r->headline_base = endpoint_name(b, b->good, display_name(r, &r->kpi_commits[0]));
+		r->headline_new = endpoint_name(b, b->bad, display_name(r, &r->kpi_commits[nk - 1]));
 	} else if (b->has_endpoints && isfinite(b->rel_shift)) {
 		r->headline.change = 100 * b->rel_shift;
-		r->headline_base = bisect_name(b, b->good ? b->good : b->parent);
-		r->headline_new = bisect_name(b, b->bad ? b->bad : b->first_bad);
+		r->headline_base = endpoint_name(b, b->good, bisect_name(b, b->good ? b->good : b->parent));
+		r->headline_new = endpoint_name(b, b->bad, bisect_name(b, b->bad ? b->bad : b->first_bad));
 	} else {
 		const struct compare_row *row = r->headline_row >= 0 ?
 			&r->main.row[r->headline_row] : NULL;

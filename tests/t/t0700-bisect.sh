@@ -368,6 +368,28 @@ test_expect_success 'gives up within --max-total-runs, saying what to try' '
 		--metric mytest.score --max-total-runs 0 --state st9 -- true
 '
 
+# The report names the range as the user did, the short id beside it;
+# the start line keeps the names, so --resume says them too.
+test_expect_success "the report names good and bad as given: v1 (sha) and v3 (sha)" '
+	make_repo named 8 && git -C named tag v1 good && git -C named tag v3 bad &&
+	export COUNTER=$(pwd)/counter-named &&
+	perfbot bisect --repo named --good v1 --bad v3 --job "$TRASH/job.yaml" \
+		--metric mytest.score --state stn --result-root resn -- "$TRASH/bench.sh" >out 2>err &&
+	g=$(git -C named rev-parse v1 | cut -c1-10) && b=$(git -C named rev-parse v3 | cut -c1-10) &&
+	tr "\n" " " <out | grep -q "between v1 ($g) and v3 ($b)\." &&
+	grep -q "^start .* --good-name .v1. --bad-name .v3. " stn &&
+	perfbot report --bisect stn >report &&
+	tr "\n" " " <report | grep -q "between v1 ($g) and v3 ($b)\." &&
+	rm stn.d/bisect.json &&
+	perfbot bisect --resume --state stn >out2 2>err2 &&
+	tr "\n" " " <out2 | grep -q "between v1 ($g) and v3 ($b)\." &&
+	# a sha as given is no name: the range is said by id alone
+	perfbot bisect --repo named --good $(git -C named rev-parse v1) --bad v3 --job "$TRASH/job.yaml" \
+		--metric mytest.score --state sts --result-root resn -- "$TRASH/bench.sh" >out3 2>err3 &&
+	! grep -q -- "--good-name" sts &&
+	tr "\n" " " <out3 | grep -q "between $g and v3 ($b)\."
+'
+
 # make_drift_repo DIR: 48 commits on a drift of -1% a commit (compounded)
 # from 2000, and a -4% step at commit 30: the step is under 1/8 of the
 # -40% from good to bad, so only the trend of the verdicts along the
