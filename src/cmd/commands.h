@@ -364,7 +364,8 @@ COMMAND("kernel", kernel, "build kernel commits for runs and bisects in QEMU",
 	"seconds (the answer is kept per host; --force probes again).\n")
 COMMAND("results", results, "list stored values: by job, commit, metric, parameter",
 	"perfbot results [--testcase T] [--commit C]... [--metric GLOB]...\n"
-	"                [--job J] [--param K=V]... [--json | --csv] [--db D]\n"
+	"                [--job J] [--param K=V]... [--repo DIR]\n"
+	"                [--json | --csv] [--db D]\n"
 	"\n"
 	"Prints the store's values that match every filter given, result root by\n"
 	"result root (jobs by identity, then commits): by default a table per\n"
@@ -373,7 +374,9 @@ COMMAND("results", results, "list stored values: by job, commit, metric, paramet
 	"\n"
 	"  --testcase T          the job's testcase\n"
 	"  --commit C            commits whose name is C or starts with C\n"
-	"                        (repeatable)\n"
+	"                        (repeatable); with --repo, any revision of it:\n"
+	"                        a tag, a branch, HEAD~2\n"
+	"  --repo DIR            the git repository --commit names commits of\n"
 	"  --metric GLOB         metric names matching the shell pattern GLOB\n"
 	"                        ('proc-vmstat.*', 'vm-scalability.throughput';\n"
 	"                        repeatable)\n"

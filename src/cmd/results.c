@@ -1,6 +1,6 @@
 /*
  * results.c: `perfbot results [--testcase T] [--commit C] [--metric GLOB]
- * [--param K=V] [--json|--csv]`, the stored values that match, result
+ * [--param K=V] [--repo DIR] [--json|--csv]`, the stored values that match, result
  * root by result root (jobs by identity, then commits, then paths).
  *
  * Two ways to read them, whichever touches fewer rows: run by run (each
@@ -17,6 +17,7 @@
 #include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
+#include "util/git.h"
 #include "util/printable.h"
 
 #include <fnmatch.h>
@@ -34,7 +35,8 @@ enum format { TEXT, JSON, CSV };
 struct results {
 	struct store *s;
 	enum format format;
-	const char **commits;
+	const char **commits;           /* as given, or the sha --repo names */
+	char **resolved;                /* the shas among them, to free */
 	int nr_commits;
 	/* the chosen metrics: positions in `metrics`, and their ids sorted */
 	struct store_metric_list metrics;
@@ -60,6 +62,23 @@ static bool commit_matches(const struct results *r, const char *rev)
 		if (!strncmp(rev, r->commits[i], strlen(r->commits[i])))
 			return true;
 	return false;
+}
+
+/* With a repository, each --commit that names a commit there (a tag, a
+ * branch, HEAD~2, an abbreviated sha) stands for its full sha, as
+ * history's --branch does; the others stay prefixes of stored names.
+ * -1 after a message when repo is no repository. */
+static int resolve_commits(struct results *r, const char *repo)
+{
+	r->resolved = xcalloc((size_t)r->nr_commits + 1, sizeof(*r->resolved));
+	for (int i = 0; i < r->nr_commits; i++) {
+		int rc = git_resolve_commit(repo, r->commits[i], &r->resolved[i]);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			r->commits[i] = r->resolved[i];
+	}
+	return 0;
 }
 
 static int chosen_index(const struct results *r, int64_t id)
@@ -410,7 +429,7 @@ out:
 
 int cmd_results(int argc, char **argv)
 {
-	enum { O_TESTCASE = 256, O_COMMIT, O_METRIC, O_PARAM, O_JOB, O_JSON, O_CSV, O_DB };
+	enum { O_TESTCASE = 256, O_COMMIT, O_METRIC, O_PARAM, O_JOB, O_JSON, O_CSV, O_DB, O_REPO };
 	static const struct option opts[] = {
 		{ "testcase", required_argument, NULL, O_TESTCASE },
 		{ "commit", required_argument, NULL, O_COMMIT },
@@ -420,6 +439,7 @@ int cmd_results(int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "csv", no_argument, NULL, O_CSV },
 		{ "db", required_argument, NULL, O_DB },
+		{ "repo", required_argument, NULL, O_REPO },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("results");
@@ -427,6 +447,7 @@ int cmd_results(int argc, char **argv)
 	struct store_job_filter filter;
 	struct store_job_list jobs = { NULL, 0 };
 	const char **globs = NULL, **params = NULL, *testcase = NULL, *job = NULL, *db = NULL;
+	const char *repo = NULL;
 	int nr_globs = 0, nr_params = 0, c, ret = EXIT_ERROR;
 	bool have_filter = false;
 	int64_t nr_all_runs;
@@ -453,6 +474,7 @@ int cmd_results(int argc, char **argv)
 		case O_JSON: r.format = JSON; break;
 		case O_CSV: r.format = CSV; break;
 		case O_DB: db = optarg; break;
+		case O_REPO: repo = optarg; break;
 		default:
 			ret = cmd_usage(self, 0);
 			goto out_args;
@@ -463,6 +485,8 @@ int cmd_results(int argc, char **argv)
 		ret = cmd_usage(self, 0);
 		goto out_args;
 	}
+	if (repo && resolve_commits(&r, repo) < 0)
+		goto out_args;
 	if (store_job_filter_init(&filter, testcase, job, params, nr_params) < 0)
 		goto out_args;
 	have_filter = true;
@@ -501,6 +525,9 @@ out:
 		store_job_filter_release(&filter);
 out_args:
 	strbuf_release(&r.out);
+	for (int i = 0; r.resolved && i < r.nr_commits; i++)
+		free(r.resolved[i]);
+	free(r.resolved);
 	free(r.commits);
 	free(globs);
 	free(params);

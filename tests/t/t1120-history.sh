@@ -154,4 +154,24 @@ test_expect_success 'a branch with no tested commit yet: one line saying so' '
 	test_cmp expect err
 '
 
+test_expect_success "results --commit takes a tag, a branch or HEAD~N with --repo" '
+	# v1.0 is commit 2, v1.1 (annotated) commit 7
+	setup_repo &&
+	v10=$(git -C repo rev-parse "v1.0^{commit}") && v11=$(git -C repo rev-parse "v1.1^{commit}") &&
+	perfbot results --db p.db --repo repo --commit v1.0 --json >out.json &&
+	python3 -c "import json,sys; r = json.load(open(\"out.json\")); assert [x[\"commit\"] for x in r] == [sys.argv[1]], r" $v10 &&
+	perfbot results --db p.db --repo repo --commit v1.1 --commit side --csv >out.csv &&
+	cut -d, -f7 out.csv | sort -u >got &&
+	{ echo commit; echo $v11; cat side; } | sort >expect && test_cmp expect got &&
+	perfbot results --db p.db --repo repo --commit master~11 --json >out2.json &&
+	python3 -c "import json; assert len(json.load(open(\"out2.json\"))) == 1" &&
+	# a prefix of a stored name still matches; without --repo a tag is no prefix
+	perfbot results --db p.db --repo repo --commit $(cut -c1-8 side) --json >out3.json &&
+	python3 -c "import json; assert len(json.load(open(\"out3.json\"))) == 1" &&
+	perfbot results --db p.db --commit v1.0 >out4 2>err4 &&
+	grep -q "^perfbot: no stored results match$" err4 &&
+	test_must_fail 1 perfbot results --db p.db --repo nowhere --commit v1.0 2>err5 &&
+	test -s err5
+'
+
 test_done
