@@ -41,11 +41,20 @@ test_expect_success 'bash completion: commands, and options from each --help' '
 		COMP_WORDS=(perfbot run j.yaml --result-r); COMP_CWORD=3; _perfbot; echo \"2:\${COMPREPLY[*]}\"
 		COMP_WORDS=(perfbot compare --cs); COMP_CWORD=2; _perfbot; echo \"3:\${COMPREPLY[*]}\"
 		COMP_WORDS=(perfbot run j.yaml -- --re); COMP_CWORD=4; _perfbot; echo \"4:\${COMPREPLY[*]}\"
+		COMP_WORDS=(perfbot compare --rule \"\"); COMP_CWORD=3; _perfbot; echo \"5:\${COMPREPLY[*]}\"
+		COMP_WORDS=(perfbot report --format h); COMP_CWORD=3; _perfbot; echo \"6:\${COMPREPLY[*]}\"
+		COMP_WORDS=(perfbot history --format \"\"); COMP_CWORD=3; _perfbot; echo \"7:\${COMPREPLY[*]}\"
+		COMP_WORDS=(perfbot report --rule l); COMP_CWORD=3; _perfbot; echo \"8:\${COMPREPLY[*]}\"
 	" >out &&
 	grep -qx "1:run" out &&
 	grep -qx "2:--result-root" out &&
 	grep -qx "3:--csv" out &&
-	grep -qx "4:" out
+	grep -qx "4:" out &&
+	# an option value: the values --help lists, not the files here
+	grep -qx "5:lkp stat" out &&
+	grep -qx "6:html" out &&
+	grep -qx "7:html text" out &&
+	grep -qx "8:lkp" out
 '
 
 test_done
