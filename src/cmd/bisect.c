@@ -41,6 +41,24 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/*
+ * The words getopt took for the option it just returned with its argument
+ * optarg: "--name=value", or "--name" before "value".  Whether they spell
+ * a prefix of "--kernel", as `perfbot run --kernel BZIMAGE` does: getopt
+ * would take it as an abbreviation of --kernel-tree, a tree to build
+ * rather than a kernel to boot.
+ */
+static bool spells_kernel(char **argv, const char *arg)
+{
+	const char *word = argv[optind - 1];
+	size_t n;
+
+	if (word == arg && optind >= 2)
+		word = argv[optind - 2];
+	n = strcspn(word, "=");
+	return n > 2 && n <= strlen("--kernel") && !strncmp(word, "--kernel", n);
+}
+
 static char *absolute(const char *path)
 {
 	char *r = realpath(path, NULL);
@@ -93,7 +111,15 @@ int cmd_bisect(int argc, char **argv)
 		case O_JOB: o.job_path = absolute(optarg); break;
 		case O_METRIC: o.metric = xstrdup(optarg); break;
 		case O_BUILD: o.build = xstrdup(optarg); break;
-		case O_KTREE: o.kernel_tree = absolute(optarg); break;
+		case O_KTREE:
+			if (spells_kernel(argv, optarg)) {
+				error("bisect has no --kernel: did you mean --kernel-tree? "
+				      "(the kernel source tree to build each commit of)");
+				bisect_opts_release(&o);
+				return EXIT_USAGE;
+			}
+			o.kernel_tree = absolute(optarg);
+			break;
 		case O_KCONFIG:
 			/* a config file is read where the bisect runs, later too */
 			o.kconfig = strcmp(optarg, "tiny") && strcmp(optarg, "defconfig") ?

@@ -309,7 +309,14 @@ test_expect_success 'usage and state errors' '
 		--db postgresql://nowhere/lab --job "$TRASH/job.yaml" --metric m \
 		--state st4 --result-root res 2>err &&
 	grep -q "kernel-tree runs here, not in the lab: drop --db postgresql://nowhere/lab" err &&
-	! test -e st4
+	! test -e st4 &&
+	# --kernel is run.s (a kernel to boot), no abbreviation of --kernel-tree
+	for k in "--kernel repo" --kernel=repo "--kern repo"; do
+		test_must_fail 2 perfbot bisect $k --good good --bad bad \
+			--job "$TRASH/job.yaml" --metric m --state st5 --result-root res 2>err &&
+		grep -q "bisect has no --kernel: did you mean --kernel-tree?" err || exit 1
+	done &&
+	! test -e st5
 '
 
 test_expect_success 'says the noise and the runs a verdict needs, and checks the endpoints at the end' '
