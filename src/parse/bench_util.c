@@ -369,13 +369,20 @@ size_t lat_table_new(struct lat_tables *t)
 	return t->nr++;
 }
 
-void lat_table_set(struct lat_tables *t, size_t table, size_t bucket, double percent)
+int lat_table_set(struct lat_tables *t, size_t table, size_t bucket, double percent)
 {
 	struct dvec *d = &t->v[table];
 
+	if (bucket >= d->nr) {
+		size_t more = bucket + 1 - d->nr;
+		if (bucket >= LAT_MAX_CELLS || t->cells + more > LAT_MAX_CELLS)
+			return -1;
+		t->cells += more;
+	}
 	while (d->nr <= bucket)
 		dvec_push(d, NAN);
 	d->v[bucket] = percent;
+	return 0;
 }
 
 void lat_series_add(struct lat_series *s, size_t table)
@@ -384,13 +391,16 @@ void lat_series_add(struct lat_series *s, size_t table)
 	s->rows[s->nr++] = table;
 }
 
-void lat_normalize(struct lat_tables *t, const struct lat_series *s)
+int lat_normalize(struct lat_tables *t, const struct lat_series *s)
 {
 	size_t maxcol = 0;
 
 	for (size_t r = 0; r < s->nr; r++)
 		if (t->v[s->rows[r]].nr > maxcol)
 			maxcol = t->v[s->rows[r]].nr;
+	/* every row padded to maxcol, and as many columns read of it */
+	if (maxcol && s->nr > LAT_MAX_CELLS / maxcol)
+		return -1;
 	for (size_t r = 0; r < s->nr; r++) {
 		struct dvec *d = &t->v[s->rows[r]];
 		double prev = 0;
@@ -403,6 +413,7 @@ void lat_normalize(struct lat_tables *t, const struct lat_series *s)
 			prev = d->v[i];
 		}
 	}
+	return 0;
 }
 
 size_t lat_width(const struct lat_tables *t, const struct lat_series *s)

@@ -196,22 +196,33 @@ int parse_dbench_format(const struct parse_input *in, struct strbuf *out,
 struct lat_tables {
 	size_t nr, alloc;
 	struct dvec *v;
+	size_t cells;           /* buckets held by all tables */
 };
+/*
+ * The buckets a parse may hold: all tables together, and each series'
+ * normalized columns (64 MiB of doubles each).  A bucket is lkp's index
+ * (memtier's msec * 100, redis' msec), so one line of 30 bytes naming a
+ * latency of 900 s asked for 90 million (720 MB), per table; a real
+ * run's tables are far below it (64 processes with a 1.3 s tail).
+ */
+#define LAT_MAX_CELLS (1u << 23)
 struct lat_series {
 	size_t nr, alloc;
 	size_t *rows;           /* indices into a lat_tables */
 };
-#define LAT_TABLES_INIT { 0, 0, NULL }
+#define LAT_TABLES_INIT { 0, 0, NULL, 0 }
 #define LAT_SERIES_INIT { 0, 0, NULL }
 
 /* Add an empty table; returns its index. */
 size_t lat_table_new(struct lat_tables *t);
-/* table[bucket] = percent, growing the table with nils. */
-void lat_table_set(struct lat_tables *t, size_t table, size_t bucket, double percent);
+/* table[bucket] = percent, growing the table with nils: 0, or -1 (nothing
+ * set) when the tables would pass LAT_MAX_CELLS. */
+int lat_table_set(struct lat_tables *t, size_t table, size_t bucket, double percent);
 void lat_series_add(struct lat_series *s, size_t table);
 /* lkp's normalize_latencies: pad every table of s to the widest and fill
- * each nil with the bucket before it (0 for the first). */
-void lat_normalize(struct lat_tables *t, const struct lat_series *s);
+ * each nil with the bucket before it (0 for the first).  0, or -1 (nothing
+ * done) when the series' tables at that width would pass LAT_MAX_CELLS. */
+int lat_normalize(struct lat_tables *t, const struct lat_series *s);
 /* Buckets of a normalized series (0 when empty). */
 size_t lat_width(const struct lat_tables *t, const struct lat_series *s);
 /* Column bucket of the normalized series s as a dvec (replaced). */

@@ -134,8 +134,12 @@ static int parse_memtier(const struct parse_input *in, struct strbuf *out)
 				ret = parse_error(in, "memtier", ln.no, "latency out of range");
 				goto out;
 			}
-			lat_table_set(&tables, is_set ? set_table : get_table,
-				      (size_t)bucket, rb_to_f(f.str[2]));
+			if (lat_table_set(&tables, is_set ? set_table : get_table,
+					  (size_t)bucket, rb_to_f(f.str[2])) < 0) {
+				ret = parse_error(in, "memtier", ln.no, "latency tables larger than "
+						  "%u buckets", LAT_MAX_CELLS);
+				goto out;
+			}
 		} else if (!strcmp(l, "---")) {
 			if (is_set)
 				lat_series_add(&set_lat, set_table);
@@ -167,8 +171,11 @@ static int parse_memtier(const struct parse_input *in, struct strbuf *out)
 				put_float(out, 100 * misses / (hits + misses), "gets_miss_rate_%%");
 		}
 	}
-	lat_normalize(&tables, &set_lat);
-	lat_normalize(&tables, &get_lat);
+	if (lat_normalize(&tables, &set_lat) < 0 || lat_normalize(&tables, &get_lat) < 0) {
+		ret = parse_error(in, "memtier", line_iter_last(&it),
+				  "latency tables larger than %u buckets", LAT_MAX_CELLS);
+		goto out;
+	}
 	show_latencies(&tables, &set_lat, "set", out);
 	show_latencies(&tables, &get_lat, "get", out);
 out:

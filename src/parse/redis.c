@@ -140,8 +140,12 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 				ret = parse_error(in, "redis", ln.no, "latency bucket too large");
 				goto out;
 			}
-			lat_table_set(&tables, (size_t)cur->cur, (size_t)ms,
-				      rb_to_f(rx_group(&g, l, m, 1)));
+			if (lat_table_set(&tables, (size_t)cur->cur, (size_t)ms,
+					  rb_to_f(rx_group(&g, l, m, 1))) < 0) {
+				ret = parse_error(in, "redis", ln.no, "latency tables larger than "
+						  "%u buckets", LAT_MAX_CELLS);
+				goto out;
+			}
 		} else {
 			for (q = 0; q < NR_QUICK; q++)
 				if (rx_match(&qre[q], l, m, 3))
@@ -166,8 +170,11 @@ static int parse_redis(const struct parse_input *in, struct strbuf *out)
 	put_float(out, get.sum / (double)get.num, "get_avg_throughput_rps");
 	put_float(out, set.time_sum / (double)set.time_num, "set_avg_time_sec");
 	put_float(out, get.time_sum / (double)get.time_num, "get_avg_time_sec");
-	lat_normalize(&tables, &set.lat);
-	lat_normalize(&tables, &get.lat);
+	if (lat_normalize(&tables, &set.lat) < 0 || lat_normalize(&tables, &get.lat) < 0) {
+		ret = parse_error(in, "redis", line_iter_last(&it),
+				  "latency tables larger than %u buckets", LAT_MAX_CELLS);
+		goto out;
+	}
 	show_latencies(&tables, &set, "set", out);
 	show_latencies(&tables, &get, "get", out);
 	goto out;

@@ -585,9 +585,44 @@ static void test_latency_tables(void **state)
 	lat_series_release(&s);
 }
 
+/* What a hostile output can make a parse hold: LAT_MAX_CELLS buckets in
+ * all tables, and as many in a series' normalized columns. */
+static void test_latency_budget(void **state)
+{
+	struct lat_tables t = LAT_TABLES_INIT;
+	struct lat_series s = LAT_SERIES_INIT;
+	size_t a = lat_table_new(&t), b = lat_table_new(&t);
+	size_t w = LAT_MAX_CELLS / 8;
+
+	(void)state;
+	assert_int_equal(LAT_MAX_CELLS, 1u << 23);
+	/* one bucket past the budget in a fresh table: refused, nothing held */
+	assert_int_equal(lat_table_set(&t, a, LAT_MAX_CELLS, 1), -1);
+	assert_int_equal(t.v[a].nr, 0);
+	/* up to the budget, across tables; one more bucket is refused */
+	assert_int_equal(lat_table_set(&t, a, LAT_MAX_CELLS - 2, 1), 0);
+	assert_int_equal(lat_table_set(&t, b, 0, 1), 0);
+	assert_int_equal(t.cells, LAT_MAX_CELLS);
+	assert_int_equal(lat_table_set(&t, b, 1, 1), -1);
+	assert_int_equal(lat_table_set(&t, a, 5, 2), 0);        /* no growth */
+	lat_tables_release(&t);
+
+	/* a series of 8 rows as wide as LAT_MAX_CELLS / 8 normalizes; 9 not */
+	t = (struct lat_tables)LAT_TABLES_INIT;
+	a = lat_table_new(&t);
+	assert_int_equal(lat_table_set(&t, a, w - 1, 1), 0);
+	for (int i = 0; i < 8; i++)
+		lat_series_add(&s, a);
+	assert_int_equal(lat_normalize(&t, &s), 0);
+	lat_series_add(&s, a);
+	assert_int_equal(lat_normalize(&t, &s), -1);
+	lat_tables_release(&t);
+	lat_series_release(&s);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[NR_FIXTURE_SETS + 9];
+	struct CMUnitTest tests[NR_FIXTURE_SETS + 10];
 	size_t n = 0;
 
 	for (size_t i = 0; i < NR_FIXTURE_SETS; i++) {
@@ -605,5 +640,6 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ruby_numbers);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_text_helpers);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_latency_tables);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_latency_budget);
 	return _cmocka_run_group_tests("parse_bench", tests, n, NULL, NULL);
 }
