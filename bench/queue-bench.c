@@ -76,8 +76,10 @@ static char *make_result(const char *base, int n)
 static void submit(const char *url, int jobs)
 {
 	struct pg db = PG_INIT;
-	struct queue_job j = { "noop.yaml", "testcase: bench\n", "c0ffee", NULL, NULL, NULL,
-			       QUEUE_PRIORITY_DEFAULT, 1, 1 };
+	struct queue_job j = {
+		.name = "noop.yaml", .job = "testcase: bench\n", .commit = "c0ffee",
+		.priority = QUEUE_PRIORITY_DEFAULT, .runs = 1, .attempts = 1,
+	};
 	long long id;
 
 	if (pg_open(&db, url) < 0 || pg_exec(&db, "BEGIN", 0, NULL) < 0)
