@@ -255,7 +255,7 @@ $(BUILD)/bench/queue-bench: bench/queue-bench.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 
-# Fuzzing (tests/fuzz/, README.md "Fuzzing"): libFuzzer targets, built
+# Fuzzing (tests/fuzz/, doc/design/fuzzing.md): libFuzzer targets, built
 # with Debian's clang and ASan+UBSan into build-fuzz, run one after the
 # other for FUZZ_SECONDS each by scripts/fuzz.sh; check runs each briefly.
 # clang's -Wstring-concatenation and -Wstring-plus-int flag idioms gcc

@@ -21,7 +21,7 @@
 # $FUZZ_BUILD/corpus/<target>/ (kept between runs, never committed), a
 # crash in $FUZZ_BUILD/crashes/<target>/.  Exit 1 when any target found
 # a crash, a leak or a timeout: each such input is a bug to fix and a
-# regression test to add (README.md, "Fuzzing").
+# regression test to add (doc/design/fuzzing.md).
 set -u
 
 SECONDS_PER=${FUZZ_SECONDS:-60}
