@@ -87,7 +87,13 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"      --accel A         auto (KVM where a probe boots, else icount), icount\n"
 	"                        (TCG whose clock counts instructions: immune to the\n"
 	"                        host's load), tcg (the host's clock), kvm\n"
-	"      --boot-timeout S  seconds until the guest's /init (default 300)\n")
+	"      --boot-timeout S  seconds until the guest's /init (default 300)\n"
+	"      --cpus N          the guest's CPUs (default: the job's nr_cpu, else 2;\n"
+	"                        1 under icount)\n"
+	"      --mem SIZE        the guest's memory, as 2G or 512M (default: the\n"
+	"                        job's memory, else 1G)\n"
+	"      --numa N          N NUMA nodes, memory split evenly, CPUs in ranges\n"
+	"                        (numa-vmstat.nodeK rows; the box is named -Nnode)\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
 	"               [--build CMD | --kernel-tree DIR [--config C]]\n"

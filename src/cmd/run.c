@@ -112,6 +112,9 @@ int cmd_run(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "accel", required_argument, NULL, 'A' },
 		{ "boot-timeout", required_argument, NULL, 'B' },
+		{ "cpus", required_argument, NULL, 'P' },
+		{ "mem", required_argument, NULL, 'm' },
+		{ "numa", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("run");
@@ -152,18 +155,11 @@ int cmd_run(int argc, char **argv)
 		case 'd': rc.opts.db = optarg; break;
 		case 'N': rc.opts.index = false; break;
 		case 'K': rc.vm.kernel = optarg; break;
-		case 'A':
-			if (qemu_accel_parse(optarg, &rc.vm.accel) < 0) {
-				error("--accel expects auto, icount, tcg or kvm, got '%s'", optarg);
+		case 'A': case 'B': case 'P': case 'm': case 'u':
+			/* the VM options run, bisect and watch share (kernel/vm.h) */
+			if (kernel_vm_opt(&rc.vm, c == 'A' ? "accel" : c == 'B' ? "boot-timeout" :
+					  c == 'P' ? "cpus" : c == 'm' ? "mem" : "numa", optarg) < 0)
 				return EXIT_USAGE;
-			}
-			break;
-		case 'B':
-			rc.vm.boot_timeout = strtod(optarg, &end);
-			if (*end || rc.vm.boot_timeout <= 0) {
-				error("--boot-timeout expects seconds, got '%s'", optarg);
-				return EXIT_USAGE;
-			}
 			break;
 		default:
 			return cmd_usage(self, 0);

@@ -80,6 +80,30 @@ static void chardev(struct argv_list *argv, const char *id, const char *path)
 	strbuf_release(&sb);
 }
 
+/* -numa (see qemu.h): memory split evenly, CPUs in contiguous ranges */
+static void numa_nodes(const struct qemu_vm *vm, struct argv_list *argv)
+{
+	long mem = vm->mem_mb > 0 ? vm->mem_mb : 1024;
+	int cpus = vm->cpus > 0 ? vm->cpus : 1, n = vm->numa;
+
+	if (n <= 1)
+		return;
+	for (int i = 0; i < n; i++) {
+		long size = mem / n + (i == 0 ? mem % n : 0);
+		int first = i * cpus / n, end = (i + 1) * cpus / n;
+
+		argv_list_push(argv, "-object");
+		argv_list_pushf(argv, "memory-backend-ram,id=node%d,size=%ldM", i, size);
+		argv_list_push(argv, "-numa");
+		if (end - first > 1)
+			argv_list_pushf(argv, "node,nodeid=%d,memdev=node%d,cpus=%d-%d", i, i, first, end - 1);
+		else if (end - first == 1)
+			argv_list_pushf(argv, "node,nodeid=%d,memdev=node%d,cpus=%d", i, i, first);
+		else
+			argv_list_pushf(argv, "node,nodeid=%d,memdev=node%d", i, i);
+	}
+}
+
 void qemu_argv(const struct qemu_vm *vm, struct argv_list *argv)
 {
 	struct strbuf append = STRBUF_INIT;
@@ -110,6 +134,7 @@ void qemu_argv(const struct qemu_vm *vm, struct argv_list *argv)
 	argv_list_pushf(argv, "%d", vm->cpus > 0 ? vm->cpus : 1);
 	argv_list_push(argv, "-m");
 	argv_list_pushf(argv, "%ld", vm->mem_mb > 0 ? vm->mem_mb : 1024);
+	numa_nodes(vm, argv);
 	argv_list_push(argv, "-kernel");
 	argv_list_push(argv, vm->kernel);
 	argv_list_push(argv, "-initrd");

@@ -9,9 +9,18 @@
  *     -monitor none -nic none -no-reboot
  *     -accel tcg -cpu max            (KVM: -accel kvm -cpu host)
  *     -smp CPUS -m MEM
+ *     [-object memory-backend-ram,id=node0,size=M0 -numa node,nodeid=0,
+ *      memdev=node0,cpus=A-B ...]   (numa > 1: one per node)
  *     -kernel BZIMAGE -initrd INITRAMFS -append CMDLINE
  *     -chardev file,id=console,path=LOG -serial chardev:console
  *     -chardev file,id=results,path=OUT -serial chardev:results
+ *
+ * NUMA nodes split the memory evenly (node 0 takes what does not divide)
+ * and the CPUs in contiguous ranges, node i getting CPUs [i*C/N,
+ * (i+1)*C/N): with more nodes than CPUs some nodes have memory only, as
+ * on real boxes with CPU-less memory nodes.  Each node's memory is a
+ * backend of its own because QEMU 7 refuses "-numa node,mem=" for its
+ * current machine types.
  *
  * ttyS0 is the console (the run's dmesg file), ttyS1 carries the results
  * out: serial ports need no driver module, so the same initramfs serves
@@ -67,6 +76,7 @@ struct qemu_vm {
 	enum qemu_accel accel;       /* TCG or KVM */
 	int cpus;                    /* -smp */
 	long mem_mb;                 /* -m, MiB */
+	int numa;                    /* NUMA nodes (below); <= 1: none */
 	unsigned long tsc_khz;       /* 0: no tsc_early_khz */
 	long long epoch;             /* guest clock, seconds; 0: leave it */
 	bool probe;                  /* perfbot.probe=1 (see above) */

@@ -30,9 +30,7 @@
 
 static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir);
 
-/* lkp's memory sizes: "8G", "512M", "1024K"; plain numbers are MiB.
- * -1 when s is none of them. */
-static long mem_mb(const char *s)
+long kernel_vm_mem_mb(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
@@ -45,6 +43,37 @@ static long mem_mb(const char *s)
 	case 'K': case 'k': return (long)(v / 1024);
 	default: return -1;
 	}
+}
+
+int kernel_vm_opt(struct kernel_vm_opts *o, const char *name, const char *arg)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(name, "accel")) {
+		if (qemu_accel_parse(arg, &o->accel) < 0)
+			return error("--accel expects auto, icount, tcg or kvm, got '%s'", arg);
+	} else if (!strcmp(name, "boot-timeout")) {
+		o->boot_timeout = strtod(arg, &end);
+		if (end == arg || *end || !(o->boot_timeout > 0) || o->boot_timeout > 86400)
+			return error("--boot-timeout expects seconds (at most a day), got '%s'", arg);
+	} else if (!strcmp(name, "mem")) {
+		o->mem_mb = kernel_vm_mem_mb(arg);
+		if (o->mem_mb < 64 || o->mem_mb > 1024L * 1024)
+			return error("--mem expects a size from 64M to 1024G such as 2G or 512M, got '%s'", arg);
+	} else if (!strcmp(name, "cpus") || !strcmp(name, "numa")) {
+		int max = name[0] == 'c' ? KERNEL_VM_MAX_CPUS : KERNEL_VM_MAX_NODES;
+		n = strtol(arg, &end, 10);
+		if (end == arg || *end || n < 1 || n > max)
+			return error("--%s expects a number from 1 to %d, got '%s'", name, max, arg);
+		if (name[0] == 'c')
+			o->cpus = (int)n;
+		else
+			o->numa = (int)n;
+	} else {
+		return error("no VM option '--%s'", name);
+	}
+	return 0;
 }
 
 /* The VM's size: the options, else the job's nr_cpu and memory (lkp's
@@ -62,11 +91,15 @@ static int vm_size(struct kernel_vm *vm, const struct job *atom)
 		vm->o.cpus = nr > 0 && nr <= 64 ? (int)nr : vm->accel == QEMU_ACCEL_ICOUNT ? 1 : 2;
 	}
 	if (vm->o.mem_mb <= 0) {
-		vm->o.mem_mb = mem ? mem_mb(mem) : 1024;
+		vm->o.mem_mb = mem ? kernel_vm_mem_mb(mem) : 1024;
 		if (vm->o.mem_mb < 64)
 			return error("%s: 'memory' expected a size such as 1G or 512M, got '%s'",
 				     atom->path ? atom->path : "<job>", mem);
 	}
+	/* a node below 64 MiB cannot hold a kernel's per-node structures */
+	if (vm->o.numa > 1 && vm->o.mem_mb / vm->o.numa < 64)
+		return error("%d NUMA nodes need at least %d MiB of memory, the VM has %ld",
+			     vm->o.numa, vm->o.numa * 64, vm->o.mem_mb);
 	return 0;
 }
 
@@ -133,6 +166,8 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 		strbuf_addf(&s, "vm-%s-%dcpu-%ldM", qemu_accel_name(vm->accel), vm->o.cpus, vm->o.mem_mb);
 	else
 		strbuf_addf(&s, "vm-%s-%dcpu-%ldG", qemu_accel_name(vm->accel), vm->o.cpus, vm->o.mem_mb / 1024);
+	if (vm->o.numa > 1)
+		strbuf_addf(&s, "-%dnode", vm->o.numa);
 	/* the test box is the VM, whatever split-job took from this host */
 	job_set(atom, "tbox_group", s.buf);
 	job_set(atom, "testbox", s.buf);
@@ -233,7 +268,8 @@ static int boot_and_wait(struct boot *b)
 	struct kernel_vm *vm = b->vm;
 	struct qemu_vm q = {
 		.kernel = vm->img.bzimage, .initrd = vm->initrd.buf, .append = vm->append,
-		.accel = vm->accel, .cpus = vm->o.cpus, .mem_mb = vm->o.mem_mb, .tsc_khz = vm->tsc_khz,
+		.accel = vm->accel, .cpus = vm->o.cpus, .mem_mb = vm->o.mem_mb, .numa = vm->o.numa,
+		.tsc_khz = vm->tsc_khz,
 		.epoch = (long long)time(NULL), .console_path = b->console.buf,
 		.results_path = b->results.buf,
 	};

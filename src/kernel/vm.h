@@ -14,7 +14,8 @@
  * a cache build, else the bzImage's release), sets the atom's result-path
  * keys the lkp way unless the job sets them (commit: the kernel's commit;
  * kconfig: its config name, "x86_64-unknown" for a foreign bzImage;
- * tbox_group: "vm-<accel>-<N>cpu-<M>G"; rootfs: "perfbot-initramfs"),
+ * tbox_group: "vm-<accel>-<N>cpu-<M>G", "-<K>node" added with NUMA
+ * nodes, since another topology is another box; rootfs: "perfbot-initramfs"),
  * chooses TCG or KVM (qemu.h), and builds the initramfs with the atom.
  *
  * Each run boots the kernel (qemu.h, its command line logged), waits for
@@ -52,6 +53,7 @@ struct kernel_vm_opts {
 	const char *cache;           /* kernel cache (build.h), NULL: default */
 	int cpus;                    /* <= 0: the job's nr_cpu, else 2 */
 	long mem_mb;                 /* <= 0: the job's memory, else 1024 */
+	int numa;                    /* QEMU NUMA nodes (qemu.h); <= 1: none */
 	double boot_timeout;         /* seconds to /init; <= 0: 300 */
 	const char *commit;          /* overrides the kernel's commit */
 	int verbose;
@@ -80,5 +82,22 @@ struct kernel_vm {
 int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, struct job *atom,
 		      char *const *run_args, char *const *command);
 void kernel_vm_release(struct kernel_vm *vm);
+
+/* lkp's memory sizes: "8G", "512M", "1024K"; plain numbers are MiB.
+ * -1 when s is none of them. */
+long kernel_vm_mem_mb(const char *s);
+
+/* Guests have at most this many CPUs and NUMA nodes (QEMU's pc machine
+ * takes more, a 2-core host gains nothing from them). */
+#define KERNEL_VM_MAX_CPUS 64
+#define KERNEL_VM_MAX_NODES 16
+
+/*
+ * The VM options that run, bisect and watch share, from their command
+ * line: "cpus", "mem", "numa", "accel" and "boot-timeout" (name without
+ * its dashes) with its argument into o.  0, or -1 after error() naming
+ * the option and what it expects.
+ */
+int kernel_vm_opt(struct kernel_vm_opts *o, const char *name, const char *arg);
 
 #endif

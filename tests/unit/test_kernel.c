@@ -9,6 +9,7 @@
 #include "kernel/kconfig.h"
 #include "kernel/qemu.h"
 #include "kernel/serial.h"
+#include "kernel/vm.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -483,6 +484,86 @@ static void test_qemu_argv(void **state)
 	strbuf_release(&sh);
 }
 
+static void test_qemu_numa(void **state)
+{
+	struct qemu_vm vm = {
+		.qemu = "q", .kernel = "k", .initrd = "i", .accel = QEMU_ACCEL_TCG, .cpus = 2,
+		.mem_mb = 1025, .numa = 2, .console_path = "c", .results_path = "r",
+	};
+	struct argv_list a = ARGV_LIST_INIT;
+	struct strbuf sh = STRBUF_INIT;
+	(void)state;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	/* node 0 takes the MiB that does not divide; one CPU each */
+	assert_non_null(strstr(sh.buf, " -m 1025 -object memory-backend-ram,id=node0,size=513M "
+				       "-numa node,nodeid=0,memdev=node0,cpus=0 "
+				       "-object memory-backend-ram,id=node1,size=512M "
+				       "-numa node,nodeid=1,memdev=node1,cpus=1 -kernel k "));
+	argv_list_release(&a);
+	strbuf_reset(&sh);
+	/* 4 nodes, 2 CPUs: nodes 0 and 2 get none; 4 CPUs, 2 nodes: ranges */
+	vm.numa = 4;
+	vm.mem_mb = 1024;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_non_null(strstr(sh.buf, "size=256M -numa node,nodeid=0,memdev=node0 -object"));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=1,memdev=node1,cpus=0 "));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=2,memdev=node2 -object"));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=3,memdev=node3,cpus=1 -kernel"));
+	argv_list_release(&a);
+	strbuf_reset(&sh);
+	vm.numa = 2;
+	vm.cpus = 4;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_non_null(strstr(sh.buf, "nodeid=0,memdev=node0,cpus=0-1 "));
+	assert_non_null(strstr(sh.buf, "nodeid=1,memdev=node1,cpus=2-3 "));
+	argv_list_release(&a);
+	strbuf_reset(&sh);
+	/* one node is no NUMA at all */
+	vm.numa = 1;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_null(strstr(sh.buf, "-numa"));
+	assert_null(strstr(sh.buf, "memory-backend"));
+	argv_list_release(&a);
+	strbuf_release(&sh);
+}
+
+static void test_vm_opt(void **state)
+{
+	struct kernel_vm_opts o;
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(kernel_vm_opt(&o, "numa", "4"), 0);
+	assert_int_equal(o.numa, 4);
+	assert_int_equal(kernel_vm_opt(&o, "numa", "16"), 0);
+	assert_int_equal(kernel_vm_opt(&o, "numa", "17"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "numa", "0"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "numa", "2x"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "numa", ""), -1);
+	assert_int_equal(kernel_vm_opt(&o, "cpus", "64"), 0);
+	assert_int_equal(o.cpus, 64);
+	assert_int_equal(kernel_vm_opt(&o, "cpus", "65"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "mem", "2G"), 0);
+	assert_int_equal(o.mem_mb, 2048);
+	assert_int_equal(kernel_vm_opt(&o, "mem", "64M"), 0);
+	assert_int_equal(o.mem_mb, 64);
+	assert_int_equal(kernel_vm_opt(&o, "mem", "63M"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "mem", "1024G"), 0);
+	assert_int_equal(kernel_vm_opt(&o, "mem", "1025G"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "mem", "2T"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "30"), 0);
+	assert_true(o.boot_timeout == 30);
+	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "0"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "86401"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "accel", "icount"), 0);
+	assert_int_equal(o.accel, QEMU_ACCEL_ICOUNT);
+	assert_int_equal(kernel_vm_opt(&o, "accel", "fast"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "swap", "1"), -1);
+}
+
 static void test_qemu_small_parts(void **state)
 {
 	enum qemu_accel a;
@@ -879,6 +960,8 @@ int main(void)
 		cmocka_unit_test(test_boot_classify),
 		cmocka_unit_test(test_serial_file_over),
 		cmocka_unit_test(test_init_script),
+		cmocka_unit_test(test_qemu_numa),
+		cmocka_unit_test(test_vm_opt),
 		cmocka_unit_test(test_initramfs_build),
 		cmocka_unit_test(test_build_log_reason),
 		cmocka_unit_test(test_cache_dir),
