@@ -4,6 +4,7 @@
 #include "kernel/initramfs.h"
 #include "runner/runner.h"
 #include "kernel/cpio.h"
+#include "kernel/guestfiles.h"
 #include "kernel/kconfig.h"
 #include "kernel/serial.h"
 #include "util/exedir.h"
@@ -66,9 +67,19 @@ void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out
 		"/bin/busybox mount -t proc proc /proc\n"
 		"/bin/busybox mount -t sysfs sysfs /sys\n"
 		"/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
-		"/bin/busybox mount -t tmpfs tmpfs /tmp\n"
+		"# /tmp holds the job's loop disks: sparse, so sized past the memory\n"
+		"/bin/busybox mount -t tmpfs -o size=1t tmpfs /tmp\n"
 		"/bin/busybox --install -s /bin\n"
-		"export PATH=/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n");
+		"export PATH=/usr/bin:/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n");
+	if (spec->modules_dir && spec->modules) {
+		/* the kernel's request_module() (mount asking for fs-xfs) */
+		strbuf_addstr(out, "[ -x /usr/bin/modprobe ] && echo /usr/bin/modprobe >/proc/sys/kernel/modprobe\n");
+		if (spec->modules_load && spec->modules_load[0]) {
+			strbuf_addstr(out, "modprobe -a");
+			quoted_args(out, (char *const *)spec->modules_load);
+			strbuf_addstr(out, "\n");
+		}
+	}
 	if (spec->hostname) {
 		char *name[] = { (char *)spec->hostname, NULL };
 		/* the box's name, which perfbot run files the run under */
@@ -140,6 +151,7 @@ int initramfs_build(const struct initramfs_spec *spec, const char *dir, struct s
 					    "root", "etc", NULL };
 	struct strbuf archive = STRBUF_INIT, sdir = STRBUF_INIT, p = STRBUF_INIT, script = STRBUF_INIT;
 	struct cpio c;
+	struct guest_files g = { NULL, ARGV_LIST_INIT };
 	const char *bb = spec->busybox ? spec->busybox : getenv("PERFBOT_BUSYBOX");
 	int ret = -1;
 
@@ -168,6 +180,15 @@ int initramfs_build(const struct initramfs_spec *spec, const char *dir, struct s
 		if (r < 0)
 			goto out;
 	}
+	guest_files_init(&g, &c);
+	for (const char *d = "bin/dev/proc/sys/tmp/result/bench/root/etc/"; *d; d += strcspn(d, "/") + 1)
+		argv_list_pushf(&g.added, "%.*s", (int)strcspn(d, "/"), d);
+	for (int i = 0; spec->programs && spec->programs[i]; i++)
+		if (guest_files_program(&g, spec->programs[i]) < 0)
+			goto out;
+	if (spec->modules_dir && spec->modules &&
+	    guest_files_modules(&g, spec->modules_dir, spec->modules) < 0)
+		goto out;
 	cpio_add(&c, "job.yaml", S_IFREG | 0644, spec->job_yaml, strlen(spec->job_yaml));
 	initramfs_init_script(spec, &script);
 	cpio_add(&c, "init", S_IFREG | 0755, script.buf, script.len);
@@ -187,5 +208,6 @@ out:
 	strbuf_release(&sdir);
 	strbuf_release(&p);
 	strbuf_release(&script);
+	guest_files_release(&g);
 	return ret;
 }

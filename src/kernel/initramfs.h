@@ -12,8 +12,18 @@
  *   /job.yaml        the atomic job, with the result-path keys set
  *   /dev/console, /dev/null   device nodes, so that init has a console
  *                    before devtmpfs is mounted
+ *   /usr/bin, /lib   the host programs the job's setup and monitors run
+ *                    (mkfs.ext4, losetup, perf...) with their libraries,
+ *                    first in PATH (guestfiles.h)
+ *   /lib/modules/R/  for a packaged kernel: the modules the job needs;
+ *                    /init points the kernel's modprobe at kmod's and
+ *                    loads modules_load
  *
- * /init mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, prints
+ * /init mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, as large as
+ * 1 TiB: the job's loop disks (disk: loop_4G) are sparse files there, so
+ * a job reading sparse files larger than the guest's memory (lkp's
+ * lru-file-readtwice) runs in any guest; what a job really writes takes
+ * guest memory, and the guest's OOM killer says so in dmesg.  It prints
  * "perfbot-guest: init <uptime>" (serial.h), sets the clock from the
  * kernel command line's perfbot.epoch=, runs `perfbot run -v --no-index
  * -n 1 -r /result <args> /job.yaml [-- command]` (the host indexes), prints
@@ -40,6 +50,12 @@ struct initramfs_spec {
 	const char *static_dir;      /* NULL: initramfs_static_dir() */
 	const char *busybox;         /* NULL: $PERFBOT_BUSYBOX or /bin/busybox */
 	const char *hostname;        /* the guest's (the test box's name), or NULL */
+	/* the host's files the job needs in the guest (guestfiles.h) */
+	const char *const *programs; /* usr/bin/NAME with their libraries; a
+					name this host lacks is left out */
+	const char *modules_dir;     /* a packaged kernel's /lib/modules/RELEASE */
+	const char *const *modules;  /* copied from it with what they need */
+	const char *const *modules_load; /* loaded by /init before the run */
 };
 
 /* Append the guest's /init script for spec to out. */

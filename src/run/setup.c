@@ -27,6 +27,8 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -542,10 +544,27 @@ static struct run_setup_dev *new_dev(struct run_setup *s)
 	return d;
 }
 
+/* Whether the directory of path is on a tmpfs. */
+static bool on_tmpfs(const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct statfs st;
+	const char *slash = strrchr(path, '/');
+	bool r;
+
+	strbuf_add(&dir, path, slash && slash != path ? (size_t)(slash - path) : 1);
+	r = statfs(dir.buf, &st) == 0 && st.f_type == TMPFS_MAGIC;
+	strbuf_release(&dir);
+	return r;
+}
+
 static int make_loop(struct run_setup *s, const char *image, unsigned long long bytes,
 		     struct strbuf *log)
 {
-	char *const argv[] = { "losetup", "--find", "--show", "--direct-io=on",
+	/* direct I/O keeps the image's pages out of the page cache, where
+	 * they would be cached twice; tmpfs (a guest's /tmp) has none */
+	char *const argv[] = { "losetup", "--find", "--show",
+			       on_tmpfs(image) ? "--direct-io=off" : "--direct-io=on",
 			       (char *)image, NULL };
 	struct strbuf out = STRBUF_INIT, size = STRBUF_INIT;
 	struct run_setup_dev *d;

@@ -238,5 +238,8 @@ int run_setup_refuse(const char *why, struct strbuf *log);
 
 /* The Debian package that provides an fs's mkfs, or NULL (tmpfs). */
 const char *run_setup_fs_package(const struct run_fs_type *fs);
+/* Its mkfs program ("mkfs.xfs"), or NULL; its type for mount(2) ("xfs"). */
+const char *run_setup_fs_mkfs(const struct run_fs_type *fs);
+const char *run_setup_fs_type(const struct run_fs_type *fs);
 
 #endif

@@ -96,6 +96,16 @@ const char *run_setup_fs_package(const struct run_fs_type *fs)
 	return fs ? fs->package : NULL;
 }
 
+const char *run_setup_fs_mkfs(const struct run_fs_type *fs)
+{
+	return fs ? fs->mkfs : NULL;
+}
+
+const char *run_setup_fs_type(const struct run_fs_type *fs)
+{
+	return fs ? fs->fstype : NULL;
+}
+
 int setup_bad_value(const struct job_value *v, const char *key, const char *expected)
 {
 	struct strbuf where = STRBUF_INIT;

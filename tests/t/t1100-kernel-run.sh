@@ -97,12 +97,48 @@ test_expect_success 'kill -9 of perfbot: QEMU dies with it' '
 	test_no_leftovers $tag
 '
 
-test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel' '
+test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel, VM sizes' '
 	echo nope >notakernel &&
 	test_must_fail 1 perfbot run --accel tcg -r res --kernel notakernel "$TRASH/job.yaml" 2>err &&
 	grep -q "is not a bzImage" err &&
 	test_must_fail 2 perfbot run --accel hvf --kernel "$KERNEL" "$TRASH/job.yaml" 2>err &&
-	grep -q "accel expects auto, icount, tcg or kvm" err
+	grep -q "accel expects auto, icount, tcg or kvm" err &&
+	test_must_fail 2 perfbot run --numa 0 --kernel "$KERNEL" "$TRASH/job.yaml" 2>err &&
+	grep -q "^perfbot: --numa expects a number from 1 to 16, got .0.$" err &&
+	test_must_fail 2 perfbot run --mem 2T --kernel "$KERNEL" "$TRASH/job.yaml" 2>err &&
+	grep -q "^perfbot: --mem expects a size from 64M to 1024G" err &&
+	test_must_fail 1 perfbot run --accel tcg --numa 4 --mem 128M -r res --kernel "$KERNEL" "$TRASH/job.yaml" 2>err &&
+	grep -q "4 NUMA nodes need at least 256 MiB of memory, the VM has 128" err
+'
+
+# Seed 001 in the guest: lkp's lru-file-readtwice job, its ext4 atom as
+# lkp splits it, on Debian's packaged kernel with 2 NUMA nodes.  The
+# guest gets the host's mkfs.ext4, losetup, kmod and perf with their
+# libraries and the kernel's ext4 and loop modules; the sparse files
+# outgrow its memory, so reclaim runs: pgscan moves, per-node rows.
+test_expect_success 'the seed job in the guest: reclaim, NUMA nodes, perf-profile symbols' '
+	test_have mkfs.ext4 losetup || exit 0
+	test -f "/lib/modules/$RELEASE/modules.dep" || exit 0
+	perfbot split-job -o split "$TEST_DIR/../../jobs/short/vm-scalability-lru-file-readtwice.yaml" >/dev/null &&
+	atom=$(ls split/*-ext4-*.yaml) &&
+	sed "s/^runtime: .*/runtime: 30s/" "$atom" >ext4.yaml &&
+	perfbot run --accel tcg --numa 2 --mem 1G -r seed --kernel "$KERNEL" ext4.yaml >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	case "$rr" in */vm-scalability/loop_4G-4G-ext4-30s-lru-file-readtwice/vm-tcg-2cpu-1G-2node/*) ;;
+		*) echo "path: $rr"; false;; esac &&
+	s="$rr/0/stats.json" &&
+	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
+	grep -q "\"vm-scalability.throughput\": [1-9]" "$s" &&
+	grep -q "\"numa-vmstat.node1.nr_file_pages\": [1-9]" "$s" &&
+	grep -q "\"numa-numastat.node1.numa_hit\": [1-9]" "$s" &&
+	grep -q "\"numa-meminfo.node1." "$s" &&
+	grep -Eq "\"proc-vmstat.(pgscan_kswapd|pgscan_direct)\": [1-9]" "$s" &&
+	grep -Eq "\"proc-vmstat.(pgsteal_kswapd|pgsteal_direct)\": [1-9]" "$s" &&
+	grep -q "setup: mounted /dev/loop[0-9]* on .* (ext4)" "$rr/0/perfbot.log" &&
+	if test_have perf; then
+		grep -Eq "\"perf-profile.self.cpu-clock.[a-z_]+\": [0-9]" "$s" || {
+			echo "no kernel symbols in perf-profile"; false; }
+	fi
 '
 
 test_done

@@ -5,6 +5,7 @@
 #include "kernel/build.h"
 #include "kernel/bzimage.h"
 #include "kernel/cpio.h"
+#include "kernel/guestfiles.h"
 #include "kernel/initramfs.h"
 #include "kernel/kconfig.h"
 #include "kernel/qemu.h"
@@ -806,7 +807,8 @@ static void test_init_script(void **state)
 {
 	char *args[] = { "-M", "vmstat,meminfo", NULL };
 	char *cmd[] = { "sh", "-c", "echo 'ops: 1'", NULL };
-	struct initramfs_spec spec = { "testcase: x\n", args, cmd, NULL, NULL, "vm-tcg-2cpu-1G" };
+	struct initramfs_spec spec = { .job_yaml = "testcase: x\n", .run_args = args, .command = cmd,
+				       .hostname = "vm-tcg-2cpu-1G" };
 	struct strbuf s = STRBUF_INIT;
 	(void)state;
 	initramfs_init_script(&spec, &s);
@@ -826,7 +828,137 @@ static void test_init_script(void **state)
 	initramfs_init_script(&spec, &s);
 	assert_null(strstr(s.buf, "hostname"));
 	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index -n 1 -r /result /job.yaml\n"));
+	/* the host programs first; /tmp past the memory, for sparse disks */
+	assert_non_null(strstr(s.buf, "\nexport PATH=/usr/bin:/bin "));
+	assert_non_null(strstr(s.buf, "\n/bin/busybox mount -t tmpfs -o size=1t tmpfs /tmp\n"));
+	assert_null(strstr(s.buf, "modprobe"));
+	/* a packaged kernel's modules: kmod answers the kernel, some loaded */
+	const char *mods[] = { "ext4", "brd", NULL }, *load[] = { "ext4", NULL };
+	spec.modules_dir = "/lib/modules/6.1.0-57-amd64";
+	spec.modules = mods;
+	spec.modules_load = load;
+	strbuf_reset(&s);
+	initramfs_init_script(&spec, &s);
+	assert_non_null(strstr(s.buf, "\n[ -x /usr/bin/modprobe ] && echo /usr/bin/modprobe >/proc/sys/kernel/modprobe\n"
+				     "modprobe -a ext4\n"));
+	assert_true(strstr(s.buf, "modprobe -a") < strstr(s.buf, "\nperfbot run"));
+	load[0] = NULL;
+	strbuf_reset(&s);
+	initramfs_init_script(&spec, &s);
+	assert_null(strstr(s.buf, "modprobe -a"));
+	assert_non_null(strstr(s.buf, "/proc/sys/kernel/modprobe"));
 	strbuf_release(&s);
+}
+
+static void test_guest_ldd(void **state)
+{
+	struct argv_list libs = ARGV_LIST_INIT;
+	struct strbuf why = STRBUF_INIT;
+	(void)state;
+	assert_int_equal(guest_files_parse_ldd(
+		"\tlinux-vdso.so.1 (0x00007ffd)\n"
+		"\tlibext2fs.so.2 => /lib/x86_64-linux-gnu/libext2fs.so.2 (0x00007fb5)\n"
+		"\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007fb5)\n"
+		"\t/lib64/ld-linux-x86-64.so.2 (0x00007fb5)", &libs, &why), 3);
+	assert_int_equal(libs.nr, 3);
+	assert_string_equal(libs.v[0], "/lib/x86_64-linux-gnu/libext2fs.so.2");
+	assert_string_equal(libs.v[1], "/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(libs.v[2], "/lib64/ld-linux-x86-64.so.2");
+	argv_list_release(&libs);
+	assert_int_equal(guest_files_parse_ldd("", &libs, &why), 0);
+	assert_int_equal(guest_files_parse_ldd("\tlibfoo.so.1 => not found\n\tlibc.so.6 => /l/libc.so.6 (0x1)\n",
+					       &libs, &why), -1);
+	assert_string_equal(why.buf, "libfoo.so.1 not found");
+	argv_list_release(&libs);
+	strbuf_release(&why);
+}
+
+struct seen_names { struct strbuf names; };
+
+static int collect_names(const struct cpio_entry *e, void *ctx)
+{
+	struct seen_names *s = ctx;
+	strbuf_addf(&s->names, "%s %o\n", e->name, e->mode);
+	return 0;
+}
+
+static void test_guest_modules(void **state)
+{
+	char *d = tmpdir();
+	struct strbuf dir = STRBUF_INIT, p = STRBUF_INIT, archive = STRBUF_INIT, why = STRBUF_INIT;
+	struct seen_names s = { STRBUF_INIT };
+	struct cpio c;
+	struct guest_files g;
+	(void)state;
+	strbuf_addf(&dir, "%s/6.1.0-9-amd64", d);
+	static const char *const files[] = {
+		"kernel/fs/ext4/ext4.ko", "kernel/lib/crc16.ko", "kernel/fs/jbd2/jbd2.ko",
+		"kernel/arch/x86/crypto/crc32c-intel.ko", "kernel/fs/xfs/xfs.ko", "modules.alias.bin", NULL
+	};
+	for (int i = 0; files[i]; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir.buf, files[i]);
+		*strrchr(p.buf, '/') = '\0';
+		assert_int_equal(mkdir_p(p.buf, 0755), 0);
+		p.buf[strlen(p.buf)] = '/';
+		assert_int_equal(write_file_atomic(p.buf, files[i], strlen(files[i])), 0);
+	}
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/modules.dep", dir.buf);
+	const char *dep = "kernel/fs/ext4/ext4.ko: kernel/lib/crc16.ko kernel/fs/jbd2/jbd2.ko\n"
+			  "kernel/lib/crc16.ko:\n"
+			  "kernel/fs/jbd2/jbd2.ko:\n"
+			  "kernel/arch/x86/crypto/crc32c-intel.ko:\n"
+			  "kernel/fs/xfs/xfs.ko:\n";
+	assert_int_equal(write_file_atomic(p.buf, dep, strlen(dep)), 0);
+	cpio_init(&c, &archive);
+	guest_files_init(&g, &c);
+	/* '_' names '-' too; "btrfs" is not in this kernel: no error, not counted */
+	const char *mods[] = { "ext4", "crc32c_intel", "btrfs", "ext4", NULL };
+	assert_int_equal(guest_files_modules(&g, dir.buf, mods), 3);
+	guest_files_release(&g);
+	cpio_finish(&c);
+	assert_int_equal(cpio_parse(archive.buf, archive.len, collect_names, &s, &why), 0);
+	const char *m = s.names.buf;
+	assert_non_null(strstr(m, "lib 40755\nlib/modules 40755\nlib/modules/6.1.0-9-amd64 40755\n"));
+	assert_non_null(strstr(m, "lib/modules/6.1.0-9-amd64/modules.dep 100644\n"));
+	assert_non_null(strstr(m, "lib/modules/6.1.0-9-amd64/modules.alias.bin 100644\n"));
+	assert_non_null(strstr(m, "lib/modules/6.1.0-9-amd64/kernel/fs/ext4/ext4.ko 100644\n"));
+	assert_non_null(strstr(m, "lib/modules/6.1.0-9-amd64/kernel/lib/crc16.ko 100644\n"));
+	assert_non_null(strstr(m, "lib/modules/6.1.0-9-amd64/kernel/fs/jbd2/jbd2.ko 100644\n"));
+	assert_non_null(strstr(m, "/crypto/crc32c-intel.ko 100644\n"));
+	/* once each, and not what was not asked for */
+	assert_null(strstr(strstr(m, "ext4.ko") + 1, "ext4.ko"));
+	assert_null(strstr(m, "xfs.ko"));
+	assert_null(strstr(m, "modules.softdep"));
+	strbuf_reset(&s.names);
+	strbuf_reset(&archive);
+	/* no modules.dep: an error naming it */
+	strbuf_addstr(&dir, "-none");
+	cpio_init(&c, &archive);
+	guest_files_init(&g, &c);
+	struct stderr_capture cap;
+	capture_start(&cap);
+	assert_int_equal(guest_files_modules(&g, dir.buf, mods), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "modules.dep"));
+	free(msg);
+	/* a program: copied under its own name, with libraries for a dynamic one */
+	assert_int_equal(guest_files_program(&g, "no-such-program-perfbot"), 1);
+	assert_int_equal(guest_files_program(&g, "sh"), 0);
+	guest_files_release(&g);
+	cpio_finish(&c);
+	assert_int_equal(cpio_parse(archive.buf, archive.len, collect_names, &s, &why), 0);
+	assert_non_null(strstr(s.names.buf, "usr 40755\nusr/bin 40755\nusr/bin/sh 100755\n"));
+	assert_non_null(strstr(s.names.buf, "/libc.so.6 100755\n"));
+	assert_non_null(strstr(s.names.buf, "lib64/ld-linux-x86-64.so.2 100755\n"));
+	strbuf_release(&s.names);
+	strbuf_release(&dir);
+	strbuf_release(&p);
+	strbuf_release(&archive);
+	strbuf_release(&why);
+	remove_tree(d);
+	free(d);
 }
 
 static void test_initramfs_build(void **state)
@@ -961,6 +1093,8 @@ int main(void)
 		cmocka_unit_test(test_serial_file_over),
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_qemu_numa),
+		cmocka_unit_test(test_guest_ldd),
+		cmocka_unit_test(test_guest_modules),
 		cmocka_unit_test(test_vm_opt),
 		cmocka_unit_test(test_initramfs_build),
 		cmocka_unit_test(test_build_log_reason),
