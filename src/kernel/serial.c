@@ -157,8 +157,8 @@ void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_r
 	struct line_iter it;
 	struct line l;
 	bool output = false, no_init = false;
-	const char *panic = NULL;
-	size_t panic_len = 0;
+	const char *panic = NULL, *said = NULL;
+	size_t panic_len = 0, said_len = 0;
 	double smp_start = -1, v;
 
 	memset(r, 0, sizeof(*r));
@@ -188,6 +188,14 @@ void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_r
 			r->init_uptime = v;
 		else if (marker(l.s, l.len, GUEST_MARK_EXIT, &v))
 			r->exit_status = (int)v;
+		/* the guest's perfbot's last error: why a run failed; its
+		 * progress ("run 1/1: ...") and skipped monitors are not */
+		else if (r->init_uptime >= 0 && r->exit_status < 0 && l.len > 9 &&
+			 !strncmp(l.s, "perfbot: ", 9) && strncmp(l.s + 9, "run ", 4) &&
+			 strncmp(l.s + 9, "monitor", 7)) {
+			said = l.s + 9;
+			said_len = l.len - 9;
+		}
 		else if (marker(l.s, l.len, GUEST_MARK_SENT, &v))
 			r->sent_bytes = (long long)v;
 		const char *p = memmem(msg, mlen, "Kernel panic - not syncing: ", 28);
@@ -207,8 +215,11 @@ void boot_classify(const char *log, size_t len, enum boot_end end, struct boot_r
 		/* the kernel did its part: perfbot in the guest failed (its
 		 * error is on the console) */
 		r->state = BOOT_NO_RESULTS;
-		strbuf_addf(&r->reason, "no results: perfbot run in the guest exited %d without a run "
-			    "(see the dmesg file)", r->exit_status);
+		strbuf_addf(&r->reason, "no results: perfbot run in the guest exited %d without a run",
+			    r->exit_status);
+		if (said)
+			strbuf_addf(&r->reason, ": %.*s", (int)(said_len > 300 ? 300 : said_len), said);
+		strbuf_addstr(&r->reason, " (see the dmesg file)");
 		return;
 	}
 	if (panic) {

@@ -737,8 +737,20 @@ static void test_boot_classify(void **state)
 	strbuf_reset(&log);
 	strbuf_addf(&log, "%sperfbot-guest: init 1.31\nperfbot-guest: exit 1\nperfbot-guest: sent 0\n", boot_head);
 	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_NO_RESULTS);
-	assert_non_null(strstr(r.reason.buf, "exited 1"));
+	assert_string_equal(r.reason.buf, "no results: perfbot run in the guest exited 1 without a run "
+					  "(see the dmesg file)");
 	assert_null(boot_failure_line(r.state));
+	boot_report_release(&r);
+	/* its last error says why; progress, skipped monitors and what was
+	 * said before /init or after the exit do not */
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%sperfbot: before init\nperfbot-guest: init 1.31\n"
+		    "perfbot: monitor skipped: cpuidle: none\nperfbot: mkfs.xfs failed on '/dev/loop0' (exit 1)\n"
+		    "perfbot: run 1/1: setup in /result\nperfbot: monitors skipped, not in perfbot yet: a\n"
+		    "perfbot-guest: exit 1\nperfbot: after exit\nperfbot-guest: sent 0\n", boot_head);
+	assert_int_equal(classify(log.buf, BOOT_END_EXITED, &r), BOOT_NO_RESULTS);
+	assert_string_equal(r.reason.buf, "no results: perfbot run in the guest exited 1 without a run: "
+					  "mkfs.xfs failed on '/dev/loop0' (exit 1) (see the dmesg file)");
 	boot_report_release(&r);
 	/* a panic: QEMU exits (panic=-1), the reason is the panic's */
 	strbuf_reset(&log);
