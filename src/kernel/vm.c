@@ -133,8 +133,11 @@ static void guest_needs(struct guest_need *n, const struct kernel_vm *vm, const 
 	for (int i = 0; run_args && run_args[i] && run_args[i + 1]; i++)
 		if (!strcmp(run_args[i], "-M"))
 			monitors = run_args[i + 1];
+	/* a benchmark without monitor keys gets lkp's default set, perf's too */
+	const char *category = job_get(atom, "category");
 	if (monitors ? strstr(monitors, "perf-") != NULL :
-	    job_lookup(atom, "perf-profile") || job_lookup(atom, "perf-stat"))
+	    job_lookup(atom, "perf-profile") || job_lookup(atom, "perf-stat") ||
+	    (category && !strcmp(category, "benchmark")))
 		n->programs[np++] = "perf";
 	memset(&plan, 0, sizeof(plan));
 	if (run_setup_plan(atom, &plan, &why) != 0)

@@ -1,0 +1,118 @@
+#!/bin/sh
+# make-seed-kernel-repo.sh DIR: the history of `make demo-seed`, seed
+# 001's story on Debian's linux-source-6.1: a branch "seed" from
+# v6.1-debian (the kernel demo's base commit: scripts/make-demo-kernel-
+# repo.sh makes DIR when it lacks it) with three release tags and, between
+# the first two, a commit that slows page reclaim down:
+#
+#   seed-v1   the last good release
+#   seed-planted  "mm/vmscan: make LRU scan batches node aware": the
+#             batch of folios shrink_lruvec() takes off an LRU list at a
+#             time shrinks with the number of online NUMA nodes, 32 >> 2N
+#             (2 with 2 nodes), so reclaim takes the LRU lock and
+#             drains per-CPU lists about 16 times as often per folio --
+#             lru-file-readtwice, whose readers are reclaim-bound once the
+#             page cache is full, slows down, and perf-profile shows the
+#             lock (_raw_spin_lock_irq) and shrink_inactive_list grow
+#   seed-v2   a release with it and unrelated commits around it
+#   seed-v3   a later release: still slow
+#
+# Other commits change comments in files the small config builds (a
+# real recompile for each bisect step) or documentation.  Dates and
+# authors are fixed, so shas are the same on every machine with the same
+# tarball, and kernel builds are reused by sha.  An existing branch of
+# this history's version is kept as it is.
+set -e
+dir=$1
+[ -n "$dir" ] || { echo "usage: $0 DIR" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+version=seed-history-1
+if git -C "$dir" rev-parse -q --verify "refs/tags/$version" >/dev/null 2>&1; then
+	echo "$dir: kept (seed-v3 is $(git -C "$dir" rev-parse --short seed-v3))"
+	exit 0
+fi
+git -C "$dir" rev-parse -q --verify refs/tags/v6.1-debian >/dev/null 2>&1 ||
+	sh "$top/scripts/make-demo-kernel-repo.sh" "$dir"
+cd "$dir"
+export GIT_AUTHOR_NAME="Seed Developer" GIT_AUTHOR_EMAIL="seed@example.org"
+export GIT_COMMITTER_NAME="Seed Developer" GIT_COMMITTER_EMAIL="seed@example.org"
+n=200
+commit() { # commit MESSAGE (dates fixed: the shas are reproducible)
+	n=$((n + 1))
+	GIT_AUTHOR_DATE="@$((1767225600 + n * 3600)) +0000" GIT_COMMITTER_DATE="@$((1767225600 + n * 3600)) +0000" \
+		git commit -q -a -m "$1"
+}
+cnote() { printf '\n/* %s */\n' "$2" >>"$1"; }
+dnote() { printf '\n%s\n' "$2" >>"$1"; }
+
+# the demo's own checkout must not be disturbed: the seed branch is made
+# in a worktree of its own, removed at the end
+wt=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-seed-repo.XXXXXX")
+trap 'git -C "$dir" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"' EXIT
+git branch -q -D seed 2>/dev/null || true
+for t in $(git tag -l 'seed-*'); do git tag -d "$t" >/dev/null; done
+git worktree add -q -b seed "$wt" v6.1-debian
+cd "$wt"
+
+cnote mm/vmscan.c "kswapd sleeps once every zone of its node is balanced."
+commit "mm/vmscan: note when kswapd sleeps"
+dnote Documentation/admin-guide/mm/concepts.rst "Reclaim is per node: kswapd runs on each."
+commit "Documentation/mm: say that reclaim runs per node"
+git tag seed-v1
+
+cnote fs/dcache.c "The dentry LRU is shrunk by the superblock's shrinker."
+commit "fs/dcache: note who shrinks the dentry LRU"
+cnote mm/filemap.c "filemap_read() copies from the page cache, reading ahead."
+commit "mm/filemap: note what filemap_read does"
+git apply <<'EOP'
+--- a/mm/vmscan.c
++++ b/mm/vmscan.c
+@@ -5908,6 +5908,18 @@ static void lru_gen_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
+ 
+ #endif /* CONFIG_LRU_GEN */
+ 
++/*
++ * Take folios off an LRU list in batches that shrink as nodes are added,
++ * so that the reclaim of one node holds its LRU lock for less time and
++ * the reclaimers of the other nodes are not held up behind it.
++ */
++static unsigned long node_scan_batch(void)
++{
++	unsigned long batch = SWAP_CLUSTER_MAX >> (2 * num_online_nodes());
++
++	return batch ? batch : 1;
++}
++
+ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+ {
+ 	unsigned long nr[NR_LRU_LISTS];
+@@ -5951,7 +5963,7 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+ 
+ 		for_each_evictable_lru(lru) {
+ 			if (nr[lru]) {
+-				nr_to_scan = min(nr[lru], SWAP_CLUSTER_MAX);
++				nr_to_scan = min(nr[lru], node_scan_batch());
+ 				nr[lru] -= nr_to_scan;
+ 
+ 				nr_reclaimed += shrink_list(lru, nr_to_scan,
+EOP
+commit "mm/vmscan: make LRU scan batches node aware
+
+With more NUMA nodes, more kswapd threads and direct reclaimers contend
+for the LRU locks.  Take folios off a list in smaller batches as nodes
+are added, so that one node's reclaim holds its lock for less time."
+git tag seed-planted
+cnote fs/super.c "super_cache_count() is called per node when the shrinker is node aware."
+commit "fs/super: note how the superblock shrinker counts"
+dnote Documentation/admin-guide/sysctl/vm.rst "vfs_cache_pressure scales what the superblock shrinker counts."
+commit "Documentation/sysctl: relate vfs_cache_pressure to the shrinker"
+git tag seed-v2
+
+cnote mm/page_alloc.c "The per-cpu lists are drained when a zone runs low."
+commit "mm/page_alloc: note when per-cpu lists are drained"
+cnote kernel/fork.c "Each new task inherits its parent's mempolicy."
+commit "fork: note the inherited mempolicy"
+git tag seed-v3
+git tag "$version"
+echo "$dir: branch seed, $(git rev-list --count seed-v1..seed-v3) commits from seed-v1 to seed-v3;" \
+	"planted: $(git rev-parse --short seed-planted)"
