@@ -37,34 +37,45 @@ cd "$dir"
 export GIT_AUTHOR_NAME="Seed Developer" GIT_AUTHOR_EMAIL="seed@example.org"
 export GIT_COMMITTER_NAME="Seed Developer" GIT_COMMITTER_EMAIL="seed@example.org"
 n=200
+# Commits are made on a private index, never in a checkout: the tree is
+# 75,000 files, and the user's (or the kernel demo's) checkout is left
+# alone.  `git apply --cached` applies a patch to the index alone.
+export GIT_INDEX_FILE="$(git rev-parse --absolute-git-dir)/perfbot-seed-index"
+tmp=$(mktemp "${TMPDIR:-/tmp}/perfbot-seed-blob.XXXXXX")
+trap 'rm -f "$tmp" "$GIT_INDEX_FILE"' EXIT
+git read-tree v6.1-debian
+head=$(git rev-parse v6.1-debian)
 commit() { # commit MESSAGE (dates fixed: the shas are reproducible)
 	n=$((n + 1))
-	GIT_AUTHOR_DATE="@$((1767225600 + n * 3600)) +0000" GIT_COMMITTER_DATE="@$((1767225600 + n * 3600)) +0000" \
-		git commit -q -a -m "$1"
+	head=$(GIT_AUTHOR_DATE="@$((1767225600 + n * 3600)) +0000" \
+		GIT_COMMITTER_DATE="@$((1767225600 + n * 3600)) +0000" \
+		git commit-tree "$(git write-tree)" -p "$head" -m "$1")
 }
-cnote() { printf '\n/* %s */\n' "$2" >>"$1"; }
-dnote() { printf '\n%s\n' "$2" >>"$1"; }
+cnote() { # cnote FILE TEXT: a comment line at the end of a C file
+	git cat-file blob ":$1" >"$tmp"
+	printf '\n/* %s */\n' "$2" >>"$tmp"
+	git update-index --cacheinfo "100644,$(git hash-object -w "$tmp"),$1"
+}
+dnote() { # dnote FILE TEXT: a line at the end of a text file
+	git cat-file blob ":$1" >"$tmp"
+	printf '\n%s\n' "$2" >>"$tmp"
+	git update-index --cacheinfo "100644,$(git hash-object -w "$tmp"),$1"
+}
+tag() { git tag -f "$1" "$head" >/dev/null; }
 
-# the demo's own checkout must not be disturbed: the seed branch is made
-# in a worktree of its own, removed at the end
-wt=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-seed-repo.XXXXXX")
-trap 'git -C "$dir" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"' EXIT
-git branch -q -D seed 2>/dev/null || true
 for t in $(git tag -l 'seed-*'); do git tag -d "$t" >/dev/null; done
-git worktree add -q -b seed "$wt" v6.1-debian
-cd "$wt"
 
 cnote mm/vmscan.c "kswapd sleeps once every zone of its node is balanced."
 commit "mm/vmscan: note when kswapd sleeps"
 dnote Documentation/admin-guide/mm/concepts.rst "Reclaim is per node: kswapd runs on each."
 commit "Documentation/mm: say that reclaim runs per node"
-git tag seed-v1
+tag seed-v1
 
 cnote fs/dcache.c "The dentry LRU is shrunk by the superblock's shrinker."
 commit "fs/dcache: note who shrinks the dentry LRU"
 cnote mm/filemap.c "filemap_read() copies from the page cache, reading ahead."
 commit "mm/filemap: note what filemap_read does"
-git apply <<'EOP'
+git apply --cached <<'EOP'
 --- a/mm/vmscan.c
 +++ b/mm/vmscan.c
 @@ -5908,6 +5908,18 @@ static void lru_gen_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
@@ -101,18 +112,19 @@ commit "mm/vmscan: make LRU scan batches node aware
 With more NUMA nodes, more kswapd threads and direct reclaimers contend
 for the LRU locks.  Take folios off a list in smaller batches as nodes
 are added, so that one node's reclaim holds its lock for less time."
-git tag seed-planted
+tag seed-planted
 cnote fs/super.c "super_cache_count() is called per node when the shrinker is node aware."
 commit "fs/super: note how the superblock shrinker counts"
 dnote Documentation/admin-guide/sysctl/vm.rst "vfs_cache_pressure scales what the superblock shrinker counts."
 commit "Documentation/sysctl: relate vfs_cache_pressure to the shrinker"
-git tag seed-v2
+tag seed-v2
 
 cnote mm/page_alloc.c "The per-cpu lists are drained when a zone runs low."
 commit "mm/page_alloc: note when per-cpu lists are drained"
 cnote kernel/fork.c "Each new task inherits its parent's mempolicy."
 commit "fork: note the inherited mempolicy"
-git tag seed-v3
-git tag "$version"
+tag seed-v3
+git update-ref refs/heads/seed "$head"
+tag "$version"
 echo "$dir: branch seed, $(git rev-list --count seed-v1..seed-v3) commits from seed-v1 to seed-v3;" \
 	"planted: $(git rev-parse --short seed-planted)"
