@@ -5,6 +5,7 @@
 #                   same suite again under ASan+UBSan
 #   make demo       install missing packages (as root), build, run the demo
 #   make demo-kernel  the same for a kernel bisect in QEMU (scripts/demo-kernel.sh)
+#   make demo-seed    seed 001's story: watch a kernel branch, mail the regression (scripts/demo-seed.sh)
 #   make demo-watch   perfbot watch finds, bisects and reports a regression (scripts/demo-watch.sh)
 #   make coverage   line and branch coverage per folder (gcov + lcov)
 #   make mutate     the mutation test: tests/mutants.txt, score per layer
@@ -35,7 +36,7 @@ TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
-.PHONY: all check check-unit check-e2e check-asan demo demo-kernel demo-watch clean deps bench
+.PHONY: all check check-unit check-e2e check-asan demo demo-kernel demo-seed demo-watch clean deps bench
 .PHONY: unit-tests coverage mutate check-mutants
 
 all: $(PERFBOT)
@@ -122,6 +123,13 @@ demo-kernel:
 	@sh scripts/deps.sh kernel
 	$(MAKE) all
 	@sh scripts/demo-kernel.sh
+
+# seed 001 on kernels: perfbot watch --kernel-tree finds, bisects and mails
+# a reclaim regression planted in Debian's linux-source-6.1
+demo-seed:
+	@sh scripts/deps.sh kernel
+	$(MAKE) all
+	@sh scripts/demo-seed.sh
 
 # Coverage and mutation testing (README.md, "Testing"): slow, not part
 # of check; each builds in a directory of its own.
