@@ -3,6 +3,7 @@
  * with their dependencies, into a guest's initramfs (see guestfiles.h).
  */
 #include "kernel/guestfiles.h"
+#include "run/setup.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
@@ -245,4 +246,74 @@ out:
 	strbuf_release(&dep);
 	strbuf_release(&p);
 	return n;
+}
+
+/*
+ * (guestfiles.h) What the job's setup and monitors run in the guest that perfbot's own
+ * initramfs lacks (guestfiles.h): the fs's mkfs and losetup for fs: and
+ * disk:, perf for perf-stat and perf-profile, and for a packaged kernel
+ * (no perfbot build: its kconfig unknown) with its modules on this host,
+ * the modules of the fs and disks with kmod's modprobe to load them.
+ * A job's own monitor list (-M) decides perf as it decides the guest's run.
+ */
+void guest_files_needs(struct guest_need *n, const struct job *atom, char *const *run_args,
+		       const char *release, const char *modules_root)
+{
+	struct run_setup_plan plan;
+	struct strbuf why = STRBUF_INIT;
+	const char *monitors = NULL;
+	size_t np = 0, nm = 0, nl = 0;
+
+	memset(n, 0, sizeof(*n));
+	strbuf_init(&n->modules_dir, 0);
+	for (int i = 0; run_args && run_args[i] && run_args[i + 1]; i++)
+		if (!strcmp(run_args[i], "-M"))
+			monitors = run_args[i + 1];
+	/* a benchmark without monitor keys gets lkp's default set, perf's too */
+	const char *category = job_get(atom, "category");
+	if (monitors ? strstr(monitors, "perf-") != NULL :
+	    job_lookup(atom, "perf-profile") || job_lookup(atom, "perf-stat") ||
+	    (category && !strcmp(category, "benchmark")))
+		n->programs[np++] = "perf";
+	memset(&plan, 0, sizeof(plan));
+	if (run_setup_plan(atom, &plan, &why) != 0)
+		plan.fs = NULL, plan.disk = RUN_DISK_NONE;   /* the guest's run says why */
+	strbuf_release(&why);
+	if (run_setup_fs_mkfs(plan.fs))
+		n->programs[np++] = run_setup_fs_mkfs(plan.fs);
+	if (plan.disk == RUN_DISK_LOOP)
+		n->programs[np++] = "losetup";
+
+	if (!release || !*release || strchr(release, '/') || !strcmp(release, "..") || !strcmp(release, "."))
+		return;
+	strbuf_addf(&n->modules_dir, "%s/%s", modules_root ? modules_root : "/lib/modules", release);
+	struct strbuf dep = STRBUF_INIT;
+	strbuf_addf(&dep, "%s/modules.dep", n->modules_dir.buf);
+	bool have = file_exists(dep.buf);
+	strbuf_release(&dep);
+	if (!have || (!plan.fs && plan.disk == RUN_DISK_NONE)) {
+		strbuf_reset(&n->modules_dir);
+		return;
+	}
+	n->programs[np++] = "modprobe";
+	if (plan.fs && run_setup_fs_mkfs(plan.fs)) {
+		const char *t = run_setup_fs_type(plan.fs);
+		n->modules[nm++] = n->load[nl++] = t;
+		/* Debian's ext4 module also mounts ext2 and ext3 */
+		if (!strncmp(t, "ext", 3) && strcmp(t, "ext4"))
+			n->modules[nm++] = n->load[nl++] = "ext4";
+		/* what ext4, xfs and btrfs checksum with (modules.softdep's crc32c) */
+		n->modules[nm++] = n->load[nl++] = "crc32c_generic";
+		n->modules[nm++] = n->load[nl++] = "crc32c-intel";
+	}
+	if (plan.disk == RUN_DISK_LOOP)
+		n->modules[nm++] = n->load[nl++] = "loop";
+	/* brd is loaded by the setup itself: with the job's sizes */
+	if (plan.disk == RUN_DISK_BRD)
+		n->modules[nm++] = "brd";
+}
+
+void guest_need_release(struct guest_need *n)
+{
+	strbuf_release(&n->modules_dir);
 }

@@ -64,4 +64,28 @@ void guest_files_parents(struct guest_files *g, const char *path);
  * found, with its name in why; else the number of libraries. */
 int guest_files_parse_ldd(const char *text, struct argv_list *libs, struct strbuf *why);
 
+/*
+ * What a job's guest needs from the host: the fs's mkfs and losetup for
+ * fs: and disk:, perf for perf-stat and perf-profile (the -M list in
+ * run_args when given, else the job's monitor keys, and any
+ * `category: benchmark` job, whose default monitors include them), and
+ * for a packaged kernel of release (NULL for perfbot's own builds, whose
+ * configs build in what the seeds need) whose modules_root/release
+ * (default /lib/modules) has a modules.dep: kmod's modprobe and the
+ * modules of the fs (ext4 for ext2 and ext3 too, and crc32c, which they
+ * checksum with) and the disks (loop; brd, which setup loads with the
+ * job's sizes, copied but not loaded at boot).  Release n with
+ * guest_need_release.
+ */
+struct guest_need {
+	const char *programs[6];
+	const char *modules[8];
+	const char *load[8];         /* the modules /init loads */
+	struct strbuf modules_dir;   /* empty: no modules */
+};
+struct job;
+void guest_files_needs(struct guest_need *n, const struct job *atom, char *const *run_args,
+		       const char *release, const char *modules_root);
+void guest_need_release(struct guest_need *n);
+
 #endif

@@ -5,6 +5,7 @@
 #include "run/setup.h"
 #include "runner/runner.h"
 #include "kernel/cpio.h"
+#include "kernel/guestfiles.h"
 #include "kernel/initramfs.h"
 #include "kernel/serial.h"
 #include "monitor/monitor.h"
@@ -31,13 +32,6 @@
 
 static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir);
 
-/* The host files a guest needs (guest_needs below); NULL-terminated. */
-struct guest_need {
-	const char *programs[6];
-	const char *modules[8];
-	const char *load[8];
-	struct strbuf modules_dir;   /* empty: no modules */
-};
 
 long kernel_vm_mem_mb(const char *s)
 {
@@ -112,70 +106,6 @@ static int vm_size(struct kernel_vm *vm, const struct job *atom)
 	return 0;
 }
 
-/*
- * What the job's setup and monitors run in the guest that perfbot's own
- * initramfs lacks (guestfiles.h): the fs's mkfs and losetup for fs: and
- * disk:, perf for perf-stat and perf-profile, and for a packaged kernel
- * (no perfbot build: its kconfig unknown) with its modules on this host,
- * the modules of the fs and disks with kmod's modprobe to load them.
- * A job's own monitor list (-M) decides perf as it decides the guest's run.
- */
-static void guest_needs(struct guest_need *n, const struct kernel_vm *vm, const struct job *atom,
-			char *const *run_args)
-{
-	struct run_setup_plan plan;
-	struct strbuf why = STRBUF_INIT;
-	const char *monitors = NULL;
-	size_t np = 0, nm = 0, nl = 0;
-
-	memset(n, 0, sizeof(*n));
-	strbuf_init(&n->modules_dir, 0);
-	for (int i = 0; run_args && run_args[i] && run_args[i + 1]; i++)
-		if (!strcmp(run_args[i], "-M"))
-			monitors = run_args[i + 1];
-	/* a benchmark without monitor keys gets lkp's default set, perf's too */
-	const char *category = job_get(atom, "category");
-	if (monitors ? strstr(monitors, "perf-") != NULL :
-	    job_lookup(atom, "perf-profile") || job_lookup(atom, "perf-stat") ||
-	    (category && !strcmp(category, "benchmark")))
-		n->programs[np++] = "perf";
-	memset(&plan, 0, sizeof(plan));
-	if (run_setup_plan(atom, &plan, &why) != 0)
-		plan.fs = NULL, plan.disk = RUN_DISK_NONE;   /* the guest's run says why */
-	strbuf_release(&why);
-	if (run_setup_fs_mkfs(plan.fs))
-		n->programs[np++] = run_setup_fs_mkfs(plan.fs);
-	if (plan.disk == RUN_DISK_LOOP)
-		n->programs[np++] = "losetup";
-
-	if (vm->img.kconfig || !vm->img.release || !*vm->img.release)
-		return;
-	strbuf_addf(&n->modules_dir, "/lib/modules/%s", vm->img.release);
-	struct strbuf dep = STRBUF_INIT;
-	strbuf_addf(&dep, "%s/modules.dep", n->modules_dir.buf);
-	bool have = file_exists(dep.buf);
-	strbuf_release(&dep);
-	if (!have || (!plan.fs && plan.disk == RUN_DISK_NONE)) {
-		strbuf_reset(&n->modules_dir);
-		return;
-	}
-	n->programs[np++] = "modprobe";
-	if (plan.fs && run_setup_fs_mkfs(plan.fs)) {
-		const char *t = run_setup_fs_type(plan.fs);
-		n->modules[nm++] = n->load[nl++] = t;
-		/* Debian's ext4 module also mounts ext2 and ext3 */
-		if (!strncmp(t, "ext", 3) && strcmp(t, "ext4"))
-			n->modules[nm++] = n->load[nl++] = "ext4";
-		/* what ext4, xfs and btrfs checksum with (modules.softdep's crc32c) */
-		n->modules[nm++] = n->load[nl++] = "crc32c_generic";
-		n->modules[nm++] = n->load[nl++] = "crc32c-intel";
-	}
-	if (plan.disk == RUN_DISK_LOOP)
-		n->modules[nm++] = n->load[nl++] = "loop";
-	/* brd is loaded by the setup itself: with the job's sizes */
-	if (plan.disk == RUN_DISK_BRD)
-		n->modules[nm++] = "brd";
-}
 
 static void set_unless(struct job *atom, const char *key, const char *value)
 {
@@ -211,7 +141,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	path_join(&dir, cache.buf, "initrd");
 
 	struct initramfs_spec spec = { .run_args = run_args, .command = command };
-	struct guest_need need = { .modules_dir = STRBUF_INIT };
+	struct guest_need need;
 	/* the accel first: it names the test box.  A probe boots the job's
 	 * initramfs as it is (perfbot.probe=1 stops at /init). */
 	vm->accel = qemu_choose_accel(o->accel, cache.buf, vm->img.bzimage, NULL, false, o->stop,
@@ -257,7 +187,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	job_free(guest);
 	spec.job_yaml = yaml.buf;
 	spec.hostname = s.buf;
-	guest_needs(&need, vm, atom, run_args);
+	guest_files_needs(&need, atom, run_args, vm->img.kconfig ? NULL : vm->img.release, NULL);
 	spec.programs = need.programs;
 	if (need.modules_dir.len) {
 		spec.modules_dir = need.modules_dir.buf;
@@ -276,7 +206,7 @@ out:
 	strbuf_release(&cpuinfo);
 	strbuf_release(&yaml);
 	strbuf_release(&s);
-	strbuf_release(&need.modules_dir);
+	guest_need_release(&need);
 	return ret;
 }
 

@@ -2,6 +2,7 @@
  * header, cpio archives, static-ELF checks, QEMU's command line, the
  * serial-log verdicts, the guest's /init, build-log reasons. */
 #include "test_helpers.h"
+#include "job/job.h"
 #include "kernel/build.h"
 #include "kernel/bzimage.h"
 #include "kernel/cpio.h"
@@ -862,6 +863,96 @@ static void test_init_script(void **state)
 	strbuf_release(&s);
 }
 
+static struct job *job_of(const char *text)
+{
+	struct job *j = NULL;
+	assert_int_equal(job_load_string(text, strlen(text), "job.yaml", NULL, &j), 0);
+	return j;
+}
+
+/* "a b c" of a NULL-terminated list */
+static const char *joined(const char *const *v, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	for (int i = 0; v[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", v[i]);
+	return sb->buf;
+}
+
+static void test_guest_needs(void **state)
+{
+	char *d = tmpdir();
+	struct strbuf p = STRBUF_INIT, sb = STRBUF_INIT;
+	struct guest_need n;
+	char *mon[] = { "-i", "1", "-M", "proc-vmstat,numa-vmstat", NULL };
+	char *mon_perf[] = { "-M", "proc-vmstat,perf-profile", NULL };
+	(void)state;
+	strbuf_addf(&p, "%s/6.1.0-9-amd64", d);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/modules.dep");
+	assert_int_equal(write_file_atomic(p.buf, "", 0), 0);
+
+	/* a benchmark on ext4 over a loop disk, perfbot's own kernel */
+	struct job *j = job_of("testcase: vm-scalability\ncategory: benchmark\nfs: ext4\ndisk: loop_4G\n");
+	guest_files_needs(&n, j, NULL, NULL, d);
+	assert_string_equal(joined(n.programs, &sb), "perf mkfs.ext4 losetup");
+	assert_null(n.modules[0]);
+	assert_int_equal(n.modules_dir.len, 0);
+	guest_need_release(&n);
+	/* -M decides perf, as it decides the guest's monitors */
+	guest_files_needs(&n, j, mon, NULL, d);
+	assert_string_equal(joined(n.programs, &sb), "mkfs.ext4 losetup");
+	guest_need_release(&n);
+	guest_files_needs(&n, j, mon_perf, NULL, d);
+	assert_string_equal(joined(n.programs, &sb), "perf mkfs.ext4 losetup");
+	guest_need_release(&n);
+	/* a packaged kernel with its modules here: kmod and the modules */
+	guest_files_needs(&n, j, NULL, "6.1.0-9-amd64", d);
+	assert_string_equal(joined(n.programs, &sb), "perf mkfs.ext4 losetup modprobe");
+	assert_string_equal(joined(n.modules, &sb), "ext4 crc32c_generic crc32c-intel loop");
+	assert_string_equal(joined(n.load, &sb), "ext4 crc32c_generic crc32c-intel loop");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/6.1.0-9-amd64", d);
+	assert_string_equal(n.modules_dir.buf, p.buf);
+	guest_need_release(&n);
+	/* its modules not on this host, or a release that is no one component */
+	guest_files_needs(&n, j, NULL, "6.1.0-10-amd64", d);
+	assert_string_equal(joined(n.programs, &sb), "perf mkfs.ext4 losetup");
+	assert_int_equal(n.modules_dir.len, 0);
+	guest_need_release(&n);
+	guest_files_needs(&n, j, NULL, "../6.1.0-9-amd64", d);
+	assert_int_equal(n.modules_dir.len, 0);
+	guest_need_release(&n);
+	job_free(j);
+
+	/* ext3 is Debian's ext4 module; brd is copied, loaded by setup */
+	j = job_of("testcase: aim7\nfs: ext3\ndisk: 1BRD_2G\n");
+	guest_files_needs(&n, j, NULL, "6.1.0-9-amd64", d);
+	assert_string_equal(joined(n.programs, &sb), "mkfs.ext3 modprobe");
+	assert_string_equal(joined(n.modules, &sb), "ext3 ext4 crc32c_generic crc32c-intel brd");
+	assert_string_equal(joined(n.load, &sb), "ext3 ext4 crc32c_generic crc32c-intel");
+	guest_need_release(&n);
+	job_free(j);
+
+	/* no fs and no disk: nothing from the host, perf aside */
+	j = job_of("testcase: will-it-scale\nperf-stat:\n");
+	guest_files_needs(&n, j, NULL, "6.1.0-9-amd64", d);
+	assert_string_equal(joined(n.programs, &sb), "perf");
+	assert_null(n.modules[0]);
+	assert_int_equal(n.modules_dir.len, 0);
+	guest_need_release(&n);
+	job_free(j);
+	j = job_of("testcase: mytest\n");
+	guest_files_needs(&n, j, NULL, NULL, d);
+	assert_null(n.programs[0]);
+	guest_need_release(&n);
+	job_free(j);
+	strbuf_release(&p);
+	strbuf_release(&sb);
+	remove_tree(d);
+	free(d);
+}
+
 static void test_guest_ldd(void **state)
 {
 	struct argv_list libs = ARGV_LIST_INIT;
@@ -1106,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_init_script),
 		cmocka_unit_test(test_qemu_numa),
 		cmocka_unit_test(test_guest_ldd),
+		cmocka_unit_test(test_guest_needs),
 		cmocka_unit_test(test_guest_modules),
 		cmocka_unit_test(test_vm_opt),
 		cmocka_unit_test(test_initramfs_build),
