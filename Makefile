@@ -193,7 +193,8 @@ $(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
 # libperfbot.a for the runners' output adapters).  They go to
 # $(BUILD)/bin, where src/runner/runner.c looks for them; the tests run
 # them, hence the extra prerequisites of the check targets.
-BENCH_BINS = $(BUILD)/bin/vm-scalability $(BUILD)/bin/will-it-scale $(BUILD)/bin/bench-harness
+BENCH_BINS = $(BUILD)/bin/vm-scalability $(BUILD)/bin/will-it-scale $(BUILD)/bin/aim7 \
+	$(BUILD)/bin/bench-harness
 all: $(BENCH_BINS)
 check-unit check-e2e check-asan: $(BENCH_BINS)
 $(BUILD)/bin/vm-scalability: workloads/vm-scalability/vm-scalability.c
@@ -202,6 +203,9 @@ $(BUILD)/bin/vm-scalability: workloads/vm-scalability/vm-scalability.c
 $(BUILD)/bin/will-it-scale: workloads/will-it-scale/will-it-scale.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
+$(BUILD)/bin/aim7: workloads/aim7/aim7.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 $(BUILD)/bin/bench-harness: workloads/harness/bench-harness.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
@@ -221,7 +225,7 @@ $(BUILD)/bench/detect-sim: bench/detect-sim.c $(BUILD)/libperfbot.a
 # guest has no ASan runtime, so BUILD=build-asan gets copies of
 # build/static's, made with the default flags.
 STATIC_BINS = $(BUILD)/static/perfbot $(BUILD)/static/will-it-scale \
-	$(BUILD)/static/vm-scalability $(BUILD)/static/bench-harness
+	$(BUILD)/static/vm-scalability $(BUILD)/static/aim7 $(BUILD)/static/bench-harness
 # Without lab mode (PERFBOT_NO_LAB: no src/lab, no PostgreSQL store): a
 # test kernel's initramfs has no lab database to talk to, and Debian's
 # libpq has no static build (no libpgcommon.a, no static Kerberos).
@@ -250,6 +254,9 @@ build/static/vm-scalability: workloads/vm-scalability/vm-scalability.c
 build/static/will-it-scale build/static/vm-scalability:
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $< -lpthread
+build/static/aim7: workloads/aim7/aim7.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $< -lm
 else
 .PHONY: static-from-build
 static-from-build:

@@ -20,7 +20,7 @@
 
 /* Built-in benchmarks, copied into /bench when the static dir has them. */
 static const char *const bench_programs[] = {
-	"will-it-scale", "vm-scalability", "bench-harness", NULL
+	"will-it-scale", "vm-scalability", "aim7", "bench-harness", NULL
 };
 
 int elf_is_static(const unsigned char *buf, size_t len)

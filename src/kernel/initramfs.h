@@ -36,7 +36,7 @@
  * Static binaries are required, and checked (an ELF with a PT_INTERP
  * program header is dynamic): they are found in the "static dir",
  * $PERFBOT_STATIC_DIR or "<dir of the perfbot binary>/static" (make
- * builds perfbot, will-it-scale, vm-scalability and bench-harness there),
+ * builds perfbot, will-it-scale, vm-scalability, aim7 and bench-harness there),
  * and busybox at $PERFBOT_BUSYBOX or /bin/busybox.
  */
 #include <stdbool.h>
