@@ -60,7 +60,7 @@ test_expect_success 'every job and short job is a valid lkp job' '
 
 test_expect_success 'every runner has a job and a short job' '
 	perfbot install --list >list &&
-	test $(wc -l <list) -eq 17 &&
+	test $(wc -l <list) -eq 18 &&
 	for r in $(cut -d" " -f1 list); do
 		grep -l "^testcase: $r\$" "$JOBS"/*.yaml >/dev/null &&
 		grep -l "^testcase: $r\$" "$JOBS"/short/*.yaml >/dev/null || { echo "no job for $r"; exit 1; }

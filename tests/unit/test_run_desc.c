@@ -144,7 +144,7 @@ static void test_opts(void **state)
 
 	/* a command after -- is the benchmark of a job whose own perfbot
 	 * has no runner for, but not the setup it lacks */
-	assert_int_equal(decode("testcase: aim7\naim7:\n  test: disk_cp\nhttpd:\n", &opts,
+	assert_int_equal(decode("testcase: reaim\nreaim:\n  test: disk\nhttpd:\n", &opts,
 				&job, &d), 0);
 	job_desc_release(&d);
 	job_free(job);
@@ -152,7 +152,7 @@ static void test_opts(void **state)
 		struct stderr_capture cap;
 		struct strbuf err = STRBUF_INIT;
 		capture_start(&cap);
-		assert_int_equal(decode("testcase: aim7\naim7:\nmd: RAID0\n", &opts, &job, &d), -1);
+		assert_int_equal(decode("testcase: reaim\nreaim:\nmd: RAID0\n", &opts, &job, &d), -1);
 		capture_end_sb(&cap, &err);
 		assert_non_null(strstr(err.buf, "j.yaml:3:1: no setup 'md' in perfbot"));
 		strbuf_release(&err);
@@ -359,8 +359,8 @@ static void test_errors(void **state)
 		  "`mytest: {command: ...}`, or give a command after --\n" },
 		/* a program perfbot has nothing for, named with its place,
 		 * before any setup is looked at (fs: zfs is an error) */
-		{ "testcase: aim7\naim7:\n  test: disk_cp\n", NULL,
-		  "perfbot: j.yaml:2:1: no runner for benchmark 'aim7' (`perfbot install --list` "
+		{ "testcase: reaim\nreaim:\n  test: disk\n", NULL,
+		  "perfbot: j.yaml:2:1: no runner for benchmark 'reaim' (`perfbot install --list` "
 		  "lists those perfbot has); give its command after -- or as "
 		  "`mytest: {command: ...}`\n" },
 		{ "testcase: x\nfs: zfs\nno-such-bench:\n  a: 1\n", NULL,

@@ -80,6 +80,14 @@ static const struct case_ commands[] = {
 	  "/B/vm-scalability --runtime=300 --nr-task=4 lru-file-mmap-read" },
 	{ "testcase: vm-scalability\nruntime: 5m\nnr_task: 50%\nvm-scalability:\n  test: anon-w-seq\n  size: 1G\n  bs: 64k\n  dir: /mnt/x\n",
 	  "/B/vm-scalability --runtime=300 --nr-task=2 --size=1073741824 --bs=65536 --dir=/mnt/x anon-w-seq" },
+	/* aim7: lkp's test and load (or nr_task), perfbot's runtime, jobs, file_size */
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n  load: 3000\n",
+	  "/B/aim7 --load=3000 disk_rr" },
+	{ "testcase: aim7\nnr_task: 200%\naim7:\n  test: creat-clo\n",
+	  "/B/aim7 --load=8 creat-clo" },
+	{ "testcase: aim7\nruntime: 1m\naim7:\n  test: sync_disk_rw\n  load: 10\n  nr_task: 3\n"
+	  "  jobs: 5\n  file_size: 64k\n",
+	  "/B/aim7 --load=10 --runtime=60 --jobs=5 --file-size=65536 sync_disk_rw" },
 	{ "testcase: will-it-scale\nruntime: 300s\nwill-it-scale:\n  test: page_fault1\n  mode: process\n",
 	  "/B/will-it-scale --duration=70 --warmup=5 --mode=process --tasks=1,2,3,4 page_fault1" },
 	{ "testcase: will-it-scale\nruntime: 20\nnr_task: 2\nwill-it-scale:\n  test: lock1\n  no_affinity: yes\n",
@@ -225,6 +233,23 @@ static const struct case_ errors[] = {
 	  "ERROR: t.yaml:3:14: openssl-speed: 'algorithm' expected one of rsa4096, sha256, got 'md5'" },
 	{ "testcase: iperf\nruntime: 0.5\niperf:\n",
 	  "ERROR: t.yaml:2:10: iperf: 'runtime' expected at least 1 s, got '0.5'" },
+	{ "testcase: aim7\naim7:\n  test: fork_test\n  load: 10\n",
+	  "ERROR: t.yaml:3:9: aim7: 'test' expected one of disk_rr, disk_rw, disk_wrt, disk_rd, "
+	  "disk_cp, disk_src, creat-clo, sync_disk_rw, got 'fork_test'" },
+	{ "testcase: aim7\naim7:\n  load: 10\n",
+	  "ERROR: aim7: the job names no 'test' (e.g. disk_rr)" },
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n",
+	  "ERROR: aim7: the job gives neither 'load' nor 'nr_task' (the number of tasks, e.g. load: 3000)" },
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n  load: 0\n",
+	  "ERROR: t.yaml:4:9: aim7: 'load' expected 1 to 100000 tasks, got '0'" },
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n  load: 10\n  file_size: 5000\n",
+	  "ERROR: t.yaml:5:14: aim7: 'file_size' expected 4k to 64m in whole 4k blocks, got '5000'" },
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n  load: 10\n  jobs: 0\n",
+	  "ERROR: t.yaml:5:9: aim7: 'jobs' expected 1 or more jobs a task, got '0'" },
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n  load: 10\n  runtime: 0\n",
+	  "ERROR: t.yaml:5:12: aim7: 'runtime' expected a duration above 0, got '0'" },
+	{ "testcase: aim7\naim7:\n  test: disk_rr\n  lode: 10\n",
+	  "ERROR: t.yaml:4:3: aim7 has no option 'lode' (expected one of: test load nr_task runtime jobs file_size)" },
 };
 
 static void test_errors(void **state)
@@ -272,7 +297,7 @@ static void test_registry(void **state)
 		for (const struct runner *const *q = runner_all(); *q != *r; q++)
 			assert_string_not_equal((*q)->name, (*r)->name);
 	}
-	assert_int_equal(n, 17);
+	assert_int_equal(n, 18);
 	assert_null(bench_registered_names()[n]);
 	assert_false(bench_registered("no-such-benchmark"));
 	assert_null(runner_find("no-such-benchmark"));
@@ -425,7 +450,7 @@ static void test_kpi_directions(void **state)
 		{ "dbench.throughput_MB/s", 1 }, { "tbench.throughput_MB/s", 1 },
 		{ "sysbench.events_per_second", 1 }, { "sysbench.events", 1 },
 		{ "sysbench.latency_avg_ms", -1 }, { "redis.set_avg_throughput_rps", 1 },
-		{ "openssl-speed.sign_per_sec", 1 },
+		{ "openssl-speed.sign_per_sec", 1 }, { "aim7.jobs-per-min", 1 },
 	};
 	for (size_t i = 0; i < sizeof(main_kpis) / sizeof(main_kpis[0]); i++)
 		if (runner_kpi_direction(main_kpis[i].stat) != main_kpis[i].dir)

@@ -2,8 +2,9 @@
  * test_workloads.c: perfbot's built-in benchmarks (workloads/), run
  * briefly, their output fed to lkp's parsers through the parser API: every
  * vm-scalability case gives throughput, stddev, median and workload, every
- * will-it-scale test per_process_ops and per_thread_ops.  Also: their case
- * lists match what the runners accept, and bad usage exits 2.
+ * will-it-scale test per_process_ops and per_thread_ops, every aim7 test
+ * lkp's five aim7 stats.  Also: their case lists match what the runners
+ * accept, and bad usage exits 2.
  *
  * The programs are found in the bench dir of this build, "<dir of this
  * test binary>/../bin" (make builds them before the tests).
@@ -16,6 +17,7 @@
 #include "util/xalloc.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 
 static void bin_path(struct strbuf *sb, const char *prog)
@@ -100,6 +102,9 @@ static bool runner_accepts(const char *runner, const char *test)
 	bool ok;
 
 	strbuf_addf(&yaml, "testcase: %s\n%s:\n  test: %s\n", runner, runner, test);
+	/* aim7 needs the number of tasks, as lkp's does */
+	if (!strcmp(runner, "aim7"))
+		strbuf_addstr(&yaml, "  load: 1\n");
 	assert_int_equal(job_load_string(yaml.buf, yaml.len, "t.yaml", NULL, &job), 0);
 	ok = runner_command(runner_find(runner), job, &ctx, &argv, &why) == 0;
 	job_free(job);
@@ -135,6 +140,52 @@ static void test_will_it_scale_list(void **state)
 {
 	(void)state;
 	check_list_matches_runner("will-it-scale", 6);
+}
+
+static void test_aim7_list(void **state)
+{
+	(void)state;
+	check_list_matches_runner("aim7", 8);
+}
+
+/* Every test, 3 tasks of 2 jobs: lkp's five stats, the count of jobs
+ * right, and nothing left in the directory. */
+static void test_aim7_tests(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/perfbot-aim7-XXXXXX";
+	struct strbuf names = STRBUF_INIT, dir_opt = STRBUF_INIT;
+
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&dir_opt, "--dir=%s", dir);
+	list_of("aim7", &names);
+	for (char *p = names.buf, *sp; (sp = strchr(p, ' ')); p = sp + 1) {
+		const char *args[] = { "--load=3", "--jobs=2", "--file-size=16k", dir_opt.buf, p,
+				       NULL };
+		struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
+		double jpm, real;
+
+		*sp = '\0';
+		assert_int_equal(run("aim7", args, &out), 0);
+		assert_non_null(strstr(out.buf, p));
+		parse_as("aim7", &out, &stats);
+		jpm = stat(&stats, "jobs-per-min");
+		real = stat(&stats, "real");
+		if (jpm <= 0)
+			fail_msg("%s: no jobs-per-min:\n%s", p, out.buf);
+		/* 6 jobs in real seconds, both rounded as printed */
+		if (real > 0 && fabs(jpm * real / 60 - 6) > 6 * 0.01 / real + 0.5)
+			fail_msg("%s: %g jobs/min in %g s is not 6 jobs:\n%s", p, jpm, real, out.buf);
+		assert_true(fabs(stat(&stats, "jobs-per-min-per-task") - jpm / 3) < 0.01);
+		assert_true(stat(&stats, "jti") >= 0 && stat(&stats, "jti") <= 100);
+		assert_true(stat(&stats, "cpu") >= 0);
+		strbuf_release(&out);
+		strbuf_release(&stats);
+	}
+	/* its work directory and every file gone */
+	assert_int_equal(rmdir(dir), 0);
+	strbuf_release(&names);
+	strbuf_release(&dir_opt);
 }
 
 static void test_vm_scalability_cases(void **state)
@@ -272,6 +323,10 @@ static void test_bad_usage(void **state)
 		{ "will-it-scale", "no_such_test", NULL },
 		{ "will-it-scale", "--mode=sideways", "lock1" },
 		{ "will-it-scale", "--tasks=1,,2", "lock1" },
+		{ "aim7", "fork_test", NULL },
+		{ "aim7", "--load=0", "disk_rr" },
+		{ "aim7", "--file-size=5000", "disk_rr" },
+		{ "aim7", "--runtime=0", "disk_rr" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct strbuf out = STRBUF_INIT;
@@ -284,6 +339,11 @@ static void test_bad_usage(void **state)
 	struct strbuf out = STRBUF_INIT;
 	assert_int_equal(run("vm-scalability", ro, &out), 1);
 	assert_null(strstr(out.buf, "copied"));
+	/* aim7 on a filesystem without room: exit 1, no table */
+	static const char *const full[] = { "--dir=/proc", "--load=2", "disk_wrt", NULL };
+	strbuf_reset(&out);
+	assert_int_equal(run("aim7", full, &out), 1);
+	assert_null(strstr(out.buf, "jobs/min"));
 	strbuf_release(&out);
 }
 
@@ -292,6 +352,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vm_scalability_list),
 		cmocka_unit_test(test_will_it_scale_list),
+		cmocka_unit_test(test_aim7_list),
+		cmocka_unit_test(test_aim7_tests),
 		cmocka_unit_test(test_vm_scalability_cases),
 		cmocka_unit_test(test_vm_scalability_readtwice_workers),
 		cmocka_unit_test(test_will_it_scale_tests),
