@@ -141,4 +141,25 @@ test_expect_success 'the seed job in the guest: reclaim, NUMA nodes, perf-profil
 	fi
 '
 
+# The aim7 short job in the guest: the static aim7 from /bench on ext4
+# over the kernel's brd, both modules from the packaged kernel; fewer
+# tasks and a shorter runtime than the job's, to keep the test short.
+test_expect_success 'aim7 disk_rr in the guest on ext4 over brd: aim7.jobs-per-min' '
+	test_have mkfs.ext4 || exit 0
+	test -f "/lib/modules/$RELEASE/modules.dep" || exit 0
+	find "/lib/modules/$RELEASE" -name "brd.ko*" | grep -q . ||
+		{ echo "# skipped: the kernel has no brd module"; exit 0; }
+	perfbot split-job -o split "$TEST_DIR/../../jobs/short/aim7-fs-1brd.yaml" fs=ext4 >/dev/null &&
+	atom=$(ls split/*-ext4-*.yaml) &&
+	sed -e "s/^  load: 100$/  load: 20/" -e "s/^  runtime: .*/  runtime: 10s/" "$atom" >aim7.yaml &&
+	grep -q "^  load: 20$" aim7.yaml &&
+	perfbot run --accel tcg --mem 1G -r res --kernel "$KERNEL" -M vmstat aim7.yaml >out 2>err &&
+	rr=$(sed -n "s/: 1 run$//p" out) &&
+	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
+	grep -q "^setup: modprobe brd rd_nr=1 rd_size=524288$" "$rr/0/perfbot.log" &&
+	grep -q "setup: mounted /dev/ram0 on .* (ext4)" "$rr/0/perfbot.log" &&
+	grep -q "^   20 " "$rr/0/aim7" &&
+	grep -q "\"aim7.jobs-per-min\": [1-9]" "$rr/0/stats.json"
+'
+
 test_done
