@@ -40,8 +40,9 @@
  * self-contained argv, the same for every run of an atomic job; a timeout
  * that kills the process group kills the server too.
  *
- * Built-in benchmarks (workloads/vm-scalability, workloads/will-it-scale)
- * and bench-harness live in the "bench dir": runner_default_bin_dir().
+ * Built-in benchmarks (workloads/vm-scalability, workloads/will-it-scale,
+ * workloads/aim7) and bench-harness live in the "bench dir":
+ * runner_default_bin_dir().
  * Debian's are found in $PATH; `perfbot install JOB` installs their
  * packages (runner->packages).
  *
