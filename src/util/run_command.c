@@ -51,6 +51,7 @@ void child_process_init(struct child_process *cp)
 	memset(cp, 0, sizeof(*cp));
 	cp->out_fd = -1;
 	cp->pid = -1;
+	cp->cgroup_kill_fd = -1;
 }
 
 /* In the child: only async-signal-safe calls until exec. */
@@ -121,10 +122,16 @@ static char **build_env(char *const *extra)
 	return env;
 }
 
-/* The guard's answer to perfbot's death (see guard_group). */
+/* the guard's cgroup.kill (see guard_group); set in the child only */
+static int guard_cgroup_kill_fd = -1;
+
+/* The guard's answer to perfbot's death (see guard_group): the cgroup
+ * first, for what left the group (setsid), then the group. */
 static void kill_own_group(int sig)
 {
 	(void)sig;
+	if (guard_cgroup_kill_fd >= 0 && write(guard_cgroup_kill_fd, "1", 1) < 0)
+		guard_cgroup_kill_fd = -1;
 	kill(0, SIGKILL);
 }
 
@@ -139,12 +146,13 @@ static void kill_own_group(int sig)
  * it exits with the program's status.  Async-signal-safe calls only.
  * Returns in the grandchild.
  */
-static void guard_group(pid_t parent)
+static void guard_group(pid_t parent, int cgroup_kill_fd)
 {
 	struct sigaction sa;
 	pid_t g;
 	int st;
 
+	guard_cgroup_kill_fd = cgroup_kill_fd;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kill_own_group;
 	sigemptyset(&sa.sa_mask);
@@ -157,6 +165,8 @@ static void guard_group(pid_t parent)
 	if (g < 0)
 		_exit(126);
 	if (g == 0) {
+		if (cgroup_kill_fd >= 0)
+			close(cgroup_kill_fd);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		/* and the program dies if its guard does */
@@ -177,30 +187,80 @@ static void guard_group(pid_t parent)
 	_exit(128 + WTERMSIG(st));
 }
 
+/* In the child: join the cgroups, say how it went on fd (0 or an errno). */
+static void child_join_cgroups(const struct child_process *cp, int fd)
+{
+	int e = 0;
+
+	for (int i = 0; i < cp->nr_cgroup_fds && !e; i++)
+		if (write(cp->cgroup_fds[i], "0", 1) != 1)
+			e = errno ? errno : EIO;
+	for (int i = 0; i < cp->nr_cgroup_fds; i++)
+		close(cp->cgroup_fds[i]);
+	if (write(fd, &e, sizeof(e)) != (ssize_t)sizeof(e) || e)
+		_exit(126);
+	close(fd);
+}
+
+/* In the parent: what child_join_cgroups said; 0, or the child's errno
+ * (it is reaped then). */
+static int parent_joined(struct child_process *cp, int fd)
+{
+	int e = 0;
+	ssize_t n;
+
+	do
+		n = read(fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n == (ssize_t)sizeof(e) && !e)
+		return 0;
+	if (n != (ssize_t)sizeof(e))
+		e = EIO;
+	while (waitpid(cp->pid, &cp->status, 0) < 0 && errno == EINTR)
+		;
+	cp->pid = -1;
+	return e;
+}
+
 int start_command(struct child_process *cp)
 {
 	char *const sh_argv[] = { "/bin/sh", "-c", (char *)cp->shell_cmd, NULL };
 	char *const *argv = cp->argv ? cp->argv : sh_argv;
 	char **env;
+	int joined[2] = { -1, -1 };
 
+	cp->cgroup_errno = 0;
 	if (!cp->argv && !cp->shell_cmd)
 		return error("start_command: nothing to run");
+	if (cp->nr_cgroup_fds && pipe2(joined, O_CLOEXEC) < 0)
+		return error("cannot create pipe: %s", strerror(errno));
 	env = build_env(cp->env);
 	cp->start = now_seconds();
 	pid_t parent = getpid();
 	cp->pid = fork();
 	if (cp->pid < 0) {
+		int e = errno;
 		free(env);
-		return error("cannot fork: %s", strerror(errno));
+		if (joined[0] >= 0) {
+			close(joined[0]);
+			close(joined[1]);
+		}
+		return error("cannot fork: %s", strerror(e));
 	}
 	if (cp->pid == 0) {
+		/* first: all it starts is in the cgroups */
+		if (cp->nr_cgroup_fds) {
+			close(joined[0]);
+			child_join_cgroups(cp, joined[1]);
+		}
 		if (cp->new_pgrp)
 			setpgid(0, 0);
 		/* the signal comes when the forking thread dies: that is
 		 * perfbot's main thread; a parent already gone by now is
 		 * caught by the getppid check */
 		if (cp->die_with_parent && cp->new_pgrp)
-			guard_group(parent);
+			guard_group(parent, cp->cgroup_kill_fd);
 		else if (cp->die_with_parent &&
 			 (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent))
 			_exit(126);
@@ -212,10 +272,18 @@ int start_command(struct child_process *cp)
 		if (cp->dir && chdir(cp->dir) < 0)
 			_exit(126);
 		child_redirect(cp);
+		if (cp->cgroup_kill_fd >= 0)
+			close(cp->cgroup_kill_fd);
 		execvpe(argv[0], argv, env);
 		_exit(127);
 	}
 	free(env);
+	if (cp->nr_cgroup_fds) {
+		close(joined[1]);
+		cp->cgroup_errno = parent_joined(cp, joined[0]);
+		if (cp->cgroup_errno)
+			return -1;
+	}
 	/* set it from the parent too, so a kill right after fork finds it */
 	if (cp->new_pgrp)
 		setpgid(cp->pid, cp->pid);

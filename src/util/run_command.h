@@ -44,6 +44,18 @@ struct child_process {
 				   whole group: a guard process between
 				   perfbot and the program kills it (for
 				   make, whose compilers would live on) */
+	const int *cgroup_fds;  /* cgroup.procs files open for writing: the
+				   child joins each (writes "0") before it
+				   does anything else, so that all it starts
+				   is in them; start_command returns only
+				   after it did */
+	int nr_cgroup_fds;
+	int cgroup_kill_fd;     /* >= 0: a v2 cgroup.kill the guard of
+				   die_with_parent writes "1" to when perfbot
+				   dies (the children that left the group) */
+	int cgroup_errno;       /* set when start_command failed because the
+				   child could not join a cgroup (nothing
+				   runs then, and nothing is printed) */
 
 	pid_t pid;
 	int status;             /* wait status, valid after FINISH_EXITED */
