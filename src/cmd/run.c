@@ -115,6 +115,8 @@ int cmd_run(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'P' },
 		{ "mem", required_argument, NULL, 'm' },
 		{ "numa", required_argument, NULL, 'u' },
+		{ "no-cgroup", no_argument, NULL, 'G' },
+		{ "cpuset", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("run");
@@ -155,6 +157,8 @@ int cmd_run(int argc, char **argv)
 		case 'd': rc.opts.db = optarg; break;
 		case 'N': rc.opts.index = false; break;
 		case 'K': rc.vm.kernel = optarg; break;
+		case 'G': rc.opts.no_cgroup = true; break;
+		case 'C': rc.opts.cpuset = optarg; break;
 		case 'A': case 'B': case 'P': case 'm': case 'u':
 			/* the VM options run, bisect and watch share (kernel/vm.h) */
 			if (kernel_vm_opt(&rc.vm, c == 'A' ? "accel" : c == 'B' ? "boot-timeout" :

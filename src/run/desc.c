@@ -287,6 +287,34 @@ static int decode_result_path(struct job_desc *d, const struct run_opts *opts)
 	return 0;
 }
 
+static int decode_cpuset(struct job_desc *d, const struct run_opts *opts)
+{
+	const struct job_value *v = job_lookup(d->job, "cpuset");
+	const char *s = opts->cpuset ? opts->cpuset : job_value_text(v);
+
+	if (!opts->cpuset && v && !s) {
+		struct strbuf where = STRBUF_INIT;
+		job_source_line(v, &where);
+		error("%s: 'cpuset' expected CPUs like 0-1 or 0,2, got '%s'", where.buf,
+		      job_value_shown(v));
+		strbuf_release(&where);
+		return -1;
+	}
+	if (!s)
+		return 0;
+	if (!*s || strspn(s, "0123456789,-") != strlen(s)) {
+		if (opts->cpuset)
+			return error("--cpuset expects CPUs like 0-1 or 0,2, got '%s'", s);
+		struct strbuf where = STRBUF_INIT;
+		job_source_line(v, &where);
+		error("%s: 'cpuset' expected CPUs like 0-1 or 0,2, got '%s'", where.buf, s);
+		strbuf_release(&where);
+		return -1;
+	}
+	d->cpuset = s;
+	return 0;
+}
+
 static int decode_benchmark(struct job_desc *d, const struct run_opts *opts)
 {
 	struct runner_ctx ctx;
@@ -335,7 +363,8 @@ int job_desc_decode(const struct job *job, const struct run_opts *opts,
 	if (decode_testcase(d, opts) < 0 || decode_programs(d, opts) < 0 ||
 	    decode_times(d, opts) < 0 ||
 	    decode_result_path(d, opts) < 0 || decode_setup(d) < 0 ||
-	    decode_monitors(d, opts) < 0 || decode_benchmark(d, opts) < 0)
+	    decode_monitors(d, opts) < 0 || decode_cpuset(d, opts) < 0 ||
+	    decode_benchmark(d, opts) < 0)
 		return -1;
 	return 0;
 }

@@ -50,6 +50,8 @@
  *                 the lkp monitors asked for that perfbot lacks ("a, b")
  *   perf_profile_delay, perf_profile_duration
  *                 `perf-profile: {delay: D, duration: D}`; 0
+ *   cpuset        opts->cpuset, else `cpuset` ("0-1": digits, ',' and
+ *                 '-'); NULL when neither
  *   command       the benchmark: opts->command (argv), else
  *                 `mytest: {command: ...}` (shell), else the argv the
  *                 runner builds from the job's options (runner/runner.h;
@@ -107,6 +109,7 @@ struct job_desc {
 	/* result path */
 	struct strbuf result_path;      /* below the result base */
 	struct strbuf name;             /* a mytest job's name, or empty */
+	const char *cpuset;             /* CPUs to pin the benchmark to, or NULL */
 };
 
 #define JOB_DESC_INIT { .bench_argv = ARGV_LIST_INIT, .missing = STRBUF_INIT, \

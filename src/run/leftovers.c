@@ -2,6 +2,7 @@
  * leftovers.c: reap what a perfbot killed with -9 left (see leftovers.h).
  */
 #include "run/leftovers.h"
+#include "run/cgroup.h"
 #include "run/setup.h"
 #include "run/workdir.h"
 #include "util/fileio.h"
@@ -114,7 +115,7 @@ static int count_lines(const char *log, const char *prefix)
 int run_reap_leftovers(const char *result_root)
 {
 	struct strbuf wd = STRBUF_INIT, cpu = STRBUF_INIT, log = STRBUF_INIT, msg = STRBUF_INIT;
-	int setups, runs = 0, ret = 0;
+	int setups, runs = 0, cgroups, killed, ret = 0;
 
 	run_setup_paths(&wd, &cpu);
 	if (run_work_dir_check(wd.buf) < 0) {
@@ -127,6 +128,7 @@ int run_reap_leftovers(const char *result_root)
 	setups = count_lines(log.buf, "setup: cleaned ");
 	if (result_root)
 		runs = run_reap_run_dirs(result_root);
+	cgroups = cgroup_reap(getenv("PERFBOT_CGROUP_MOUNTINFO"), perfbot_runs, &killed);
 	if (setups > 0) {
 		int mounts = count_lines(log.buf, "undo: unmounted ");
 		int loops = count_lines(log.buf, "undo: detached ");
@@ -136,6 +138,10 @@ int run_reap_leftovers(const char *result_root)
 	if (runs > 0)
 		strbuf_addf(&msg, "%s%d half-made run dir%s (.run-*) in %s", msg.len ? ", " : "",
 			    runs, runs == 1 ? "" : "s", result_root);
+	if (cgroups > 0)
+		strbuf_addf(&msg, "%s%d cgroup%s (perfbot/<pid>-<n>, %d process%s killed)",
+			    msg.len ? ", " : "", cgroups, cgroups == 1 ? "" : "s", killed,
+			    killed == 1 ? "" : "es");
 	if (msg.len)
 		fprintf(stderr, "perfbot: cleaned up after a killed perfbot: %s\n", msg.buf);
 out:

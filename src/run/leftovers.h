@@ -5,8 +5,10 @@
  * starts (`perfbot run`, `perfbot bisect`, `bisect --resume`): its setup
  * journals in the work dir (mounts, loop devices, images, governors:
  * run_setup_cleanup_stale) and its half-made run dirs,
- * "<result root>/.run-K.<pid>" of a pid that is no perfbot any more.
- * Its children died with it (run_command's die_with_parent).
+ * "<result root>/.run-K.<pid>" of a pid that is no perfbot any more,
+ * and its cgroups "perfbot/<pid>-<n>" (run/cgroup.h) with whatever still
+ * ran in them.  Its process group died with it (run_command's
+ * die_with_parent); with cgroup v2, its cgroup too (cgroup.kill).
  */
 #include "util/strbuf.h"
 

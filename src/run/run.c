@@ -10,7 +10,9 @@
 #include "result/matrix.h"
 #include "result/unite.h"
 #include "store/ingest.h"
+#include "run/cgroup.h"
 #include "run/leftovers.h"
+#include "run/meanwhile.h"
 #include "run/perf.h"
 #include "run/setup.h"
 #include "util/fileio.h"
@@ -189,6 +191,53 @@ static void to_timespec(double t, struct timespec *ts)
 	ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
 }
 
+__attribute__((format(printf, 2, 3)))
+static void say_once(const struct run_opts *opts, const char *fmt, ...);
+
+/*
+ * The run's cgroup (cgroup.h), into *cg: 1 made, 0 none (the reason said
+ * once and kept in rc->isolation), -1 error (a cpuset the kernel refused).
+ */
+static int isolate(struct run_ctx *rc, struct run_cgroup *cg)
+{
+	static int seq;         /* each run of this perfbot its own name */
+	struct strbuf why = STRBUF_INIT;
+	char leaf[64];
+	int r;
+
+	strbuf_reset(&rc->isolation);
+	if (rc->opts->no_cgroup) {
+		strbuf_addstr(&rc->isolation, "none: --no-cgroup");
+		return 0;
+	}
+	snprintf(leaf, sizeof(leaf), "%ld-%d", (long)getpid(), ++seq);
+	r = run_cgroup_create(cg, getenv("PERFBOT_CGROUP_MOUNTINFO"), leaf, rc->desc->cpuset, &why);
+	if (r == 0) {
+		strbuf_addf(&rc->isolation, "cgroup %s (%s)", cg->name, cg->settings.buf);
+		run_phase(rc, "isolated in cgroup %s (%s)", cg->name, cg->settings.buf);
+	} else if (r > 0) {
+		strbuf_addf(&rc->isolation, "none: %s", why.buf);
+		/* once per job (its runs), once per bisect (opts->said) */
+		if (!rc->warned_isolation++)
+			say_once(rc->opts, "warning: the benchmark runs without a cgroup of its own (%s): "
+			 "in its process group only, as without isolation", why.buf);
+	}
+	strbuf_release(&why);
+	return r < 0 ? -1 : r == 0;
+}
+
+/* The end of the cgroup: what is left in it killed, logged. */
+static void unisolate(struct run_ctx *rc, struct run_cgroup *cg, bool *on)
+{
+	if (!*on)
+		return;
+	*on = false;
+	int left = run_cgroup_destroy(cg);
+	if (left > 0)
+		run_phase(rc, "killed %d process%s the benchmark left in its cgroup", left,
+			  left == 1 ? "" : "es");
+}
+
 /* One run into a temporary dir, renamed into place.  0 complete, 1
  * incomplete, -1 error (nothing usable). */
 static int run_once(struct run_ctx *rc, char **final_dir)
@@ -205,9 +254,16 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	const struct job_desc *d = rc->desc;
 	double prof_delay = d->perf_profile_delay;
 	double prof_duration = d->perf_profile_duration;
+	struct run_cgroup cg;
+	bool cg_on = false;
+	struct meanwhile_snap snap0, snap1;
 	int ret = -1;
 
+	memset(&cg, 0, sizeof(cg));
+	child_process_init(&cp);
 	strbuf_reset(&rc->log);
+	strbuf_reset(&rc->isolation);
+	rc->has_mw = false;
 	if (run_dir_begin(rc->result_root, &tmp) < 0)
 		goto out;
 	run_phase(rc, "setup in %s", tmp.buf);
@@ -251,7 +307,10 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	run_phase(rc, "monitors started (%d sampled%s%s)", rc->plan.nr,
 	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
 
-	child_process_init(&cp);
+	int iso = isolate(rc, &cg);
+	if (iso < 0)
+		goto out;
+	cg_on = iso > 0;
 	benchmark_command(d, &cp);
 	strbuf_reset(&path);
 	path_join(&path, tmp.buf, d->testcase);
@@ -277,9 +336,30 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	cp.err_path = errpath.buf;
 	cp.no_stdin = true;
 	cp.new_pgrp = true;
-	/* a perfbot killed with -9 takes its benchmark's group along */
+	/* a perfbot killed with -9 takes its benchmark's group along, and
+	 * its cgroup where cgroup.kill can */
 	cp.die_with_parent = true;
+	if (cg_on) {
+		cp.cgroup_fds = cg.fds;
+		cp.nr_cgroup_fds = cg.nr;
+		cp.cgroup_kill_fd = cg.kill_fd;
+	}
+	meanwhile_snap(&snap0, rc->monitor_root, cg_on ? &cg : NULL);
 	int started = start_command(&cp);
+	if (started < 0 && cp.cgroup_errno) {
+		/* the cgroup was made but refuses the benchmark: run as before */
+		const char *e = strerror(cp.cgroup_errno);
+		strbuf_reset(&rc->isolation);
+		strbuf_addf(&rc->isolation, "none: the benchmark could not join %s: %s", cg.name, e);
+		if (!rc->warned_isolation++)
+			say_once(opts, "warning: the benchmark runs without a cgroup of its own (it could "
+				 "not join %s: %s)", cg.name, e);
+		unisolate(rc, &cg, &cg_on);
+		cp.cgroup_fds = NULL;
+		cp.nr_cgroup_fds = 0;
+		cp.cgroup_kill_fd = -1;
+		started = start_command(&cp);
+	}
 	free(env);
 	strbuf_release(&rundir_env);
 	strbuf_release(&errpath);
@@ -325,6 +405,19 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		}
 		usleep(10000);
 	}
+	meanwhile_snap(&snap1, rc->monitor_root, cg_on ? &cg : NULL);
+	if (!snap1.cg.has_usage && cp.end > 0) {
+		/* no cgroup: the benchmark's own and its waited-for children's,
+		 * from wait4 (what escaped it counts as other work) */
+		snap1.cg.usage_usec = (unsigned long long)(cp.ru.ru_utime.tv_sec + cp.ru.ru_stime.tv_sec) *
+				      1000000ULL + (unsigned long long)(cp.ru.ru_utime.tv_usec +
+									cp.ru.ru_stime.tv_usec);
+		snap1.cg.has_usage = true;
+	}
+	meanwhile_figures(&snap0, &snap1, (double)sysconf(_SC_CLK_TCK), &rc->mw);
+	rc->has_mw = true;
+	/* the benchmark is gone: so is all it started, setsid or not */
+	unisolate(rc, &cg, &cg_on);
 	double duration = now_seconds() - t0;
 	rc->last_duration = duration;
 	if (!activated)
@@ -379,7 +472,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	else if (run_parse_benchmark(rc, tmp.buf) < 0)
 		o.incomplete = true;
 	if (run_write_last_state(rc, tmp.buf, &o) < 0 || run_write_stats(rc, tmp.buf, &o) < 0 ||
-	    run_write_machine(rc->monitor_root, tmp.buf) < 0)
+	    run_write_machine(rc->monitor_root, tmp.buf, rc) < 0)
 		goto out;
 	run_phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
 	strbuf_reset(&path);
@@ -394,6 +487,7 @@ out:
 		sampler_stop(sampler);
 	if (cp.pid > 0)
 		kill_command(&cp, 1);
+	unisolate(rc, &cg, &cg_on);
 	if (pstat.running)
 		perf_stat_finish(&pstat, tmp.buf);
 	if (prec.running)
@@ -406,7 +500,6 @@ out:
 }
 
 /* "perfbot: <msg>" on stderr, unless opts->said has it already. */
-__attribute__((format(printf, 2, 3)))
 static void say_once(const struct run_opts *opts, const char *fmt, ...)
 {
 	struct strbuf msg = STRBUF_INIT;
@@ -444,6 +537,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	rc.opts = opts;
 	rc.desc = &desc;
 	strbuf_init(&rc.log, 0);
+	strbuf_init(&rc.isolation, 0);
 	/* every key the stages below need, once: they read desc, not the job */
 	if (job_desc_decode(opts->job, opts, &desc) < 0)
 		goto out;
@@ -573,6 +667,7 @@ out_plan:
 out:
 	job_desc_release(&desc);
 	strbuf_release(&rc.log);
+	strbuf_release(&rc.isolation);
 	strbuf_release(&base);
 	strbuf_release(&rr);
 	strbuf_release(&work_dir);

@@ -10,13 +10,20 @@
  *   setup       the run dir is made as "<_result_root>/.run-K.<pid>" and
  *               job.yaml written there
  *   monitors    the sampler opens its files; perf stat starts
- *   benchmark   the benchmark starts in its own process group
+ *   benchmark   the benchmark starts in its own process group, in a
+ *               cgroup of its own with a high CPU and IO weight
+ *               (run/cgroup.h; without one where cgroups cannot be
+ *               used, said once, and last_state's `isolation:` says why)
  *   activate    after the job's monitor_delay, monitors start sampling;
  *               perf record starts after perf-profile's delay
  *   wait        until the benchmark exits, or its timeout passes (then it
  *               and its whole process group are killed and the run is
  *               incomplete), or perfbot gets SIGINT/SIGTERM (the same)
- *   stop        monitors stop; perf report and perf stat output parsed
+ *   stop        what the benchmark left in its cgroup is killed and the
+ *               cgroup removed; monitors stop; perf report and perf stat
+ *               output parsed; what else the machine did meanwhile
+ *               (run/meanwhile.h) goes into stats.json's machine.* and the
+ *               machine file
  *   stats       every <monitor>.json and the benchmark's parsed output are
  *               reduced into stats.json, with last_state.*
  *   done        the dir is renamed to "<_result_root>/K" and united;
@@ -73,6 +80,11 @@ struct run_opts {
 	 * run_job for each commit, and a job's skipped monitors are the
 	 * same each time (said once per invocation); NULL: each call says */
 	struct strbuf *said;
+	/* isolation (run/cgroup.h): no_cgroup runs the benchmark as before,
+	 * in its process group only; cpuset ("0-1") pins it, over the job's
+	 * `cpuset:` */
+	bool no_cgroup;
+	const char *cpuset;
 };
 
 /* What a backend's run_once gets. */

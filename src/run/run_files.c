@@ -13,6 +13,7 @@
 #include "util/xalloc.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +138,7 @@ void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int statu
  * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
  * later still says what ran the test.
  */
-int run_write_machine(const char *root, const char *dir)
+int run_write_machine(const char *root, const char *dir, const struct run_ctx *rc)
 {
 	struct strbuf cpuinfo = STRBUF_INIT, meminfo = STRBUF_INIT, s = STRBUF_INIT, path = STRBUF_INIT;
 	const char *model = NULL;
@@ -179,6 +180,13 @@ int run_write_machine(const char *root, const char *dir)
 		unsigned long long gb = (mem_kb + 524288) / 1048576;  /* nearest GiB */
 		strbuf_addf(&s, "memory: %lluG\n", gb ? gb : 1);
 	}
+	if (rc && (rc->isolation.len || rc->has_mw)) {
+		strbuf_addstr(&s, "# during the run (run/meanwhile.h): CPU in percent of one CPU\n");
+		if (rc->isolation.len)
+			strbuf_addf(&s, "isolation: %s\n", rc->isolation.buf);
+		if (rc->has_mw)
+			meanwhile_lines(&rc->mw, &s);
+	}
 	path_join(&path, dir, "machine");
 	ret = write_file_atomic(path.buf, s.buf, s.len);
 	strbuf_release(&cpuinfo);
@@ -199,6 +207,8 @@ int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outco
 	strbuf_addf(&s, "interrupted: %s\n", o->interrupted ? "true" : "false");
 	if (o->why)
 		strbuf_addf(&s, "reason: %s\n", o->why);
+	if (rc->isolation.len)
+		strbuf_addf(&s, "isolation: %s\n", rc->isolation.buf);
 	if (rc->plan.skipped.len || rc->desc->missing.len) {
 		strbuf_addstr(&s, "skipped_monitors:\n");
 		for (const char *l = rc->plan.skipped.buf; *l;) {
@@ -224,6 +234,30 @@ static void put_stat(struct matrix *stats, const char *name, double v)
 	m->is_int[0] = true;
 }
 
+/* A figure rounded to 0.01 (a float in stats.json), when known (>= 0). */
+static void put_figure(struct matrix *stats, const char *name, double v)
+{
+	if (v < 0)
+		return;
+	struct metric *m = matrix_get_or_add(stats, name);
+	m->v[0] = round(v * 100) / 100;
+	m->is_int[0] = false;
+}
+
+/* machine.* (meanwhile.h) */
+static void put_meanwhile(struct matrix *stats, const struct meanwhile *mw)
+{
+	put_figure(stats, "machine.other_cpu_percent", mw->other_cpu);
+	put_figure(stats, "machine.run_cpu_percent", mw->run_cpu);
+	put_figure(stats, "machine.steal_percent", mw->steal);
+	put_figure(stats, "machine.loadavg_start", mw->load_start);
+	put_figure(stats, "machine.loadavg_end", mw->load_end);
+	if (mw->has_throttled) {
+		put_stat(stats, "machine.nr_throttled", (double)mw->nr_throttled);
+		put_stat(stats, "machine.throttled_usec", (double)mw->throttled_usec);
+	}
+}
+
 int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o)
 {
 	struct matrix stats;
@@ -237,6 +271,8 @@ int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o
 	put_stat(&stats, "last_state.is_incomplete_run", o->incomplete);
 	if (o->failed_exit)
 		put_stat(&stats, "last_state.exit_fail", 1);
+	if (rc->has_mw)
+		put_meanwhile(&stats, &rc->mw);
 	stats_to_json(&stats, &text);
 	path_join(&path, dir, "stats.json");
 	ret = write_file_atomic(path.buf, text.buf, text.len);

@@ -7,6 +7,7 @@
  */
 #include <stdbool.h>
 #include "run/desc.h"
+#include "run/meanwhile.h"
 #include "run/perf.h"
 #include "run/run.h"
 #include "util/strbuf.h"
@@ -37,6 +38,12 @@ struct run_ctx {
 				     $PERFBOT_MONITOR_ROOT (tests), or "" */
 	int k, n;                /* run k (1-based) of n */
 	struct strbuf log;       /* this run's log, written to perfbot.log */
+	/* the run's isolation (run/cgroup.h): "cgroup perfbot/<pid>-<n> (...)"
+	 * or "none: <why>", for last_state and the machine file */
+	struct strbuf isolation;
+	int warned_isolation;    /* said why there is none, this run_job */
+	struct meanwhile mw;     /* what else the machine did (meanwhile.h) */
+	bool has_mw;
 };
 
 
@@ -58,7 +65,8 @@ void run_plan_release(struct monitor_plan *mp);
 /* run_files.c */
 int run_parse_benchmark(struct run_ctx *rc, const char *dir);
 void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int status);
-int run_write_machine(const char *root, const char *dir);
+/* the machine, then (rc not NULL) the run's isolation and meanwhile lines */
+int run_write_machine(const char *root, const char *dir, const struct run_ctx *rc);
 int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o);
 int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o);
 
