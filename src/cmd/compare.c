@@ -9,6 +9,7 @@
  * job (report/compare_metric.c).
  */
 #include "cmd/cmd.h"
+#include "report/busy.h"
 #include "report/compare.h"
 #include "stats/lkp_tables.h"
 
@@ -143,6 +144,9 @@ int cmd_compare(int argc, char **argv)
 	/* after the table; lkp's table is lkp's bytes, the note goes apart */
 	strbuf_reset(&out);
 	compare_print_hidden(&cmp, &out);
+	/* a side measured beside other work (report/busy.h) */
+	if (!json && !csv)
+		busy_note(&cmp, &out);
 	fwrite(out.buf, 1, out.len, opt.rule == RULE_LKP ? stderr : stdout);
 	if (fail_on_regression)
 		for (int i = 0; i < cmp.nrows; i++)

@@ -17,6 +17,7 @@
  * once and records the outcome in <body data-selftest> (the e2e browser
  * check reads it); it writes to the console only when that fails.
  */
+#include "report/busy.h"
 #include "report/report.h"
 #include "stats/lkp_tables.h"
 #include "util/numfmt.h"
@@ -440,6 +441,19 @@ static void changes_section(const struct report *r, const int *chart_of, struct 
 	if (cmp->too_few_samples)
 		para(out, "muted", "Some metrics have fewer than 2 complete runs on a side, so no "
 		     "test can call them changed: run more.");
+	/* a side measured beside other work (busy.h) */
+	struct strbuf busy = STRBUF_INIT;
+	if (busy_note(cmp, &busy)) {
+		strbuf_rtrim(&busy);
+		for (char *l = busy.buf; l && *l;) {
+			char *nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			para(out, NULL, l);
+			l = nl ? nl + 1 : NULL;
+		}
+	}
+	strbuf_release(&busy);
 	free(rows);
 	strbuf_release(&t);
 }

@@ -9,6 +9,7 @@
  * Plots come from plot_ascii(), or from gnuplot's dumb terminal with
  * --plotter gnuplot (report_gnuplot below).
  */
+#include "report/busy.h"
 #include "report/report.h"
 #include "stats/lkp_tables.h"
 #include "util/fileio.h"
@@ -143,6 +144,7 @@ static void changes_section(const struct report *r, struct strbuf *out)
 			rows[i] = i;
 		print_rows(r, cmp, rows, cmp->nrows, true, out);
 		free(rows);
+		busy_note(cmp, out);
 	} else if (cmp->too_few_samples && cmp->opt.rule == RULE_STAT) {
 		/* why nothing could change: the table's footnote alone */
 		struct compare none = *cmp;
@@ -154,6 +156,8 @@ static void changes_section(const struct report *r, struct strbuf *out)
 			strbuf_addf(out, "%s\n", note);
 		strbuf_release(&sb);
 	}
+	if (!n)
+		busy_note(cmp, out);
 	strbuf_release(&para);
 }
 

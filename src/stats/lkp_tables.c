@@ -178,6 +178,11 @@ bool lkp_bisectable_stat(const char *stat)
 
 bool lkp_bisectable_stat_cached(struct lkp_tables_cache *c, const char *stat)
 {
+	/* perfbot's machine.* (run/meanwhile.h) describe the run's machine,
+	 * not its result: compare says under the table when a side was
+	 * busy (report/busy.h); -m shows them */
+	if (!strncmp(stat, "machine.", 8))
+		return false;
 	if (match(c, L_ALLOW, &lkp_allowlist_table, stat))
 		return true;
 	if (!strncmp(stat, "dmesg.", 6) && match(c, L_DENY_DMESG, &lkp_denylist_dmesg_table, stat))

@@ -843,11 +843,14 @@ const char *const lkp_monitor_families[] = {
 	"zoneinfo",
 };
 
-/* lkp's own families: neither tests nor monitors.  Sorted. */
+/* lkp's own families: neither tests nor monitors (and perfbot's
+ * machine.*, what else the machine did during a run: run/meanwhile.h).
+ * Sorted. */
 const char *const lkp_special_families[] = {
 	"dmesg",
 	"kmsg",
 	"last_state",
+	"machine",
 	"stats_source",
 	"stderr",
 	"time",
