@@ -96,7 +96,8 @@ void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out
 		"\tperfbot.probe=1) reboot -f ;;\n"
 		"\tesac\n"
 		"done\n"
-		"perfbot run -v --no-index -n 1 -r /result");
+		/* the guest is the benchmark's own machine: no cgroup */
+		"perfbot run -v --no-index --no-cgroup -n 1 -r /result");
 	quoted_args(out, spec->run_args);
 	strbuf_addstr(out, " /job.yaml");
 	if (spec->command) {

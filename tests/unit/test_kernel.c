@@ -826,7 +826,7 @@ static void test_init_script(void **state)
 	(void)state;
 	initramfs_init_script(&spec, &s);
 	assert_int_equal(strncmp(s.buf, "#!/bin/busybox sh\n", 18), 0);
-	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index -n 1 -r /result -M vmstat,meminfo /job.yaml -- sh -c "
+	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index --no-cgroup -n 1 -r /result -M vmstat,meminfo /job.yaml -- sh -c "
 				     "'echo '\\''ops: 1'\\'''\n"));
 	assert_non_null(strstr(s.buf, "echo \"" GUEST_MARK_INIT "$up\""));
 	assert_non_null(strstr(s.buf, "echo \"" GUEST_MARK_EXIT "$?\""));
@@ -840,7 +840,7 @@ static void test_init_script(void **state)
 	spec.hostname = NULL;
 	initramfs_init_script(&spec, &s);
 	assert_null(strstr(s.buf, "hostname"));
-	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index -n 1 -r /result /job.yaml\n"));
+	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index --no-cgroup -n 1 -r /result /job.yaml\n"));
 	/* the host programs first; /tmp past the memory, for sparse disks */
 	assert_non_null(strstr(s.buf, "\nexport PATH=/usr/bin:/bin "));
 	assert_non_null(strstr(s.buf, "\n/bin/busybox mount -t tmpfs -o size=1t tmpfs /tmp\n"));
