@@ -308,8 +308,11 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
 
 	int iso = isolate(rc, &cg);
-	if (iso < 0)
+	if (iso < 0) {
+		/* said; a run that never began leaves no folder */
+		remove_tree(tmp.buf);
 		goto out;
+	}
 	cg_on = iso > 0;
 	benchmark_command(d, &cp);
 	strbuf_reset(&path);

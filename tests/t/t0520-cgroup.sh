@@ -123,8 +123,7 @@ test_expect_success 'cpuset: pinned where a cpuset controller is; bad ones refus
 	job "grep Cpus_allowed_list /proc/self/status | sed \"s/.*:[[:space:]]*/cpus: /\"; echo score: 1" &&
 	printf "cpuset: 0\n" >>j.yaml &&
 	test_must_fail 1 perfbot run --cpuset 0-x -r res -c c1 -M vmstat j.yaml 2>err &&
-	grep -q "^perfbot: error: --cpuset expects CPUs like 0-1 or 0,2, got .0-x.$" err ||
-	grep -q "cpuset expects CPUs like 0-1 or 0,2" err &&
+	grep -q "^perfbot: --cpuset expects CPUs like 0-1 or 0,2, got .0-x.$" err &&
 	cgroups_usable || exit 0 &&
 	if ! grep -qE " - cgroup .*cpuset" /proc/self/mountinfo &&
 	   ! grep -qw cpuset /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
@@ -133,7 +132,12 @@ test_expect_success 'cpuset: pinned where a cpuset controller is; bad ones refus
 	perfbot run -r res -c c2 -M vmstat j.yaml >out 2>err &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/c2) &&
 	grep -q "\"mytest.cpus\": 0," "$rr/0/stats.json" &&
-	grep -q "cpuset.cpus=0" "$rr/0/last_state"
+	grep -q "cpuset.cpus=0" "$rr/0/last_state" &&
+	test_must_fail 1 perfbot run --cpuset 999 -r res -c c3 -M vmstat j.yaml 2>err &&
+	grep -q "^perfbot: cpuset .999.: .* (cpuset.cpus of .*/perfbot/[0-9]*-1)$" err &&
+	test -z "$(ls -A res/mytest/*/*/*/*/*/c3)" &&
+	p=$(sed -n "s/.*(cpuset.cpus of .*\/perfbot\/\([0-9]*\)-1)$/\1/p" err) &&
+	test -n "$p" && test -z "$(cgroup_dirs $p)"
 '
 
 # the rule's boundary (report/busy.h): a mean of exactly 50 is not busy
