@@ -176,6 +176,11 @@ static void test_bisectable(void **state)
 	assert_true(lkp_bisectable_stat("kmsg.T123456]foo"));
 	/* lines without an anchor match anywhere */
 	assert_false(lkp_bisectable_stat("dmesg.Modules_linked_in:foo"));
+	/* perfbot's machine.* (run/meanwhile.h): hidden, and no test's */
+	assert_false(lkp_bisectable_stat("machine.other_cpu_percent"));
+	assert_false(lkp_test_stat("machine.other_cpu_percent"));
+	assert_false(lkp_kpi_stat("machine.steal_percent"));
+	assert_true(lkp_bisectable_stat("machinery.ops"));
 	/* allowlist wins over the denylist */
 	assert_true(lkp_bisectable_stat("stress-ng.foo.fail"));
 	assert_true(lkp_bisectable_stat("kmsg.sanitizer_foo"));
