@@ -141,7 +141,7 @@ test_expect_success 'cpuset: pinned where a cpuset controller is; bad ones refus
 '
 
 # the rule's boundary (report/busy.h): a mean of exactly 50 is not busy
-test_expect_success 'compare names the side that ran on a busy machine' '
+test_expect_success 'compare and report name the side that ran on a busy machine' '
 	for side in quiet edge busy; do
 		for k in 0 1 2; do
 			d=r/$side/$k && mkdir -p $d &&
@@ -165,7 +165,13 @@ test_expect_success 'compare names the side that ran on a busy machine' '
 	perfbot compare r/quiet r/edge >out3 &&
 	! grep -q "busy machine" out3 &&
 	perfbot compare --legacy r/quiet r/busy >out4 &&
-	grep -q "^note: NEW busy ran on a busy machine" out4
+	grep -q "^note: NEW busy ran on a busy machine" out4 &&
+	perfbot report r/quiet r/busy >rep &&
+	grep -qxF "$(cat expect)" rep &&
+	perfbot report --format html r/quiet r/busy >rep.html &&
+	grep -qF "<p>$(cat expect)</p>" rep.html &&
+	perfbot report r/quiet r/edge >rep2 &&
+	! grep -q "busy machine" rep2
 '
 
 test_done
