@@ -63,9 +63,9 @@
  *     than their runs do.
  *   - the side test: Welch's t on the weighted means of the sides' points,
  *     each side's variance estimated from the spread of its points and
- *     never below what the points' own runs show (so two points that
- *     agree by luck do not make a side look exact), with Satterthwaite's
- *     degrees of freedom.
+ *     never below what the points' own runs show, nor below the series'
+ *     own noise (cp_noise: so that three points that agree by luck do not
+ *     make a side look exact), with Satterthwaite's degrees of freedom.
  *
  * Everything here is pure: no I/O, no global state; the functions that
  * allocate say so.
@@ -150,13 +150,22 @@ void cp_weights(const struct cp_point *pts, int n, double *w);
 int cp_energy_profile(const double *x, const double *w, int n, double *q);
 
 /*
- * The side test of points [lo, mid) against [mid, hi) of pts with weights
- * w: two-sided p of Welch's t on the weighted means (see above).  Sets
- * *before and *after to the means.  p is 1 when a side has no variance
- * estimate at all (one point of one run); 0 when neither side varies and
- * the means differ.
+ * The series' own noise, as a floor of each point's variance, into
+ * floor[0..n): tau^2 + s^2 / n_i of the weights above, or the variance the
+ * successive differences show (MAD * 1.4826 / sqrt(2), squared) when no
+ * point has runs; 0 below 3 points.  Why this estimate: changepoint.c.
  */
-double cp_side_test(const struct cp_point *pts, const double *w, int lo, int mid,
-		    int hi, double *before, double *after);
+void cp_noise(const struct cp_point *pts, int n, double *floor);
+
+/*
+ * The side test of points [lo, mid) against [mid, hi) of pts with weights
+ * w: two-sided p of Welch's t on the weighted means (see above), each
+ * side's variance at least sum w_i^2 floor_i / W^2 (floor NULL: none).
+ * Sets *before and *after to the means.  p is 1 when a side has no
+ * variance estimate at all (one point of one run); 0 when neither side
+ * varies, nor the floor, and the means differ.
+ */
+double cp_side_test(const struct cp_point *pts, const double *w, const double *floor,
+		    int lo, int mid, int hi, double *before, double *after);
 
 #endif

@@ -118,6 +118,81 @@ static void test_weights(void **state)
 		assert_true(w[i] == 1);
 }
 
+static void test_noise(void **state)
+{
+	/* one run a point: successive differences of +-2 around a median of
+	 * 0 give MAD 2, a point's variance (1.4826 * 2)^2 / 2 */
+	struct cp_point alt[7];
+	static const int nr[7] = { 1, 2, 4, 1, 2, 4, 1 };
+	double fl[7], v = pow(1.4826 * 2, 2) / 2;
+	(void)state;
+
+	for (int i = 0; i < 7; i++)
+		alt[i] = (struct cp_point){ i % 2 ? 2 : 0, NAN, 1 };
+	cp_noise(alt, 7, fl);
+	for (int i = 0; i < 7; i++)
+		assert_true(fabs(fl[i] - v) < 1e-12);
+	/* a drift shifts every difference alike: the same noise */
+	for (int i = 0; i < 7; i++)
+		alt[i].mean += 10 * i;
+	cp_noise(alt, 7, fl);
+	for (int i = 0; i < 7; i++)
+		assert_true(fabs(fl[i] - v) < 1e-9);
+	/* with runs (s = 1): tau^2 + 1 / n_i, tau^2 as in cp_weights */
+	for (int i = 0; i < 7; i++)
+		alt[i] = (struct cp_point){ i % 2 ? 2 : 0, 1, nr[i] };
+	cp_noise(alt, 7, fl);
+	for (int i = 0; i < 7; i++)
+		assert_true(fabs(fl[i] - (v - 4.5 / 7 + 1.0 / nr[i])) < 1e-12);
+	/* runs noisier than the differences: tau^2 is 0, the runs alone */
+	for (int i = 0; i < 7; i++)
+		alt[i].stddev = 10;
+	cp_noise(alt, 7, fl);
+	for (int i = 0; i < 7; i++)
+		assert_true(fabs(fl[i] - 100.0 / nr[i]) < 1e-12);
+	/* too short for differences, no runs: no floor */
+	cp_noise(alt, 0, fl);
+	alt[0] = (struct cp_point){ 1, NAN, 1 };
+	alt[1] = (struct cp_point){ 5, NAN, 1 };
+	cp_noise(alt, 2, fl);
+	assert_true(fl[0] == 0 && fl[1] == 0);
+}
+
+/*
+ * Three neighbouring points that agree by luck: on their own they are a
+ * side with almost no variance, and a level 1.2 sd away from the rest looks
+ * certain; against the series' noise it is not a change.
+ */
+static void test_noise_floor_lucky_points(void **state)
+{
+	struct cp_point pts[24];
+	struct cp_options opt;
+	struct cp_result res;
+	double w[24], p_plain, p_floor, fl[24];
+	struct rng r;
+	(void)state;
+
+	rng_seed(&r, 17);
+	for (int i = 0; i < 24; i++)
+		pts[i] = (struct cp_point){ 100 + rng_normal(&r), NAN, 1 };
+	pts[21].mean = 101.2;
+	pts[22].mean = 101.201;
+	pts[23].mean = 101.199;
+	for (int i = 0; i < 24; i++)
+		w[i] = 1;
+	cp_noise(pts, 24, fl);
+	p_plain = cp_side_test(pts, w, NULL, 0, 21, 24, NULL, NULL);
+	p_floor = cp_side_test(pts, w, fl, 0, 21, 24, NULL, NULL);
+	print_message("p without the floor %g, with %g\n", p_plain, p_floor);
+	assert_true(p_plain < 1e-4);
+	assert_true(p_floor > 0.01);
+	cp_options_init(&opt);
+	cp_result_init(&res);
+	assert_int_equal(cp_detect(pts, 24, &opt, &res), 0);
+	assert_int_equal(res.nr, 0);
+	cp_result_release(&res);
+}
+
 static void test_side_test(void **state)
 {
 	/* one run a point: exactly Welch's t on the means */
@@ -131,7 +206,7 @@ static void test_side_test(void **state)
 		w[i] = 1;
 	}
 	want = welch_test(b, 4, a, 5, NULL, NULL);
-	got = cp_side_test(pts, w, 0, 5, 9, &before, &after);
+	got = cp_side_test(pts, w, NULL, 0, 5, 9, &before, &after);
 	assert_true(fabs(got - want) < 1e-12 * want);
 	assert_true(fabs(before - 11) < 1e-12 && fabs(after - 15.5) < 1e-12);
 
@@ -139,21 +214,49 @@ static void test_side_test(void **state)
 	 * make a side exact */
 	for (int i = 0; i < 9; i++)
 		pts[i] = (struct cp_point){ i < 5 ? 10 : 11, 4, 4 };
-	got = cp_side_test(pts, w, 0, 5, 9, NULL, NULL);
+	got = cp_side_test(pts, w, NULL, 0, 5, 9, NULL, NULL);
 	/* each side's mean has variance (16 / 4) / points: t = 1 / sqrt(4/5 + 4/4) */
 	want = t_pvalue(1 / sqrt(4.0 / 5 + 4.0 / 4),
 			pow(4.0 / 5 + 1, 2) / (pow(4.0 / 5, 2) / 15 + pow(1.0, 2) / 12));
 	assert_true(fabs(got - want) < 1e-12);
 
+	/* the series' noise is a floor too, each side's at sum w^2 floor / W^2
+	 * with the side's own degrees of freedom: a floor of 3 a point binds
+	 * both sides (0.6 > 2.5 / 5, 0.75 > 5 / 3 / 4), a floor of 2 only the
+	 * right one (0.4 < 0.5, 0.5 > 5 / 12) */
+	for (int i = 0; i < 9; i++)
+		pts[i] = (struct cp_point){ i < 5 ? a[i] : b[i - 5], NAN, 1 };
+	{
+		double fl[9], va = 2.5 / 5;
+
+		for (int i = 0; i < 9; i++)
+			fl[i] = 3;
+		got = cp_side_test(pts, w, fl, 0, 5, 9, NULL, NULL);
+		want = t_pvalue(4.5 / sqrt(0.6 + 0.75),
+				pow(0.6 + 0.75, 2) / (0.6 * 0.6 / 4 + 0.75 * 0.75 / 3));
+		assert_true(fabs(got - want) < 1e-12 * want);
+		for (int i = 0; i < 9; i++)
+			fl[i] = 2;
+		got = cp_side_test(pts, w, fl, 0, 5, 9, NULL, NULL);
+		want = t_pvalue(4.5 / sqrt(va + 0.5), pow(va + 0.5, 2) / (va * va / 4 + 0.25 / 3));
+		assert_true(fabs(got - want) < 1e-12 * want);
+		/* below both: the plain test */
+		for (int i = 0; i < 9; i++)
+			fl[i] = 1;
+		got = cp_side_test(pts, w, fl, 0, 5, 9, NULL, NULL);
+		want = welch_test(b, 4, a, 5, NULL, NULL);
+		assert_true(fabs(got - want) < 1e-12 * want);
+	}
+
 	/* constant sides: 0 when they differ, 1 when equal */
 	for (int i = 0; i < 9; i++)
 		pts[i] = (struct cp_point){ i < 5 ? 10 : 11, 0, 3 };
-	assert_true(cp_side_test(pts, w, 0, 5, 9, NULL, NULL) == 0);
-	assert_true(cp_side_test(pts, w, 0, 2, 5, NULL, NULL) == 1);
+	assert_true(cp_side_test(pts, w, NULL, 0, 5, 9, NULL, NULL) == 0);
+	assert_true(cp_side_test(pts, w, NULL, 0, 2, 5, NULL, NULL) == 1);
 	/* one point of one run on each side: nothing to estimate a variance */
 	pts[0] = (struct cp_point){ 1, NAN, 1 };
 	pts[1] = (struct cp_point){ 2, NAN, 1 };
-	assert_true(cp_side_test(pts, w, 0, 1, 2, NULL, NULL) == 1);
+	assert_true(cp_side_test(pts, w, NULL, 0, 1, 2, NULL, NULL) == 1);
 }
 
 /* Points of level lv[k] over len[k] points each, noise from seed (sd
@@ -248,16 +351,17 @@ static void test_change_fields(void **state)
 	 * split) * p of the side test, 3 points a side at least */
 	{
 		struct cp_point st[40];
-		double w1[40];
+		double w1[40], fl[40];
 		int n = build(st, (double[]){ 100, 105 }, (int[]){ 20, 20 }, 2, 1, 21);
 
 		for (int i = 0; i < n; i++)
 			w1[i] = 1;
+		cp_noise(st, n, fl);
 		assert_int_equal(cp_detect(st, n, &opt, &res), 0);
 		assert_int_equal(res.nr, 1);
 		assert_int_equal(res.change[0].index, 20);
 		assert_true(res.change[0].p_split ==
-			    2 * (40 - 6 + 1) * cp_side_test(st, w1, 0, 20, 40, NULL, NULL));
+			    2 * (40 - 6 + 1) * cp_side_test(st, w1, fl, 0, 20, 40, NULL, NULL));
 	}
 
 	/* min_change is inclusive: exactly 10% is kept, a hair more is not */
@@ -338,7 +442,7 @@ static void test_permutation_bound(void **state)
 		w[i] = 1;
 	}
 	/* 7 places for a split of 12 points with 3 a side */
-	p_bonf = 7 * cp_side_test(pts, w, 0, 6, 12, NULL, NULL);
+	p_bonf = 7 * cp_side_test(pts, w, NULL, 0, 6, 12, NULL, NULL);
 	assert_true(p_bonf > 0.1 && p_bonf <= 0.2);
 	cp_options_init(&opt);
 	opt.pvalue = 0.2;
@@ -542,6 +646,8 @@ int main(void)
 		cmocka_unit_test(test_energy_profile_matches_definition),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_side_test),
+		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_noise_floor_lucky_points),
 		cmocka_unit_test(test_exact_splits),
 		cmocka_unit_test(test_change_fields),
 		cmocka_unit_test(test_pvalue_boundary),
