@@ -66,12 +66,15 @@ struct work {
 	double *q;
 	struct ranked *sorted;
 	const double *floor;       /* of the side test (cp_noise), or NULL */
+	int tail;                  /* the local tests near the end also try
+	                            * without the last 1..tail points */
 };
 
 static void work_init(struct work *wk, int cap)
 {
 	wk->cap = cap;
 	wk->floor = NULL;
+	wk->tail = 0;
 	wk->pt = xcalloc((size_t)cap, sizeof(*wk->pt));
 	wk->perm = xcalloc((size_t)cap, sizeof(*wk->perm));
 	wk->fen = xcalloc((size_t)cap + 1, sizeof(*wk->fen));
@@ -465,6 +468,7 @@ struct candidate {
 	double p_split;
 	int lo, hi;             /* the window p_local was computed on */
 	double p_local;
+	int hi_used;            /* hi, or hi less the jumping tail (confirm) */
 };
 
 /*
@@ -633,8 +637,26 @@ static void confirm(struct work *wk, const struct cp_point *pts, const double *w
 	if (c[k].lo != out->lo || c[k].hi != out->hi) {
 		split_segment(wk, pts, w, out->lo, out->hi, opt, stats, &tau, &c[k].p_local);
 		c[k].lo = out->lo;
-		c[k].hi = out->hi;
+		c[k].hi = c[k].hi_used = out->hi;
+		/* the window ends with points that jumped: the test without
+		 * them too, the better of the tail + 1 tests (Bonferroni);
+		 * the levels then come from the window without them */
+		if (wk->tail > 0 && out->hi == n) {
+			double best = c[k].p_local, pj;
+
+			for (int j = 1; j <= wk->tail; j++) {
+				if (n - j - idx < opt->min_size)
+					break;
+				split_segment(wk, pts, w, out->lo, n - j, opt, stats, &tau, &pj);
+				if (pj < best) {
+					best = pj;
+					c[k].hi_used = n - j;
+				}
+			}
+			c[k].p_local = fmin(1, best * (wk->tail + 1));
+		}
 	}
+	out->hi = c[k].hi_used;
 	out->p_split = c[k].p_split;
 	out->p_local = c[k].p_local;
 	cp_side_test(pts, w, wk->floor, out->lo, idx, out->hi, &out->before, &out->after);
@@ -682,6 +704,104 @@ static void prune(struct work *wk, const struct cp_point *pts, const double *w, 
 	out->nr = nr;
 }
 
+/*
+ * The tail test: points [hi, n) against [lo, hi) with Student's t on
+ * their plain means, the variance pooled over both (they are the same
+ * noise, and a side of 1 or 2 points cannot estimate its own) and never
+ * below the series' noise, the mean of floor over [lo, n).
+ */
+static double tail_p(const struct cp_point *pts, const double *floor, int lo, int hi, int n,
+		     double *before, double *after)
+{
+	double a = 0, b = 0, ss = 0, fl = 0, v, t;
+	int m = hi - lo, k = n - hi, df = m + k - 2;
+
+	for (int i = lo; i < n; i++) {
+		if (i < hi)
+			a += pts[i].mean / m;
+		else
+			b += pts[i].mean / k;
+		fl += floor ? floor[i] / (m + k) : 0;
+	}
+	for (int i = lo; i < n; i++) {
+		double d = pts[i].mean - (i < hi ? a : b);
+
+		ss += d * d;
+	}
+	*before = a;
+	*after = b;
+	v = fmax(ss / df, fl);
+	if (v == 0)
+		return a == b ? 1 : 0;
+	t = (b - a) / sqrt(v * (1.0 / m + 1.0 / k));
+	return t_pvalue(t, df);
+}
+
+/*
+ * Did the last k points jump (k = 1 .. CP_TAIL_MAX, fewer than min_size)?
+ * Each k's points against the `window` points before them, from ref_lo
+ * on (tail_p); the smallest p, times the number of k tried (Bonferroni),
+ * must pass pvalue and the change min_change, and the point before them
+ * must not have jumped with them.  Returns that k into *out, or 0.
+ */
+static int tail_jump(struct work *wk, const struct cp_point *pts, int n, int ref_lo,
+		     const struct cp_options *opt, struct cp_change *out)
+{
+	int kmax = opt->min_size - 1 < CP_TAIL_MAX ? opt->min_size - 1 : CP_TAIL_MAX, best = 0;
+
+	for (int k = 1; k <= kmax; k++) {
+		int hi = n - k, lo = hi - opt->window > ref_lo ? hi - opt->window : ref_lo;
+		struct cp_change ch = { 0 };
+
+		if (hi - lo < opt->min_size)
+			continue;
+		ch.index = hi;
+		ch.lo = lo;
+		ch.hi = n;
+		ch.p = fmin(1, kmax * tail_p(pts, wk->floor, lo, hi, n, &ch.before, &ch.after));
+		ch.p_split = ch.p_local = ch.p;
+		ch.change = rel_change(ch.before, ch.after);
+		/* the point before them must still be nearer the level than
+		 * half-way to them: else the jump is longer than k (a change
+		 * of min_size points or more is the search's, not a jump) */
+		if (!(fabs(pts[hi - 1].mean - ch.before) < fabs(ch.after - ch.before) / 2))
+			continue;
+		if (passes(&ch, opt) && (!best || ch.p < out->p)) {
+			*out = ch;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/*
+ * The candidates with the jumping tail left out too: the searches of
+ * [0, n - j) for j = 1 .. tail added to c[0..nr), one candidate an index
+ * (the smallest p_split), each p_split times the tail + 1 searches.
+ */
+static int candidates_without_tail(struct work *wk, const struct cp_point *pts,
+				   const double *w, int n, int tail,
+				   const struct cp_options *opt, struct cp_result *stats,
+				   struct candidate *c, int nr)
+{
+	int u = 0;
+
+	for (int j = 1; j <= tail; j++)
+		if (n - j >= 2 * opt->min_size)
+			nr += find_candidates(wk, pts, w, n - j, opt, stats, c + nr);
+	qsort(c, (size_t)nr, sizeof(*c), cmp_candidate);
+	for (int k = 0; k < nr; k++) {
+		if (u > 0 && c[u - 1].index == c[k].index) {
+			c[u - 1].p_split = fmin(c[u - 1].p_split, c[k].p_split);
+			continue;
+		}
+		c[u++] = c[k];
+	}
+	for (int k = 0; k < u; k++)
+		c[k].p_split = fmin(1, c[k].p_split * (tail + 1));
+	return u;
+}
+
 static int check_options(const struct cp_options *opt)
 {
 	if (!(opt->pvalue > 0 && opt->pvalue < 1))
@@ -705,8 +825,9 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 {
 	struct candidate *c;
 	struct work wk;
+	struct cp_change latest = { 0 };
 	double *w, *floor;
-	int nr;
+	int nr, k;
 
 	cp_result_release(out);
 	if (check_options(opt) < 0)
@@ -721,13 +842,31 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 		return 0;
 	w = xmalloc(sizeof(*w) * (size_t)n);
 	floor = xmalloc(sizeof(*floor) * (size_t)n);
-	c = xmalloc(sizeof(*c) * (size_t)n);
+	c = xmalloc(sizeof(*c) * (size_t)n * (CP_TAIL_MAX + 1));
 	work_init(&wk, n);
 	cp_weights(pts, n, w);
 	cp_noise(pts, n, floor);
 	wk.floor = floor;
 	nr = find_candidates(&wk, pts, w, n, opt, out, c);
+	/* a jump of the last points: everything also without them, so that
+	 * it does not hide an earlier step (it inflates the variance of the
+	 * step's right side) */
+	k = tail_jump(&wk, pts, n, 0, opt, &latest);
+	if (k > 0) {
+		wk.tail = opt->min_size - 1 < CP_TAIL_MAX ? opt->min_size - 1 : CP_TAIL_MAX;
+		nr = candidates_without_tail(&wk, pts, w, n, wk.tail, opt, out, c, nr);
+	}
 	prune(&wk, pts, w, n, c, nr, opt, out);
+	if (k > 0) {
+		/* said against the level since the last change before them */
+		int ref = 0;
+
+		for (int j = 0; j < out->nr; j++)
+			if (out->change[j].index <= n - k - opt->min_size)
+				ref = out->change[j].index;
+		if (tail_jump(&wk, pts, n, ref, opt, &latest) > 0)
+			out->latest = latest;
+	}
 	work_release(&wk);
 	free(c);
 	free(floor);

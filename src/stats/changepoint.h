@@ -98,6 +98,8 @@ struct cp_options {
 #define CP_DEFAULT_MIN_CHANGE 0.01
 #define CP_DEFAULT_WINDOW 30
 #define CP_DEFAULT_SEED 20140101
+/* The most points at the end that may jump without being a change. */
+#define CP_TAIL_MAX 2
 
 void cp_options_init(struct cp_options *opt);
 
@@ -116,6 +118,18 @@ struct cp_change {
 struct cp_result {
 	struct cp_change *change;   /* by index, ascending; owned */
 	int nr;
+	/*
+	 * The latest points jumped: the last 1 or 2 (fewer than min_size, too
+	 * few to be a change) differ from the level before them at pvalue and
+	 * by min_change.  latest.index is the first of them, 0 when they did
+	 * not jump; [lo, index) is the level they are compared with (from the
+	 * last change on, at most `window` points), before/after/change/p as
+	 * for a change (p = p_split = p_local).  Before the changes are
+	 * confirmed, the search and each local test near the end are also
+	 * run without those points, so that the jump does not hide an
+	 * earlier step or inflate its size (CP_TAIL_MAX).
+	 */
+	struct cp_change latest;
 	/* what the search cost, for bench/ and the curious */
 	int splits_tested;          /* segments whose best split was tested */
 	long permutations;          /* permutations evaluated, summed */

@@ -427,10 +427,12 @@ static void test_pvalue_boundary(void **state)
  * permutations and pvalue 0.2, p_perm can only reach 1 / (9 + 1), with no
  * permutation as good, which is the only way to pass 0.2 / 2: p = 2 * 0.1
  * exactly.  With the automatic bound, 10 / 0.2 - 1 = 49: p = 2 / 50.
+ * The outlier is not the last point: there it would be a jumping tail
+ * (test_late_jump), which adds its own tests.
  */
 static void test_permutation_bound(void **state)
 {
-	static const double v[12] = { 10, 11, 9, 10, 11, 9, 13, 14, 12, 13, 14, 22 };
+	static const double v[12] = { 10, 11, 9, 10, 11, 9, 13, 14, 22, 12, 13, 14 };
 	double w[12], p_bonf;
 	struct cp_point pts[12];
 	struct cp_options opt;
@@ -463,6 +465,129 @@ static void test_permutation_bound(void **state)
 	assert_int_equal(res.nr, 1);
 	assert_true(res.change[0].p_split == 2.0 / 50);
 	cp_result_release(&res);
+}
+
+/* 60 points of sd 1: a step of `step` at 40, the last `k` points `jump` higher. */
+static void late_series(struct cp_point *pts, double step, int k, double jump, uint64_t seed)
+{
+	struct rng r;
+
+	rng_seed(&r, seed);
+	for (int i = 0; i < 60; i++)
+		pts[i] = (struct cp_point){ 100 + (i >= 40 ? step : 0) + (i >= 60 - k ? jump : 0) +
+					    rng_normal(&r), NAN, 1 };
+}
+
+/*
+ * A large jump of the last 1 or 2 points does not hide an earlier step:
+ * both are reported, the step as a change whose window stops before the
+ * jump (so its size is the step's, not inflated by the jump), the jump as
+ * the latest points.  Three points are a change, not a jump.
+ */
+static void test_late_jump(void **state)
+{
+	struct cp_point pts[60];
+	struct cp_options opt;
+	struct cp_result res, one;
+	double p, change;
+	(void)state;
+
+	cp_options_init(&opt);
+	cp_result_init(&res);
+	cp_result_init(&one);
+	late_series(pts, 3, 1, 30, 2);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.change[0].index, 40);
+	assert_int_equal(res.change[0].hi, 59);
+	assert_true(fabs(res.change[0].change - 0.03) < 0.01);
+	assert_int_equal(res.latest.index, 59);
+	assert_int_equal(res.latest.lo, 40);
+	assert_int_equal(res.latest.hi, 60);
+	assert_true(res.latest.change > 0.25 && res.latest.p < 1e-10);
+	assert_true(res.latest.p == res.latest.p_split && res.latest.p == res.latest.p_local);
+	/* the tests without the tail are more looks: with the tail of 1 or 2
+	 * points left out or not, 3 searches and 3 local tests, each p
+	 * times 3.  Seed 7 has a weak split at 53 that only permutations
+	 * decide, each at their best, 2 / (999 + 1): 0.006 */
+	late_series(pts, 3, 1, 30, 7);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_int_equal(res.change[1].index, 53);
+	assert_true(res.change[1].p_split == 3 * 0.002);
+	assert_true(res.change[1].p_local == 3 * 0.002);
+
+	/* the last 2 points (CP_TAIL_MAX) */
+	late_series(pts, 3, 2, 30, 2);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.change[0].index, 40);
+	assert_int_equal(res.change[0].hi, 58);
+	assert_int_equal(res.latest.index, 58);
+	/* 3 points are a change of their own, and no jump: the point before
+	 * the last 2 (or 1) jumped with them */
+	late_series(pts, 3, 3, 30, 2);
+	expect_changes(pts, 60, &opt, (int[]){ 40, 57 }, 2);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.latest.index, 0);
+	/* that point half-way or more is with them, just below it is not
+	 * (within 1e-6: the means are summed in floating point):
+	 * with min_size 2 (only k = 1), the level of the 30 points before
+	 * the last is (15 * 100.5 + 14 * 99.5 + x) / 30, and x is half-way
+	 * to 130 from it at x = 6800.5 / 59 */
+	opt.min_size = 2;
+	for (int i = 0; i < 59; i++)
+		pts[i] = (struct cp_point){ 100 + (i % 2 ? 0.5 : -0.5), NAN, 1 };
+	pts[59].mean = 130;
+	pts[58].mean = 6800.5 / 59 - 1e-6;
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.latest.index, 59);
+	pts[58].mean = 6800.5 / 59 + 1e-6;
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.latest.index, 0);
+	cp_options_init(&opt);
+
+	/* Bonferroni over the k tried: min_size 2 tries k = 1 only, the
+	 * default k = 1 and 2; a flat series, so the level is the same
+	 * window before the jump either way */
+	late_series(pts, 0, 1, 30, 4);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.nr, 0);
+	assert_int_equal(res.latest.index, 59);
+	assert_int_equal(res.latest.lo, 59 - CP_DEFAULT_WINDOW);
+	opt.min_size = 2;
+	assert_int_equal(cp_detect(pts, 60, &opt, &one), 0);
+	assert_int_equal(one.latest.index, 59);
+	assert_true(res.latest.p == 2 * one.latest.p);
+	/* min_size 1: no point may jump without being a change */
+	opt.min_size = 1;
+	assert_int_equal(cp_detect(pts, 60, &opt, &one), 0);
+	assert_int_equal(one.latest.index, 0);
+
+	/* pvalue and min_change bound the jump, inclusive: a smaller jump
+	 * so that its p is above 0 */
+	cp_options_init(&opt);
+	late_series(pts, 0, 1, 5, 5);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.latest.index, 59);
+	p = res.latest.p;
+	change = res.latest.change;
+	assert_true(p > 0);
+	opt.pvalue = p;
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.latest.index, 59);
+	opt.pvalue = nextafter(p, 0);
+	assert_int_equal(cp_detect(pts, 60, &opt, &res), 0);
+	assert_int_equal(res.latest.index, 0);
+	cp_options_init(&opt);
+	opt.min_change = fabs(change);
+	assert_int_equal(cp_detect(pts, 60, &opt, &one), 0);
+	assert_int_equal(one.latest.index, 59);
+	opt.min_change = nextafter(opt.min_change, 1);
+	assert_int_equal(cp_detect(pts, 60, &opt, &one), 0);
+	assert_int_equal(one.latest.index, 0);
+	cp_result_release(&res);
+	cp_result_release(&one);
 }
 
 static void test_min_size(void **state)
@@ -652,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_change_fields),
 		cmocka_unit_test(test_pvalue_boundary),
 		cmocka_unit_test(test_permutation_bound),
+		cmocka_unit_test(test_late_jump),
 		cmocka_unit_test(test_min_size),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bad_input),
