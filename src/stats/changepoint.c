@@ -32,6 +32,7 @@ void cp_result_init(struct cp_result *r)
 void cp_result_release(struct cp_result *r)
 {
 	free(r->change);
+	free(r->drift);
 	cp_result_init(r);
 }
 
@@ -68,6 +69,7 @@ struct work {
 	const double *floor;       /* of the side test (cp_noise), or NULL */
 	int tail;                  /* the local tests near the end also try
 	                            * without the last 1..tail points */
+	int end;                   /* n, or where a jumping tail starts */
 };
 
 static void work_init(struct work *wk, int cap)
@@ -75,6 +77,7 @@ static void work_init(struct work *wk, int cap)
 	wk->cap = cap;
 	wk->floor = NULL;
 	wk->tail = 0;
+	wk->end = cap;
 	wk->pt = xcalloc((size_t)cap, sizeof(*wk->pt));
 	wk->perm = xcalloc((size_t)cap, sizeof(*wk->perm));
 	wk->fen = xcalloc((size_t)cap + 1, sizeof(*wk->fen));
@@ -469,6 +472,8 @@ struct candidate {
 	int lo, hi;             /* the window p_local was computed on */
 	double p_local;
 	int hi_used;            /* hi, or hi less the jumping tail (confirm) */
+	bool drift;             /* a straight line explains the segment (is_drift) */
+	int seg_lo, seg_hi;     /* the segment is_drift was computed on */
 };
 
 /*
@@ -574,6 +579,7 @@ static void search(struct work *wk, const struct cp_point *pts, const double *w,
 		}
 		sr->c[sr->nr].index = tau;
 		sr->c[sr->nr].lo = sr->c[sr->nr].hi = -1;
+		sr->c[sr->nr].seg_lo = sr->c[sr->nr].seg_hi = -1;
 		sr->c[sr->nr++].p_split = fmin(1, ldexp(p, g.depth));
 		stack[top++] = (struct seg){ g.s, tau, g.depth };
 		stack[top++] = (struct seg){ tau, g.e, g.depth };
@@ -614,6 +620,156 @@ static int find_candidates(struct work *wk, const struct cp_point *pts, const do
 	} while (sr.nr > before);
 	free(sr.seen);
 	return sr.nr;
+}
+
+/* The most steps of one run of candidates the drift test fits together. */
+#define DRIFT_RUN_MAX 16
+
+/*
+ * Least squares of the point means of [lo, hi) on a constant, the index
+ * (centred) and a step [i >= step[j]] for each of the nstep steps.
+ * Returns the residual sum of squares; *coef is column want's
+ * coefficient (1: the slope, 2 + j: step j's) and *inv its diagonal
+ * element of (X'X)^-1, so that its variance is inv times the residual
+ * variance (INFINITY when the columns are not independent).
+ */
+static double lsq(const struct cp_point *pts, int lo, int hi, const int *step, int nstep,
+		  int want, double *coef, double *inv)
+{
+	enum { MAXC = 2 + DRIFT_RUN_MAX };
+	int nc = 2 + nstep, w = 2 * nc + 1;
+	double a[MAXC][2 * MAXC + 1], x[MAXC], beta[MAXC], c = (lo + hi - 1) / 2.0, rss = 0;
+
+	memset(a, 0, sizeof(a));
+	for (int i = lo; i < hi; i++) {
+		x[0] = 1;
+		x[1] = i - c;
+		for (int j = 0; j < nstep; j++)
+			x[2 + j] = i >= step[j];
+		for (int r = 0; r < nc; r++) {
+			for (int q = 0; q < nc; q++)
+				a[r][q] += x[r] * x[q];
+			a[r][nc] += x[r] * pts[i].mean;
+		}
+	}
+	/* Gauss-Jordan on [X'X | X'y | I], partial pivoting */
+	for (int r = 0; r < nc; r++)
+		a[r][nc + 1 + r] = 1;
+	for (int col = 0; col < nc; col++) {
+		int piv = col;
+
+		for (int r = col + 1; r < nc; r++)
+			if (fabs(a[r][col]) > fabs(a[piv][col]))
+				piv = r;
+		if (!(fabs(a[piv][col]) > 1e-9)) {
+			*coef = 0;
+			*inv = INFINITY;
+			return 0;
+		}
+		for (int q = 0; q < w; q++) {
+			double t = a[col][q];
+
+			a[col][q] = a[piv][q];
+			a[piv][q] = t;
+		}
+		for (int q = w - 1; q >= col; q--)
+			a[col][q] /= a[col][col];
+		for (int r = 0; r < nc; r++)
+			if (r != col && a[r][col] != 0)
+				for (int q = w - 1; q >= col; q--)
+					a[r][q] -= a[r][col] * a[col][q];
+	}
+	for (int r = 0; r < nc; r++)
+		beta[r] = a[r][nc];
+	for (int i = lo; i < hi; i++) {
+		double f = beta[0] + beta[1] * (i - c);
+
+		for (int j = 0; j < nstep; j++)
+			f += i >= step[j] ? beta[2 + j] : 0;
+		rss += (pts[i].mean - f) * (pts[i].mean - f);
+	}
+	*coef = beta[want];
+	*inv = a[want][nc + 1 + want];
+	return rss;
+}
+
+/* Two-sided p of a least-squares coefficient with m points and nc
+ * columns, the residual variance never below the mean floor of [lo, hi). */
+static double coef_p(double coef, double inv, double rss, const double *floor, int lo,
+		     int hi, int nc)
+{
+	int df = hi - lo - nc;
+	double v, fl = 0;
+
+	if (df < 1 || !isfinite(inv))
+		return 1;
+	for (int i = lo; floor && i < hi; i++)
+		fl += floor[i] / (hi - lo);
+	v = fmax(rss / df, fl);
+	if (v == 0)
+		return coef == 0 ? 1 : 0;
+	return t_pvalue(coef / sqrt(v * inv), df);
+}
+
+/*
+ * Is candidate k a slow drift's rather than a step?  A drift shows as a
+ * staircase of candidates that all go the same way, each of which looks
+ * like a step between its neighbours; so the test takes the run of
+ * neighbouring candidates that move the same way as k (at most
+ * DRIFT_RUN_MAX), the segment [lo, hi) from the candidate before the run
+ * to the one after it (or the ends), and fits a straight line plus a
+ * step at each candidate of the run.  k is a step when its step stays
+ * significant on top of the line: its coefficient's t (residual variance
+ * never below the series' noise), times the places a split could take
+ * between its neighbours (it was picked as the best one), at pvalue.  A
+ * lone candidate is a step too when the step alone fits [lo, hi) at
+ * least as well as the line alone.  The segment, not the window: over
+ * a long segment a drift's slope and a step on top of it tell apart far
+ * better.  sign[j] is the direction of candidate j's step between its
+ * neighbours, hi_n the end of the series (less a jumping tail).
+ */
+static bool is_drift(const struct cp_point *pts, const double *floor, struct candidate *c,
+		     const int *sign, int nr, int k, int hi_n, const struct cp_options *opt)
+{
+	int first = k, last = k, lo, hi, step[DRIFT_RUN_MAX], ns = 0, places;
+	double coef, inv, rss, p;
+
+	while (first > 0 && sign[first - 1] == sign[k] && k - first + 1 < DRIFT_RUN_MAX / 2)
+		first--;
+	while (last + 1 < nr && sign[last + 1] == sign[k] && last - first + 1 < DRIFT_RUN_MAX)
+		last++;
+	lo = first > 0 ? c[first - 1].index : 0;
+	hi = last + 1 < nr ? c[last + 1].index : hi_n;
+	/* the same segment holds the same candidates: the answer is cached */
+	if (c[k].seg_lo == lo && c[k].seg_hi == hi)
+		return c[k].drift;
+	c[k].seg_lo = lo;
+	c[k].seg_hi = hi;
+	c[k].drift = true;
+	for (int j = first; j <= last; j++)
+		step[ns++] = c[j].index;
+	if (ns == 1) {
+		double rss_line = lsq(pts, lo, hi, NULL, 0, 1, &coef, &inv), a = 0, b = 0;
+		double rss_step = 0;
+
+		for (int i = lo; i < hi; i++)
+			if (i < c[k].index)
+				a += pts[i].mean / (c[k].index - lo);
+			else
+				b += pts[i].mean / (hi - c[k].index);
+		for (int i = lo; i < hi; i++) {
+			double d = pts[i].mean - (i < c[k].index ? a : b);
+
+			rss_step += d * d;
+		}
+		if (rss_step <= rss_line)
+			return c[k].drift = false;
+	}
+	rss = lsq(pts, lo, hi, step, ns, 2 + (k - first), &coef, &inv);
+	places = (k + 1 < nr ? c[k + 1].index : hi_n) - (k > 0 ? c[k - 1].index : 0) -
+		2 * opt->min_size + 1;
+	p = coef_p(coef, inv, rss, floor, lo, hi, 2 + ns) * (places > 1 ? places : 1);
+	return c[k].drift = !(p <= opt->pvalue);
 }
 
 /*
@@ -680,28 +836,97 @@ static bool weaker(const struct cp_change *a, const struct cp_change *b)
 }
 
 /* Drop the weakest failing candidate until all pass; the survivors go to out. */
+/* Drop the weakest failing candidate until all pass; the survivors go to
+ * out.  A candidate that is a drift's (is_drift) fails; their indexes go
+ * to drift[0..*nr_drift). */
 static void prune(struct work *wk, const struct cp_point *pts, const double *w, int n,
 		  struct candidate *c, int nr, const struct cp_options *opt,
-		  struct cp_result *out)
+		  struct cp_result *out, int *drift, int *nr_drift)
 {
 	struct cp_change *ch = xcalloc((size_t)nr + 1, sizeof(*ch));
 
+	double *sum = xmalloc(sizeof(*sum) * ((size_t)n + 1));
+	int *sign = xmalloc(sizeof(*sign) * ((size_t)nr + 1));
+
+	*nr_drift = 0;
+	sum[0] = 0;
+	for (int i = 0; i < n; i++)
+		sum[i + 1] = sum[i] + pts[i].mean;
 	qsort(c, (size_t)nr, sizeof(*c), cmp_candidate);
 	for (;;) {
 		int worst = -1;
 
+		/* which way each candidate goes between its neighbours */
+		for (int k = 0; k < nr; k++) {
+			int a = k > 0 ? c[k - 1].index : 0, i = c[k].index;
+			int b = k + 1 < nr ? c[k + 1].index : wk->end;
+			double d = b > i ? (sum[b] - sum[i]) / (b - i) - (sum[i] - sum[a]) / (i - a) : 0;
+
+			sign[k] = (d > 0) - (d < 0);
+		}
 		for (int k = 0; k < nr; k++) {
 			confirm(wk, pts, w, n, c, nr, k, opt, out, &ch[k]);
-			if (!passes(&ch[k], opt) && (worst < 0 || weaker(&ch[k], &ch[worst])))
+			is_drift(pts, wk->floor, c, sign, nr, k, wk->end, opt);
+			if ((!passes(&ch[k], opt) || c[k].drift) &&
+			    (worst < 0 || weaker(&ch[k], &ch[worst])))
 				worst = k;
 		}
 		if (worst < 0)
 			break;
+		if (c[worst].drift && ch[worst].p <= opt->pvalue)
+			drift[(*nr_drift)++] = c[worst].index;
 		memmove(c + worst, c + worst + 1, sizeof(*c) * (size_t)(nr - worst - 1));
 		nr--;
 	}
+	free(sum);
+	free(sign);
 	out->change = ch;
 	out->nr = nr;
+}
+
+/*
+ * The drifts: each segment between the changes (and the ends; before the
+ * latest points when they jumped) that held a candidate dropped as a
+ * drift's, fitted with a straight line; said when its slope is
+ * significant (t, residual variance never below the floor) and it moved
+ * the level by min_change or more from the segment's first point to its
+ * last.
+ */
+static void drifts(const struct cp_point *pts, const double *floor, int n,
+		   const int *drift, int nr_drift, const struct cp_options *opt,
+		   struct cp_result *out)
+{
+	int end = out->latest.index > 0 ? out->latest.index : n;
+
+	out->drift = xcalloc((size_t)nr_drift + 1, sizeof(*out->drift));
+	for (int k = 0; k < nr_drift; k++) {
+		int lo = 0, hi = end;
+		double slope, inv, rss, c, level;
+		struct cp_drift d;
+
+		for (int j = 0; j < out->nr; j++) {
+			if (out->change[j].index <= drift[k])
+				lo = out->change[j].index;
+			else if (out->change[j].index < hi)
+				hi = out->change[j].index;
+		}
+		if (hi - lo < 2 * opt->min_size ||
+		    (out->nr_drift > 0 && out->drift[out->nr_drift - 1].lo == lo))
+			continue;
+		rss = lsq(pts, lo, hi, NULL, 0, 1, &slope, &inv);
+		c = (lo + hi - 1) / 2.0;
+		level = 0;
+		for (int i = lo; i < hi; i++)
+			level += pts[i].mean / (hi - lo);
+		d.lo = lo;
+		d.hi = hi;
+		d.from = level + slope * (lo - c);
+		d.to = level + slope * (hi - 1 - c);
+		d.change = rel_change(d.from, d.to);
+		d.p = coef_p(slope, inv, rss, floor, lo, hi, 2);
+		if (d.p <= opt->pvalue && fabs(d.change) >= opt->min_change)
+			out->drift[out->nr_drift++] = d;
+	}
 }
 
 /*
@@ -827,7 +1052,7 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 	struct work wk;
 	struct cp_change latest = { 0 };
 	double *w, *floor;
-	int nr, k;
+	int nr, k, *drift, nr_drift;
 
 	cp_result_release(out);
 	if (check_options(opt) < 0)
@@ -854,9 +1079,11 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 	k = tail_jump(&wk, pts, n, 0, opt, &latest);
 	if (k > 0) {
 		wk.tail = opt->min_size - 1 < CP_TAIL_MAX ? opt->min_size - 1 : CP_TAIL_MAX;
+		wk.end = n - k;
 		nr = candidates_without_tail(&wk, pts, w, n, wk.tail, opt, out, c, nr);
 	}
-	prune(&wk, pts, w, n, c, nr, opt, out);
+	drift = xmalloc(sizeof(*drift) * (size_t)(nr + 1));
+	prune(&wk, pts, w, n, c, nr, opt, out, drift, &nr_drift);
 	if (k > 0) {
 		/* said against the level since the last change before them */
 		int ref = 0;
@@ -867,6 +1094,8 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 		if (tail_jump(&wk, pts, n, ref, opt, &latest) > 0)
 			out->latest = latest;
 	}
+	drifts(pts, floor, n, drift, nr_drift, opt, out);
+	free(drift);
 	work_release(&wk);
 	free(c);
 	free(floor);

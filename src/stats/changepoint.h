@@ -47,10 +47,23 @@
  *     a two-sample test at the candidate would not).  Its magnitude
  *     (after - before) / |before| comes from the means of the same
  *     windows.  The weakest candidate that fails pvalue or min_change is
- *     dropped and its neighbours tested again, until all pass.  The local
- *     view is what keeps a slow drift, which a long segment calls
- *     significant, from being reported as steps.  A change's p is
- *     max(p_split, p_local): it must pass both.
+ *     dropped and its neighbours tested again, until all pass.  A change's
+ *     p is max(p_split, p_local): it must pass both.
+ *
+ *  5. Drift.  A slow drift, which a long segment calls significant, is
+ *     found as a staircase of candidates that go the same way, each a
+ *     fine step between its neighbours.  So a candidate must also stay
+ *     significant as a step on top of a straight line fitted over the
+ *     segment its run of same-way neighbours spans (or, alone in its
+ *     segment, fit it better as a step than as a line); those that do
+ *     not are dropped like the others, and their segments are reported
+ *     as drifts (cp_result.drift), not changes.
+ *
+ *  6. The latest points.  A jump of the last 1 or 2 points, too few for
+ *     a change, would inflate the variance of the right side of every
+ *     split before it and hide an earlier step; when they jumped, the
+ *     search and the local tests are also run without them, and the jump
+ *     is reported apart (cp_result.latest).
  *
  * Per point the caller gives the mean of its runs, their sample stddev and
  * how many runs there were.  They are used twice:
@@ -115,9 +128,26 @@ struct cp_change {
 	double p_local;         /* the side test on the windows */
 };
 
+/* A slow drift: the level moved along a straight line over [lo, hi). */
+struct cp_drift {
+	int lo, hi;             /* the segment: between changes, or an end */
+	double from, to;        /* the line at lo and at hi - 1 */
+	double change;          /* (to - from) / |from| */
+	double p;               /* of the slope */
+};
+
 struct cp_result {
 	struct cp_change *change;   /* by index, ascending; owned */
 	int nr;
+	/*
+	 * Drifts, by lo: segments where candidates were dropped because a
+	 * straight line explains their window as well as a step does, and
+	 * the line's slope is significant and moves the level by min_change.
+	 * They are not changes: a slow drift is reported once, as a drift,
+	 * never as one or several steps.  Owned.
+	 */
+	struct cp_drift *drift;
+	int nr_drift;
 	/*
 	 * The latest points jumped: the last 1 or 2 (fewer than min_size, too
 	 * few to be a change) differ from the level before them at pvalue and
