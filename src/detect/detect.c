@@ -96,6 +96,11 @@ int detect_series(const struct series *s, const char *metric, const struct cp_op
 	out->permutations = cr.permutations;
 	for (int k = 0; k < cr.nr; k++)
 		out->ch[k].cp = cr.change[k];
+	out->nr_drift = cr.nr_drift;
+	out->drift = xcalloc((size_t)cr.nr_drift + 1, sizeof(*out->drift));
+	if (cr.nr_drift)
+		memcpy(out->drift, cr.drift, sizeof(*out->drift) * (size_t)cr.nr_drift);
+	out->latest = cr.latest;
 	for (int k = 0; k < cr.nr; k++)
 		annotate(s, out, k);
 	cp_result_release(&cr);
@@ -105,6 +110,7 @@ int detect_series(const struct series *s, const char *metric, const struct cp_op
 void detect_result_release(struct detect_result *r)
 {
 	free(r->ch);
+	free(r->drift);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -155,6 +161,14 @@ static void point_line(const struct series *s, int i, const char *what, struct s
 	strbuf_addch(out, '\n');
 }
 
+static const char *drift_words(int direction, double change)
+{
+	if (!direction || change == 0)
+		return "a slow change, not a step";
+	return direction * change < 0 ? "a slow regression, not a step" :
+		"a slow improvement, not a step";
+}
+
 static const char *direction_words(int d)
 {
 	return d > 0 ? "higher is better" : d < 0 ? "lower is better" : "direction unknown";
@@ -182,6 +196,35 @@ void detect_print_text(const struct series *s, const struct detect_result *r,
 		strbuf_addch(out, '\n');
 		point_line(s, c->cp.index - 1, "last before", out);
 		point_line(s, c->cp.index, "first after", out);
+	}
+	for (int k = 0; k < r->nr_drift; k++) {
+		const struct cp_drift *d = &r->drift[k];
+
+		strbuf_addstr(out, "\ndrift: ");
+		if (isinf(d->change))
+			strbuf_addf(out, "from 0 to %g", d->to);
+		else
+			strbuf_addf(out, "%+.1f%%", 100 * d->change);
+		strbuf_addf(out, " over %d commits (%.6g -> %.6g, p = %.2g) from ", d->hi - d->lo,
+			    d->from, d->to, d->p);
+		point_name(s, d->lo, out);
+		strbuf_addstr(out, " to ");
+		point_name(s, d->hi - 1, out);
+		strbuf_addf(out, ", %s\n", drift_words(r->direction, d->change));
+	}
+	if (r->latest.index > 0) {
+		const struct cp_change *l = &r->latest;
+		int k = s->nr - l->index;
+
+		strbuf_addstr(out, "\nlatest: ");
+		if (isinf(l->change))
+			strbuf_addf(out, "from 0 to %g", l->after);
+		else
+			strbuf_addf(out, "%+.1f%%", 100 * l->change);
+		strbuf_addf(out, " at the last %s (%.6g -> %.6g, p = %.2g), too few to be a change yet\n",
+			    k == 1 ? "commit" : "2 commits", l->before, l->after, l->p);
+		for (int i = l->index; i < s->nr; i++)
+			point_line(s, i, "jumped", out);
 	}
 }
 
@@ -293,6 +336,52 @@ void detect_print_json(const struct series *s, const struct detect_result *r,
 		jw_object_end(&jw);
 	}
 	jw_array_end(&jw);
+	jw_key(&jw, "drifts");
+	jw_array_begin(&jw);
+	for (int k = 0; k < r->nr_drift; k++) {
+		const struct cp_drift *d = &r->drift[k];
+
+		jw_object_begin(&jw);
+		jw_key(&jw, "kind");
+		jw_string(&jw, detect_kind_name(!r->direction || d->change == 0 ? DETECT_CHANGE :
+						r->direction * d->change < 0 ? DETECT_REGRESSION :
+						DETECT_IMPROVEMENT));
+		jw_key(&jw, "change");
+		number_or_null(&jw, d->change);
+		jw_key(&jw, "from");
+		jw_number(&jw, d->from, false);
+		jw_key(&jw, "to");
+		jw_number(&jw, d->to, false);
+		jw_key(&jw, "p");
+		jw_number(&jw, d->p, false);
+		jw_key(&jw, "commits");
+		jw_number(&jw, d->hi - d->lo, true);
+		jw_key(&jw, "first");
+		point_json(&jw, s, d->lo);
+		jw_key(&jw, "last");
+		point_json(&jw, s, d->hi - 1);
+		jw_object_end(&jw);
+	}
+	jw_array_end(&jw);
+	jw_key(&jw, "latest");
+	if (r->latest.index > 0) {
+		jw_object_begin(&jw);
+		jw_key(&jw, "change");
+		number_or_null(&jw, r->latest.change);
+		jw_key(&jw, "before");
+		jw_number(&jw, r->latest.before, false);
+		jw_key(&jw, "after");
+		jw_number(&jw, r->latest.after, false);
+		jw_key(&jw, "p");
+		jw_number(&jw, r->latest.p, false);
+		jw_key(&jw, "points");
+		jw_number(&jw, s->nr - r->latest.index, true);
+		jw_key(&jw, "first");
+		point_json(&jw, s, r->latest.index);
+		jw_object_end(&jw);
+	} else {
+		jw_null(&jw);
+	}
 	jw_object_end(&jw);
 	strbuf_release(&where);
 }

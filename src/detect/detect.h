@@ -41,6 +41,11 @@ struct detect_change {
 struct detect_result {
 	struct detect_change *ch;       /* by index; owned */
 	int nr;
+	/* slow drifts (stats/changepoint.h): not changes, said apart; owned */
+	struct cp_drift *drift;
+	int nr_drift;
+	/* the last 1-2 points jumped: latest.index > 0 is the first of them */
+	struct cp_change latest;
 	int direction;          /* +1 higher is better, -1 lower, 0 unknown */
 	int splits_tested;
 	long permutations;
@@ -80,7 +85,9 @@ void detect_where(const struct series *s, const struct detect_change *c, struct 
 /*
  * The changes as text: a summary line, then per change its kind,
  * magnitude, p and where, and the two commits around it (sha, tag, level
- * with its stddev, runs, subject).
+ * with its stddev, runs, subject); then each drift ("drift: +12.0% over
+ * 80 commits (...) from A to B") and a jump of the latest points
+ * ("latest: +30.0% at the last commit (...) C"), which are not changes.
  */
 void detect_print_text(const struct series *s, const struct detect_result *r,
 		       const struct cp_options *opt, struct strbuf *out);

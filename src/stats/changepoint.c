@@ -1096,6 +1096,13 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 	}
 	drifts(pts, floor, n, drift, nr_drift, opt, out);
 	free(drift);
+	/* a jump after a drift: from where the drift's line got to, not from
+	 * the mean of the window, which lags behind a drift */
+	if (out->latest.index > 0 && out->nr_drift > 0 &&
+	    out->drift[out->nr_drift - 1].hi == out->latest.index) {
+		out->latest.before = out->drift[out->nr_drift - 1].to;
+		out->latest.change = rel_change(out->latest.before, out->latest.after);
+	}
 	work_release(&wk);
 	free(c);
 	free(floor);

@@ -154,7 +154,8 @@ struct cp_result {
 	 * by min_change.  latest.index is the first of them, 0 when they did
 	 * not jump; [lo, index) is the level they are compared with (from the
 	 * last change on, at most `window` points), before/after/change/p as
-	 * for a change (p = p_split = p_local).  Before the changes are
+	 * for a change (p = p_split = p_local), but `before` is where the
+	 * line of a drift ending there got to.  Before the changes are
 	 * confirmed, the search and each local test near the end are also
 	 * run without those points, so that the jump does not hide an
 	 * earlier step or inflate its size (CP_TAIL_MAX).

@@ -39,7 +39,7 @@ test_expect_success 'a regression between two tags that stays, in the seed'"'"'s
 	cat >expect <<-\EOF &&
 	mytest.throughput along main: 9 tested commits, 1 change (higher is better; pvalue 0.01, min-change 1%)
 
-	regression: -30.0% (1000.42 -> 700.467, p = 7.4e-32) between v1.1 and v1.2, and it'"'"'s still low as of v1.3
+	regression: -30.0% (1000.42 -> 700.467, p = 6.5e-33) between v1.1 and v1.2, and it'"'"'s still low as of v1.3
 	    last before c04000000000  v1.1          1000.33 ±  0%   3 runs  commit 4
 	    first after c05000000000                701.333 ±  0%   3 runs  commit 5
 	EOF
@@ -108,6 +108,45 @@ test_expect_success 'unknown direction: a change, and --metric names it' '
 test_expect_success '--fail-on-regression exits 3 on a regression' '
 	regression >h.json &&
 	test_must_fail 3 perfbot detect --input h.json --fail-on-regression >/dev/null
+'
+
+# drifting: 40 commits whose level grows by 0.5% a commit, noise of a few
+# tenths of a percent; the last one jumps 30% higher when given "jump"
+drifting() {
+	awk -v jump="${1-}" 'BEGIN {
+		for (i = 0; i < 40; i++) {
+			v = 1000 + 5 * i + ((i * 7) % 5 - 2) * 3
+			if (i == 39 && jump == "jump") v = 1600
+			printf "%s %d %d %d\n", (i % 10 ? "-" : "v" i / 10), v - 2, v + 1, v + 3
+		}
+	}' | hist mytest.throughput
+}
+
+test_expect_success 'a slow drift is one drift, not steps; a jump of the latest commit is said apart' '
+	drifting >d.json &&
+	perfbot detect --input d.json >out &&
+	grep "^mytest.throughput along main: 40 tested commits, 0 changes" out &&
+	grep "^drift: +19.[0-9]% over 40 commits (.*) from v0 to c40000000000, a slow improvement, not a step$" out &&
+	! grep "^latest" out &&
+	drifting jump >d.json &&
+	perfbot detect --input d.json >out &&
+	grep "^drift: +1[0-9].[0-9]% over 39 commits (.*) from v0 to c39000000000, a slow improvement, not a step$" out &&
+	grep "^latest: +[0-9.]*% at the last commit (.*), too few to be a change yet$" out &&
+	grep "^    jumped      c40000000000  " out &&
+	perfbot detect --input d.json --json >out.json &&
+	python3 - <<-\EOF
+	import json
+	d = json.load(open("out.json"))
+	assert d["changes"] == [], d["changes"]
+	(dr,) = d["drifts"]
+	assert dr["kind"] == "improvement" and dr["commits"] == 39, dr
+	assert dr["first"]["tags"] == ["v0"] and dr["last"]["index"] == 38, dr
+	l = d["latest"]
+	# from the end of the drift line, not the lagging mean of the window
+	assert l["points"] == 1 and l["first"]["index"] == 39, l
+	assert abs(l["after"] - 4802 / 3) < 1e-9 and l["before"] == dr["to"], l
+	assert abs(l["change"] - (l["after"] / l["before"] - 1)) < 1e-12, l
+	EOF
 '
 
 test_expect_success 'a flat history has no change' '

@@ -227,6 +227,77 @@ static void test_print_text(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A slow drift and a jump of the latest point: neither is a change, both
+ * are said apart, after the changes, in the text and the JSON forms.
+ */
+static void test_drift_and_latest(void **state)
+{
+	double v[80];
+	const char *tags[80] = { [0] = "v1", [60] = "v2" };
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT;
+	struct cp_options opt;
+	struct detect_result r;
+	struct series s;
+	const struct cp_drift *d;
+	(void)state;
+
+	for (int i = 0; i < 80; i++)
+		v[i] = 1000 - 3 * i + 8 * sin(1.3 * i);
+	v[79] = 700;
+	cp_options_init(&opt);
+	levels(&s, v, 80, tags);
+	assert_int_equal(detect_series(&s, NULL, &opt, &r), 0);
+	assert_int_equal(r.nr, 0);
+	assert_int_equal(r.nr_drift, 1);
+	d = &r.drift[0];
+	assert_int_equal(d->lo, 0);
+	assert_int_equal(d->hi, 79);
+	assert_true(d->change < -0.2);
+	assert_int_equal(r.latest.index, 79);
+	/* the jump from where the drift's line got to */
+	assert_true(r.latest.before == d->to);
+	detect_print_text(&s, &r, &opt, &out);
+	strbuf_addf(&want, "mytest.throughput: 80 tested commits, 0 changes (higher is better; "
+		    "pvalue 0.01, min-change 1%%)\n"
+		    "\n"
+		    "drift: %+.1f%% over 79 commits (%.6g -> %.6g, p = %.2g) from v1 to "
+		    "000000000000, a slow regression, not a step\n"
+		    "\n"
+		    "latest: %+.1f%% at the last commit (%.6g -> %.6g, p = %.2g), too few to be "
+		    "a change yet\n"
+		    "    jumped      000000000000                    700 ±  0%%   3 runs\n",
+		    100 * d->change, d->from, d->to, d->p, 100 * r.latest.change, r.latest.before,
+		    r.latest.after, r.latest.p);
+	assert_string_equal(out.buf, want.buf);
+	strbuf_reset(&out);
+	detect_print_json(&s, &r, &opt, &out);
+	{
+		const char *dr = strstr(out.buf, "\"drifts\": [\n    {\n      \"kind\": \"regression\",");
+		const char *la = strstr(out.buf, "\"latest\": {");
+
+		assert_non_null(dr);
+		assert_non_null(la);
+		assert_true(dr < la);
+		assert_non_null(strstr(dr, "\"commits\": 79,"));
+		assert_non_null(strstr(la, "\"points\": 1,"));
+		assert_non_null(strstr(la, "\"index\": 79,"));
+	}
+	detect_result_release(&r);
+
+	/* neither: an empty list and null */
+	for (int i = 0; i < 80; i++)
+		s.pt[i].cp.mean = 1000 + (i % 3 - 1) * 0.5;
+	assert_int_equal(detect_series(&s, NULL, &opt, &r), 0);
+	strbuf_reset(&out);
+	detect_print_json(&s, &r, &opt, &out);
+	assert_non_null(strstr(out.buf, "\"drifts\": [],\n  \"latest\": null\n}"));
+	detect_result_release(&r);
+	series_release(&s);
+	strbuf_release(&out);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_where_and_still),
 		cmocka_unit_test(test_still_boundary),
 		cmocka_unit_test(test_print_text),
+		cmocka_unit_test(test_drift_and_latest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
