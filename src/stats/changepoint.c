@@ -796,7 +796,10 @@ static void confirm(struct work *wk, const struct cp_point *pts, const double *w
 		c[k].hi = c[k].hi_used = out->hi;
 		/* the window ends with points that jumped: the test without
 		 * them too, the better of the tail + 1 tests (Bonferroni);
-		 * the levels then come from the window without them */
+		 * the levels then come from the window without them, also
+		 * on a tie with the whole window (permutations at their
+		 * floor) when it leaves out just the points that jumped, so
+		 * that the jump does not inflate the step's size */
 		if (wk->tail > 0 && out->hi == n) {
 			double best = c[k].p_local, pj;
 
@@ -804,7 +807,7 @@ static void confirm(struct work *wk, const struct cp_point *pts, const double *w
 				if (n - j - idx < opt->min_size)
 					break;
 				split_segment(wk, pts, w, out->lo, n - j, opt, stats, &tau, &pj);
-				if (pj < best) {
+				if (pj < best || (pj == best && n - j == wk->end)) {
 					best = pj;
 					c[k].hi_used = n - j;
 				}

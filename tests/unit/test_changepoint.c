@@ -516,6 +516,9 @@ static void test_late_jump(void **state)
 	assert_int_equal(res.change[0].index, 40);
 	assert_true(res.change[0].p_split == 3 * 0.002);
 	assert_true(res.change[0].p_local == 3 * 0.002);
+	/* a tie: the window without the jump, which would add 1.5% */
+	assert_int_equal(res.change[0].hi, 59);
+	assert_true(fabs(res.change[0].change - 0.013) < 0.005);
 
 	/* the last 2 points (CP_TAIL_MAX) */
 	late_series(pts, 3, 2, 30, 2);
