@@ -7,7 +7,7 @@
 # 10,000-point histories.  The machine's load comes first: the times are
 # CPU time, but a loaded machine still slows them.  Extra arguments go to
 # detect-sim (--series, --seed, --pvalue, --min-change, --tol, --window,
-# --quick, --show ROW; see the top of detect-sim.c).
+# --quick, --show ROW, --from ROW; see the top of detect-sim.c).
 #
 # Exit status: 0 when every target row passes (precision and recall
 # >= 0.9 where the smallest step is at least 2.5x the noise, at most 1
