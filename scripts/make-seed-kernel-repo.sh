@@ -6,14 +6,15 @@
 # the first two, a commit that slows page reclaim down:
 #
 #   seed-v1   the last good release
-#   seed-planted  "mm/vmscan: make LRU scan batches node aware": the
-#             batch of folios shrink_lruvec() takes off an LRU list at a
-#             time shrinks with the number of online NUMA nodes, 32 >> 2N
-#             (2 with 2 nodes), so reclaim takes the LRU lock and
-#             drains per-CPU lists about 16 times as often per folio --
-#             lru-file-readtwice, whose readers are reclaim-bound once the
-#             page cache is full, slows down, and perf-profile shows the
-#             lock (_raw_spin_lock_irq) and shrink_inactive_list grow
+#   seed-planted  "mm/vmscan: make inode and dentry shrinking follow each
+#             node's LRU batches": the batch of folios shrink_lruvec()
+#             takes off an LRU list at a time shrinks with the number of
+#             online NUMA nodes, 32 >> 2N (2 with 2 nodes), and every
+#             batch also runs the node's slab shrinkers (super_cache_count
+#             and the others) -- lru-file-readtwice, reclaim-bound once the
+#             page cache is full, slows down, and perf-profile shows
+#             shrink_slab, the shrinkers' count functions and the LRU lock
+#             grow, as in seed 001
 #   seed-v2   a release with it and unrelated commits around it
 #   seed-v3   a later release: still slow
 #
@@ -26,7 +27,7 @@ set -e
 dir=$1
 [ -n "$dir" ] || { echo "usage: $0 DIR" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
-version=seed-history-1
+version=seed-history-2
 if git -C "$dir" rev-parse -q --verify "refs/tags/$version" >/dev/null 2>&1; then
 	echo "$dir: kept (seed-v3 is $(git -C "$dir" rev-parse --short seed-v3))"
 	exit 0
@@ -97,7 +98,7 @@ git apply --cached <<'EOP'
  static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
  {
  	unsigned long nr[NR_LRU_LISTS];
-@@ -5951,7 +5963,7 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+@@ -5951,11 +5963,18 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
  
  		for_each_evictable_lru(lru) {
  			if (nr[lru]) {
@@ -106,12 +107,25 @@ git apply --cached <<'EOP'
  				nr[lru] -= nr_to_scan;
  
  				nr_reclaimed += shrink_list(lru, nr_to_scan,
+ 							    lruvec, sc);
++				/*
++				 * The node's dentries and inodes pin its page
++				 * cache: shrink them with each batch.
++				 */
++				shrink_slab(sc->gfp_mask,
++					    lruvec_pgdat(lruvec)->node_id,
++					    lruvec_memcg(lruvec), sc->priority);
+ 			}
+ 		}
+ 
 EOP
-commit "mm/vmscan: make LRU scan batches node aware
+commit "mm/vmscan: make inode and dentry shrinking follow each node's LRU batches
 
 With more NUMA nodes, more kswapd threads and direct reclaimers contend
 for the LRU locks.  Take folios off a list in smaller batches as nodes
-are added, so that one node's reclaim holds its lock for less time."
+are added, so that one node's reclaim holds its lock for less time, and
+shrink the node's dentry and inode caches, which pin its page cache,
+with each batch rather than once per pass."
 tag seed-planted
 cnote fs/super.c "super_cache_count() is called per node when the shrinker is node aware."
 commit "fs/super: note how the superblock shrinker counts"
