@@ -29,7 +29,7 @@ SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 SRCS     = $(sort $(shell find src -name '*.c'))
 LIB_SRCS = $(filter-out src/perfbot.c,$(SRCS))
 # files generated from src/ at build time (never committed)
-GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o
+GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o $(BUILD)/gen/kernel/small_config.o
 OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS= $(sort $(wildcard tests/unit/test_*.c))
 TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -51,13 +51,16 @@ $(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# perfbot embeds its tiny kernel config fragment (src/kernel/kconfig.h)
-$(BUILD)/gen/kernel/tiny_config.c: src/kernel/tiny.config
+# perfbot embeds its kernel config fragments, tiny and small
+# (src/kernel/kconfig.h): src/kernel/NAME.config becomes kernel_NAME_config
+$(BUILD)/gen/kernel/%_config.c: src/kernel/%.config
 	@mkdir -p $(dir $@)
 	{ echo '/* generated from $< by the Makefile */'; \
-	  echo 'extern const char kernel_tiny_config[];'; \
-	  echo 'const char kernel_tiny_config[] ='; \
+	  echo 'extern const char kernel_$*_config[];'; \
+	  echo 'const char kernel_$*_config[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $<; echo ';'; } >$@.tmp && mv $@.tmp $@
+# kept: they are what the objects were compiled from
+.SECONDARY: $(GEN_OBJS:%.o=%.c)
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -22,6 +22,7 @@
  */
 #include "bisect/driver.h"
 #include "cmd/cmd.h"
+#include "kernel/kconfig.h"
 #include "run/run.h"
 #include "util/cmdline.h"
 #include "util/fileio.h"
@@ -122,8 +123,7 @@ int cmd_bisect(int argc, char **argv)
 			break;
 		case O_KCONFIG:
 			/* a config file is read where the bisect runs, later too */
-			o.kconfig = strcmp(optarg, "tiny") && strcmp(optarg, "defconfig") ?
-				    absolute(optarg) : xstrdup(optarg);
+			o.kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : absolute(optarg);
 			break;
 		case O_RUNS:
 			o.runs = (int)strtol(optarg, &end, 10);

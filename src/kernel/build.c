@@ -449,10 +449,12 @@ static int configure(struct build *b)
 	}
 	switch (b->kc.kind) {
 	case KCONFIG_TINY:
+	case KCONFIG_SMALL:
 		r = run_make(b, "tinyconfig", 0, NULL, NULL);
 		if (r)
 			break;
-		path_join(&p, b->obj.buf, "perfbot-tiny.config");
+		path_join(&p, b->obj.buf, b->kc.kind == KCONFIG_TINY ? "perfbot-tiny.config" :
+					  "perfbot-small.config");
 		if (write_file_atomic(p.buf, b->kc.text.buf, b->kc.text.len) < 0) {
 			r = -1;
 			break;
@@ -481,10 +483,11 @@ static int configure(struct build *b)
 	if (!r && write_file_atomic(keyfile.buf, b->kc.key, strlen(b->kc.key)) < 0)
 		r = -1;
 out:
-	if (!r && b->kc.kind == KCONFIG_TINY) {
+	if (!r && kconfig_is_fragment(&b->kc)) {
 		struct strbuf cfg = STRBUF_INIT, miss = STRBUF_INIT;
 		if (read_file(&cfg, dot.buf) == 0 && kconfig_missing(b->kc.text.buf, cfg.buf, &miss))
-			warning("%.12s: the tiny fragment's symbols that its .config lacks:\n%s", b->sha, miss.buf);
+			warning("%.12s: the %s fragment's symbols that its .config lacks:\n%s", b->sha,
+				b->kc.kind == KCONFIG_TINY ? "tiny" : "small", miss.buf);
 		strbuf_release(&cfg);
 		strbuf_release(&miss);
 	}

@@ -26,8 +26,8 @@
  *
  * The config of a fresh obj dir is made as kconfig.h says; after that
  * each build only runs `make olddefconfig`, for Kconfig changes between
- * commits.  Where the final .config lacks a symbol of the tiny fragment
- * (an old commit), a warning lists them.
+ * commits.  Where the final .config lacks a symbol of the tiny or small
+ * fragment (an old commit), a warning lists them.
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -36,7 +36,7 @@
 struct kernel_build_opts {
 	const char *tree;          /* git repository (or work tree) of the kernel */
 	const char *commit;        /* any revision; NULL: HEAD */
-	const char *config;        /* "tiny" (NULL), "defconfig" or a .config file */
+	const char *config;        /* "tiny" (NULL), "small", "defconfig" or a .config file */
 	const char *cache;         /* NULL: kernel_cache_dir() */
 	int jobs;                  /* make -j; <= 0: the online CPUs */
 	int verbose;               /* -v: each command on stderr */

@@ -98,7 +98,8 @@ static int check_host_files(const char *path, const char *text)
 
 int kconfig_init(struct kconfig *kc, const char *arg)
 {
-	static const char *const kind_tag[] = { "tiny", "defconfig", "file" };
+	/* the tags go into the keys: never change one (tiny's kernels would rebuild) */
+	static const char *const kind_tag[] = { "tiny", "small", "defconfig", "file" };
 	struct strbuf name = STRBUF_INIT;
 	uint64_t h;
 
@@ -108,6 +109,10 @@ int kconfig_init(struct kconfig *kc, const char *arg)
 		kc->kind = KCONFIG_TINY;
 		strbuf_addstr(&kc->text, kernel_tiny_config);
 		strbuf_addstr(&name, "x86_64-tiny");
+	} else if (!strcmp(arg, "small")) {
+		kc->kind = KCONFIG_SMALL;
+		strbuf_addstr(&kc->text, kernel_small_config);
+		strbuf_addstr(&name, "x86_64-small");
 	} else if (!strcmp(arg, "defconfig")) {
 		kc->kind = KCONFIG_DEFCONFIG;
 		strbuf_addstr(&name, "x86_64-defconfig");
@@ -197,6 +202,16 @@ static int config_value(const char *dotconfig, const char *sym, struct strbuf *v
 		l = nl ? nl + 1 : l + len;
 	}
 	return 0;
+}
+
+bool kconfig_is_fragment(const struct kconfig *kc)
+{
+	return kc->kind == KCONFIG_TINY || kc->kind == KCONFIG_SMALL;
+}
+
+bool kconfig_is_builtin_name(const char *arg)
+{
+	return !strcmp(arg, "tiny") || !strcmp(arg, "small") || !strcmp(arg, "defconfig");
 }
 
 int kconfig_missing(const char *fragment, const char *dotconfig, struct strbuf *out)

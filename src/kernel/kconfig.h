@@ -5,41 +5,59 @@
  *
  *   tiny        `make tinyconfig` plus perfbot's fragment
  *               (src/kernel/tiny.config, embedded at build time as
- *               kernel_tiny_config): the small kernel QEMU boots in seconds
+ *               kernel_tiny_config): the smallest kernel that QEMU boots
+ *               in seconds and perfbot's initramfs runs in
+ *   small       `make tinyconfig` plus src/kernel/small.config (embedded as
+ *               kernel_small_config): tiny's options plus what lkp's seed
+ *               jobs look for in the guest: NUMA nodes from QEMU's -numa
+ *               (ACPI SRAT, numa=fake=N too) with per-node vmstat and
+ *               numastat, ext4, xfs and btrfs on brd or loop devices, perf
+ *               with every kernel symbol (KALLSYMS_ALL), SysV IPC, AIO and
+ *               io_uring; all built in (=y), no modules, no networking
  *   defconfig   `make defconfig` (x86_64_defconfig)
  *   FILE        a full .config (lkp's kconfigs are), completed with
  *               `make olddefconfig` for the commit being built
  *
  * Each has a name, which goes into the result path as lkp's <kconfig>
- * does ("x86_64-tiny", "x86_64-defconfig", "x86_64-rhel-8.3" for a file
+ * does ("x86_64-tiny", "x86_64-small", "x86_64-defconfig", "x86_64-rhel-8.3" for a file
  * x86_64-rhel-8.3 or rhel-8.3.config), and a key: a hash of what the
  * config is made from, so that a changed fragment or file never reuses a
  * kernel built from the old one.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "util/strbuf.h"
 
-enum kconfig_kind { KCONFIG_TINY, KCONFIG_DEFCONFIG, KCONFIG_FILE };
+enum kconfig_kind { KCONFIG_TINY, KCONFIG_SMALL, KCONFIG_DEFCONFIG, KCONFIG_FILE };
 
 struct kconfig {
 	enum kconfig_kind kind;
 	char *path;             /* KCONFIG_FILE: the file, absolute */
-	struct strbuf text;     /* the fragment (tiny) or the file's text */
+	struct strbuf text;     /* the fragment (tiny, small) or the file's text */
 	char *name;             /* "x86_64-tiny": one safe path component */
 	char key[17];           /* 16 hex digits of kind and text */
 };
 
 /* perfbot's fragment over tinyconfig (generated from src/kernel/tiny.config) */
 extern const char kernel_tiny_config[];
+/* and over tinyconfig too, for small (from src/kernel/small.config) */
+extern const char kernel_small_config[];
 
 /*
- * Fill kc from a --config argument ("tiny", "defconfig" or a file path).
+ * Fill kc from a --config argument ("tiny", "small", "defconfig" or a
+ * file path).
  * 0, or -1 after error() (unreadable file, a name that is no safe path
  * component).  Release with kconfig_release, also after an error.
  */
 int kconfig_init(struct kconfig *kc, const char *arg);
 void kconfig_release(struct kconfig *kc);
+
+/* Whether kc is a fragment over tinyconfig (tiny, small): text holds it. */
+bool kconfig_is_fragment(const struct kconfig *kc);
+
+/* Whether arg names a config perfbot knows (tiny, small, defconfig), not a file. */
+bool kconfig_is_builtin_name(const char *arg);
 
 /* "<name>-<8 hex digits of the key>": how caches name this config. */
 void kconfig_id(const struct kconfig *kc, struct strbuf *sb);

@@ -90,6 +90,66 @@ static void test_kconfig_names_and_keys(void **state)
 	free(d);
 }
 
+/*
+ * small: its own name and key; a fragment over tinyconfig holding all of
+ * tiny's options and the ones lkp's seed jobs need, none as a module.
+ * Adding it kept tiny's key (its kind tag is still "tiny"): no rebuild
+ * of the tiny kernels in anyone's cache.
+ */
+static void test_kconfig_small(void **state)
+{
+	static const char need[] =
+		"CONFIG_NUMA=y\nCONFIG_ACPI=y\nCONFIG_X86_64_ACPI_NUMA=y\nCONFIG_ACPI_NUMA=y\n"
+		"CONFIG_NUMA_EMU=y\nCONFIG_EXT4_FS=y\nCONFIG_XFS_FS=y\nCONFIG_BTRFS_FS=y\n"
+		"CONFIG_TMPFS=y\nCONFIG_DEVTMPFS=y\nCONFIG_BLK_DEV_RAM=y\nCONFIG_BLK_DEV_LOOP=y\n"
+		"CONFIG_PERF_EVENTS=y\nCONFIG_KALLSYMS=y\nCONFIG_KALLSYMS_ALL=y\n"
+		"CONFIG_SERIAL_8250_CONSOLE=y\nCONFIG_SMP=y\nCONFIG_MULTIUSER=y\nCONFIG_PRINTK=y\n"
+		"CONFIG_PROC_SYSCTL=y\nCONFIG_FUTEX=y\nCONFIG_EPOLL=y\nCONFIG_VM_EVENT_COUNTERS=y\n";
+	struct kconfig tiny, small, def;
+	struct strbuf id = STRBUF_INIT, out = STRBUF_INIT;
+	char key[17];
+	(void)state;
+	assert_int_equal(kconfig_init(&small, "small"), 0);
+	assert_int_equal(small.kind, KCONFIG_SMALL);
+	assert_string_equal(small.name, "x86_64-small");
+	assert_string_equal(small.text.buf, kernel_small_config);
+	assert_null(small.path);
+	assert_int_equal(kconfig_init(&tiny, "tiny"), 0);
+	assert_int_equal(kconfig_init(&def, "defconfig"), 0);
+	assert_string_not_equal(small.key, tiny.key);
+	assert_string_not_equal(small.key, def.key);
+	kconfig_id(&small, &id);
+	assert_int_equal(strncmp(id.buf, "x86_64-small-", 13), 0);
+	assert_int_equal(strncmp(id.buf + 13, small.key, 8), 0);
+	/* tiny's key as before small existed */
+	uint64_t h = kconfig_hash(KCONFIG_HASH_INIT, "tiny", 5);
+	h = kconfig_hash(h, kernel_tiny_config, strlen(kernel_tiny_config));
+	snprintf(key, sizeof(key), "%016llx", (unsigned long long)h);
+	assert_string_equal(tiny.key, key);
+	/* fragments over tinyconfig, and the names that are no file */
+	assert_true(kconfig_is_fragment(&tiny));
+	assert_true(kconfig_is_fragment(&small));
+	assert_false(kconfig_is_fragment(&def));
+	assert_true(kconfig_is_builtin_name("tiny"));
+	assert_true(kconfig_is_builtin_name("small"));
+	assert_true(kconfig_is_builtin_name("defconfig"));
+	assert_false(kconfig_is_builtin_name("small.config"));
+	assert_false(kconfig_is_builtin_name("x86_64-small"));
+	assert_false(kconfig_is_builtin_name(""));
+	/* small is tiny and more: every tiny line, and what the jobs need */
+	assert_int_equal(kconfig_missing(kernel_tiny_config, kernel_small_config, &out), 0);
+	assert_int_equal(kconfig_missing(need, kernel_small_config, &out), 0);
+	assert_string_equal(out.buf, "");
+	/* built in: no module in the guest */
+	assert_null(strstr(kernel_small_config, "=m\n"));
+	assert_null(strstr(kernel_small_config, "CONFIG_MODULES=y"));
+	kconfig_release(&small);
+	kconfig_release(&tiny);
+	kconfig_release(&def);
+	strbuf_release(&id);
+	strbuf_release(&out);
+}
+
 static void test_kconfig_hash(void **state)
 {
 	(void)state;
@@ -1180,6 +1240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kconfig_names_and_keys),
+		cmocka_unit_test(test_kconfig_small),
 		cmocka_unit_test(test_kconfig_hash),
 		cmocka_unit_test(test_kconfig_missing),
 		cmocka_unit_test(test_kconfig_host_files),
