@@ -1,7 +1,7 @@
 /*
  * kernel.c: `perfbot kernel build|probe` — kernels under test.
  *
- *   perfbot kernel build --tree DIR [--commit C] [--config tiny|defconfig|FILE]
+ *   perfbot kernel build --tree DIR [--commit C] [--config tiny|small|defconfig|FILE]
  *                        [--out DIR] [-j N] [-v]
  *   perfbot kernel probe --kernel BZIMAGE [--force]
  *
