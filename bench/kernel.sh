@@ -12,6 +12,11 @@
 #      one kernel, mean and stddev%
 #   4. the planted-regression bisect (make demo-kernel's), from a fresh
 #      state and result tree: steps, builds, boots and total time
+#   5. the small config (--config small): full and incremental build as in
+#      1, and boot to /init with 2 NUMA nodes under icount and TCG, 3 boots
+#      each, with whether the guest saw node1, ext4/xfs/btrfs and ram0/loop0
+#
+# `bench/kernel.sh small` runs 5 alone.
 #
 # Needs the kernel packages (scripts/deps.sh kernel) and a built perfbot.
 # Run it with `nice -n 10` on a shared machine.  Timings under TCG are
@@ -30,26 +35,66 @@ now() { date +%s.%N; }
 secs() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
 field() { sed -n "s/^$1: //p" "$2"; }
 
-echo "== 1. builds (tiny config, $(nproc) CPUs, ccache $(command -v ccache >/dev/null && echo on || echo off))"
-base=$(git -C "$repo" rev-parse v6.1-debian)
-img=$($PERFBOT kernel build --tree "$repo" --commit "$base" --config tiny 2>"$B/err") || { cat "$B/err"; exit 1; }
-if grep -q "is built already" "$B/err"; then
-	echo "full build of $(echo "$base" | cut -c1-12): $(field build_seconds "$(dirname "$img")/info") s" \
-		"(recorded when it was built)"
-else
-	echo "full build of $(echo "$base" | cut -c1-12): $(field build_seconds "$(dirname "$img")/info") s"
+# the full build of --config CFG at v6.1-debian (or its time recorded in
+# the cache; sets $img), then a one-file change: the first commit that
+# touches kernel/sys.c, built right after its parent (both taken out of
+# the image cache first)
+builds() { # builds CFG
+	base=$(git -C "$repo" rev-parse v6.1-debian)
+	img=$($PERFBOT kernel build --tree "$repo" --commit "$base" --config "$1" 2>"$B/err") ||
+		{ cat "$B/err"; exit 1; }
+	if grep -q "is built already" "$B/err"; then
+		echo "full build of $(echo "$base" | cut -c1-12): $(field build_seconds "$(dirname "$img")/info") s" \
+			"(recorded when it was built)"
+	else
+		echo "full build of $(echo "$base" | cut -c1-12): $(field build_seconds "$(dirname "$img")/info") s"
+	fi
+	one=$(git -C "$repo" log --format=%H --reverse v6.1-debian..demo-head -- kernel/sys.c | head -n 1)
+	prev=$(git -C "$repo" rev-parse "$one^")
+	for c in "$prev" "$one"; do
+		rm -rf "$cache"/images/"$c"-x86_64-"$1"-*
+	done
+	$PERFBOT kernel build --tree "$repo" --commit "$prev" --config "$1" >/dev/null 2>"$B/err" ||
+		{ cat "$B/err"; exit 1; }
+	t0=$(now)
+	$PERFBOT kernel build --tree "$repo" --commit "$one" --config "$1" >/dev/null 2>"$B/err" ||
+		{ cat "$B/err"; exit 1; }
+	echo "incremental build ($(git -C "$repo" diff --shortstat "$prev" "$one")): $(secs "$t0" "$(now)") s"
+}
+
+small() {
+	echo "== 5. the small config ($(nproc) CPUs, ccache $(command -v ccache >/dev/null && echo on || echo off))"
+	builds small
+	cat >"$B/small.yaml" <<'EOF'
+testcase: mytest
+mytest:
+  command: "echo nodes: $(ls -d /sys/devices/system/node/node* | wc -l); echo kallsyms: $(grep -c . /proc/kallsyms); for f in ext4 xfs btrfs; do echo fs_$f: $(grep -cw $f /proc/filesystems); done; echo ram0: $(ls /sys/block | grep -cx ram0); echo loop0: $(ls /sys/block | grep -cx loop0)"
+EOF
+	for accel in icount tcg; do
+		rm -rf "$B/small-$accel"
+		$PERFBOT run --accel $accel --numa 2 --mem 1G -n 3 -r "$B/small-$accel" --kernel "$img" \
+			"$B/small.yaml" >/dev/null 2>"$B/err" || { cat "$B/err"; exit 1; }
+		for d in "$B/small-$accel"/mytest/*/*/*/*/*/*/[0-9]*; do
+			h=$(sed -n 's/.*host: \/init reached after \([0-9.]*\)s$/\1/p' "$d/perfbot.log")
+			python3 - "$d/stats.json" "$accel $(basename "$d")" "$h" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+g = lambda k: s.get("mytest." + k)
+print("%s: host %s s to /init, guest %s s (boot-time.boot); nodes %s, kallsyms %s, "
+      "ext4/xfs/btrfs %s/%s/%s, ram0 %s, loop0 %s"
+      % (sys.argv[2], sys.argv[3], s.get("boot-time.boot"), g("nodes"), g("kallsyms"),
+         g("fs_ext4"), g("fs_xfs"), g("fs_btrfs"), g("ram0"), g("loop0")))
+EOF
+		done
+	done
+}
+if [ "${1:-}" = small ]; then
+	small
+	exit 0
 fi
-# a one-file change: the first commit that touches kernel/sys.c, built
-# right after its parent (both taken out of the image cache first)
-one=$(git -C "$repo" log --format=%H --reverse v6.1-debian..demo-head -- kernel/sys.c | head -n 1)
-prev=$(git -C "$repo" rev-parse "$one^")
-for c in "$prev" "$one"; do
-	rm -rf "$cache"/images/"$c"-x86_64-tiny-*
-done
-$PERFBOT kernel build --tree "$repo" --commit "$prev" --config tiny >/dev/null 2>"$B/err" || { cat "$B/err"; exit 1; }
-t0=$(now)
-img1=$($PERFBOT kernel build --tree "$repo" --commit "$one" --config tiny 2>"$B/err") || { cat "$B/err"; exit 1; }
-echo "incremental build ($(git -C "$repo" diff --shortstat "$prev" "$one")): $(secs "$t0" "$(now)") s"
+
+echo "== 1. builds (tiny config, $(nproc) CPUs, ccache $(command -v ccache >/dev/null && echo on || echo off))"
+builds tiny
 
 echo "== 2. boot to /init"
 cat >"$B/boot.yaml" <<'EOF'
@@ -96,3 +141,5 @@ echo "steps: $steps verdicts + $confirms confirmations over $commits commits (pl
 echo "builds: $((images_after - images_before)) new kernels built, the rest from the cache"
 echo "boots: $boots (one per run)"
 echo "total: $(secs "$t0" "$t1") s"
+
+small
