@@ -102,6 +102,20 @@ test_expect_success 'another config: its own build dir and key' '
 	grep -q "^kconfig: x86_64-my$" "$(dirname "$(cat out2)")/info"
 '
 
+test_expect_success 'small: tinyconfig and its own fragment, its own build dir' '
+	perfbot kernel build --tree "$TREE" --commit c2 --config small --out ../1/cache >out 2>err &&
+	case "$(cat out)" in */images/*-x86_64-small-????????/bzImage) ;; *) cat out; false;; esac &&
+	dir=$(dirname "$(cat out)") &&
+	grep -q "^kconfig: x86_64-small$" "$dir/info" &&
+	grep -q "^CONFIG_NUMA=y$" "$dir/config" &&
+	grep -q "^CONFIG_BTRFS_FS=y$" "$dir/config" &&
+	obj=$(ls -d ../1/cache/trees/tree-*/obj-x86_64-small-*) &&
+	head -n 1 "$obj/calls" | grep -q "^tinyconfig" &&
+	grep -q "^CONFIG_KALLSYMS_ALL=y$" "$obj/perfbot-small.config" &&
+	test ! -e "$obj/perfbot-tiny.config" &&
+	! grep -q "fragment.s symbols" err
+'
+
 test_expect_success 'a commit that does not build: exit 6, the first error, the log tail' '
 	test_must_fail 6 perfbot kernel build --tree "$TREE" --commit broken --out ../1/cache >out 2>err &&
 	grep -q "^perfbot: kernel build of .broken. failed: init/main.c:1:1: error: planted$" err &&
