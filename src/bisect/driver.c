@@ -912,6 +912,7 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	if (o->kernel_tree) {
 		b.k.tree = o->kernel_tree;
 		b.k.config = o->kconfig;
+		b.k.vm_opts = o->vm;
 		b.k.verbose = o->verbose;
 		b.k.stop = o->stop;
 		b.k.command = o->nr_command ? o->command : NULL;

@@ -27,6 +27,7 @@
  */
 #include <signal.h>
 #include <stdbool.h>
+#include "kernel/vm.h"
 #include "util/strbuf.h"
 
 struct bisect_opts {
@@ -38,6 +39,10 @@ struct bisect_opts {
 	char *build;                 /* shell command run in the worktree, or NULL */
 	char *kernel_tree;           /* build and boot each commit (bisect/kernel.h) */
 	char *kconfig;               /* the kernels' --config, NULL: tiny */
+	/* --accel, --boot-timeout, --cpus, --mem, --numa (kernel_vm_opt) of
+	 * the VM each kernel boots in; its pointers stay NULL (kernel.c sets
+	 * the kernel and commit per step) */
+	struct kernel_vm_opts vm;
 	int runs;                    /* runs of a step before its first verdict */
 	int max_runs;                /* most runs of a step before skipping it */
 	int max_total_runs;          /* the budget, all runs; <= 0: the default */

@@ -28,10 +28,12 @@ int bisect_kernel_prepare(struct bisect_kernel *k, const char *sha, struct strbu
 	r = kernel_build(&bo, &k->img, why);
 	if (r)
 		return r == KERNEL_BUILD_FAILED ? 1 : -1;
-	struct kernel_vm_opts vo = {
-		.kernel = k->img.dir, .commit = sha, .verbose = k->verbose > 1,
-		.status_line = isatty(2) && !k->verbose, .stop = k->stop,
-	};
+	struct kernel_vm_opts vo = k->vm_opts;
+	vo.kernel = k->img.dir;
+	vo.commit = sha;
+	vo.verbose = k->verbose > 1;
+	vo.status_line = isatty(2) && !k->verbose;
+	vo.stop = k->stop;
 	/* the same keys each time: kconfig, the VM; the commit is sha's */
 	r = kernel_vm_prepare(&k->vm, &vo, k->job, NULL, k->command);
 	if (r < 0) {

@@ -28,6 +28,9 @@
 
 struct bisect_kernel {
 	const char *tree, *config;   /* --kernel-tree, --config (owned by the opts) */
+	struct kernel_vm_opts vm_opts;  /* the VM's options (--accel ...); kernel,
+	                              * commit, verbose, status_line and stop
+	                              * are set per commit */
 	int verbose;
 	volatile sig_atomic_t *stop;
 	char *const *command;        /* the guest's benchmark after --, or NULL */

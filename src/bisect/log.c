@@ -129,6 +129,8 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 		shell_quote(sb, o->kernel_tree);
 		strbuf_addstr(sb, " --config ");
 		shell_quote(sb, o->kconfig ? o->kconfig : "tiny");
+		/* the VM: --resume boots the same one (plain words, no quoting) */
+		kernel_vm_opts_args(&o->vm, sb);
 	}
 	strbuf_addf(sb, " --runs %d --max-runs %d", o->runs, o->max_runs);
 	if (o->max_total_runs > 0)
@@ -192,7 +194,14 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--result-root")) o->result_base = xstrdup(v);
 		else if (!strcmp(k, "--db")) o->db = xstrdup(v);
 		else if (!strcmp(k, "--verbose")) o->verbose = atoi(v);
-		else {
+		else if (!strcmp(k, "--accel") || !strcmp(k, "--boot-timeout") || !strcmp(k, "--cpus") ||
+			 !strcmp(k, "--mem") || !strcmp(k, "--numa")) {
+			/* the parser of the command line: the same values, checked */
+			if (kernel_vm_opt(&o->vm, k + 2, v) < 0) {
+				ret = error("%s:%d: the VM option '%s %s' is not valid", state_path, lineno, k, v);
+				break;
+			}
+		} else {
 			ret = error("%s:%d: unknown option '%s'", state_path, lineno, k);
 			break;
 		}

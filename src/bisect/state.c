@@ -189,6 +189,7 @@ static void reproduce_command(const struct bisect_opts *o, const char *job, stru
 			strbuf_addstr(sb, " --config ");
 			quote_arg(sb, o->kconfig);
 		}
+		kernel_vm_opts_args(&o->vm, sb);
 	}
 	if (o->runs > 0)
 		strbuf_addf(sb, " --runs %d", o->runs);

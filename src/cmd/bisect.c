@@ -69,7 +69,8 @@ static char *absolute(const char *path)
 int cmd_bisect(int argc, char **argv)
 {
 	enum { O_REPO = 256, O_GOOD, O_BAD, O_JOB, O_METRIC, O_BUILD, O_KTREE, O_KCONFIG, O_RUNS, O_MAXRUNS, O_TOTAL,
-	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_RESET, O_DB, O_NO_INDEX };
+	       O_ALPHA, O_STATE, O_ROOT, O_RESUME, O_RESET, O_DB, O_NO_INDEX,
+	       O_ACCEL, O_BOOT_TIMEOUT, O_CPUS, O_MEM, O_NUMA };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, O_REPO },
 		{ "good", required_argument, NULL, O_GOOD },
@@ -89,6 +90,12 @@ int cmd_bisect(int argc, char **argv)
 		{ "reset", no_argument, NULL, O_RESET },
 		{ "db", required_argument, NULL, O_DB },
 		{ "no-index", no_argument, NULL, O_NO_INDEX },
+		/* the VM each kernel boots in, as perfbot run --kernel takes them */
+		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "boot-timeout", required_argument, NULL, O_BOOT_TIMEOUT },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "mem", required_argument, NULL, O_MEM },
+		{ "numa", required_argument, NULL, O_NUMA },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
@@ -97,6 +104,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_opts o;
 	bool resume = false, reset = false;
 	const char *state = NULL;       /* default: in the repository's git dir */
+	const char *vm_opt = NULL;      /* the first VM option given, for errors */
 	/* options anywhere before "--"; what follows it is the command's */
 	int opts_end = cmdline_end(argc, argv, "vq", opts);
 	int c, ret;
@@ -152,6 +160,15 @@ int cmd_bisect(int argc, char **argv)
 				xstrdup(optarg) : absolute(optarg);
 			break;
 		case O_NO_INDEX: o.no_index = true; break;
+		case O_ACCEL: case O_BOOT_TIMEOUT: case O_CPUS: case O_MEM: case O_NUMA:
+			/* the parser run and watch share (kernel/vm.h) */
+			vm_opt = c == O_ACCEL ? "accel" : c == O_BOOT_TIMEOUT ? "boot-timeout" :
+				 c == O_CPUS ? "cpus" : c == O_MEM ? "mem" : "numa";
+			if (kernel_vm_opt(&o.vm, vm_opt, optarg) < 0) {
+				bisect_opts_release(&o);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'v': o.verbose++; break;
 		case 'q': o.no_progress = true; break;
 		default:
@@ -173,6 +190,17 @@ int cmd_bisect(int argc, char **argv)
 		error("unexpected argument '%s' (the benchmark command goes after --)", argv[optind]);
 		bisect_opts_release(&o);
 		return cmd_usage(self, 0);
+	}
+	if (vm_opt && (resume || reset)) {
+		error("--%s: --%s takes the VM of the bisect's log, not a new one", vm_opt,
+		      resume ? "resume" : "reset");
+		bisect_opts_release(&o);
+		return EXIT_USAGE;
+	}
+	if (vm_opt && !o.kernel_tree) {
+		error("--%s sets the VM a kernel boots in: it needs --kernel-tree", vm_opt);
+		bisect_opts_release(&o);
+		return EXIT_USAGE;
 	}
 	if (reset && resume) {
 		error("--reset removes the bisect that --resume would continue: give one");

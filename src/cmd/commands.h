@@ -101,7 +101,8 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"                        (numa-vmstat.nodeK rows; the box is named -Nnode)\n")
 COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under noise",
 	"perfbot bisect --repo DIR --good REV --bad REV --job JOB.yaml --metric NAME\n"
-	"               [--build CMD | --kernel-tree DIR [--config C]]\n"
+	"               [--build CMD | --kernel-tree DIR [--config C] [--accel A]\n"
+	"                [--boot-timeout S] [--cpus N] [--mem SIZE] [--numa N]]\n"
 	"               [--runs N] [--max-runs N] [--max-total-runs N] [--alpha A]\n"
 	"               [--state FILE] [--result-root DIR] [--db D | --no-index]\n"
 	"               [-v | -q] [-- COMMAND [ARG...]]\n"
@@ -126,6 +127,10 @@ COMMAND("bisect", bisect, "find the first bad commit of a metric, robustly under
 	"                    the reason in the log and the report\n"
 	"  --config C        the kernels' config: tiny (default), small, defconfig\n"
 	"                    or a file (as perfbot kernel build)\n"
+	"  --accel A, --boot-timeout S, --cpus N, --mem SIZE, --numa N\n"
+	"                    the VM each kernel boots in, as for perfbot run --kernel\n"
+	"                    (only with --kernel-tree); kept in the state, so that\n"
+	"                    --resume boots the same VM\n"
 	"  --runs N          runs of a step before its first verdict (default 2)\n"
 	"  --max-runs N      most runs of a step before skipping it (default 32)\n"
 	"  --max-total-runs N  most runs in all, endpoints included (default\n"

@@ -79,6 +79,24 @@ int kernel_vm_opt(struct kernel_vm_opts *o, const char *name, const char *arg)
 	return 0;
 }
 
+void kernel_vm_opts_args(const struct kernel_vm_opts *o, struct strbuf *sb)
+{
+	if (o->accel != QEMU_ACCEL_AUTO)
+		strbuf_addf(sb, " --accel %s", qemu_accel_name(o->accel));
+	if (o->boot_timeout > 0)
+		strbuf_addf(sb, " --boot-timeout %.15g", o->boot_timeout);
+	if (o->cpus > 0)
+		strbuf_addf(sb, " --cpus %d", o->cpus);
+	if (o->mem_mb > 0) {
+		if (o->mem_mb % 1024)
+			strbuf_addf(sb, " --mem %ldM", o->mem_mb);
+		else
+			strbuf_addf(sb, " --mem %ldG", o->mem_mb / 1024);
+	}
+	if (o->numa > 0)
+		strbuf_addf(sb, " --numa %d", o->numa);
+}
+
 /* The VM's size: the options, else the job's nr_cpu and memory (lkp's
  * host keys), else 1 GiB and 2 CPUs, 1 under icount: it runs vCPUs in
  * turn on one host thread, so a second one adds no parallelism, and

@@ -100,4 +100,12 @@ long kernel_vm_mem_mb(const char *s);
  */
 int kernel_vm_opt(struct kernel_vm_opts *o, const char *name, const char *arg);
 
+/*
+ * The inverse of kernel_vm_opt: " --accel A --boot-timeout S --cpus N
+ * --mem SIZE --numa N" for each option o sets (accel unless AUTO, the
+ * numbers when > 0), appended to sb; kernel_vm_opt reads each back to
+ * the same value.  For a bisect's log and the commands a report prints.
+ */
+void kernel_vm_opts_args(const struct kernel_vm_opts *o, struct strbuf *sb);
+
 #endif

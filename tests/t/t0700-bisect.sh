@@ -319,6 +319,35 @@ test_expect_success 'usage and state errors' '
 	! test -e st5
 '
 
+test_expect_success 'a kernel bisect s VM options: checked, need --kernel-tree, kept in the log' '
+	export PERFBOT_KERNEL_CACHE=$(pwd)/kcache &&
+	make_repo repo 3 &&
+	for o in "--accel tcg" "--boot-timeout 60" "--cpus 2" "--mem 2G" "--numa 2"; do
+		test_must_fail 2 perfbot bisect --repo repo --good good --bad bad $o \
+			--job "$TRASH/job.yaml" --metric m --state st6 --result-root res 2>err &&
+		grep -q "^perfbot: ${o%% *} sets the VM a kernel boots in: it needs --kernel-tree$" err || exit 1
+	done &&
+	test_must_fail 2 perfbot bisect --kernel-tree repo --good good --bad bad --numa 17 \
+		--job "$TRASH/job.yaml" --metric m --state st6 --result-root res 2>err &&
+	grep -q "^perfbot: --numa expects a number from 1 to 16, got .17.$" err &&
+	test_must_fail 2 perfbot bisect --kernel-tree repo --good good --bad bad --accel fast \
+		--job "$TRASH/job.yaml" --metric m --state st6 --result-root res 2>err &&
+	grep -q "^perfbot: --accel expects auto, icount, tcg or kvm, got .fast.$" err &&
+	! test -e st6 &&
+	# the tree has no Makefile: the bad endpoint does not build, but the
+	# log is written first, with the VM that --resume boots
+	test_must_fail 1 perfbot bisect --kernel-tree repo --good good --bad bad --accel tcg \
+		--numa 2 --mem 2G --cpus 3 --boot-timeout 90 --job "$TRASH/job.yaml" --metric m \
+		--state st6 --result-root res 2>err &&
+	grep -q "the bad endpoint does not build" err &&
+	grep -q "^start .* --kernel-tree .* --config .tiny. --accel tcg --boot-timeout 90 --cpus 3 --mem 2G --numa 2 --runs " st6 &&
+	test_must_fail 2 perfbot bisect --resume --state st6 --numa 4 2>err &&
+	grep -q "^perfbot: --numa: --resume takes the VM of the bisect.s log, not a new one$" err &&
+	sed "s/--numa 2/--numa 99/" st6 >st6.bad &&
+	test_must_fail 1 perfbot bisect --resume --state st6.bad 2>err &&
+	grep -q "st6.bad:2: the VM option .--numa 99. is not valid" err
+'
+
 test_expect_success 'says the noise and the runs a verdict needs, and checks the endpoints at the end' '
 	make_repo repo7 8 &&
 	export COUNTER=$(pwd)/counter7 &&

@@ -2,6 +2,7 @@
  * header, cpio archives, static-ELF checks, QEMU's command line, the
  * serial-log verdicts, the guest's /init, build-log reasons. */
 #include "test_helpers.h"
+#include "bisect/log.h"
 #include "job/job.h"
 #include "kernel/build.h"
 #include "kernel/bzimage.h"
@@ -624,6 +625,85 @@ static void test_vm_opt(void **state)
 	assert_int_equal(o.accel, QEMU_ACCEL_ICOUNT);
 	assert_int_equal(kernel_vm_opt(&o, "accel", "fast"), -1);
 	assert_int_equal(kernel_vm_opt(&o, "swap", "1"), -1);
+}
+
+/* kernel_vm_opts_args writes what kernel_vm_opt reads back, and only
+ * the options set: a bisect's log and a report's commands depend on it */
+static void test_vm_opts_args(void **state)
+{
+	struct kernel_vm_opts o, back;
+	struct strbuf sb = STRBUF_INIT;
+	char **w;
+	int n;
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	kernel_vm_opts_args(&o, &sb);
+	assert_string_equal(sb.buf, "");
+	o.accel = QEMU_ACCEL_ICOUNT;
+	o.boot_timeout = 0.25;
+	o.cpus = 3;
+	o.mem_mb = 1536;
+	o.numa = 2;
+	kernel_vm_opts_args(&o, &sb);
+	assert_string_equal(sb.buf, " --accel icount --boot-timeout 0.25 --cpus 3 --mem 1536M --numa 2");
+	strbuf_reset(&sb);
+	o.mem_mb = 2048;
+	o.numa = 1;
+	o.accel = QEMU_ACCEL_TCG;
+	kernel_vm_opts_args(&o, &sb);
+	assert_string_equal(sb.buf, " --accel tcg --boot-timeout 0.25 --cpus 3 --mem 2G --numa 1");
+	/* read back word by word */
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(bisect_split_words(sb.buf, &w, &n), 0);
+	assert_int_equal(n, 10);
+	for (int i = 0; i + 1 < n; i += 2)
+		assert_int_equal(kernel_vm_opt(&back, w[i] + 2, w[i + 1]), 0);
+	bisect_free_words(w, n);
+	assert_int_equal(back.accel, QEMU_ACCEL_TCG);
+	assert_true(back.boot_timeout == 0.25);
+	assert_int_equal(back.cpus, 3);
+	assert_int_equal(back.mem_mb, 2048);
+	assert_int_equal(back.numa, 1);
+	strbuf_release(&sb);
+}
+
+/* A kernel bisect's log keeps its VM, so that --resume boots the same */
+static void test_bisect_log_vm(void **state)
+{
+	struct bisect_opts o, back;
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.repo = "/k";
+	o.good = "g";
+	o.bad = "b";
+	o.job_path = "/j.yaml";
+	o.metric = "m";
+	o.result_base = "/r";
+	o.kernel_tree = "/k";
+	o.vm.accel = QEMU_ACCEL_ICOUNT;
+	o.vm.numa = 2;
+	o.vm.mem_mb = 4096;
+	bisect_start_line(&o, &sb);
+	assert_non_null(strstr(sb.buf, " --config 'tiny' --accel icount --mem 4G --numa 2 --runs"));
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(bisect_parse_start(sb.buf, "state", 2, &back), 0);
+	assert_int_equal(back.vm.accel, QEMU_ACCEL_ICOUNT);
+	assert_int_equal(back.vm.numa, 2);
+	assert_int_equal(back.vm.mem_mb, 4096);
+	assert_int_equal(back.vm.cpus, 0);
+	assert_true(back.vm.boot_timeout == 0);
+	bisect_opts_release(&back);
+	/* a value the command line would refuse is refused in a log too */
+	assert_int_equal(bisect_parse_start("start --repo /k --good g --bad b --job /j --metric m "
+					    "--result-root /r --numa 99", "state", 2, &back), -1);
+	bisect_opts_release(&back);
+	/* a user-space bisect has no VM to keep */
+	strbuf_reset(&sb);
+	o.kernel_tree = NULL;
+	bisect_start_line(&o, &sb);
+	assert_null(strstr(sb.buf, "--numa"));
+	strbuf_release(&sb);
 }
 
 static void test_qemu_small_parts(void **state)
@@ -1261,6 +1341,8 @@ int main(void)
 		cmocka_unit_test(test_guest_needs),
 		cmocka_unit_test(test_guest_modules),
 		cmocka_unit_test(test_vm_opt),
+		cmocka_unit_test(test_vm_opts_args),
+		cmocka_unit_test(test_bisect_log_vm),
 		cmocka_unit_test(test_initramfs_build),
 		cmocka_unit_test(test_build_log_reason),
 		cmocka_unit_test(test_cache_dir),
