@@ -762,7 +762,7 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 	bool moved = false;
 
 	out->noise_before = out->noise_after = out->good_move = out->bad_move = NAN;
-	out->moved = out->noise_rose = false;
+	out->moved = out->noise_rose = out->at_floor = false;
 	if (before_good->nr < 2 || before_bad->nr < 2 || after_good->nr < 2 ||
 	    after_bad->nr < 2)
 		return false;
@@ -780,6 +780,11 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 	ratio = out->noise_after / out->noise_before;
 	out->noise_rose = out->noise_after > 0 &&
 		(out->noise_before == 0 || ratio >= NOISE_MOVE_RATIO);
+	/* a deterministic guest's: nothing here to move (decide.h) */
+	out->at_floor = out->noise_before <= BISECT_NOISE_FLOOR &&
+			out->noise_after <= BISECT_NOISE_FLOOR;
+	if (out->at_floor)
+		return false;
 	/*
 	 * Less noise only makes the verdicts in between safer than planned,
 	 * and more noise matters only when a verdict now needs more runs

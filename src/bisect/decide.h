@@ -373,6 +373,7 @@ struct bisect_noise_check {
 	double good_move, bad_move;     /* each endpoint's relative move */
 	bool noise_rose;                /* by NOISE_MOVE_RATIO or more */
 	bool moved;                     /* the return value */
+	bool at_floor;                  /* both noises <= BISECT_NOISE_FLOOR */
 };
 
 /*
@@ -386,8 +387,19 @@ struct bisect_noise_check {
  * between were made against references that no longer hold.  Noise
  * that fell is no reason: those verdicts are only safer than planned.
  * False (and NaN fields) with fewer than 2 runs in any set.
+ *
+ * False too (at_floor set, the moves still measured) when both noises
+ * are at or below BISECT_NOISE_FLOOR: runs that repeat to within 0.05%
+ * are a deterministic guest's (an instruction-counting clock, --accel
+ * icount, varied 0.006% at a bisect's endpoints), which the host's load
+ * this check is for does not reach.  There a ratio of two 2-run
+ * estimates is rounding (0.002% against 0.006%), and the t test of a
+ * move divides by a variance of about nothing, so any wobble would be
+ * "significant": both would distrust a sound answer (exit 6).  0.05% is
+ * also where the report's one-decimal noise prints 0.0%.
  */
 #define NOISE_MOVE_RATIO 2.0
+#define BISECT_NOISE_FLOOR 0.0005
 bool bisect_noise_moved(const struct sample_set *before_good,
 			const struct sample_set *before_bad,
 			const struct sample_set *after_good,

@@ -66,7 +66,7 @@ static void test_give_up(void **state)
 
 static void test_noise_moved_words(void **state)
 {
-	struct bisect_noise_check c = { 0.02, 0.05, -0.01, 0.03, true, true };
+	struct bisect_noise_check c = { 0.02, 0.05, -0.01, 0.03, true, true, false };
 	struct strbuf out = STRBUF_INIT;
 	(void)state;
 

@@ -181,6 +181,62 @@ static void test_noise_moved_matters(void **state)
 	assert_true(moved(&t));
 }
 
+/* c, c + a, c - a, c + a, c - a: both sides so, the pooled noise is a / g */
+static void wobble(double *v, double c, double a)
+{
+	v[0] = c;
+	v[1] = v[3] = c + a;
+	v[2] = v[4] = c - a;
+}
+
+/* A deterministic guest's noise (icount: 0.006%) never distrusts the
+ * answer, whatever its ratio or a wobble of the means: the floor's
+ * boundary, at and just above 0.05% */
+static void test_noise_floor(void **state)
+{
+	struct noise_case t;
+	(void)state;
+
+	assert_true(BISECT_NOISE_FLOOR == 0.0005);
+	/* a 0.1% change (1000 -> 999): at 0.005% noise 1 run a verdict */
+	noise_case_init(&t, quiet_good, quiet_bad);
+	wobble(t.g0, 1000, 0.05);
+	wobble(t.b0, 999, 0.05);
+	/* ten times the noise, exactly the floor: 0.05% */
+	wobble(t.g1, 1000, 0.5);
+	wobble(t.b1, 999, 0.5);
+	assert_false(moved(&t));
+	assert_true(t.c.at_floor);
+	assert_true(t.c.noise_after == BISECT_NOISE_FLOOR);
+	assert_true(t.c.noise_rose);
+	/* just above it: the rise makes a verdict need more runs */
+	wobble(t.g1, 1000, 0.51);
+	wobble(t.b1, 999, 0.51);
+	assert_true(moved(&t));
+	assert_false(t.c.at_floor);
+	/* the start above the floor, the end at it: noise that fell */
+	wobble(t.g0, 1000, 0.51);
+	wobble(t.b0, 999, 0.51);
+	wobble(t.g1, 1000, 0.05);
+	wobble(t.b1, 999, 0.05);
+	assert_false(moved(&t));
+	assert_false(t.c.at_floor);
+	/* good moved by 0.15%, more than half the change, significantly: at
+	 * the floor no reason (the move is still measured), above it one */
+	wobble(t.g0, 1000, 0.05);
+	wobble(t.b0, 999, 0.05);
+	wobble(t.g1, 1001.5, 0.05);
+	wobble(t.b1, 999, 0.05);
+	assert_false(moved(&t));
+	assert_true(t.c.at_floor);
+	assert_true(fabs(t.c.good_move - 0.0015) < 1e-9);
+	wobble(t.g0, 1000, 0.51);
+	wobble(t.b0, 999, 0.51);
+	assert_true(moved(&t));
+	assert_false(t.c.at_floor);
+	assert_false(t.c.noise_rose);
+}
+
 /* The answer's own step must be 1/8 of the change: under it, a drift. */
 static void test_real_step(void **state)
 {
@@ -213,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_noise_and_runs_needed),
 		cmocka_unit_test(test_noise_moved),
 		cmocka_unit_test(test_noise_moved_matters),
+		cmocka_unit_test(test_noise_floor),
 		cmocka_unit_test(test_real_step),
 		cmocka_unit_test(test_partial_step),
 	};
