@@ -133,7 +133,10 @@ struct report_bisect_commit {
  *               "good-endpoint"|"bad-endpoint", "samples": [...],
  *               "reason": "does not build: ..."}, ...],  (reason: skips)
  *    "endpoints": {"good_mean": x, "bad_mean": y, "rel_shift": r, "p": p},
- *    "command": "perfbot bisect ..."}            (optional)
+ *    "command": "perfbot bisect ...",            (optional)
+ *    "kernel": {"tree": "/abs/linux", "config": "tiny", "accel": "icount",
+ *               "cpus": 2, "mem_mb": 2048, "numa": 2, "boot_timeout": 90}}
+ *                 (a kernel bisect's: the numbers only when given)
  * Relative paths are taken relative to the file's directory.  Unknown
  * keys are ignored (newer writers may add some).
  */
@@ -153,6 +156,10 @@ struct report_bisect {
 	double step_shift;              /* the first bad commit against its parent */
 	bool partial_step;              /* step_shift explains only part of rel_shift */
 	bool noise_moved;               /* the endpoints disagreed at the end */
+	/* a kernel bisect (NULL otherwise): each commit is built in the
+	 * kernel cache with kernel_config and booted with kernel_vm_args
+	 * (" --accel icount --numa 2", perfbot run's options) */
+	char *kernel_tree, *kernel_config, *kernel_vm_args;
 };
 
 /*

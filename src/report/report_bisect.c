@@ -7,6 +7,7 @@
  * file and the field, and the line:column for syntax errors.
  */
 #include "report/report.h"
+#include "kernel/vm.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
@@ -109,6 +110,57 @@ static int get_number(const struct ctx *c, struct json_object *v, const char *fi
 		return field_error(c, field, "a number");
 	*out = json_object_get_double(v);
 	return 0;
+}
+
+/* "kernel": the tree, config and VM of a kernel bisect; the VM's
+ * options go through the parser perfbot run's do (kernel_vm_opt), so
+ * that the report prints only what run accepts. */
+static int parse_kernel(const struct ctx *c, struct report_bisect *b, struct json_object *obj)
+{
+	static const char *const opts[][2] = {
+		{ "cpus", "cpus" }, { "mem_mb", "mem" }, { "numa", "numa" },
+		{ "boot_timeout", "boot-timeout" },
+	};
+	struct kernel_vm_opts vo;
+	struct strbuf sb = STRBUF_INIT;
+	char *accel = NULL;
+	int ret = -1;
+
+	memset(&vo, 0, sizeof(vo));
+	if (!json_object_is_type(obj, json_type_object))
+		return field_error(c, "kernel", "an object");
+	if (get_string(c, obj, "tree", "kernel.tree", true, &b->kernel_tree) < 0 ||
+	    get_string(c, obj, "config", "kernel.config", true, &b->kernel_config) < 0 ||
+	    get_string(c, obj, "accel", "kernel.accel", false, &accel) < 0)
+		goto out;
+	if (accel && kernel_vm_opt(&vo, "accel", accel) < 0) {
+		field_error(c, "kernel.accel", "auto, icount, tcg or kvm");
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		struct json_object *v;
+		double x;
+		if (!json_object_object_get_ex(obj, opts[i][0], &v))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "kernel.%s", opts[i][0]);
+		if (get_number(c, v, sb.buf, &x) < 0)
+			goto out;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, i == 1 ? "%.15gM" : "%.15g", x);
+		if (kernel_vm_opt(&vo, opts[i][1], sb.buf) < 0) {
+			error("%s: 'kernel.%s' is not a VM perfbot run takes", c->name, opts[i][0]);
+			goto out;
+		}
+	}
+	strbuf_reset(&sb);
+	kernel_vm_opts_args(&vo, &sb);
+	b->kernel_vm_args = strbuf_detach(&sb, NULL);
+	ret = 0;
+out:
+	free(accel);
+	strbuf_release(&sb);
+	return ret;
 }
 
 /* A path member, resolved against the file's directory when relative. */
@@ -439,6 +491,9 @@ int report_bisect_parse(struct report_bisect *b, const char *text, size_t len,
 		goto out;
 	if (json_object_object_get_ex(root, "steps", &v) && parse_steps(&c, b, v) < 0)
 		goto out;
+	if (json_object_object_get_ex(root, "kernel", &v) &&
+	    !json_object_is_type(v, json_type_null) && parse_kernel(&c, b, v) < 0)
+		goto out;
 	if (json_object_object_get_ex(root, "endpoints", &v) &&
 	    !json_object_is_type(v, json_type_null) && parse_endpoints(&c, b, v) < 0)
 		goto out;
@@ -467,7 +522,8 @@ void report_bisect_release(struct report_bisect *b)
 {
 	char **strings[] = { &b->path, &b->repo, &b->metric, &b->good, &b->bad,
 			     &b->good_name, &b->bad_name, &b->first_bad, &b->first_bad_subject, &b->parent,
-			     &b->job, &b->result_base, &b->command };
+			     &b->job, &b->result_base, &b->command, &b->kernel_tree,
+			     &b->kernel_config, &b->kernel_vm_args };
 
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(*strings[i]);

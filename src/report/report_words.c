@@ -4,6 +4,7 @@
  * the "to reproduce" commands.
  */
 #include "report/report.h"
+#include "runner/runner.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
@@ -194,19 +195,66 @@ int report_profile_excerpt(const char *text, int max_lines, struct strbuf *out)
 }
 
 
+/* Words for a shell, each quoted where it must be, appended to sb. */
+static void shell_words(struct strbuf *sb, const char *const *words, size_t n)
+{
+	struct argv_list a = ARGV_LIST_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		argv_list_push(&a, words[i]);
+	argv_list_to_shell(&a, sb);
+	argv_list_release(&a);
+}
+
+/*
+ * A kernel bisect's commit: built in the kernel cache as the bisect built
+ * it (perfbot kernel build prints the bzImage's path, which it also
+ * finds there when built already), then booted with the bisect's VM; run
+ * takes the commit and config from the image, so the runs land in the
+ * bisect's result tree under the same path.
+ */
+static void kernel_reproduce(const struct report_bisect *b, const char *job, const char *sha,
+			     struct strbuf *cmds)
+{
+	const char *build[] = { "perfbot", "kernel", "build", "--tree", b->kernel_tree,
+				"--commit", sha, "--config", b->kernel_config };
+
+	strbuf_addstr(cmds, "K=$(");
+	shell_words(cmds, build, sizeof(build) / sizeof(build[0]));
+	strbuf_addf(cmds, ") && perfbot run --kernel \"$K\"%s ", b->kernel_vm_args);
+	shell_words(cmds, &job, 1);
+	if (b->result_base) {
+		strbuf_addstr(cmds, " --result-root ");
+		shell_words(cmds, (const char *const *)&b->result_base, 1);
+	}
+	strbuf_addch(cmds, '\n');
+}
+
 void report_reproduce(const struct report *r, struct strbuf *intro, struct strbuf *cmds,
 		      struct strbuf *bisect)
 {
 	const struct compare *cmp = &r->main;
 	const char *job = r->job_path ? r->job_path : "job.yaml";
 	const struct report_bisect *b = r->bisect;
+	bool kernel = b && b->kernel_tree;
 
-	strbuf_addstr(intro, "To reproduce, with each commit built and running in turn");
+	if (kernel)
+		strbuf_addstr(intro, "To reproduce, with each commit's kernel built and booted "
+			      "in turn");
+	else
+		strbuf_addstr(intro, "To reproduce, with each commit built and running in turn");
 	if (r->job_path)
 		strbuf_addf(intro, " (the job is %s):", r->job_path);
 	else
 		strbuf_addstr(intro, " (the results hold no job file: write the job as job.yaml):");
 	for (int i = 0; i < cmp->ncols; i++) {
+		if (kernel) {
+			/* the full sha: a column may be named by a tag */
+			const struct report_bisect_commit *bc =
+				report_bisect_commit(b, r->main_commits[i].id);
+			kernel_reproduce(b, job, bc ? bc->sha : r->main_commits[i].id, cmds);
+			continue;
+		}
 		strbuf_addf(cmds, "perfbot run %s --commit %s", job, r->main_commits[i].id);
 		/* the bisect's result tree, where its runs of the commit are */
 		if (b && b->result_base)

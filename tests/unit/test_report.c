@@ -496,6 +496,69 @@ static void test_bisect_errors(void **state)
 			    "perfbot: t/bisect.json: 'steps[0].reason' expected a string\n");
 }
 
+/* A kernel bisect's reproduce lines build each commit in the kernel
+ * cache and boot the image kernel build prints, with the bisect's VM:
+ * lines to paste, quoted where a shell needs it */
+static void test_kernel_reproduce(void **state)
+{
+	const char *json = HEAD "\"commits\": {\"a\": {}}, \"result_base\": \"/r\", "
+		"\"kernel\": {\"tree\": \"/src/my linux\", \"config\": \"tiny\", "
+		"\"accel\": \"icount\", \"mem_mb\": 2048, \"numa\": 2, \"boot_timeout\": 90}}";
+	struct report_bisect b;
+	struct report r;
+	struct compare_col col[2];
+	struct report_commit commits[2];
+	struct strbuf intro = STRBUF_INIT, cmds = STRBUF_INIT, whole = STRBUF_INIT;
+	(void)state;
+
+	assert_int_equal(report_bisect_parse(&b, json, strlen(json), "bisect.json"), 0);
+	assert_string_equal(b.kernel_tree, "/src/my linux");
+	assert_string_equal(b.kernel_vm_args, " --accel icount --boot-timeout 90 --mem 2G --numa 2");
+	memset(&r, 0, sizeof(r));
+	memset(col, 0, sizeof(col));
+	memset(commits, 0, sizeof(commits));
+	col[0].path = "/r/b";
+	col[1].path = "/r/a";
+	commits[0].id = "b";
+	commits[1].id = "a";
+	r.main.col = col;
+	r.main.ncols = 2;
+	r.main_commits = commits;
+	r.job_path = "/jobs/j.yaml";
+	r.bisect = &b;
+	report_reproduce(&r, &intro, &cmds, &whole);
+	assert_string_equal(intro.buf, "To reproduce, with each commit's kernel built and booted in "
+			    "turn (the job is /jobs/j.yaml):");
+	assert_string_equal(cmds.buf,
+		"K=$(perfbot kernel build --tree '/src/my linux' --commit b --config tiny) && "
+		"perfbot run --kernel \"$K\" --accel icount --boot-timeout 90 --mem 2G --numa 2 "
+		"/jobs/j.yaml --result-root /r\n"
+		"K=$(perfbot kernel build --tree '/src/my linux' --commit a --config tiny) && "
+		"perfbot run --kernel \"$K\" --accel icount --boot-timeout 90 --mem 2G --numa 2 "
+		"/jobs/j.yaml --result-root /r\n"
+		"perfbot compare /r/b /r/a\n");
+	report_bisect_release(&b);
+	/* a user-space bisect's: perfbot run --commit, as before */
+	const char *user = HEAD "\"commits\": {\"a\": {}}, \"result_base\": \"/r\"}";
+	assert_int_equal(report_bisect_parse(&b, user, strlen(user), "bisect.json"), 0);
+	assert_null(b.kernel_tree);
+	strbuf_reset(&cmds);
+	report_reproduce(&r, &intro, &cmds, &whole);
+	assert_non_null(strstr(cmds.buf, "perfbot run /jobs/j.yaml --commit b --result-root /r\n"));
+	assert_null(strstr(cmds.buf, "kernel"));
+	report_bisect_release(&b);
+	/* a VM perfbot run would refuse is an error naming the field */
+	expect_bisect_error(HEAD "\"commits\": {}, \"kernel\": {\"tree\": \"/k\", "
+			    "\"config\": \"tiny\", \"numa\": 99}}",
+			    "perfbot: --numa expects a number from 1 to 16, got '99'\n"
+			    "perfbot: t/bisect.json: 'kernel.numa' is not a VM perfbot run takes\n");
+	expect_bisect_error(HEAD "\"commits\": {}, \"kernel\": {\"config\": \"tiny\"}}",
+			    "perfbot: t/bisect.json: 'kernel.tree' is missing\n");
+	strbuf_release(&intro);
+	strbuf_release(&cmds);
+	strbuf_release(&whole);
+}
+
 static void test_bisect_missing_roots(void **state)
 {
 	struct report_options opt;
@@ -817,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_bisect_find),
 		cmocka_unit_test(test_bisect_load),
 		cmocka_unit_test(test_bisect_errors),
+		cmocka_unit_test(test_kernel_reproduce),
 		cmocka_unit_test(test_bisect_missing_roots),
 		cmocka_unit_test(test_profile_excerpt),
 		cmocka_unit_test(test_plots),
