@@ -2,7 +2,9 @@
  * kernel.c: the steps of a kernel bisect, built and booted (see kernel.h).
  */
 #include "bisect/kernel.h"
+#include "bisect/driver.h"
 #include "util/fileio.h"
+#include "util/json_writer.h"
 #include "util/xalloc.h"
 
 #include <dirent.h>
@@ -59,6 +61,30 @@ void bisect_kernel_release(struct bisect_kernel *k)
 		kernel_vm_release(&k->vm);
 	k->vm_ready = false;
 	kernel_image_release(&k->img);
+}
+
+void bisect_kernel_json(const struct bisect_opts *o, enum qemu_accel accel, struct json_writer *jw)
+{
+	const struct kernel_vm_opts *vo = &o->vm;
+
+	jw_key(jw, "kernel");
+	jw_object_begin(jw);
+	jw_key(jw, "tree"); jw_string(jw, o->kernel_tree);
+	jw_key(jw, "config"); jw_string(jw, o->kconfig ? o->kconfig : "tiny");
+	jw_key(jw, "accel"); jw_string(jw, qemu_accel_name(accel));
+	if (vo->cpus > 0) {
+		jw_key(jw, "cpus"); jw_number(jw, vo->cpus, true);
+	}
+	if (vo->mem_mb > 0) {
+		jw_key(jw, "mem_mb"); jw_number(jw, (double)vo->mem_mb, true);
+	}
+	if (vo->numa > 0) {
+		jw_key(jw, "numa"); jw_number(jw, vo->numa, true);
+	}
+	if (vo->boot_timeout > 0) {
+		jw_key(jw, "boot_timeout"); jw_number(jw, vo->boot_timeout, false);
+	}
+	jw_object_end(jw);
 }
 
 int bisect_kernel_run_reason(const char *result_root, struct strbuf *why)

@@ -48,6 +48,16 @@ int bisect_kernel_init(struct bisect_kernel *k, struct job *job, const char *bad
 int bisect_kernel_prepare(struct bisect_kernel *k, const char *sha, struct strbuf *why);
 void bisect_kernel_release(struct bisect_kernel *k);
 
+/*
+ * bisect.json's "kernel" (report.h), for the report's reproduce lines
+ * (build the commit, boot it): o's tree and config ("tiny" for none),
+ * accel (the one the runs had), and the VM options o gives (the rest
+ * follows from the job and the accel, as it did in the bisect).
+ */
+struct bisect_opts;
+struct json_writer;
+void bisect_kernel_json(const struct bisect_opts *o, enum qemu_accel accel, struct json_writer *jw);
+
 /* The "reason:" of the last incomplete run under result_root, appended
  * to why ("kernel panic: Fatal exception"); 0 when found, -1 when none. */
 int bisect_kernel_run_reason(const char *result_root, struct strbuf *why);

@@ -218,37 +218,6 @@ static void reproduce_command(const struct bisect_opts *o, const char *job, stru
 	}
 }
 
-/*
- * A kernel bisect's tree, config and VM, for the report's reproduce lines
- * (build the commit, boot it): the accel the runs had (auto resolved, so
- * that the runs land in the same tbox_group), the other VM options as
- * given (the rest follows from the job and the accel, as it did here).
- */
-static void kernel_json(struct bisect *b, struct json_writer *jw)
-{
-	const struct kernel_vm_opts *vo = &b->o->vm;
-	enum qemu_accel accel = b->k.vm_ready ? b->k.vm.accel : vo->accel;
-
-	jw_key(jw, "kernel");
-	jw_object_begin(jw);
-	jw_key(jw, "tree"); jw_string(jw, b->o->kernel_tree);
-	jw_key(jw, "config"); jw_string(jw, b->o->kconfig ? b->o->kconfig : "tiny");
-	jw_key(jw, "accel"); jw_string(jw, qemu_accel_name(accel));
-	if (vo->cpus > 0) {
-		jw_key(jw, "cpus"); jw_number(jw, vo->cpus, true);
-	}
-	if (vo->mem_mb > 0) {
-		jw_key(jw, "mem_mb"); jw_number(jw, (double)vo->mem_mb, true);
-	}
-	if (vo->numa > 0) {
-		jw_key(jw, "numa"); jw_number(jw, vo->numa, true);
-	}
-	if (vo->boot_timeout > 0) {
-		jw_key(jw, "boot_timeout"); jw_number(jw, vo->boot_timeout, false);
-	}
-	jw_object_end(jw);
-}
-
 void bisect_write_json(struct bisect *b, const char *parent)
 {
 	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT, s = STRBUF_INIT, rr = STRBUF_INIT;
@@ -295,8 +264,10 @@ void bisect_write_json(struct bisect *b, const char *parent)
 	strbuf_reset(&s);
 	reproduce_command(b->o, job_abs ? job_abs : b->o->job_path, &s);
 	jw_key(&jw, "command"); jw_string(&jw, s.buf);
+	/* the accel the runs had: auto resolved, so that the runs land in
+	 * the same tbox_group */
 	if (b->o->kernel_tree)
-		kernel_json(b, &jw);
+		bisect_kernel_json(b->o, b->k.vm_ready ? b->k.vm.accel : b->o->vm.accel, &jw);
 	jw_key(&jw, "commits");
 	jw_object_begin(&jw);
 	for (int i = 0; i < b->nr_cs; i++) {

@@ -14,7 +14,10 @@
 #include <limits.h>
 #include <math.h>
 
+#include "bisect/driver.h"
+#include "bisect/kernel.h"
 #include "report/report.h"
+#include "util/json_writer.h"
 #include "util/xalloc.h"
 
 #define DATA "tests/data/report"
@@ -559,6 +562,47 @@ static void test_kernel_reproduce(void **state)
 	strbuf_release(&whole);
 }
 
+/* What a kernel bisect writes of its VM is what the report reads back */
+static void test_kernel_json_round_trip(void **state)
+{
+	struct bisect_opts o;
+	struct report_bisect b;
+	struct strbuf json = STRBUF_INIT;
+	struct json_writer jw;
+	(void)state;
+
+	memset(&o, 0, sizeof(o));
+	o.kernel_tree = "/k";
+	o.vm.cpus = 4;
+	o.vm.mem_mb = 1536;
+	o.vm.numa = 3;
+	o.vm.boot_timeout = 45.5;
+	strbuf_addstr(&json, HEAD "\"commits\": {}, ");
+	jw_init(&jw, &json);
+	/* the accel the runs had, not the option's auto */
+	bisect_kernel_json(&o, QEMU_ACCEL_ICOUNT, &jw);
+	strbuf_addch(&json, '}');
+	assert_int_equal(report_bisect_parse(&b, json.buf, json.len, "bisect.json"), 0);
+	assert_string_equal(b.kernel_tree, "/k");
+	assert_string_equal(b.kernel_config, "tiny");
+	assert_string_equal(b.kernel_vm_args,
+			    " --accel icount --boot-timeout 45.5 --cpus 4 --mem 1536M --numa 3");
+	report_bisect_release(&b);
+	/* none given: the accel only; a config file by its path */
+	memset(&o.vm, 0, sizeof(o.vm));
+	o.kconfig = "/cfg/my.config";
+	strbuf_reset(&json);
+	strbuf_addstr(&json, HEAD "\"commits\": {}, ");
+	jw_init(&jw, &json);
+	bisect_kernel_json(&o, QEMU_ACCEL_TCG, &jw);
+	strbuf_addch(&json, '}');
+	assert_int_equal(report_bisect_parse(&b, json.buf, json.len, "bisect.json"), 0);
+	assert_string_equal(b.kernel_config, "/cfg/my.config");
+	assert_string_equal(b.kernel_vm_args, " --accel tcg");
+	report_bisect_release(&b);
+	strbuf_release(&json);
+}
+
 static void test_bisect_missing_roots(void **state)
 {
 	struct report_options opt;
@@ -881,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_bisect_load),
 		cmocka_unit_test(test_bisect_errors),
 		cmocka_unit_test(test_kernel_reproduce),
+		cmocka_unit_test(test_kernel_json_round_trip),
 		cmocka_unit_test(test_bisect_missing_roots),
 		cmocka_unit_test(test_profile_excerpt),
 		cmocka_unit_test(test_plots),
