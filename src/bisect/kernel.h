@@ -16,6 +16,9 @@
  *                          a skip, why says so
  *   bisect_kernel_release
  *
+ * perfbot watch --kernel-tree tests each commit the same way
+ * (watch/watch.c: bisect_kernel_prepare, then run_job on k->vm.backend).
+ *
  * Runs whose boot failed are incomplete (vm.h), so the driver sees no
  * sample and skips the commit; bisect_kernel_run_reason() finds the
  * reason a run recorded, for the skip's line in the log and the report.

@@ -42,7 +42,8 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 {
 	enum { O_REPO = 256, O_BRANCH, O_JOB, O_EVERY, O_ONCE, O_STRIDE, O_TAGS, O_METRIC,
 	       O_RUNS, O_DEPTH, O_NO_FETCH, O_BUILD, O_ROOT, O_DB, O_STATE, O_REPORTS,
-	       O_MAIL_CMD, O_MAIL_TO, O_MAIL_FROM, O_PVALUE, O_MIN_CHANGE };
+	       O_MAIL_CMD, O_MAIL_TO, O_MAIL_FROM, O_PVALUE, O_MIN_CHANGE, O_KTREE, O_KCONFIG,
+	       O_ACCEL, O_BOOT_TIMEOUT, O_CPUS, O_MEM, O_NUMA };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, O_REPO },
 		{ "branch", required_argument, NULL, O_BRANCH },
@@ -65,10 +66,19 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 		{ "mail-from", required_argument, NULL, O_MAIL_FROM },
 		{ "pvalue", required_argument, NULL, O_PVALUE },
 		{ "min-change", required_argument, NULL, O_MIN_CHANGE },
+		{ "kernel-tree", required_argument, NULL, O_KTREE },
+		{ "config", required_argument, NULL, O_KCONFIG },
+		/* the VM each kernel boots in, as perfbot run --kernel takes them */
+		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "boot-timeout", required_argument, NULL, O_BOOT_TIMEOUT },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "mem", required_argument, NULL, O_MEM },
+		{ "numa", required_argument, NULL, O_NUMA },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool every = false;
+	const char *kernel_opt = NULL;  /* the first kernel option given, for errors */
 	int c;
 
 	optind = 1;
@@ -122,11 +132,33 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 					     optarg) < 0)
 				return -1;
 			break;
+		case O_KTREE: free(o->kernel_tree); o->kernel_tree = abs_path(optarg); break;
+		case O_KCONFIG:
+			free(o->kconfig);
+			/* a config file is read again by each bisect, from elsewhere */
+			o->kconfig = strcmp(optarg, "tiny") && strcmp(optarg, "defconfig") ?
+				     abs_path(optarg) : xstrdup(optarg);
+			kernel_opt = "config";
+			break;
+		case O_ACCEL: case O_BOOT_TIMEOUT: case O_CPUS: case O_MEM: case O_NUMA:
+			/* the parser run and bisect share (kernel/vm.h) */
+			kernel_opt = c == O_ACCEL ? "accel" : c == O_BOOT_TIMEOUT ? "boot-timeout" :
+				     c == O_CPUS ? "cpus" : c == O_MEM ? "mem" : "numa";
+			if (kernel_vm_opt(&o->vm, kernel_opt, optarg) < 0)
+				return -1;
+			break;
 		case 'v': o->verbose++; break;
 		default:
 			return -1;
 		}
 	}
+	if (kernel_opt && !o->kernel_tree)
+		return error("--%s is for a kernel under test: it needs --kernel-tree", kernel_opt);
+	if (o->kernel_tree && o->build)
+		return error("--kernel-tree builds each commit itself: drop --build");
+	/* a kernel watch follows the kernel tree */
+	if (o->kernel_tree && !o->repo)
+		o->repo = xstrdup(o->kernel_tree);
 	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
 		o->nr_command = argc - optind;
 		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
@@ -142,7 +174,7 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 		return error("unexpected argument '%s'", argv[optind]);
 	}
 	if (!o->repo || !o->branch || !o->job_path)
-		return error("watch needs --repo DIR, --branch B and --job JOB.yaml");
+		return error("watch needs --repo DIR (or --kernel-tree DIR), --branch B and --job JOB.yaml");
 	if (o->once && every)
 		return error("--once and --every: one pass, or one every DURATION");
 	if (!file_exists(o->job_path))

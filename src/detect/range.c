@@ -49,6 +49,12 @@ int range_bisect(const struct range_bisect *rb, const char *good, const char *ba
 	o.job_path = xstrdup(rb->job_path);
 	o.metric = xstrdup(rb->metric);
 	o.build = rb->build ? xstrdup(rb->build) : NULL;
+	if (rb->kernel_tree) {
+		o.kernel_tree = xstrdup(rb->kernel_tree);
+		o.kconfig = rb->kconfig ? xstrdup(rb->kconfig) : NULL;
+		if (rb->vm)
+			o.vm = *rb->vm;
+	}
 	o.result_base = xstrdup(rb->result_base);
 	o.db = rb->db ? xstrdup(rb->db) : NULL;
 	if (rb->nr_command) {

@@ -12,11 +12,15 @@
  */
 #include <signal.h>
 #include <stdbool.h>
+#include "kernel/vm.h"
 #include "util/strbuf.h"
 
 struct range_bisect {
 	const char *repo, *job_path, *metric;
 	const char *build;              /* or NULL */
+	const char *kernel_tree;        /* a kernel bisect's tree, or NULL */
+	const char *kconfig;            /* its --config, NULL: tiny */
+	const struct kernel_vm_opts *vm;        /* its VM (--accel ...), or NULL */
 	const char *result_base;        /* absolute */
 	const char *db;                 /* store, or NULL: the default */
 	const char *state_dir;          /* absolute */

@@ -4,6 +4,7 @@
  * What watch.c (the pass: plan, state, runs) and regress.c (detect,
  * bisect, reports, mails) share; not for other layers.
  */
+#include "bisect/kernel.h"
 #include "run/checkout.h"
 #include "util/strmap.h"
 #include "watch/watch.h"
@@ -28,6 +29,7 @@ struct watch {
 	int nr_pending;
 	size_t alloc_pending;
 	struct checkout co;
+	struct bisect_kernel kernel; /* --kernel-tree: the commit built and its VM */
 	struct strbuf said;          /* run_job's warnings said (run_opts.said) */
 	char *result_base;
 	bool tty;

@@ -366,6 +366,9 @@ static int handle_regression(struct watch *w, const struct series *s, const stru
 	rb.job_path = w->o->job_path;
 	rb.metric = metric;
 	rb.build = w->o->build;
+	rb.kernel_tree = w->o->kernel_tree;
+	rb.kconfig = w->o->kconfig;
+	rb.vm = &w->o->vm;
 	rb.result_base = w->result_base;
 	rb.db = w->o->db;
 	rb.state_dir = w->state.buf;

@@ -335,16 +335,65 @@ static int test_in_lab(struct watch *w, const char *sha, int n)
 #endif
 
 /*
+ * A kernel watch's sha: built in the kernel cache (at once when built
+ * before) and its VM prepared, which gives the job its result-path keys
+ * (kconfig, the VM as tbox_group): bisect/kernel.h, as a kernel bisect's
+ * step.  0; 1 when it does not build (printed, recorded as failed); -1.
+ */
+static int kernel_prepare(struct watch *w, const char *sha, int k, int nr)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = bisect_kernel_prepare(&w->kernel, sha, &why);
+
+	if (r == 1) {
+		printf("[%d/%d] %.12s: the kernel does not build (%s): skipped from now on\n",
+		       k, nr, sha, why.buf);
+		fflush(stdout);
+		r = log_append(w, "failed %s build\n", sha) < 0 ? -1 : 1;
+	}
+	strbuf_release(&why);
+	return r;
+}
+
+/*
+ * Before results are looked up on a pass that built nothing: the job's
+ * keys from the newest tested commit of the line (a cached build).  0,
+ * also when none is tested; -1.
+ */
+static int kernel_keys(struct watch *w, const struct git_commit *line, int n)
+{
+	if (!w->o->kernel_tree || w->kernel.vm_ready)
+		return 0;
+	for (int p = n - 1; p >= 0; p--) {
+		if (strmap_get(&w->tested, line[p].sha) < 0)
+			continue;
+		struct strbuf why = STRBUF_INIT;
+		int r = bisect_kernel_prepare(&w->kernel, line[p].sha, &why);
+		strbuf_release(&why);
+		if (r <= 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
  * Build and run sha, only the runs missing from the result tree.  0
  * tested, 1 recorded as failed, -1 error or stopped.
  */
 static int test_commit(struct watch *w, const char *sha, const char *what, int k, int nr)
 {
-	int want = runs_per_commit(w), have = complete_runs(w, sha), r;
+	int want = runs_per_commit(w), have, r;
 	struct strbuf env = STRBUF_INIT, label = STRBUF_INIT;
 	struct run_opts ro;
 	struct run_result res;
 
+	/* a kernel's runs are filed under its VM and config: known once built */
+	if (w->o->kernel_tree && !w->lab) {
+		r = kernel_prepare(w, sha, k, nr);
+		if (r)
+			return r < 0 ? -1 : 0;
+	}
+	have = complete_runs(w, sha);
 	printf("[%d/%d] %s: ", k, nr, what);
 	if (have >= want) {
 		printf("%d runs already in the result tree\n", have);
@@ -367,7 +416,7 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 		return log_append(w, "tested %s %d\n", sha, have + got);
 	}
 #endif
-	r = checkout_prepare(&w->co, sha);
+	r = w->o->kernel_tree ? 0 : checkout_prepare(&w->co, sha);
 	if (r < 0)
 		return -1;
 	if (r == 1) {
@@ -377,7 +426,7 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 		return log_append(w, "failed %s build\n", sha);
 	}
 	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", w->co.path);
-	char *envv[] = { env.buf, NULL };
+	char *envv[] = { w->o->kernel_tree ? NULL : env.buf, NULL };
 	strbuf_addf(&label, "watch [%d/%d] %.12s", k, nr, sha);
 	memset(&ro, 0, sizeof(ro));
 	ro.job = w->job;
@@ -386,7 +435,9 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 	ro.commit = sha;
 	ro.command = w->o->nr_command ? w->o->command : NULL;
 	ro.env = envv;
-	ro.workdir = w->co.path;
+	ro.workdir = w->o->kernel_tree ? NULL : w->co.path;
+	/* a kernel: each run boots it, the job runs inside (kernel/vm.h) */
+	ro.backend = w->o->kernel_tree ? &w->kernel.vm.backend : NULL;
 	ro.verbose = w->o->verbose > 0;
 	ro.status_line = w->tty && !w->o->verbose;
 	ro.stop = w->o->stop;
@@ -492,6 +543,8 @@ static int one_pass(struct watch *w)
 		ret = 0;
 		goto out;
 	}
+	if (kernel_keys(w, line, n) < 0)
+		goto out;
 	watched_metrics(w, line, n, &metrics, &nr_metrics);
 	if (!nr_metrics)
 		warning("the runs have no key metric with a known direction: name one with --metric");
@@ -521,6 +574,7 @@ static void watch_release(struct watch *w)
 	free_strings(w->keys, w->nr_keys);
 	free(w->pending);
 	checkout_release(&w->co);
+	bisect_kernel_release(&w->kernel);
 	strbuf_release(&w->said);
 	job_free(w->job);
 	free(w->result_base);
@@ -579,6 +633,19 @@ int watch_run(struct watch_opts *o)
 	w.lab = o->db && pg_is_url(o->db);
 #endif
 	w.store = w.lab ? NULL : o->db;
+	if (o->kernel_tree && w.lab) {
+		/* as bisect: the lab's boxes build user space, not a kernel to boot */
+		error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
+		goto out;
+	}
+	/* a kernel watch builds and boots as a kernel bisect's steps do */
+	w.kernel.tree = o->kernel_tree;
+	w.kernel.config = o->kconfig;
+	w.kernel.vm_opts = o->vm;
+	w.kernel.verbose = o->verbose;
+	w.kernel.stop = o->stop;
+	w.kernel.command = o->nr_command ? o->command : NULL;
+	w.kernel.job = w.job;
 	if (o->state_dir)
 		strbuf_addstr(&w.state, o->state_dir);
 	else if (default_state(&w) < 0)
@@ -631,6 +698,8 @@ void watch_opts_release(struct watch_opts *o)
 	free(o->job_path);
 	free_strings(o->metrics, o->nr_metrics);
 	free(o->build);
+	free(o->kernel_tree);
+	free(o->kconfig);
 	free_strings(o->command, o->nr_command);
 	free(o->result_base);
 	free(o->db);

@@ -11,7 +11,9 @@
  *      commits only) and, with tags, every tagged one, newest first,
  *      none that was tested (or failed to build) before;
  *   3. builds each in a private worktree and runs the job on it (the runs
- *      go to the result tree and the store, as perfbot run's do);
+ *      go to the result tree and the store, as perfbot run's do); with a
+ *      kernel tree, builds it in the kernel cache and runs the job in
+ *      QEMU on it, as a kernel bisect does;
  *   4. reads each watched metric's history from the store and finds its
  *      change points (detect/detect.h);
  *   5. for each regression not reported before: bisects the range between
@@ -41,6 +43,7 @@
  */
 #include <signal.h>
 #include <stdbool.h>
+#include "kernel/vm.h"
 #include "stats/changepoint.h"
 #include "util/strbuf.h"
 
@@ -58,6 +61,13 @@ struct watch_opts {
 	int depth;                   /* > 0: only the newest depth commits */
 	bool fetch;                  /* git fetch when the repo has a remote */
 	char *build;                 /* shell command run in the worktree */
+	/* a kernel under test (--kernel-tree): each commit is built in the
+	 * kernel cache and booted in QEMU, the job runs inside (bisect's
+	 * kernel path, bisect/kernel.h); the bisects get the same tree,
+	 * config and VM.  NULL: user space, built with --build */
+	char *kernel_tree;           /* absolute; the repo defaults to it */
+	char *kconfig;               /* --config: NULL tiny */
+	struct kernel_vm_opts vm;    /* --accel ... (kernel_vm_opt) */
 	char **command;              /* the benchmark's argv, or NULL */
 	int nr_command;
 	char *result_base;           /* absolute */

@@ -298,7 +298,7 @@ test_expect_success 'one watch at a time on a state' '
 test_expect_success 'usage errors exit 2' '
 	setup &&
 	test_must_fail 2 perfbot watch --repo repo --branch main 2>err &&
-	grep "watch needs --repo DIR, --branch B and --job JOB.yaml" err &&
+	grep "watch needs --repo DIR (or --kernel-tree DIR), --branch B and --job JOB.yaml" err &&
 	test_must_fail 2 watch --once --every 5m 2>err &&
 	grep "one pass, or one every DURATION" err &&
 	test_must_fail 2 watch --every 5x 2>err &&
@@ -308,7 +308,24 @@ test_expect_success 'usage errors exit 2' '
 	test_must_fail 2 watch --runs 1.5 2>err &&
 	test_must_fail 2 watch --pvalue 1 2>err &&
 	test_must_fail 2 perfbot watch --repo repo --branch main --job nosuch.yaml 2>err &&
-	grep "cannot find the job" err
+	grep "cannot find the job" err &&
+	# the kernel options: with --kernel-tree only, checked as run checks them
+	for o in "--config tiny" "--accel tcg" "--boot-timeout 60" "--cpus 2" "--mem 2G" "--numa 2"; do
+		test_must_fail 2 watch --once $o 2>err &&
+		grep "^perfbot: ${o%% *} is for a kernel under test: it needs --kernel-tree$" err || exit 1
+	done &&
+	test_must_fail 2 perfbot watch --kernel-tree repo --branch main --job "$TRASH/job.yaml" \
+		--numa 0 2>err &&
+	grep "^perfbot: --numa expects a number from 1 to 16, got .0.$" err &&
+	test_must_fail 2 perfbot watch --kernel-tree repo --branch main --job "$TRASH/job.yaml" \
+		--mem 1T 2>err &&
+	grep "^perfbot: --mem expects a size from 64M to 1024G" err &&
+	test_must_fail 2 perfbot watch --kernel-tree repo --branch main --job "$TRASH/job.yaml" \
+		--build make 2>err &&
+	grep "^perfbot: --kernel-tree builds each commit itself: drop --build$" err &&
+	test_must_fail 1 perfbot watch --kernel-tree repo --branch main --job "$TRASH/job.yaml" \
+		--state-dir st --db postgresql://nowhere/lab --once 2>err &&
+	grep "^perfbot: --kernel-tree runs here, not in the lab: drop --db postgresql://nowhere/lab$" err
 '
 
 test_done
