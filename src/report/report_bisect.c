@@ -147,7 +147,8 @@ static int parse_kernel(const struct ctx *c, struct report_bisect *b, struct jso
 		if (get_number(c, v, sb.buf, &x) < 0)
 			goto out;
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, i == 1 ? "%.15gM" : "%.15g", x);
+		/* mem_mb too: a plain number is MiB to kernel_vm_mem_mb */
+		strbuf_addf(&sb, "%.15g", x);
 		if (kernel_vm_opt(&vo, opts[i][1], sb.buf) < 0) {
 			error("%s: 'kernel.%s' is not a VM perfbot run takes", c->name, opts[i][0]);
 			goto out;
