@@ -337,7 +337,9 @@ bool report_machine_sentence(const struct report *r, struct strbuf *sb);
 /* How to reproduce: the sentence leading in (intro), one command per line
  * (cmds: perfbot run per commit, perfbot compare) and, when bisecting,
  * the bisect's own command line (bisect.json's "command", else one made
- * of its fields). */
+ * of its fields).  A kernel bisect's line per commit builds it and boots
+ * it: `K=$(perfbot kernel build --tree T --commit SHA --config C) &&
+ * perfbot run --kernel "$K" <kernel_vm_args> JOB --result-root R`. */
 void report_reproduce(const struct report *r, struct strbuf *intro, struct strbuf *cmds,
 		      struct strbuf *bisect);
 /* Append each line of lines prefixed by indent. */
