@@ -90,7 +90,9 @@ static void numa_nodes(const struct qemu_vm *vm, struct argv_list *argv)
 		return;
 	for (int i = 0; i < n; i++) {
 		long size = mem / n + (i == 0 ? mem % n : 0);
-		int first = i * cpus / n, end = (i + 1) * cpus / n;
+		/* rounded up: with fewer CPUs than nodes, node 0 has one (a
+		 * guest renumbers its nodes so that the boot CPU's is 0) */
+		int first = (i * cpus + n - 1) / n, end = ((i + 1) * cpus + n - 1) / n;
 
 		argv_list_push(argv, "-object");
 		argv_list_pushf(argv, "memory-backend-ram,id=node%d,size=%ldM", i, size);

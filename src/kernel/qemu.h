@@ -16,8 +16,9 @@
  *     -chardev file,id=results,path=OUT -serial chardev:results
  *
  * NUMA nodes split the memory evenly (node 0 takes what does not divide)
- * and the CPUs in contiguous ranges, node i getting CPUs [i*C/N,
- * (i+1)*C/N): with more nodes than CPUs some nodes have memory only, as
+ * and the CPUs in contiguous ranges, node i getting CPUs [ceil(i*C/N),
+ * ceil((i+1)*C/N)): with more nodes than CPUs some nodes (never node 0)
+ * have memory only, as
  * on real boxes with CPU-less memory nodes.  Each node's memory is a
  * backend of its own because QEMU 7 refuses "-numa node,mem=" for its
  * current machine types.

@@ -565,15 +565,24 @@ static void test_qemu_numa(void **state)
 				       "-numa node,nodeid=1,memdev=node1,cpus=1 -kernel k "));
 	argv_list_release(&a);
 	strbuf_reset(&sh);
-	/* 4 nodes, 2 CPUs: nodes 0 and 2 get none; 4 CPUs, 2 nodes: ranges */
+	/* 4 nodes, 2 CPUs: nodes 1 and 3 get none, node 0 one; 4 CPUs, 2
+	 * nodes: ranges; 1 CPU, 2 nodes: node 0's */
 	vm.numa = 4;
 	vm.mem_mb = 1024;
 	qemu_argv(&vm, &a);
 	argv_list_to_shell(&a, &sh);
-	assert_non_null(strstr(sh.buf, "size=256M -numa node,nodeid=0,memdev=node0 -object"));
-	assert_non_null(strstr(sh.buf, "-numa node,nodeid=1,memdev=node1,cpus=0 "));
-	assert_non_null(strstr(sh.buf, "-numa node,nodeid=2,memdev=node2 -object"));
-	assert_non_null(strstr(sh.buf, "-numa node,nodeid=3,memdev=node3,cpus=1 -kernel"));
+	assert_non_null(strstr(sh.buf, "size=256M -numa node,nodeid=0,memdev=node0,cpus=0 -object"));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=1,memdev=node1 -object"));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=2,memdev=node2,cpus=1 -object"));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=3,memdev=node3 -kernel"));
+	argv_list_release(&a);
+	strbuf_reset(&sh);
+	vm.numa = 2;
+	vm.cpus = 1;
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=0,memdev=node0,cpus=0 -object"));
+	assert_non_null(strstr(sh.buf, "-numa node,nodeid=1,memdev=node1 -kernel"));
 	argv_list_release(&a);
 	strbuf_reset(&sh);
 	vm.numa = 2;
