@@ -36,7 +36,7 @@ echo "watching branch seed of $repo: each release built (small config)," \
 	"booted with 2 NUMA nodes, lru-file-readtwice run inside..."
 rc=0
 "$PERFBOT" watch --once --kernel-tree "$repo" --repo "$repo" --branch seed --tags \
-	--stride 1000 --depth 8 --no-fetch --config small --accel icount --numa 2 --mem 512M \
+	--stride 1000 --depth 8 --no-fetch --config small --accel icount --numa 2 --mem 320M \
 	--job "$top/jobs/kernel-lru-file-readtwice.yaml" --metric vm-scalability.throughput \
 	--runs 2 --state-dir "$out/state" --result-root "$out/result" --db "$out/perfbot.db" \
 	--mail-cmd "cat >'$out/mail.txt'" || rc=$?
