@@ -5,6 +5,7 @@
  * Exit: 0 (also "nothing new"), 1 error, 2 usage, 130 interrupted.
  */
 #include "cmd/cmd.h"
+#include "kernel/kconfig.h"
 #include "detect/detect.h"
 #include "run/run.h"
 #include "util/fileio.h"
@@ -136,8 +137,7 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 		case O_KCONFIG:
 			free(o->kconfig);
 			/* a config file is read again by each bisect, from elsewhere */
-			o->kconfig = strcmp(optarg, "tiny") && strcmp(optarg, "defconfig") ?
-				     abs_path(optarg) : xstrdup(optarg);
+			o->kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : abs_path(optarg);
 			kernel_opt = "config";
 			break;
 		case O_ACCEL: case O_BOOT_TIMEOUT: case O_CPUS: case O_MEM: case O_NUMA:

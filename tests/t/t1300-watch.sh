@@ -325,7 +325,14 @@ test_expect_success 'usage errors exit 2' '
 	grep "^perfbot: --kernel-tree builds each commit itself: drop --build$" err &&
 	test_must_fail 1 perfbot watch --kernel-tree repo --branch main --job "$TRASH/job.yaml" \
 		--state-dir st --db postgresql://nowhere/lab --once 2>err &&
-	grep "^perfbot: --kernel-tree runs here, not in the lab: drop --db postgresql://nowhere/lab$" err
+	grep "^perfbot: --kernel-tree runs here, not in the lab: drop --db postgresql://nowhere/lab$" err &&
+	# small is a config perfbot knows, not a file (a tree of no kernel
+	# fails its build: recorded, the pass goes on)
+	git init -q empty && git -C empty commit -q --allow-empty -m empty &&
+	PERFBOT_KERNEL_CACHE=$(pwd)/kc perfbot watch --kernel-tree empty --config small --branch master \
+		--job "$TRASH/job.yaml" --state-dir st2 --db w.db --no-fetch --once >out 2>err || true &&
+	grep -q "^perfbot: building [0-9a-f]* (x86_64-small-[0-9a-f]*)" err &&
+	! grep -q "small.: No such file" err
 '
 
 test_done
