@@ -36,18 +36,18 @@ echo "watching branch seed of $repo: each release built (small config)," \
 	"booted with 2 NUMA nodes, lru-file-readtwice run inside..."
 rc=0
 "$PERFBOT" watch --once --kernel-tree "$repo" --repo "$repo" --branch seed --tags \
-	--stride 1000 --depth 8 --no-fetch --config small --accel icount --numa 2 --mem 320M \
+	--stride 2 --depth 10 --no-fetch --config small --accel icount --numa 2 --mem 320M \
 	--job "$top/jobs/kernel-lru-file-readtwice.yaml" --metric vm-scalability.throughput \
 	--runs 2 --state-dir "$out/state" --result-root "$out/result" --db "$out/perfbot.db" \
 	--mail-cmd "cat >'$out/mail.txt'" || rc=$?
 t1=$(date +%s)
 if [ $rc -eq 0 ] && [ -f "$out/mail.txt" ]; then
-	planted=$(git -C "$repo" rev-parse --short=10 seed-planted)
+	planted=$(git -C "$repo" rev-parse --short=10 refs/seed/planted)
 	echo
 	cat "$out/mail.txt"
 	echo
 	if grep -q "$planted" "$out/mail.txt"; then
-		echo "the robot found the planted commit ($(git -C "$repo" log -1 --format=%s seed-planted))"
+		echo "the robot found the planted commit ($(git -C "$repo" log -1 --format=%s refs/seed/planted))"
 	else
 		echo "the mail does NOT name the planted commit $planted" >&2
 		rc=1

@@ -6,7 +6,7 @@
 # the first two, a commit that slows page reclaim down:
 #
 #   seed-v1   the last good release
-#   seed-planted  "mm/vmscan: make inode and dentry shrinking follow each
+#   refs/seed/planted "mm/vmscan: make inode and dentry shrinking follow each
 #             node's LRU batches": the batch of folios shrink_lruvec()
 #             takes off an LRU list at a time shrinks with the number of
 #             online NUMA nodes, 32 >> 2N (2 with 2 nodes), and every
@@ -16,6 +16,8 @@
 #             shrink_slab, the shrinkers' count functions and the LRU lock
 #             grow, as in seed 001
 #   seed-v2   a release with it and unrelated commits around it
+#             (the planted commit is marked refs/seed/planted, not a tag:
+#             watch --tags would test it because it is tagged)
 #   seed-v3   a later release: still slow
 #
 # Other commits change comments in files the small config builds (a
@@ -27,8 +29,8 @@ set -e
 dir=$1
 [ -n "$dir" ] || { echo "usage: $0 DIR" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
-version=seed-history-2
-if git -C "$dir" rev-parse -q --verify "refs/tags/$version" >/dev/null 2>&1; then
+version=seed-history-3
+if git -C "$dir" rev-parse -q --verify "refs/seed/$version" >/dev/null 2>&1; then
 	echo "$dir: kept (seed-v3 is $(git -C "$dir" rev-parse --short seed-v3))"
 	exit 0
 fi
@@ -63,13 +65,19 @@ dnote() { # dnote FILE TEXT: a line at the end of a text file
 	git update-index --cacheinfo "100644,$(git hash-object -w "$tmp"),$1"
 }
 tag() { git tag -f "$1" "$head" >/dev/null; }
+# refs the demo checks its answer with, out of refs/tags: watch --tags
+# tests every tag, and must not be handed the answer
+mark() { git update-ref "refs/seed/$1" "$head"; }
 
 for t in $(git tag -l 'seed-*'); do git tag -d "$t" >/dev/null; done
+git for-each-ref --format='%(refname)' refs/seed/ | while read -r r; do git update-ref -d "$r"; done
 
 cnote mm/vmscan.c "kswapd sleeps once every zone of its node is balanced."
 commit "mm/vmscan: note when kswapd sleeps"
 dnote Documentation/admin-guide/mm/concepts.rst "Reclaim is per node: kswapd runs on each."
 commit "Documentation/mm: say that reclaim runs per node"
+cnote mm/page-writeback.c "Dirty pages are throttled per backing device, not per node."
+commit "mm/page-writeback: note where dirty pages are throttled"
 tag seed-v1
 
 cnote fs/dcache.c "The dentry LRU is shrunk by the superblock's shrinker."
@@ -126,7 +134,7 @@ for the LRU locks.  Take folios off a list in smaller batches as nodes
 are added, so that one node's reclaim holds its lock for less time, and
 shrink the node's dentry and inode caches, which pin its page cache,
 with each batch rather than once per pass."
-tag seed-planted
+mark planted
 cnote fs/super.c "super_cache_count() is called per node when the shrinker is node aware."
 commit "fs/super: note how the superblock shrinker counts"
 dnote Documentation/admin-guide/sysctl/vm.rst "vfs_cache_pressure scales what the superblock shrinker counts."
@@ -139,6 +147,6 @@ cnote kernel/fork.c "Each new task inherits its parent's mempolicy."
 commit "fork: note the inherited mempolicy"
 tag seed-v3
 git update-ref refs/heads/seed "$head"
-tag "$version"
+mark "$version"
 echo "$dir: branch seed, $(git rev-list --count seed-v1..seed-v3) commits from seed-v1 to seed-v3;" \
-	"planted: $(git rev-parse --short seed-planted)"
+	"planted: $(git rev-parse --short refs/seed/planted)"
