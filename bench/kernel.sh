@@ -16,7 +16,13 @@
 #      1, and boot to /init with 2 NUMA nodes under icount and TCG, 3 boots
 #      each, with whether the guest saw node1, ext4/xfs/btrfs and ram0/loop0
 #
-# `bench/kernel.sh small` runs 5 alone.
+#   6. the seeds' jobs in the guest (--config small at v6.1-debian, 2
+#      NUMA nodes): lru-file-readtwice (jobs/kernel-lru-file-readtwice.yaml,
+#      320 MiB) and aim7 disk_rr on ext4 over brd (the ext4 atom of
+#      jobs/short/aim7-fs-1brd.yaml), 5 boots each under icount and TCG:
+#      wall time per run, the metric's mean and stddev%, and the reclaim
+#      counters' means
+# `bench/kernel.sh small` runs 5 alone, `bench/kernel.sh seeds` 6 alone.
 #
 # Needs the kernel packages (scripts/deps.sh kernel) and a built perfbot.
 # Run it with `nice -n 10` on a shared machine.  Timings under TCG are
@@ -88,6 +94,40 @@ EOF
 		done
 	done
 }
+seeds() {
+	echo "== 6. the seeds' jobs in the guest (small config, 2 NUMA nodes, 5 boots each)"
+	img=$($PERFBOT kernel build --tree "$repo" --commit v6.1-debian --config small 2>"$B/err") ||
+		{ cat "$B/err"; exit 1; }
+	$PERFBOT split-job -o "$B/atoms" jobs/short/aim7-fs-1brd.yaml >/dev/null
+	for accel in icount tcg; do
+		for j in jobs/kernel-lru-file-readtwice.yaml "$(ls "$B"/atoms/*ext4*.yaml | head -n 1)"; do
+			rm -rf "$B/seed"
+			t0=$(now)
+			$PERFBOT run --accel $accel --numa 2 --mem 320M -n 5 -r "$B/seed" --kernel "$img" \
+				"$j" >/dev/null 2>"$B/err" || { tail -n 5 "$B/err"; exit 1; }
+			t1=$(now)
+			python3 - "$accel" "$(basename "$j" .yaml)" "$(secs "$t0" "$t1")" \
+				"$B"/seed/*/*/*/*/*/*/*/matrix.json <<'EOF'
+import json, sys, statistics as st
+accel, job, wall, path = sys.argv[1:5]
+m = json.load(open(path))
+key = "vm-scalability.throughput" if "vm-scalability.throughput" in m else "aim7.jobs-per-min"
+v = m[key]
+mean = st.mean(v)
+extra = ", ".join("%s %.0f" % (k.split(".", 1)[1], st.mean(m[k]))
+                  for k in ("proc-vmstat.pgscan_kswapd", "proc-vmstat.pgsteal_kswapd",
+                            "proc-vmstat.allocstall_movable") if k in m)
+print("%s %s: %.0f s per run; %s n=%d mean %.0f stddev %.2f%%%s"
+      % (accel, job[:40], float(wall) / len(v), key, len(v), mean,
+         100 * st.pstdev(v) / mean, "; " + extra if extra else ""))
+EOF
+		done
+	done
+}
+if [ "${1:-}" = seeds ]; then
+	seeds
+	exit 0
+fi
 if [ "${1:-}" = small ]; then
 	small
 	exit 0
@@ -143,3 +183,4 @@ echo "boots: $boots (one per run)"
 echo "total: $(secs "$t0" "$t1") s"
 
 small
+seeds

@@ -159,7 +159,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	path_join(&dir, cache.buf, "initrd");
 
 	struct initramfs_spec spec = { .run_args = run_args, .command = command };
-	struct guest_need need;
+	struct guest_need need = { .programs = { NULL }, .modules_dir = STRBUF_INIT };
 	/* the accel first: it names the test box.  A probe boots the job's
 	 * initramfs as it is (perfbot.probe=1 stops at /init). */
 	vm->accel = qemu_choose_accel(o->accel, cache.buf, vm->img.bzimage, NULL, false, o->stop,

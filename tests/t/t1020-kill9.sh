@@ -81,7 +81,8 @@ test_expect_success 'the start after a kill names what it cleaned, in one line' 
 	ls -A "$rr" | grep -q "^\.run-0\.$pid$" &&
 	perfbot run -r res -c c1 -M vmstat j.yaml -- echo score: 1 >out 2>err &&
 	grep -c "^perfbot: cleaned up" err >count && echo 1 >expect && test_cmp expect count &&
-	grep -q "^perfbot: cleaned up after a killed perfbot: 1 half-made run dir (.run-\*) in $PWD/$rr$" err &&
+	# and the cgroup of the benchmark, when the kill came after it was made
+	grep -q "^perfbot: cleaned up after a killed perfbot: 1 half-made run dir (.run-\*) in $PWD/$rr\(, 1 cgroup (perfbot/<pid>-<n>, [0-9]* processes killed)\)\{0,1\}$" err &&
 	no_run_dirs res && test -d "$rr/0" && ! test -e "$rr/1"
 '
 
