@@ -195,6 +195,7 @@ int cmd_run(int argc, char **argv)
 		free(cwd);
 	}
 	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
+	rc.opts.in_guest = getenv("PERFBOT_GUEST") != NULL;
 	rc.opts.stop = &stop_requested;
 
 	memset(&sa, 0, sizeof(sa));

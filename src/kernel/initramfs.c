@@ -70,7 +70,8 @@ void initramfs_init_script(const struct initramfs_spec *spec, struct strbuf *out
 		"# /tmp holds the job's loop disks: sparse, so sized past the memory\n"
 		"/bin/busybox mount -t tmpfs -o size=1t tmpfs /tmp\n"
 		"/bin/busybox --install -s /bin\n"
-		"export PATH=/usr/bin:/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n");
+		"export PATH=/usr/bin:/bin PERFBOT_BENCH_DIR=/bench PERFBOT_WORK_DIR=/tmp/perfbot HOME=/root\n"
+		"export PERFBOT_GUEST=1\n");
 	if (spec->modules_dir && spec->modules) {
 		/* the kernel's request_module() (mount asking for fs-xfs) */
 		strbuf_addstr(out, "[ -x /usr/bin/modprobe ] && echo /usr/bin/modprobe >/proc/sys/kernel/modprobe\n");

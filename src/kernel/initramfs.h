@@ -19,7 +19,9 @@
  *                    /init points the kernel's modprobe at kmod's and
  *                    loads modules_load
  *
- * /init mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, as large as
+ * /init exports PERFBOT_GUEST=1 (the run then records no
+ * machine.other_cpu_percent: the VM is the job's alone, see run.h) and
+ * mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, as large as
  * 1 TiB: the job's loop disks (disk: loop_4G) are sparse files there, so
  * a job reading sparse files larger than the guest's memory (lkp's
  * lru-file-readtwice) runs in any guest; what a job really writes takes

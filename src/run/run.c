@@ -418,6 +418,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		snap1.cg.has_usage = true;
 	}
 	meanwhile_figures(&snap0, &snap1, (double)sysconf(_SC_CLK_TCK), &rc->mw);
+	if (rc->opts->in_guest)
+		rc->mw.other_cpu = -1;
 	rc->has_mw = true;
 	/* the benchmark is gone: so is all it started, setsid or not */
 	unisolate(rc, &cg, &cg_on);

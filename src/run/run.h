@@ -84,6 +84,11 @@ struct run_opts {
 	 * in its process group only; cpuset ("0-1") pins it, over the job's
 	 * `cpuset:` */
 	bool no_cgroup;
+	/* in perfbot's own QEMU guest ($PERFBOT_GUEST, set by its /init): the
+	 * VM is the job's alone, and the CPU time outside the benchmark is its
+	 * kernel threads working for it (kswapd reclaiming its page cache), no
+	 * other work: machine.other_cpu_percent is not recorded there */
+	bool in_guest;
 	const char *cpuset;
 };
 

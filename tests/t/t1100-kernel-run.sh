@@ -135,6 +135,9 @@ test_expect_success 'the seed job in the guest: reclaim, NUMA nodes, perf-profil
 	grep -Eq "\"proc-vmstat.(pgscan_kswapd|pgscan_direct)\": [1-9]" "$s" &&
 	grep -Eq "\"proc-vmstat.(pgsteal_kswapd|pgsteal_direct)\": [1-9]" "$s" &&
 	grep -q "setup: mounted /dev/loop[0-9]* on .* (ext4)" "$rr/0/perfbot.log" &&
+	# kswapd working for the job is no other work: not in a guest of its own
+	grep -q "\"machine.run_cpu_percent\"" "$s" &&
+	! grep -q "\"machine.other_cpu_percent\"" "$s" &&
 	if test_have perf; then
 		grep -Eq "\"perf-profile.self.cpu-clock.[a-z_]+\": [0-9]" "$s" || {
 			echo "no kernel symbols in perf-profile"; false; }

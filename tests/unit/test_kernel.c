@@ -992,6 +992,7 @@ static void test_init_script(void **state)
 	assert_non_null(strstr(s.buf, "\nperfbot run -v --no-index --no-cgroup -n 1 -r /result /job.yaml\n"));
 	/* the host programs first; /tmp past the memory, for sparse disks */
 	assert_non_null(strstr(s.buf, "\nexport PATH=/usr/bin:/bin "));
+	assert_non_null(strstr(s.buf, "\nexport PERFBOT_GUEST=1\n"));
 	assert_non_null(strstr(s.buf, "\n/bin/busybox mount -t tmpfs -o size=1t tmpfs /tmp\n"));
 	assert_null(strstr(s.buf, "modprobe"));
 	/* a packaged kernel's modules: kmod answers the kernel, some loaded */
