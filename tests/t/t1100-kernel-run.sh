@@ -116,38 +116,37 @@ test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel, V
 # guest gets the host's mkfs.ext4, losetup, kmod and perf with their
 # libraries and the kernel's ext4 and loop modules; the sparse files
 # outgrow its memory, so reclaim runs: pgscan moves, per-node rows.
-test_expect_success 'the seed job in the guest: reclaim, NUMA nodes, perf-profile symbols' '
+# Under icount the guest's 30 s are instructions: the readers fill its
+# 320 MiB and reclaim starts whatever the host does (pgscan_kswapd 14206
+# here), where TCG's 30 s of wall time would depend on the host's load.
+test_expect_success 'the seed job in the guest under icount: reclaim, NUMA nodes' '
 	test_have mkfs.ext4 losetup || exit 0
 	test -f "/lib/modules/$RELEASE/modules.dep" || exit 0
 	perfbot split-job -o split "$TEST_DIR/../../jobs/short/vm-scalability-lru-file-readtwice.yaml" >/dev/null &&
 	atom=$(ls split/*-ext4-*.yaml) &&
 	sed "s/^runtime: .*/runtime: 30s/" "$atom" >ext4.yaml &&
-	perfbot run --accel tcg --numa 2 --mem 1G -r seed --kernel "$KERNEL" ext4.yaml >out 2>err &&
+	perfbot run --accel icount --numa 2 --mem 320M -r seed --kernel "$KERNEL" ext4.yaml >out 2>err &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
-	case "$rr" in */vm-scalability/loop_4G-4G-ext4-30s-lru-file-readtwice/vm-tcg-2cpu-1G-2node/*) ;;
+	case "$rr" in */vm-scalability/loop_4G-4G-ext4-30s-lru-file-readtwice/vm-icount-1cpu-320M-2node/*) ;;
 		*) echo "path: $rr"; false;; esac &&
 	s="$rr/0/stats.json" &&
 	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
 	grep -q "\"vm-scalability.throughput\": [1-9]" "$s" &&
 	grep -q "\"numa-vmstat.node1.nr_file_pages\": [1-9]" "$s" &&
-	grep -q "\"numa-numastat.node1.numa_hit\": [1-9]" "$s" &&
+	grep -Eq "\"numa-numastat.node1.(numa_hit|numa_miss)\": [1-9]" "$s" &&
 	grep -q "\"numa-meminfo.node1." "$s" &&
 	grep -Eq "\"proc-vmstat.(pgscan_kswapd|pgscan_direct)\": [1-9]" "$s" &&
 	grep -Eq "\"proc-vmstat.(pgsteal_kswapd|pgsteal_direct)\": [1-9]" "$s" &&
 	grep -q "setup: mounted /dev/loop[0-9]* on .* (ext4)" "$rr/0/perfbot.log" &&
 	# kswapd working for the job is no other work: not in a guest of its own
 	grep -q "\"machine.run_cpu_percent\"" "$s" &&
-	! grep -q "\"machine.other_cpu_percent\"" "$s" &&
-	if test_have perf; then
-		grep -Eq "\"perf-profile.self.cpu-clock.[a-z_]+\": [0-9]" "$s" || {
-			echo "no kernel symbols in perf-profile"; false; }
-	fi
+	! grep -q "\"machine.other_cpu_percent\"" "$s"
 '
 
 # The aim7 short job in the guest: the static aim7 from /bench on ext4
 # over the kernel's brd, both modules from the packaged kernel; fewer
 # tasks and a shorter runtime than the job's, to keep the test short.
-test_expect_success 'aim7 disk_rr in the guest on ext4 over brd: aim7.jobs-per-min' '
+test_expect_success 'aim7 disk_rr in the guest on ext4 over brd: aim7.jobs-per-min, perf-profile symbols' '
 	test_have mkfs.ext4 || exit 0
 	test -f "/lib/modules/$RELEASE/modules.dep" || exit 0
 	find "/lib/modules/$RELEASE" -name "brd.ko*" | grep -q . ||
@@ -156,13 +155,18 @@ test_expect_success 'aim7 disk_rr in the guest on ext4 over brd: aim7.jobs-per-m
 	atom=$(ls split/*-ext4-*.yaml) &&
 	sed -e "s/^  load: 100$/  load: 20/" -e "s/^  runtime: .*/  runtime: 10s/" "$atom" >aim7.yaml &&
 	grep -q "^  load: 20$" aim7.yaml &&
-	perfbot run --accel tcg --mem 1G -r res --kernel "$KERNEL" -M vmstat aim7.yaml >out 2>err &&
+	perfbot run --accel tcg --mem 1G -r res --kernel "$KERNEL" -M vmstat,perf-profile aim7.yaml >out 2>err &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
 	grep -q "^is_incomplete_run: 0$" "$rr/0/last_state" &&
 	grep -q "^setup: modprobe brd rd_nr=1 rd_size=524288$" "$rr/0/perfbot.log" &&
 	grep -q "setup: mounted /dev/ram0 on .* (ext4)" "$rr/0/perfbot.log" &&
 	grep -q "^   20 " "$rr/0/aim7" &&
-	grep -q "\"aim7.jobs-per-min\": [1-9]" "$rr/0/stats.json"
+	grep -q "\"aim7.jobs-per-min\": [1-9]" "$rr/0/stats.json" &&
+	# perf in the guest resolves the guest kernel s symbols
+	if test_have perf; then
+		grep -Eq "\"perf-profile.self.cpu-clock.[a-z_]+\": [0-9]" "$rr/0/stats.json" || {
+			echo "no kernel symbols in perf-profile"; false; }
+	fi
 '
 
 test_done
