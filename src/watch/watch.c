@@ -398,6 +398,12 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 	if (have >= want) {
 		printf("%d runs already in the result tree\n", have);
 		fflush(stdout);
+		/* a result tree kept from an earlier watch, its store started
+		 * afresh: the runs belong in this store's history too */
+		struct strbuf rr = STRBUF_INIT;
+		if (job_result_root(w->job, w->result_base, sha, &rr) == 0)
+			store_index_result_root(w->store, rr.buf);
+		strbuf_release(&rr);
 		return log_append(w, "tested %s %d\n", sha, have);
 	}
 	printf("%d run%s%s\n", want - have, want - have == 1 ? "" : "s",

@@ -155,6 +155,17 @@ test_expect_success 'killed after the runs, before the log line: the runs are fo
 	grep "^tested $tip 2$" st/log
 '
 
+test_expect_success 'a store started afresh: the runs already in the result tree go into it' '
+	cd "$TRASH/1" && here &&
+	perfbot watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st-fresh \
+		--result-root res --db fresh.db --once --stride 3 --tags --runs 2 \
+		-- "$TRASH/bench.sh" >out 2>&1 &&
+	cat out &&
+	grep "^\[1/[0-9]*\] .* \"commit 19\": 2 runs already in the result tree$" out &&
+	! grep "is not in the store" out &&
+	grep "^detect mytest.throughput: [0-9]* tested commits, 1 change, 1 regression$" out
+'
+
 test_expect_success 'a mail command that fails: the mail stays pending, sent by the next pass' '
 	cd "$TRASH/1" && here &&
 	grep -v "^mailed " st/log >log && mv log st/log &&
