@@ -17,6 +17,16 @@
 #include <time.h>
 #include <unistd.h>
 
+const char *cgroup_parent_name(void)
+{
+	const char *p = getenv("PERFBOT_CGROUP_PARENT");
+
+	/* one safe component, else the default */
+	if (!p || !*p || strchr(p, '/') || !strcmp(p, ".") || !strcmp(p, "..") || strlen(p) > 64)
+		return "perfbot";
+	return p;
+}
+
 #define MOUNTINFO "/proc/self/mountinfo"
 
 /* ---- parsers ---------------------------------------------------------- */
@@ -506,7 +516,7 @@ int run_cgroup_create(struct run_cgroup *cg, const char *mountinfo, const char *
 	memset(cg, 0, sizeof(*cg));
 	strbuf_init(&cg->settings, 0);
 	cg->kill_fd = -1;
-	strbuf_addf(&dir, "perfbot/%s", leaf);
+	strbuf_addf(&dir, "%s/%s", cgroup_parent_name(), leaf);
 	cg->name = strbuf_detach(&dir, NULL);
 	n = read_mounts(mountinfo, &mounts);
 	if (n < 0) {
@@ -527,7 +537,7 @@ int run_cgroup_create(struct run_cgroup *cg, const char *mountinfo, const char *
 		struct cgroup_dir *d;
 
 		strbuf_reset(&parent);
-		path_join(&parent, m->path, "perfbot");
+		path_join(&parent, m->path, cgroup_parent_name());
 		if (m->version == 2)
 			enable_v2_controllers(m->path);
 		if (mkdir(parent.buf, 0755) < 0 && errno != EEXIST) {
@@ -688,7 +698,7 @@ int cgroup_reap(const char *mountinfo, bool (*alive)(long pid), int *killed)
 		struct dirent *de;
 
 		strbuf_reset(&parent);
-		path_join(&parent, mounts[i].path, "perfbot");
+		path_join(&parent, mounts[i].path, cgroup_parent_name());
 		if (!(d = opendir(parent.buf)))
 			continue;
 		while ((de = readdir(d))) {

@@ -120,4 +120,13 @@ void run_cgroup_release(struct run_cgroup *cg);
  */
 int cgroup_reap(const char *mountinfo, bool (*alive)(long pid), int *killed);
 
+/*
+ * The parent of every run's cgroup in each hierarchy: "perfbot", or
+ * $PERFBOT_CGROUP_PARENT when it is one path component (at most 64
+ * bytes).  A perfbot reaps the leftovers of dead perfbots under its own
+ * parent only, so tests that plant or kill runs use a parent of their
+ * own and no other perfbot on the machine reaps what they planted.
+ */
+const char *cgroup_parent_name(void);
+
 #endif

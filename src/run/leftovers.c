@@ -139,9 +139,9 @@ int run_reap_leftovers(const char *result_root)
 		strbuf_addf(&msg, "%s%d half-made run dir%s (.run-*) in %s", msg.len ? ", " : "",
 			    runs, runs == 1 ? "" : "s", result_root);
 	if (cgroups > 0)
-		strbuf_addf(&msg, "%s%d cgroup%s (perfbot/<pid>-<n>, %d process%s killed)",
-			    msg.len ? ", " : "", cgroups, cgroups == 1 ? "" : "s", killed,
-			    killed == 1 ? "" : "es");
+		strbuf_addf(&msg, "%s%d cgroup%s (%s/<pid>-<n>, %d process%s killed)",
+			    msg.len ? ", " : "", cgroups, cgroups == 1 ? "" : "s", cgroup_parent_name(),
+			    killed, killed == 1 ? "" : "es");
 	if (msg.len)
 		fprintf(stderr, "perfbot: cleaned up after a killed perfbot: %s\n", msg.buf);
 out:

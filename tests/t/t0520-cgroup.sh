@@ -7,6 +7,12 @@
 # machine file), and compare names a side that ran on a busy machine.
 . ./lib.sh
 
+# A cgroup parent of this script's own: another perfbot on the machine
+# (a make check beside, a user's runs) reaps dead runs' cgroups under
+# "perfbot" only, never what these tests plant and kill.
+export PERFBOT_CGROUP_PARENT="perfbot-t0520-$$"
+P=$PERFBOT_CGROUP_PARENT
+
 # Whether perfbot can make cgroups here: root, and a hierarchy mounted
 # writable.  The tests that need them skip with the reason otherwise.
 cgroups_usable() {
@@ -31,10 +37,10 @@ pids_of() {
 	return 0
 }
 
-# the cgroup dirs "perfbot/<pid>-*" of pid $1, in every hierarchy
+# the cgroup dirs "$P/<pid>-*" of pid $1, in every hierarchy
 cgroup_dirs() {
 	for m in $(awk "\$0 ~ / - cgroup2? / { print \$5 }" /proc/self/mountinfo); do
-		ls -d "$m/perfbot/$1"-* 2>/dev/null
+		ls -d "$m/$P/$1"-* 2>/dev/null
 	done
 	return 0
 }
@@ -52,11 +58,11 @@ test_expect_success 'setsid child dies with the run; the cgroup dirs go' '
 	test -z "$(pids_of sleep $secs)" &&
 	test_no_leftovers $tag &&
 	test -z "$(cgroup_dirs $pid)" &&
-	grep -q "isolated in cgroup perfbot/$pid-1 " err &&
+	grep -q "isolated in cgroup $P/$pid-1 " err &&
 	grep -q "killed 1 process the benchmark left in its cgroup" err &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/a) &&
-	grep -q "^isolation: cgroup perfbot/$pid-1 (" "$rr/0/last_state" &&
-	grep -q "^isolation: cgroup perfbot/$pid-1 (" "$rr/0/machine" &&
+	grep -q "^isolation: cgroup $P/$pid-1 (" "$rr/0/last_state" &&
+	grep -q "^isolation: cgroup $P/$pid-1 (" "$rr/0/machine" &&
 	grep -q "^other_cpu_percent: [0-9.]*$" "$rr/0/machine" &&
 	grep -q "^loadavg_start: [0-9.]*$" "$rr/0/machine" &&
 	grep -q "\"machine.other_cpu_percent\": [0-9.]*,$" "$rr/0/stats.json" &&
@@ -78,7 +84,7 @@ test_expect_success 'killed with -9: the next run reaps the leftover cgroup' '
 	test -n "$(cgroup_dirs $pid)" &&
 	job "echo score: 1" &&
 	perfbot run -r res -c k2 -M vmstat j.yaml >out 2>err &&
-	grep "^perfbot: cleaned up after a killed perfbot: .*1 cgroup (perfbot/<pid>-<n>, [01] process" err &&
+	grep "^perfbot: cleaned up after a killed perfbot: .*1 cgroup ($P/<pid>-<n>, [01] process" err &&
 	test -z "$(cgroup_dirs $pid)" &&
 	test -z "$(pids_of sleep $secs)" &&
 	test_no_leftovers $tag
@@ -91,14 +97,14 @@ test_expect_success 'a leftover cgroup with a process in it: killed, removed' '
 	v2=$(awk "\$0 ~ / - cgroup2 / { print \$5; exit }" /proc/self/mountinfo) &&
 	if [ -z "$v2" ]; then echo "# skipped: no cgroup v2 here"; exit 0; fi &&
 	dead=$(sh -c "echo \$\$") && tag=$(test_tag) && secs=$((3000 + $$ % 1000)) &&
-	mkdir -p "$v2/perfbot/$dead-1" &&
+	mkdir -p "$v2/$P/$dead-1" &&
 	{ env PERFBOT_TEST_TAG=$tag setsid sleep $secs & } &&
 	n=0 && while [ -z "$(pids_of sleep $secs)" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done &&
-	echo "$(pids_of sleep $secs)" >"$v2/perfbot/$dead-1/cgroup.procs" &&
+	echo "$(pids_of sleep $secs)" >"$v2/$P/$dead-1/cgroup.procs" &&
 	job "echo score: 1" &&
 	perfbot run -r res -c l -M vmstat j.yaml >out 2>err &&
-	grep -q "^perfbot: cleaned up after a killed perfbot: 1 cgroup (perfbot/<pid>-<n>, 1 process killed)$" err &&
-	! test -d "$v2/perfbot/$dead-1" &&
+	grep -q "^perfbot: cleaned up after a killed perfbot: 1 cgroup ($P/<pid>-<n>, 1 process killed)$" err &&
+	! test -d "$v2/$P/$dead-1" &&
 	test_no_leftovers $tag
 '
 
@@ -134,7 +140,7 @@ test_expect_success 'cpuset: pinned where a cpuset controller is; bad ones refus
 	grep -q "\"mytest.cpus\": 0," "$rr/0/stats.json" &&
 	grep -q "cpuset.cpus=0" "$rr/0/last_state" &&
 	test_must_fail 1 perfbot run --cpuset 999 -r res -c c3 -M vmstat j.yaml 2>err &&
-	grep -q "^perfbot: cpuset .999.: .* (cpuset.cpus of .*/perfbot/[0-9]*-1)$" err &&
+	grep -q "^perfbot: cpuset .999.: .* (cpuset.cpus of .*/$P/[0-9]*-1)$" err &&
 	test -z "$(ls -A res/mytest/*/*/*/*/*/c3)" &&
 	p=$(sed -n "s/.*(cpuset.cpus of .*\/perfbot\/\([0-9]*\)-1)$/\1/p" err) &&
 	test -n "$p" && test -z "$(cgroup_dirs $p)"
@@ -174,4 +180,9 @@ test_expect_success 'compare and report name the side that ran on a busy machine
 	! grep -q "busy machine" rep2
 '
 
+# the parent dirs are left by design (other runs may be making theirs);
+# this script's own go
+for m in $(awk "\$0 ~ / - cgroup2? / { print \$5 }" /proc/self/mountinfo); do
+	rmdir "$m/$P" 2>/dev/null
+done
 test_done

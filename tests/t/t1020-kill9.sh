@@ -11,6 +11,8 @@
 # perf-profile are used where this machine has them (root, mkfs.ext4,
 # loop devices; a perf that can record), and said when not.
 . ./lib.sh
+# cgroups of this script's own: no other perfbot reaps what it kills
+export PERFBOT_CGROUP_PARENT="perfbot-t1020-$$"
 
 ROUNDS=${PERFBOT_KILL9_ROUNDS:-20}
 
@@ -82,7 +84,7 @@ test_expect_success 'the start after a kill names what it cleaned, in one line' 
 	perfbot run -r res -c c1 -M vmstat j.yaml -- echo score: 1 >out 2>err &&
 	grep -c "^perfbot: cleaned up" err >count && echo 1 >expect && test_cmp expect count &&
 	# and the cgroup of the benchmark, when the kill came after it was made
-	grep -q "^perfbot: cleaned up after a killed perfbot: 1 half-made run dir (.run-\*) in $PWD/$rr\(, 1 cgroup (perfbot/<pid>-<n>, [0-9]* processes killed)\)\{0,1\}$" err &&
+	grep -q "^perfbot: cleaned up after a killed perfbot: 1 half-made run dir (.run-\*) in $PWD/$rr\(, 1 cgroup ($PERFBOT_CGROUP_PARENT/<pid>-<n>, [0-9]* processes killed)\)\{0,1\}$" err &&
 	no_run_dirs res && test -d "$rr/0" && ! test -e "$rr/1"
 '
 
@@ -126,4 +128,7 @@ test_expect_success 'bisect: killed with -9, --resume reaps and reaches the same
 	grep "^first bad commit" out >a && grep "^first bad commit" out2 >b && test_cmp a b
 '
 
+for m in $(awk "\$0 ~ / - cgroup2? / { print \$5 }" /proc/self/mountinfo); do
+	rmdir "$m/$PERFBOT_CGROUP_PARENT" 2>/dev/null
+done
 test_done

@@ -437,6 +437,31 @@ static void test_join_fails(void **state)
 	close(fd);
 }
 
+static void test_parent_name(void **state)
+{
+	char long_name[66];
+	(void)state;
+	unsetenv("PERFBOT_CGROUP_PARENT");
+	assert_string_equal(cgroup_parent_name(), "perfbot");
+	setenv("PERFBOT_CGROUP_PARENT", "perfbot-t0520-42", 1);
+	assert_string_equal(cgroup_parent_name(), "perfbot-t0520-42");
+	/* not one safe component: the default */
+	static const char *const bad[] = { "", "a/b", "..", ".", "/x", NULL };
+	for (int i = 0; bad[i]; i++) {
+		setenv("PERFBOT_CGROUP_PARENT", bad[i], 1);
+		assert_string_equal(cgroup_parent_name(), "perfbot");
+	}
+	memset(long_name, 'x', 64);
+	long_name[64] = '\0';
+	setenv("PERFBOT_CGROUP_PARENT", long_name, 1);
+	assert_string_equal(cgroup_parent_name(), long_name);
+	long_name[64] = 'x';
+	long_name[65] = '\0';
+	setenv("PERFBOT_CGROUP_PARENT", long_name, 1);
+	assert_string_equal(cgroup_parent_name(), "perfbot");
+	unsetenv("PERFBOT_CGROUP_PARENT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_create_unusable),
 		cmocka_unit_test(test_reap_layout),
 		cmocka_unit_test(test_join_fails),
+		cmocka_unit_test(test_parent_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
