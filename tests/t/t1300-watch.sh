@@ -185,7 +185,7 @@ test_expect_success 'kill -9 in the middle: the next start continues without rep
 		--result-root res --db s.db --once --stride 3 --runs 2 -- "$TRASH/bench.sh" >out1 2>&1 & } &&
 	pid=$! &&
 	# until two commits are tested, then kill it
-	i=0 && while [ $i -lt 300 ] && [ "$(grep -c "^tested" st/log 2>/dev/null)" != 2 ]; do
+	i=0 && while [ $i -lt 1200 ] && [ "$(grep -c "^tested" st/log 2>/dev/null)" != 2 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
 	kill -9 $pid && { wait $pid || true; } &&
 	grep -c "^tested" st/log >before && test "$(cat before)" -ge 2 &&
