@@ -183,8 +183,9 @@ int initramfs_build(const struct initramfs_spec *spec, const char *dir, struct s
 			goto out;
 	}
 	guest_files_init(&g, &c);
-	for (const char *d = "bin/dev/proc/sys/tmp/result/bench/root/etc/"; *d; d += strcspn(d, "/") + 1)
-		argv_list_pushf(&g.added, "%.*s", (int)strcspn(d, "/"), d);
+	/* the directories made above are in: not made again for a library */
+	for (int i = 0; dirs[i]; i++)
+		argv_list_push(&g.added, dirs[i]);
 	for (int i = 0; spec->programs && spec->programs[i]; i++)
 		if (guest_files_program(&g, spec->programs[i]) < 0)
 			goto out;
