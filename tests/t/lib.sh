@@ -70,6 +70,21 @@ test_have() {
 	done
 }
 
+# test_packaged_kernel: sets KERNEL to Debian's newest /boot/vmlinuz-*
+# (linux-image-amd64), or ends the script: skipped, or failed where
+# $PERFBOT_REQUIRE names vmlinuz (make check installs it)
+test_packaged_kernel() {
+	KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort | tail -n 1)
+	[ -n "$KERNEL" ] && return 0
+	if test_required vmlinuz; then
+		echo "no /boot/vmlinuz-* (linux-image-amd64), but PERFBOT_REQUIRE wants it: failing, not skipping"
+		exit 1
+	fi
+	echo "# skipped: no /boot/vmlinuz-* (linux-image-amd64)"
+	test_done
+	exit 0
+}
+
 # browser_check [--selftest] PAGE SHOT: browser-check.sh, whose exit 77
 # (no Chromium) skips the check -- or fails it where PERFBOT_REQUIRE names
 # chromium, as `make check` does (it installs chromium): there a missing

@@ -6,17 +6,8 @@
 # kill -9 of perfbot takes QEMU with it.
 . ./lib.sh
 
-KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort | tail -n 1)
 test_have qemu-system-x86_64 busybox || { test_done; exit 0; }
-if [ -z "$KERNEL" ]; then
-	if test_required vmlinuz; then
-		echo "no /boot/vmlinuz-* (linux-image-amd64), but PERFBOT_REQUIRE wants it: failing, not skipping"
-		exit 1
-	fi
-	echo "# skipped: no /boot/vmlinuz-* (linux-image-amd64)"
-	test_done
-	exit 0
-fi
+test_packaged_kernel
 # the kernel cache (initramfs files, the KVM probe's answer) stays in the test
 export PERFBOT_KERNEL_CACHE="$TRASH/kcache"
 RELEASE=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
