@@ -10,14 +10,14 @@
  * tested commit before it and the first after, its magnitude and p-value,
  * whether it is a regression for this metric, and whether the latest tag
  * still shows it.  With --bisect, each regression whose range holds
- * untested commits is handed to perfbot bisect (detect/range.h).
+ * untested commits is handed to perfbot bisect (watch/range.h).
  *
  * Exit: 0, 1 error, 2 usage, 3 with --fail-on-regression when a change
  * is a regression.
  */
 #include "cmd/cmd.h"
 #include "detect/detect.h"
-#include "detect/range.h"
+#include "watch/range.h"
 #include "run/run.h"
 #include "store/history.h"
 #include "store/store.h"

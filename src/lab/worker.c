@@ -14,7 +14,7 @@
 #include "lab/queue.h"
 #include "lab/schema.h"
 #include "lab/upload.h"
-#include "run/perf.h"
+#include "monitor/perf.h"
 #include "run/run.h"
 #include "util/fileio.h"
 #include "util/run_command.h"

@@ -1,5 +1,5 @@
 /* perf.c: the perf-stat and perf-profile monitors (see perf.h). */
-#include "run/perf.h"
+#include "monitor/perf.h"
 #include "monitor/monitor.h"
 #include "parse/parser.h"
 #include "util/fileio.h"

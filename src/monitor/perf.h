@@ -1,8 +1,8 @@
-#ifndef PERFBOT_RUN_PERF_H
-#define PERFBOT_RUN_PERF_H
+#ifndef PERFBOT_MONITOR_PERF_H
+#define PERFBOT_MONITOR_PERF_H
 /*
  * The perf-stat and perf-profile monitors.  Unlike the sampled monitors
- * (src/monitor/), they run Linux's perf as a child process:
+ * (monitor.h), they run Linux's perf as a child process:
  *
  *   perf-stat     perf stat -a --scale -I <ms> -x , -e <events> --log-fd 1
  *                 for the whole run, stopped with SIGINT; the raw file is

@@ -13,7 +13,7 @@
 #include "run/cgroup.h"
 #include "run/leftovers.h"
 #include "run/meanwhile.h"
-#include "run/perf.h"
+#include "monitor/perf.h"
 #include "run/setup.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"

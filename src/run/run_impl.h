@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include "run/desc.h"
 #include "run/meanwhile.h"
-#include "run/perf.h"
+#include "monitor/perf.h"
 #include "run/run.h"
 #include "util/strbuf.h"
 

@@ -6,7 +6,7 @@
 #include "watch/internal.h"
 #include "bisect/driver.h"
 #include "detect/detect.h"
-#include "detect/range.h"
+#include "watch/range.h"
 #include "job/job.h"
 #include "report/report.h"
 #include "result/matrix.h"

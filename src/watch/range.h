@@ -1,9 +1,10 @@
-#ifndef PERFBOT_DETECT_RANGE_H
-#define PERFBOT_DETECT_RANGE_H
+#ifndef PERFBOT_WATCH_RANGE_H
+#define PERFBOT_WATCH_RANGE_H
 /*
  * A regression's range, handed to perfbot bisect: the last tested commit
  * before the change is good, the first after is bad.  Used by
- * `perfbot detect --bisect` and `perfbot watch`.
+ * `perfbot detect --bisect` and `perfbot watch`; it lives with watch, the
+ * layer above both detect and bisect, since it drives bisect.
  *
  * One bisect per range, its state "<state_dir>/bisect-<good12>-<bad12>.state"
  * (with perfbot bisect's "<state>.d/" beside it): a range bisected before,

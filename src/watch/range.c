@@ -1,7 +1,7 @@
 /*
  * range.c: a regression's range handed to the bisect driver (see range.h).
  */
-#include "detect/range.h"
+#include "watch/range.h"
 #include "bisect/driver.h"
 #include "report/report.h"
 #include "util/fileio.h"
