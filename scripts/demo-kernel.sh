@@ -13,11 +13,8 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 PERFBOT=${PERFBOT:-$top/perfbot}
-if [ -z "${DEMO_DIR:-}" ]; then
-	if [ "$(id -u)" = 0 ]; then DEMO_DIR=/var/cache/perfbot/kernel-demo
-	else DEMO_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/perfbot/kernel-demo; fi
-fi
-mkdir -p "$DEMO_DIR"
+. "$top/scripts/demo-lib.sh"
+kernel_demo_dir
 repo=$DEMO_DIR/linux
 state=$DEMO_DIR/bisect.state
 t0=$(date +%s)
