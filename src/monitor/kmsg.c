@@ -9,7 +9,7 @@
  * warnings are no commit's doing.  Each tick drains what arrived
  * (nonblocking reads, one record each); the sampler writes the lines into
  * <result>/kmsg like any raw file (temp file, fsync, rename), and after
- * the run kmsg.json (parse/kmsg.c) and, when there is no serial console
+ * the run kmsg.json (parse/monitor-kmsg.c) and, when there is no serial console
  * log (<result>/dmesg, a VM's), dmesg.json (parse/dmesg.c) from it, as
  * lkp's stats/dmesg falls back to kmsg.
  */

@@ -34,7 +34,7 @@
 double kmsg_stamp(const char *line, size_t len, size_t *msg_off);
 
 /*
- * lkp's error id of any printk message (kmsg.*, see parse/kmsg.c): the
+ * lkp's error id of any printk message (kmsg.*, see parse/monitor-kmsg.c): the
  * error's head when it is a kernel error report, else the whole message,
  * rewritten as dmesg_error_id does; "segfault at ... ip ... sp ... error"
  * becomes "segfault_at_ip_sp_error".  Returns 1 with the id appended, 0

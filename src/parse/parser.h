@@ -5,7 +5,9 @@
  * lines, "key: value\n", in lkp's order and number formatting, so that
  * `perfbot parse NAME < raw` equals lkp-tests' parser output byte for byte.
  *
- * One file per parser (src/parse/<name>.c) defines
+ * One file per parser, src/parse/<name>.c for a benchmark's output and
+ * src/parse/monitor-<name>.c for a monitor's (the monitor itself being
+ * src/monitor/<name>.c or perf.c), defines
  *
  *     const struct parser parser_<ident> = { "name", parse_fn, NULL };
  *

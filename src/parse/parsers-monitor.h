@@ -1,4 +1,5 @@
-/* Monitor parsers (see parsers.h). */
+/* Monitor parsers (see parsers.h): src/parse/monitor-<name>.c, and the
+ * kernel log's, dmesg.c. */
 PARSER(vmstat)
 PARSER(mpstat)
 PARSER(perf_stat)

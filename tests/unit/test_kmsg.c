@@ -1,6 +1,6 @@
 /*
  * Unit tests of the kmsg monitor (src/monitor/kmsg.c) and its parser
- * (src/parse/kmsg.c): /dev/kmsg records into `dmesg --decode` lines,
+ * (src/parse/monitor-kmsg.c): /dev/kmsg records into `dmesg --decode` lines,
  * draining a reader through scripted read() results (EPIPE, EAGAIN,
  * malformed and oversized records), a sampler run on a made-up
  * /dev/kmsg, and the kmsg.* / dmesg.* stats of a kmsg file.

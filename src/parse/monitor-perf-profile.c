@@ -1,5 +1,5 @@
 /*
- * perf-profile.c: `perf report --header --children` output (the
+ * monitor-perf-profile.c: `perf report --header --children` output (the
  * perf-profile monitor) into lkp stats, as lkp's programs/perf-profile/parse.
  *
  *   # Samples: 8K of event 'cycles:pp'

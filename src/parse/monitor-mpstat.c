@@ -1,5 +1,5 @@
 /*
- * mpstat.c: the mpstat monitor's JSON (`mpstat -o JSON`) into lkp stats.
+ * monitor-mpstat.c: the mpstat monitor's JSON (`mpstat -o JSON`) into lkp stats.
  *
  *   {"sysstat": {"hosts": [{"date": "2019-03-08", "statistics": [
  *     {"timestamp": "17:23:30",

@@ -1,5 +1,5 @@
 /*
- * vmstat.c: the vmstat monitor's output (`vmstat -t N`) into lkp stats.
+ * monitor-vmstat.c: the vmstat monitor's output (`vmstat -t N`) into lkp stats.
  *
  *   procs -----------memory---------- ---swap-- ... -----timestamp-----
  *    r  b   swpd   free   buff  cache   si   so ...                 UTC

@@ -1,5 +1,5 @@
 /*
- * perf-stat.c: the perf-stat monitor's output (`perf stat -a -I 1000 -x ,`,
+ * monitor-perf-stat.c: the perf-stat monitor's output (`perf stat -a -I 1000 -x ,`,
  * or the older space-separated layout) into lkp stats, as lkp's
  * programs/perf-stat/parse does.
  *

@@ -1,5 +1,5 @@
 /*
- * kmsg.c: lkp's kmsg.* stats of a kernel log captured inside the running
+ * monitor-kmsg.c: lkp's kmsg.* stats of a kernel log captured inside the running
  * kernel (the kmsg monitor's file, `dmesg --decode` lines).
  *
  * dmesg.* counts the kernel's error reports (oopses, WARNINGs, BUGs);
