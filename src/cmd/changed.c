@@ -12,7 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "result/matrix.h"
-#include "stats/change.h"
+#include "result/change.h"
 #include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"

@@ -1,7 +1,7 @@
 /*
  * compare.c: `perfbot compare [options] BASE NEW [NEW2 ...]`.
  *
- * Loads the matrices, decides which metrics changed (stats/change.h) and
+ * Loads the matrices, decides which metrics changed (result/change.h) and
  * prints ncompare's table.  With --fail-on-regression the exit status
  * tells CI whether a key performance metric got worse: 3 when one did,
  * significantly (it is among the changed rows) and in its bad direction.

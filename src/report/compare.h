@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include "job/axes.h"
 #include "result/matrix.h"
-#include "stats/change.h"
+#include "result/change.h"
 
 
 struct compare_col {

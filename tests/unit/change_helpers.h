@@ -6,7 +6,7 @@
  * Include after test_helpers.h.
  */
 #include "result/matrix.h"
-#include "stats/change.h"
+#include "result/change.h"
 #include "util/xalloc.h"
 
 typedef int (*change_rule_fn)(const struct matrix *a, const struct matrix *b,

@@ -1,6 +1,6 @@
 /*
- * test_lkp_rule.c: lkp's changed-stat rule (src/stats/lkp_rule.c) and the
- * record JSON (src/stats/change.c).
+ * test_lkp_rule.c: lkp's changed-stat rule (src/result/lkp_rule.c) and the
+ * record JSON (src/result/change.c).
  *
  * First the conformance fixtures (../shared/conformance/lkp/
  * stats_changed_stats/NAME.yaml): every record lkp expects, field by field,
@@ -24,7 +24,7 @@
 #include <libfyaml.h>
 
 #include "result/matrix.h"
-#include "stats/change.h"
+#include "result/change.h"
 #include "stats/lkp_tables.h"
 #include "util/json_writer.h"
 #include "util/strbuf.h"

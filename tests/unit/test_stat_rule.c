@@ -1,5 +1,5 @@
 /*
- * test_stat_rule.c: `--rule stat` (src/stats/stat_rule.c) on hand-made
+ * test_stat_rule.c: `--rule stat` (src/result/stat_rule.c) on hand-made
  * matrices: what it reports, what it must not, and the fields it fills.
  * Every "not changed" case has a twin that is changed (or a precondition
  * on the raw test), so that a rule ignoring the mechanism fails here.
@@ -7,7 +7,7 @@
 #include "test_helpers.h"
 #include "change_helpers.h"
 #include "result/matrix.h"
-#include "stats/change.h"
+#include "result/change.h"
 #include "stats/stat_tests.h"
 #include "util/json_writer.h"
 #include "util/xalloc.h"

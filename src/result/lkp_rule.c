@@ -25,7 +25,7 @@
  * test and the perf-profile threshold's class match), integer division by
  * gap_distance, and how records print.
  */
-#include "stats/change.h"
+#include "result/change.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#ifndef PERFBOT_CHANGE_H
-#define PERFBOT_CHANGE_H
+#ifndef PERFBOT_RESULT_CHANGE_H
+#define PERFBOT_RESULT_CHANGE_H
 /*
  * Which metrics changed between a base matrix and a new one.
  *

@@ -39,7 +39,7 @@
  *
  * The rule is a pure function of the two matrices and the options.
  */
-#include "stats/change.h"
+#include "result/change.h"
 #include "stats/lkp_tables.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"

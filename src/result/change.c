@@ -8,7 +8,7 @@
  * them by lkp's arithmetic (see number_types below), so the rules need not
  * track a flag per field.
  */
-#include "stats/change.h"
+#include "result/change.h"
 
 #include <math.h>
 #include <stdio.h>

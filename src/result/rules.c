@@ -4,7 +4,7 @@
  * lists, so that the dependency runs one way: rules.c -> the rules ->
  * change.c.
  */
-#include "stats/change.h"
+#include "result/change.h"
 #include "util/xalloc.h"
 
 int changed_stats(const struct matrix *a, const struct matrix *b,
