@@ -283,7 +283,7 @@ int job_save(const struct job *job, const char *path);
 /*
  * True when key may appear at the top of a job: lkp's known keys (a
  * declared table in keys.c), monitors of job_monitor_table(), benchmarks
- * with a parser (parse/parser.h) or a runner (runner/registry.h, the
+ * with a parser (parse/parser.h) or a runner (job/bench_names.h, the
  * runners' names only: runner/runner.h builds on this layer), "#..."-style
  * markers, program names
  * found under include_dirs (programs/<key>/), and keys of lkp's "script

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "util/fileio.h"
-#include "runner/registry.h"
+#include "job/bench_names.h"
 #include "parse/parser.h"
 #include "util/xalloc.h"
 

@@ -1,5 +1,5 @@
 /*
- * runner.c: the registry of benchmark runners (runners.h) and what they
+ * runner.c: the registry of benchmark runners (job/runners.h) and what they
  * share: argv lists, reading a job's options with lkp's names and units,
  * the bench dir, availability checks and the table-driven output adapter.
  * See runner.h for the model.
@@ -22,12 +22,12 @@
 #include <unistd.h>
 
 #define RUNNER(ident, name) extern const struct runner runner_##ident;
-#include "runner/runners.h"
+#include "job/runners.h"
 #undef RUNNER
 
 static const struct runner *const runners[] = {
 #define RUNNER(ident, name) &runner_##ident,
-#include "runner/runners.h"
+#include "job/runners.h"
 #undef RUNNER
 	NULL
 };

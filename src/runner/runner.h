@@ -23,7 +23,7 @@
  *
  *     const struct runner runner_<ident> = { .name = "...", ... };
  *
- * and src/runner/runners.h lists it once (X-macro), as the parsers do.  A
+ * and src/job/runners.h lists it once (X-macro), as the parsers do.  A
  * runner that cannot work here still registers, with unimplemented_reason.
  *
  * Where a benchmark needs more than one program (a server on loopback for

@@ -823,7 +823,7 @@ static void test_known_keys(void **state)
 	assert_true(job_key_known("proc-vmstat", NULL));
 	assert_true(job_key_known("script tests/foo", NULL));
 	/* a benchmark with a runner but no parser of its name (its output
-	 * is adapted): known through the registry, runner/registry.h */
+	 * is adapted): known through the registry, job/bench_names.h */
 	assert_null(parser_find("sysbench"));
 	assert_true(job_key_known("sysbench", NULL));
 	/* keys the run itself reads (lkp's dbench.yaml has monitor_delay) */

@@ -5,7 +5,7 @@
  */
 #include "test_helpers.h"
 
-#include "runner/registry.h"
+#include "job/bench_names.h"
 #include "runner/runner.h"
 #include "job/job.h"
 #include "parse/parser.h"

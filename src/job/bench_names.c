@@ -1,13 +1,13 @@
 /*
- * registry.c: the registered benchmark names (registry.h).
+ * bench_names.c: the registered benchmark names (bench_names.h).
  */
-#include "runner/registry.h"
+#include "job/bench_names.h"
 
 #include <string.h>
 
 static const char *const names[] = {
 #define RUNNER(ident, name) name,
-#include "runner/runners.h"
+#include "job/runners.h"
 #undef RUNNER
 	NULL
 };

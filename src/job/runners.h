@@ -1,8 +1,10 @@
 /*
  * The registry of benchmark runners: RUNNER(ident, "ident") per line, ident being
  * the C name of `runner_<ident>` defined in src/runner/<name>.c.  Included
- * by runner.c with different definitions of RUNNER.  Built-in benchmarks
- * first, then Debian's.
+ * by runner/runner.c with different definitions of RUNNER, and by
+ * bench_names.c for the names alone: the list lives in the job layer,
+ * which asks which keys are benchmarks, because runner/ sits above it
+ * (scripts/layers.sh).  Built-in benchmarks first, then Debian's.
  */
 RUNNER(vm_scalability, "vm-scalability")
 RUNNER(will_it_scale, "will-it-scale")

@@ -1,10 +1,10 @@
-#ifndef PERFBOT_BENCH_REGISTRY_H
-#define PERFBOT_BENCH_REGISTRY_H
+#ifndef PERFBOT_JOB_BENCH_NAMES_H
+#define PERFBOT_JOB_BENCH_NAMES_H
 /*
  * The names of the benchmarks perfbot runs, from the registry
- * (runner/runners.h), without the runners themselves: the job layer asks
- * it which top-level keys are benchmarks (job_key_known) and cannot
- * include runner/runner.h, which builds commands from jobs.  Each name is
+ * (job/runners.h), without the runners themselves: the job layer asks
+ * it which top-level keys are benchmarks (job_key_known) and sits below
+ * runner/, which builds commands from jobs.  Each name is
  * the .name of the runner of the same line (test_runners checks).
  */
 #include <stdbool.h>
