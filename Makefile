@@ -21,7 +21,7 @@ PKGS     = libfyaml json-c zlib sqlite3 libpq
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc $(shell pkg-config --cflags $(PKGS))
-# not -lpq: src/lab/libpq.c loads it on first use (its 24 libraries cost
+# not -lpq: src/pg/libpq.c loads it on first use (its 24 libraries cost
 # every command ~30 ms at start); -ldl for glibc before 2.34
 LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS))) -ldl -lm -lpthread
 SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -229,12 +229,12 @@ $(BUILD)/bench/detect-sim: bench/detect-sim.c $(BUILD)/libperfbot.a
 # build/static's, made with the default flags.
 STATIC_BINS = $(BUILD)/static/perfbot $(BUILD)/static/will-it-scale \
 	$(BUILD)/static/vm-scalability $(BUILD)/static/aim7 $(BUILD)/static/bench-harness
-# Without lab mode (PERFBOT_NO_LAB: no src/lab, no PostgreSQL store): a
+# Without lab mode (PERFBOT_NO_LAB: no src/lab, no src/pg, no PostgreSQL store): a
 # test kernel's initramfs has no lab database to talk to, and Debian's
 # libpq has no static build (no libpgcommon.a, no static Kerberos).
 STATIC_PKGS = $(filter-out libpq,$(PKGS))
 STATIC_LIBS = $(shell pkg-config --static --libs $(STATIC_PKGS)) -lm -lpthread
-STATIC_SRCS = $(filter-out src/lab/% src/store/store_pg.c,$(LIB_SRCS))
+STATIC_SRCS = $(filter-out src/lab/% src/pg/% src/store/store_pg.c,$(LIB_SRCS))
 .PHONY: static
 static: $(STATIC_BINS)
 all: static

@@ -1,14 +1,15 @@
 /*
  * lab.c: `perfbot lab init --db URL`: bring a PostgreSQL database to this
- * perfbot's lab schema (roles, tables, functions, grants; src/lab/schema.h).
+ * perfbot's lab schema (roles, tables, functions, grants; src/pg/schema.h).
  *
  * Safe to run again and from several machines at once: migrations run
  * in one transaction under an advisory lock, and a database already at
  * this version is left alone.
  */
 #include "cmd/cmd.h"
-#include "lab/pg.h"
-#include "lab/schema.h"
+#include "pg/pg.h"
+#include "pg/schema.h"
+#include "lab/init.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "job/job.h"
 #include "job/split.h"
 #include "lab/queue.h"
-#include "lab/schema.h"
+#include "pg/schema.h"
 #include "lab/upload.h"
 #include "run/run.h"
 #include "util/pathsafe.h"

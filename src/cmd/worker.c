@@ -7,8 +7,8 @@
  * at hand finish, two abort it.
  */
 #include "cmd/cmd.h"
-#include "lab/pg.h"
-#include "lab/schema.h"
+#include "pg/pg.h"
+#include "pg/schema.h"
 #include "lab/worker.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

@@ -2,15 +2,15 @@
 #define PERFBOT_LAB_QUEUE_H
 /*
  * The lab's job queue on PostgreSQL: each call is one statement calling
- * one of the functions of src/lab/migrations.c; the states and their
- * transitions are drawn and explained atop src/lab/schema.c.  This file
+ * one of the functions of src/pg/migrations.c; the states and their
+ * transitions are drawn and explained atop src/pg/schema.c.  This file
  * is the C side: typed arguments in, typed answers out, one-line errors.
  *
  * Who calls what: `perfbot queue` (a submitter's login) calls submit,
  * list, cancel, retry; `perfbot worker` (a box's login) calls claim,
  * heartbeat, fail, and lab_upload (upload.h) to complete.
  */
-#include "lab/pg.h"
+#include "pg/pg.h"
 
 /* Defaults of `perfbot queue submit`. */
 #define QUEUE_PRIORITY_DEFAULT 5      /* 0 runs first, 9 last */

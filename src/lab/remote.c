@@ -5,7 +5,7 @@
 #include "job/job.h"
 #include "job/split.h"
 #include "lab/queue.h"
-#include "lab/schema.h"
+#include "pg/schema.h"
 #include "lab/upload.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"

@@ -28,7 +28,7 @@
  * entry twice.
  */
 #include <signal.h>
-#include "lab/pg.h"
+#include "pg/pg.h"
 
 struct job;
 

@@ -29,7 +29,7 @@
  *
  * lab_fetch brings a done job's runs back into a local result tree.
  */
-#include "lab/pg.h"
+#include "pg/pg.h"
 #include "lab/queue.h"
 
 /*

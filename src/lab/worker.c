@@ -12,7 +12,7 @@
 #include "job/job.h"
 #include "lab/checkout.h"
 #include "lab/queue.h"
-#include "lab/schema.h"
+#include "pg/schema.h"
 #include "lab/upload.h"
 #include "monitor/perf.h"
 #include "run/run.h"

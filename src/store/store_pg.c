@@ -1,10 +1,10 @@
 /*
  * store_pg.c: the store on PostgreSQL, for lab mode (`--db postgresql://`
  * or PERFBOT_DB).  The same queries as SQLite (store.c), through libpq
- * (src/lab/pg.h).
+ * (src/pg/pg.h).
  *
  * The tables live in the schema "perfbot" beside the lab's queue, owned
- * by the role perfbot_admin (src/lab/schema.h), and the connection sets
+ * by the role perfbot_admin (src/pg/schema.h), and the connection sets
  * search_path to it, so that store.c's unqualified table names resolve
  * there.  `perfbot lab init` makes the roles and the schema and runs the
  * migrations below (as perfbot_admin, so that the admin role owns them);
@@ -20,8 +20,8 @@
  * would not allow on one connection.  Samples of a run go in with COPY.
  */
 #include "store/backend.h"
-#include "lab/pg.h"
-#include "lab/schema.h"
+#include "pg/pg.h"
+#include "pg/schema.h"
 #include "util/xalloc.h"
 
 #include <math.h>

@@ -24,7 +24,7 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 #ifndef PERFBOT_NO_LAB
-#include "lab/pg.h"
+#include "pg/pg.h"
 #include "lab/queue.h"
 #include "lab/remote.h"
 #endif

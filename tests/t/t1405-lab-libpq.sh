@@ -1,5 +1,5 @@
 #!/bin/sh
-# libpq is loaded on first use (src/lab/libpq.c): commands that never talk
+# libpq is loaded on first use (src/pg/libpq.c): commands that never talk
 # to PostgreSQL run without it, and lab mode without it says so in one
 # line.  "Without it": in a mount namespace of the test's own, /dev/null
 # is bound over the library, so that dlopen fails there and nowhere else.

@@ -17,8 +17,9 @@
  * are installed, which CI does.
  */
 #include "test_helpers.h"
-#include "lab/pg.h"
-#include "lab/schema.h"
+#include "pg/pg.h"
+#include "pg/schema.h"
+#include "lab/init.h"
 #include "util/xalloc.h"
 
 /* Logins the tests use; roles are cluster-wide, made once per server. */

@@ -1,7 +1,7 @@
 /*
  * pg.c: libpq connections with one-line errors and reconnects (see pg.h).
  */
-#include "lab/pg.h"
+#include "pg/pg.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

@@ -1,6 +1,7 @@
 /*
  * schema.c: the lab's roles, and the running of its migrations (their SQL
- * is in migrations.c; see schema.h).
+ * is in migrations.c; see schema.h).  `perfbot lab init` as a whole,
+ * which opens the store between two of these steps, is src/lab/init.c.
  *
  * The queue's life (each arrow is one SQL function of migrations.c; the
  * tests in tests/unit/test_lab_queue.c take every one):
@@ -27,9 +28,8 @@
  *   PBN01  no such job
  *   PBS01  the job's state does not allow it (cancel a done job, ...)
  */
-#include "lab/schema.h"
-#include "lab/migrations.h"
-#include "store/store.h"
+#include "pg/schema.h"
+#include "pg/migrations.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -73,8 +73,7 @@ int lab_schema_version(void)
 	return lab_nr_migrations;
 }
 
-/* The database's version of component: 0 when unset; -1 after an error. */
-static int read_version(struct pg *db, const char *component)
+int lab_read_version(struct pg *db, const char *component)
 {
 	const char *p[1] = { component };
 	PGresult *r = pg_query(db, "SELECT version FROM perfbot.schema_version "
@@ -107,8 +106,7 @@ static void rollback(struct pg *db)
 	db->quiet = q;
 }
 
-/* Roles, the schema and the version table. */
-static int bootstrap_roles(struct pg *db)
+int lab_bootstrap(struct pg *db)
 {
 	if (begin_locked(db) < 0)
 		goto fail;
@@ -131,15 +129,15 @@ fail:
 	return -1;
 }
 
-static int migrate_lab(struct pg *db, struct lab_versions *out)
+int lab_migrate_queue(struct pg *db, int *from, int *to)
 {
 	char buf[16];
 	const char *p[1] = { buf };
 	int v;
 
-	if (begin_locked(db) < 0 || (v = read_version(db, "lab")) < 0)
+	if (begin_locked(db) < 0 || (v = lab_read_version(db, "lab")) < 0)
 		goto fail;
-	out->lab_from = out->lab_to = v;
+	*from = *to = v;
 	if (v > lab_nr_migrations) {
 		error("the database's lab schema is version %d, newer than this perfbot's %d: "
 		      "upgrade perfbot", v, lab_nr_migrations);
@@ -158,30 +156,11 @@ static int migrate_lab(struct pg *db, struct lab_versions *out)
 		    "ON CONFLICT (component) DO UPDATE SET version = excluded.version", 1, p) < 0 ||
 	    pg_exec(db, "COMMIT", 0, NULL) < 0)
 		goto fail;
-	out->lab_to = v;
+	*to = v;
 	return 0;
 fail:
 	rollback(db);
 	return -1;
-}
-
-int lab_migrate(struct pg *db, struct lab_versions *out)
-{
-	struct store *s;
-
-	memset(out, 0, sizeof(*out));
-	/* the store is opened by URL: anything else would name a file */
-	if (!pg_is_url(db->url))
-		return error("lab init needs a postgresql:// URL, not '%s'", db->url);
-	if (bootstrap_roles(db) < 0 || (out->store_from = read_version(db, "store")) < 0)
-		return -1;
-	out->store_to = out->store_from;
-	/* the store's tables first: the lab's functions write into them */
-	if (store_open(&s, db->url, STORE_CREATE) < 0)
-		return -1;
-	out->store_to = store_schema_version(s);
-	store_close(s);
-	return migrate_lab(db, out);
 }
 
 int lab_check_schema(struct pg *db)
@@ -189,7 +168,7 @@ int lab_check_schema(struct pg *db)
 	int v;
 
 	db->quiet = true;
-	v = read_version(db, "lab");
+	v = lab_read_version(db, "lab");
 	db->quiet = false;
 	if (v < 0) {
 		if (pg_failed_with(db, "42P01") || pg_failed_with(db, "3F000"))

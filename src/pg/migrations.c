@@ -6,8 +6,8 @@
  * schema.c runs them; the queue's life and perfbot's SQLSTATEs are
  * described at its top.
  */
-#include "lab/migrations.h"
-#include "lab/schema.h"
+#include "pg/migrations.h"
+#include "pg/schema.h"
 
 /* Common heads of the SECURITY DEFINER functions: a fixed search_path,
  * or a caller could put its own perfbot.* or operators first. */

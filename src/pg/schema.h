@@ -1,5 +1,5 @@
-#ifndef PERFBOT_LAB_SCHEMA_H
-#define PERFBOT_LAB_SCHEMA_H
+#ifndef PERFBOT_PG_SCHEMA_H
+#define PERFBOT_PG_SCHEMA_H
 /*
  * The lab's database schema: numbered migrations, the roles and their
  * grants, as `perfbot lab init` applies them.
@@ -32,8 +32,11 @@
  * "store" for the store's tables, src/store/store_pg.c); versions only
  * grow.  A database at a newer version than this perfbot knows is
  * refused, never "fixed"; an older one is migrated only by lab init.
+ *
+ * This is the PostgreSQL layer's (src/pg/): lab and store both stand on
+ * it, and it on util alone.
  */
-#include "lab/pg.h"
+#include "pg/pg.h"
 
 #define LAB_ROLE_ADMIN "perfbot_admin"
 #define LAB_ROLE_SUBMITTER "perfbot_submitter"
@@ -58,23 +61,26 @@
 /* The lab schema version this perfbot reads and writes. */
 int lab_schema_version(void);
 
-/* Schema versions before and after lab_migrate. */
-struct lab_versions {
-	int store_from, store_to;     /* the store's tables (store_pg.c) */
-	int lab_from, lab_to;         /* the queue and uploads (schema.c) */
-};
-
 /*
- * `perfbot lab init`: create the roles (when missing), the schema and
- * its version table; then the store's migrations (store_open on this
- * URL); then the lab's, whose functions write into the store's tables.
- * Each step is one transaction under an advisory lock, so two inits at
- * once serialize (the second finds nothing to do) and a failure leaves
- * each component at a version it fully has.  0, or -1 after an error.
- * The first init needs a superuser (it creates roles and a schema);
- * later ones any member of perfbot_admin.
+ * The steps of `perfbot lab init` (lab_migrate, src/lab/init.h, runs
+ * them with the store's migrations between the two), each one
+ * transaction under an advisory lock, so that two inits at once
+ * serialize (the second finds nothing to do) and a failure leaves each
+ * component at a version it fully has.
+ *
+ * lab_bootstrap creates the roles (when missing), the schema and its
+ * version table: the first init needs a superuser for it, later ones
+ * any member of perfbot_admin.  lab_migrate_queue runs the lab's own
+ * migrations (the queue and uploads), from the database's version
+ * (*from) to this perfbot's (*to).  Each returns 0, or -1 after an
+ * error.
  */
-int lab_migrate(struct pg *db, struct lab_versions *out);
+int lab_bootstrap(struct pg *db);
+int lab_migrate_queue(struct pg *db, int *from, int *to);
+
+/* The database's schema version of component ("lab", "store"): 0 when
+ * it has none; -1 after an error (quiet when db->quiet). */
+int lab_read_version(struct pg *db, const char *component);
 
 /*
  * Check that the database holds the lab schema at this perfbot's version.

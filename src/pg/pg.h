@@ -1,5 +1,5 @@
-#ifndef PERFBOT_LAB_PG_H
-#define PERFBOT_LAB_PG_H
+#ifndef PERFBOT_PG_PG_H
+#define PERFBOT_PG_PG_H
 /*
  * PostgreSQL connections for lab mode (the queue, the workers, the
  * PostgreSQL backend of the store): a thin layer over libpq that keeps
