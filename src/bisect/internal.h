@@ -10,7 +10,7 @@
 #include "bisect/decide.h"
 #include "bisect/driver.h"
 #include "bisect/kernel.h"
-#include "run/checkout.h"
+#include "git/checkout.h"
 #include "util/strbuf.h"
 
 struct job;

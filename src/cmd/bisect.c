@@ -26,7 +26,7 @@
 #include "run/run.h"
 #include "util/cmdline.h"
 #include "util/fileio.h"
-#include "util/git.h"
+#include "git/git.h"
 
 #include <getopt.h>
 #include <limits.h>

@@ -17,7 +17,7 @@
 #include "util/csv.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
-#include "util/git.h"
+#include "git/git.h"
 #include "util/printable.h"
 
 #include <fnmatch.h>

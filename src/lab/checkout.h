@@ -11,7 +11,7 @@
  * out at the commit: a job can build in it and remove it with rm -rf,
  * and no two jobs ever share a work tree.
  *
- * Not src/run/checkout.h, which keeps a worktree of a repository on this
+ * Not src/git/checkout.h, which keeps a worktree of a repository on this
  * machine for bisect and watch: a box has no repository of its own, only
  * the URL, and a failed build's last line is the reason the queue keeps.
  */

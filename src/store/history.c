@@ -7,9 +7,9 @@
  * chosen job's complete samples become one point per commit.
  */
 #include "store/history.h"
+#include "git/git.h"
 #include "store/job_filter.h"
 #include "stats/summary.h"
-#include "util/git.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 

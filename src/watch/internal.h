@@ -5,7 +5,7 @@
  * bisect, reports, mails) share; not for other layers.
  */
 #include "bisect/kernel.h"
-#include "run/checkout.h"
+#include "git/checkout.h"
 #include "util/strmap.h"
 #include "watch/watch.h"
 #ifndef PERFBOT_NO_LAB

@@ -7,6 +7,7 @@
 #include "watch/internal.h"
 #include "detect/detect.h"
 #include "watch/range.h"
+#include "git/git.h"
 #include "job/job.h"
 #include "report/report.h"
 #include "result/matrix.h"
@@ -14,7 +15,6 @@
 #include "store/history.h"
 #include "store/store.h"
 #include "util/fileio.h"
-#include "util/git.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

@@ -1,11 +1,11 @@
-/* Unit tests of src/store/history.c and src/util/git.c: a metric along a
+/* Unit tests of src/store/history.c and src/git/git.c: a metric along a
  * real git repository's first-parent line, from a store filled here. */
 #include "test_helpers.h"
 #include "store/history.h"
 #include "store/job_filter.h"
 #include "store/store.h"
 #include "result/matrix.h"
-#include "util/git.h"
+#include "git/git.h"
 #include "util/xalloc.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * checkout.c: private worktrees where commits are checked out and built
  * (see checkout.h).
  */
-#include "run/checkout.h"
+#include "git/checkout.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"

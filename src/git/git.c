@@ -1,5 +1,5 @@
 /* git.c: a repository's history through git's plumbing (see git.h). */
-#include "util/git.h"
+#include "git/git.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
