@@ -9,6 +9,7 @@
 #include "bisect/kernel.h"
 #include "bisect/log.h"
 #include "git/checkout.h"
+#include "git/git.h"
 #include "job/job.h"
 #include "lab/queue.h"
 #include "lab/remote.h"
@@ -35,26 +36,19 @@
 
 const char *const bisect_wt_name[3] = { "good", "bad", "step" };
 
-/* Run git -C dir with the arguments up to a NULL; stdout into out. */
+/* Run git -C dir with the arguments up to a NULL; stdout into out.
+ * git's progress chatter ("HEAD is now at ...") would interleave with
+ * the report: errors come back in the exit code (git/git.h). */
 __attribute__((sentinel))
 int bisect_git(struct bisect *b, const char *dir, struct strbuf *out, ...)
 {
-	char *argv[16] = { "git", "-C", (char *)dir };
-	struct strbuf tmp = STRBUF_INIT;
+	struct git_cmd g = { .dir = dir, .out = out, .verbose = b->o->verbose };
 	va_list ap;
-	int n = 3, rc;
+	int rc;
 
 	va_start(ap, out);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
-		n++;
+	rc = git_runv(&g, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	/* git's progress chatter ("HEAD is now at ...") would interleave with
-	 * the report; errors are what matters and come back in out/exit code */
-	rc = capture_command_err(argv, NULL, out ? out : &tmp, b->o->verbose > 1 ? NULL : "/dev/null");
-	if (b->o->verbose > 1)
-		fprintf(stderr, "perfbot: git %s %s %s -> %d\n", argv[3], n > 4 ? argv[4] : "", n > 5 ? argv[5] : "", rc);
-	strbuf_release(&tmp);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
  * (see checkout.h).
  */
 #include "git/checkout.h"
+#include "git/git.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
@@ -40,63 +41,56 @@ void checkout_forget(struct checkout *c)
 	c->built = NULL;
 }
 
-/* git -C dir ARGS... (NULL-terminated); stdout into out.  Its stderr is
- * chatter ("HEAD is now at ...") unless -vv asks for it. */
+/* git -C dir ARGS... (NULL-terminated); stdout into out; what names a
+ * failure (with git's reason), NULL keeps it quiet. */
 __attribute__((sentinel))
-static int git(const struct checkout *c, const char *dir, struct strbuf *out, ...)
+static int git(const struct checkout *c, const char *dir, struct strbuf *out, const char *what, ...)
 {
-	char *argv[16] = { "git", "-C", (char *)dir };
-	struct strbuf tmp = STRBUF_INIT;
+	struct git_cmd g = { .dir = dir, .out = out, .what = what, .verbose = c->verbose };
 	va_list ap;
-	int n = 3, rc;
+	int rc;
 
-	va_start(ap, out);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
-		n++;
+	va_start(ap, what);
+	rc = git_runv(&g, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	rc = capture_command_err(argv, NULL, out ? out : &tmp, c->verbose > 1 ? NULL : "/dev/null");
-	if (c->verbose > 1)
-		fprintf(stderr, "perfbot: git %s %s -> %d\n", argv[3], n > 4 ? argv[4] : "", rc);
-	strbuf_release(&tmp);
 	return rc;
 }
 
 /* Put the worktree at sha: create it, or check sha out unless HEAD is it. */
 static int check_out(struct checkout *c, const char *sha)
 {
-	struct strbuf out = STRBUF_INIT, head = STRBUF_INIT;
+	struct strbuf head = STRBUF_INIT, what = STRBUF_INIT;
 	int ret = 0;
 
 	if (!is_dir(c->path)) {
 		/* a worktree dir removed by hand (an old bisect's state dir) is
 		 * still registered, and git would refuse to add it again */
-		git(c, c->repo, NULL, "worktree", "prune", NULL);
-		if (git(c, c->repo, &out, "worktree", "add", "--detach", c->path, sha, NULL) != 0)
-			ret = error("cannot create worktree '%s' at %.12s: %s", c->path, sha, out.buf);
+		git(c, c->repo, NULL, NULL, "worktree", "prune", NULL);
+		strbuf_addf(&what, "cannot create worktree '%s' at %.12s", c->path, sha);
+		ret = git(c, c->repo, NULL, what.buf, "worktree", "add", "--detach", c->path, sha, NULL);
 	} else {
-		git(c, c->path, &head, "rev-parse", "HEAD", NULL);
+		git(c, c->path, &head, NULL, "rev-parse", "HEAD", NULL);
 		strbuf_rtrim(&head);
-		if (strcmp(head.buf, sha) &&
-		    git(c, c->path, &out, "checkout", "-q", "--detach", sha, NULL) != 0)
-			ret = error("cannot check out %s in '%s': %s", sha, c->path, out.buf);
+		strbuf_addf(&what, "cannot check out %s in '%s'", sha, c->path);
+		if (strcmp(head.buf, sha))
+			ret = git(c, c->path, NULL, what.buf, "checkout", "-q", "--detach", sha, NULL);
 	}
-	strbuf_release(&out);
 	strbuf_release(&head);
+	strbuf_release(&what);
 	return ret;
 }
 
 int checkout_remove(const char *repo, const char *path)
 {
 	struct checkout c = { .repo = (char *)repo, .path = (char *)path };
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf what = STRBUF_INIT;
 	int ret = 0;
 
-	if (is_dir(path) &&
-	    git(&c, repo, &out, "worktree", "remove", "--force", path, NULL) != 0)
-		ret = error("cannot remove worktree '%s': %s", path, out.buf);
-	git(&c, repo, NULL, "worktree", "prune", NULL);
-	strbuf_release(&out);
+	strbuf_addf(&what, "cannot remove worktree '%s'", path);
+	if (is_dir(path))
+		ret = git(&c, repo, NULL, what.buf, "worktree", "remove", "--force", path, NULL);
+	git(&c, repo, NULL, NULL, "worktree", "prune", NULL);
+	strbuf_release(&what);
 	return ret;
 }
 

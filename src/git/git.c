@@ -1,23 +1,130 @@
-/* git.c: a repository's history through git's plumbing (see git.h). */
+/* git.c: running git, and a repository's history through its plumbing
+ * (see git.h). */
 #include "git/git.h"
+#include "util/fileio.h"
+#include "util/lines.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* A file for git's stderr under $TMPDIR (or /tmp), so that its last line
+ * can name the reason: 0 and path filled, or -1 after a message. */
+static int err_file(struct strbuf *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	strbuf_addf(path, "%s/perfbot-git.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path->buf);
+	if (fd < 0)
+		return error("cannot create a temp file '%s': %s", path->buf, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+static void trace(const char *const *argv, int rc)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "perfbot:");
+	for (; *argv; argv++)
+		strbuf_addf(&sb, " %s", *argv);
+	strbuf_addf(&sb, " -> %d\n", rc);
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
+int git_run(const struct git_cmd *g, const char *const *args)
+{
+	struct strbuf tmp = STRBUF_INIT, errpath = STRBUF_INIT, err = STRBUF_INIT;
+	const char **argv = NULL;
+	size_t nr = 0, alloc = 0;
+	const char *err_to = "/dev/null";
+	bool capture = !g->err_path && (g->what || g->verbose > 1);
+	int rc;
+
+	ALLOC_GROW(argv, nr + 3, alloc);
+	argv[nr++] = "git";
+	if (g->dir) {
+		argv[nr++] = "-C";
+		argv[nr++] = g->dir;
+	}
+	for (; *args; args++) {
+		ALLOC_GROW(argv, nr + 1, alloc);
+		argv[nr++] = *args;
+	}
+	ALLOC_GROW(argv, nr + 1, alloc);
+	argv[nr] = NULL;
+	if (g->err_path)
+		err_to = g->err_path;
+	else if (capture && err_file(&errpath) < 0)
+		capture = false;
+	if (capture)
+		err_to = errpath.buf;
+	rc = capture_command_err((char *const *)argv, NULL, g->out ? g->out : &tmp, err_to);
+	if (capture) {
+		read_file(&err, errpath.buf);
+		unlink(errpath.buf);
+	}
+	if (g->verbose > 1) {
+		fputs(err.buf, stderr);
+		trace(argv, rc);
+	}
+	if (rc > 0 && g->what) {
+		struct strbuf line = STRBUF_INIT;
+		last_nonempty_line(err.buf, &line);
+		error("%s: %s", g->what, line.len ? line.buf : "git failed");
+		strbuf_release(&line);
+	}
+	free(argv);
+	strbuf_release(&tmp);
+	strbuf_release(&errpath);
+	strbuf_release(&err);
+	if (g->what)
+		return rc ? -1 : 0;
+	return rc;
+}
+
+int git_runv(const struct git_cmd *g, va_list ap)
+{
+	const char **args = NULL;
+	size_t nr = 0, alloc = 0;
+	int rc;
+
+	do {
+		ALLOC_GROW(args, nr + 1, alloc);
+		args[nr] = va_arg(ap, const char *);
+	} while (args[nr++]);
+	rc = git_run(g, args);
+	free(args);
+	return rc;
+}
+
+int git_runl(const struct git_cmd *g, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, g);
+	rc = git_runv(g, ap);
+	va_end(ap);
+	return rc;
+}
 
 /* Run git -C repo ARGS..., stdout into out, stderr to /dev/null.  The
  * exit code, or -1 with a message when git could not run. */
 static int git(const char *repo, struct strbuf *out, const char *const *args)
 {
-	const char *argv[16] = { "git", "-C", repo };
-	int n = 3;
+	struct git_cmd g = { .dir = repo, .out = out };
 
-	for (; *args && n < 15; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	return capture_command_err((char *const *)argv, NULL, out, "/dev/null");
+	return git_run(&g, args);
 }
 
 int git_check_repo(const char *repo)

@@ -1,15 +1,53 @@
 #ifndef PERFBOT_GIT_H
 #define PERFBOT_GIT_H
 /*
- * git.h: reading a repository's history by running git, as the bisect
- * driver does (git is a dependency; its plumbing output is stable).
- * git's own stderr is kept off the terminal: each failure becomes one
- * "perfbot: ..." line that names the repository and what was asked.
+ * git.h: the one way perfbot runs git (git is a dependency; its plumbing
+ * output is stable), and reading a repository's history with it.  The
+ * worktrees bisect and watch build in are git/checkout.h.
+ *
+ * git's own stderr is kept off the terminal: a failure becomes one
+ * "perfbot: ..." line that names the repository and what was asked, with
+ * git's own last line when the caller gives a `what`.
+ *
+ *   struct git_cmd g = { .dir = repo, .out = &sb, .what = "cannot fetch" };
+ *   if (git_runl(&g, "fetch", "--quiet", "origin", NULL) < 0)
+ *           ...   // "perfbot: cannot fetch: fatal: ..." was printed
  *
  * Ownership: the lists these fill are yours; free them with the matching
  * *_release().  Return contract: 0 on success, -1 after the message,
  * unless documented otherwise.
  */
+#include <stdarg.h>
+
+struct strbuf;
+
+/* How to run one git command; zero-initialise what is not used. */
+struct git_cmd {
+	const char *dir;        /* `git -C dir`; NULL: perfbot's cwd (a clone
+				   between absolute paths) */
+	struct strbuf *out;     /* git's stdout is appended; NULL: dropped */
+	/*
+	 * NULL: a quiet probe, git's exit code is the answer.  Else a
+	 * failure is an error: "perfbot: <what>: <git's last stderr line>".
+	 */
+	const char *what;
+	const char *err_path;   /* git's stderr into this file (truncated),
+				   a build log; else captured or dropped */
+	int verbose;            /* > 1: each command and its exit code, and
+				   git's stderr, on perfbot's stderr */
+};
+
+/*
+ * Run git with args (NULL-terminated, after "git [-C dir]").  Without
+ * g->what: git's exit code (0 success, 1..255 git said no, nothing
+ * printed), or -1 after a message when git could not be run.  With
+ * g->what: 0, or -1 after the message.
+ */
+int git_run(const struct git_cmd *g, const char *const *args);
+/* The same with the arguments as a list ending with NULL. */
+__attribute__((sentinel)) int git_runl(const struct git_cmd *g, ...);
+/* The same with the list in ap, for wrappers that add their defaults. */
+int git_runv(const struct git_cmd *g, va_list ap);
 
 struct git_commit {
 	char *sha;              /* full object name */

@@ -5,6 +5,7 @@
 #include "runner/runner.h"
 #include "kernel/bzimage.h"
 #include "kernel/kconfig.h"
+#include "git/git.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
@@ -145,22 +146,12 @@ struct build {
 };
 
 /* git -C dir args...; stdout into out (may be NULL), stderr to err_path
- * (NULL: /dev/null). */
+ * (NULL: dropped).  git's exit code (git/git.h). */
 static int git_in(const char *dir, struct strbuf *out, const char *err_path, const char *const *args)
 {
-	struct argv_list argv = ARGV_LIST_INIT;
-	struct strbuf tmp = STRBUF_INIT;
-	int rc;
+	struct git_cmd g = { .dir = dir, .out = out, .err_path = err_path };
 
-	argv_list_push(&argv, "git");
-	argv_list_push(&argv, "-C");
-	argv_list_push(&argv, dir);
-	for (int i = 0; args[i]; i++)
-		argv_list_push(&argv, args[i]);
-	rc = capture_command_err(argv.v, NULL, out ? out : &tmp, err_path ? err_path : "/dev/null");
-	argv_list_release(&argv);
-	strbuf_release(&tmp);
-	return rc;
+	return git_run(&g, args);
 }
 
 static int resolve(struct build *b)

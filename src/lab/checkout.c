@@ -2,7 +2,9 @@
  * checkout.c: a job's private checkout and build (checkout.h).
  */
 #include "lab/checkout.h"
+#include "git/git.h"
 #include "util/fileio.h"
+#include "util/lines.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
@@ -17,50 +19,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The last non-empty line of text, into line. */
-static void last_line(const char *text, struct strbuf *line)
-{
-	const char *end = text + strlen(text), *start;
-
-	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	strbuf_reset(line);
-	strbuf_add(line, start, (size_t)(end - start));
-}
-
-/*
- * Run git with argv (after "git") in dir; on failure, print what and git's
- * last stderr line.  0 or -1.  stdout is appended to out when given.
- */
+/* Run git with args in dir (NULL: perfbot's cwd); a failure is an
+ * error naming what, with git's last stderr line.  0 or -1.  stdout is
+ * appended to out when given. */
 static int git(const char *dir, struct strbuf *out, const char *what, const char *const *args)
 {
-	char *argv[16] = { "git" };
-	char errpath[] = "/tmp/perfbot-git.XXXXXX";
-	struct strbuf tmp = STRBUF_INIT, err = STRBUF_INIT, line = STRBUF_INIT;
-	int n = 1, rc, fd = mkstemp(errpath);
+	struct git_cmd g = { .dir = dir, .out = out, .what = what };
 
-	if (fd < 0)
-		return error("cannot create a temp file: %s", strerror(errno));
-	close(fd);
-	while (n < 15 && args[n - 1]) {
-		argv[n] = (char *)args[n - 1];
-		n++;
-	}
-	argv[n] = NULL;
-	rc = capture_command_err(argv, dir, out ? out : &tmp, errpath);
-	if (rc != 0) {
-		read_file(&err, errpath);
-		last_line(err.buf, &line);
-		error("%s: %s", what, line.len ? line.buf : "git failed");
-	}
-	unlink(errpath);
-	strbuf_release(&tmp);
-	strbuf_release(&err);
-	strbuf_release(&line);
-	return rc ? -1 : 0;
+	return git_run(&g, args);
 }
 
 /* FNV-1a: a stable file name for a URL, whatever characters it holds. */
@@ -97,13 +63,11 @@ static int fill_cache(const char *repo, const char *commit, const char *cache)
 		const char *fetch[] = { "fetch", "--quiet", "--tags", "origin",
 					"+refs/heads/*:refs/heads/*", NULL };
 		/* a quiet probe: a commit not fetched yet is no error */
-		char *argv[] = { "git", "cat-file", "-e", spec.buf, NULL };
-		struct strbuf out = STRBUF_INIT;
-		if (!is_full_sha(commit) || capture_command_err(argv, cache, &out, "/dev/null") != 0) {
+		struct git_cmd probe = { .dir = cache };
+		if (!is_full_sha(commit) || git_runl(&probe, "cat-file", "-e", spec.buf, NULL) != 0) {
 			strbuf_addf(&what, "cannot fetch '%s'", repo);
 			ret = git(cache, NULL, what.buf, fetch);
 		}
-		strbuf_release(&out);
 	}
 	strbuf_release(&spec);
 	strbuf_release(&what);
@@ -183,7 +147,7 @@ int lab_build(const char *build, const char *dir, const char *log_path,
 	if (r == FINISH_INTERRUPTED)
 		return error("build interrupted");
 	read_file(&log, log_path);
-	last_line(log.buf, &line);
+	last_nonempty_line(log.buf, &line);
 	if (r == FINISH_EXITED && WIFEXITED(cp.status))
 		error("build failed (exit status %d): %s", WEXITSTATUS(cp.status),
 		      line.len ? line.buf : "no output");

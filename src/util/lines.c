@@ -198,3 +198,16 @@ void field_list_release(struct field_list *fl)
 	fl->str = NULL;
 	fl->nr = fl->alloc = fl->str_alloc = 0;
 }
+
+void last_nonempty_line(const char *text, struct strbuf *line)
+{
+	const char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	strbuf_reset(line);
+	strbuf_add(line, start, (size_t)(end - start));
+}

@@ -177,4 +177,9 @@ size_t split_char_str(struct field_list *fl, const char *s, char sep);
 /* Free the storage; fl is then FIELD_LIST_INIT again. */
 void field_list_release(struct field_list *fl);
 
+/* The last line of text that holds more than blanks (its trailing ' ',
+ * '\r' and '\n' dropped) into line, replacing what it held; empty when
+ * there is none.  What a failed tool's output says last: its reason. */
+void last_nonempty_line(const char *text, struct strbuf *line);
+
 #endif

@@ -3,6 +3,7 @@
  */
 #include "watch/range.h"
 #include "bisect/driver.h"
+#include "git/git.h"
 #include "report/report.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
@@ -14,12 +15,11 @@
 int range_untested(const char *repo, const char *good, const char *bad)
 {
 	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
-	char *argv[] = { "git", "-C", (char *)repo, "rev-list", "--count", NULL, NULL };
+	struct git_cmd g = { .dir = repo, .out = &out };
 	long n = -1;
 
 	strbuf_addf(&spec, "%s..%s", good, bad);
-	argv[5] = spec.buf;
-	if (capture_command_err(argv, NULL, &out, "/dev/null") == 0)
+	if (git_runl(&g, "rev-list", "--count", spec.buf, NULL) == 0)
 		n = strtol(out.buf, NULL, 10);
 	if (n < 0)
 		error("%s: cannot count the commits of %.12s..%.12s", repo, good, bad);

@@ -200,8 +200,8 @@ static int default_state(struct watch *w)
 static int git_out(const struct watch *w, struct strbuf *out, const char *a1, const char *a2,
 		   const char *a3, const char *a4)
 {
-	char *argv[] = { "git", "-C", w->o->repo, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL };
-	return capture_command_err(argv, NULL, out, "/dev/null");
+	struct git_cmd g = { .dir = w->o->repo, .out = out };
+	return git_runl(&g, a1, a2, a3, a4, NULL);
 }
 
 /* The first remote's name, or an empty sb when there is none. */

@@ -1,0 +1,178 @@
+/* Unit tests of git_run (src/git/git.c), the one way perfbot runs git:
+ * -C, stdout, a quiet probe's exit code, an error with git's reason,
+ * stderr into a file, and -vv's trace. */
+#include "test_helpers.h"
+#include "git/git.h"
+#include "util/xalloc.h"
+
+#include <unistd.h>
+
+TEST_TMPDIR("git")
+
+static char *repo;
+
+static int setup(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	tmpdir_setup(state);
+	repo = xmalloc(strlen(tmpdir) + 8);
+	sprintf(repo, "%s/repo", tmpdir);
+	strbuf_addf(&cmd, "git init -q %s && git -C %s -c user.name=t -c user.email=t@t "
+		    "commit -q --allow-empty -m first", repo, repo);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(repo);
+	return tmpdir_teardown(state);
+}
+
+static void test_out_appended(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct git_cmd g = { .dir = repo, .out = &out };
+
+	(void)state;
+	strbuf_addstr(&out, "kept:");
+	assert_int_equal(git_runl(&g, "log", "-1", "--format=%s", NULL), 0);
+	assert_string_equal(out.buf, "kept:first\n");
+	strbuf_release(&out);
+}
+
+/* no dir: perfbot's cwd, as a clone between absolute paths runs */
+static void test_no_dir(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct git_cmd g = { .out = &out };
+	const char *args[] = { "-C", repo, "rev-parse", "--is-inside-work-tree", NULL };
+
+	(void)state;
+	assert_int_equal(git_run(&g, args), 0);
+	assert_string_equal(out.buf, "true\n");
+	strbuf_release(&out);
+}
+
+/* without what: git's own exit code, nothing printed */
+static void test_quiet_probe(void **state)
+{
+	struct git_cmd g = { .dir = repo };
+	struct stderr_capture cap;
+	char *msg;
+
+	(void)state;
+	capture_start(&cap);
+	int rc = git_runl(&g, "cat-file", "-e", "0123456789012345678901234567890123456789", NULL);
+	msg = capture_end(&cap);
+	assert_int_equal(rc, 1);
+	assert_string_equal(msg, "");
+	free(msg);
+	g.dir = tmpdir;          /* no repository: git says 128 */
+	capture_start(&cap);
+	rc = git_runl(&g, "rev-parse", "--git-dir", NULL);
+	msg = capture_end(&cap);
+	assert_int_equal(rc, 128);
+	assert_string_equal(msg, "");
+	free(msg);
+}
+
+/* with what: -1 and one line that ends with git's reason */
+static void test_what_names_the_reason(void **state)
+{
+	struct git_cmd g = { .dir = repo, .what = "cannot check out nope" };
+	struct stderr_capture cap;
+	char *msg;
+
+	(void)state;
+	capture_start(&cap);
+	int rc = git_runl(&g, "checkout", "-q", "nope", NULL);
+	msg = capture_end(&cap);
+	assert_int_equal(rc, -1);
+	assert_true(!strncmp(msg, "perfbot: cannot check out nope: ", 32));
+	assert_non_null(strstr(msg + 32, "nope"));
+	assert_int_equal(strchr(msg, '\n') - msg, (long)strlen(msg) - 1);
+	free(msg);
+	/* success prints nothing and is 0, not git's code */
+	capture_start(&cap);
+	rc = git_runl(&g, "rev-parse", "HEAD", NULL);
+	msg = capture_end(&cap);
+	assert_int_equal(rc, 0);
+	assert_string_equal(msg, "");
+	free(msg);
+}
+
+static void test_err_path(void **state)
+{
+	struct strbuf path = STRBUF_INIT, log = STRBUF_INIT;
+	struct git_cmd g = { .dir = repo };
+
+	(void)state;
+	strbuf_addf(&path, "%s/git.log", tmpdir);
+	g.err_path = path.buf;
+	assert_int_equal(git_runl(&g, "checkout", "-q", "nope", NULL), 1);
+	assert_int_equal(read_file(&log, path.buf), 0);
+	assert_non_null(strstr(log.buf, "nope"));
+	strbuf_release(&path);
+	strbuf_release(&log);
+}
+
+/* -vv: git's stderr and the command with its exit code */
+static void test_verbose_trace(void **state)
+{
+	struct git_cmd g = { .dir = repo, .verbose = 2 };
+	struct stderr_capture cap;
+	struct strbuf want = STRBUF_INIT;
+	char *msg;
+
+	(void)state;
+	capture_start(&cap);
+	int rc = git_runl(&g, "checkout", "-q", "nope", NULL);
+	msg = capture_end(&cap);
+	assert_int_equal(rc, 1);
+	strbuf_addf(&want, "perfbot: git -C %s checkout -q nope -> 1\n", repo);
+	assert_true(strlen(msg) > want.len);
+	assert_string_equal(msg + strlen(msg) - want.len, want.buf);
+	assert_non_null(strstr(msg, "error: pathspec"));
+	free(msg);
+	g.verbose = 1;           /* -v alone says nothing of git */
+	capture_start(&cap);
+	git_runl(&g, "checkout", "-q", "nope", NULL);
+	msg = capture_end(&cap);
+	assert_string_equal(msg, "");
+	free(msg);
+	strbuf_release(&want);
+}
+
+/* git that cannot be run at all: -1 whatever what says */
+static void test_no_git(void **state)
+{
+	struct git_cmd g = { .dir = repo };
+	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+	int rc;
+
+	(void)state;
+	setenv("PATH", "/nonexistent", 1);
+	rc = git_runl(&g, "status", NULL);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	/* exec fails in the child: 127, as a shell says */
+	assert_int_equal(rc, 127);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_out_appended),
+		cmocka_unit_test(test_no_dir),
+		cmocka_unit_test(test_quiet_probe),
+		cmocka_unit_test(test_what_names_the_reason),
+		cmocka_unit_test(test_err_path),
+		cmocka_unit_test(test_verbose_trace),
+		cmocka_unit_test(test_no_git),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
