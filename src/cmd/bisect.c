@@ -17,7 +17,7 @@
  * converging, or the machine's noise moved: the message says what to
  * try); 130 interrupted (resume with --resume).
  *
- * SIGINT/SIGTERM set `stop_requested`, this file's one global: the
+ * SIGINT/SIGTERM set the stop flag (util/stop.h): the
  * current run is killed and marked incomplete, the log stays consistent.
  */
 #include "bisect/driver.h"
@@ -26,21 +26,13 @@
 #include "run/run.h"
 #include "util/cmdline.h"
 #include "util/fileio.h"
+#include "util/stop.h"
 #include "git/git.h"
 
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 /*
  * The words getopt took for the option it just returned with its argument
@@ -262,17 +254,10 @@ int cmd_bisect(int argc, char **argv)
 		bisect_opts_release(&o);
 		return EXIT_ERROR;
 	}
-	o.stop = &stop_requested;
-
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	o.stop = catch_stop_signals();
 
 	ret = bisect_run(&o, resume);
-	if (stop_requested) {
+	if (*o.stop) {
 		error("interrupted: continue with 'perfbot bisect --resume --state %s'", o.state_path);
 		ret = BISECT_EXIT_INTERRUPTED;
 	}

@@ -24,6 +24,7 @@
 #include "util/cmdline.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
+#include "util/stop.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -31,14 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 struct detect_args {
 	const char *input, *db, *state_dir, *build, *result_root;
@@ -48,6 +41,7 @@ struct detect_args {
 	char **command;
 	int nr_command;
 	struct cp_options cp;
+	volatile sig_atomic_t *stop;    /* set by SIGINT/SIGTERM (util/stop.h) */
 };
 
 /* The history, from the file or the store. */
@@ -123,7 +117,7 @@ static int bisect_regressions(const struct detect_args *a, const struct series *
 	rb.db = db ? db : a->db;
 	rb.command = a->command;
 	rb.nr_command = a->nr_command;
-	rb.stop = &stop_requested;
+	rb.stop = a->stop;
 	rb.state_dir = state_dir;
 	char *result_base = abs_path(base.buf);
 	rb.result_base = result_base;
@@ -264,7 +258,6 @@ int cmd_detect(int argc, char **argv)
 	struct series s;
 	struct detect_result r;
 	struct strbuf out = STRBUF_INIT;
-	struct sigaction sa;
 	int ret = 0;
 
 	memset(&a, 0, sizeof(a));
@@ -290,11 +283,7 @@ int cmd_detect(int argc, char **argv)
 	if (a.bisect && !s.metric) {
 		ret = error("--bisect needs the metric's name (--metric)");
 	} else if (a.bisect) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
+		a.stop = catch_stop_signals();
 		ret = bisect_regressions(&a, &s, &r);
 	}
 	for (int k = 0; ret == 0 && a.fail && k < r.nr; k++)

@@ -10,7 +10,7 @@
  * Exit status: 0 built (or found in the cache), 1 error, 6 the commit
  * does not build (the first error and the log's tail on stderr).
  *
- * SIGINT/SIGTERM set `stop_requested`, this file's one global: make's
+ * SIGINT/SIGTERM set the stop flag (util/stop.h): make's
  * process group is killed and nothing half-built is kept.
  */
 #include "cmd/cmd.h"
@@ -18,34 +18,15 @@
 #include "kernel/initramfs.h"
 #include "kernel/qemu.h"
 #include "util/fileio.h"
+#include "util/stop.h"
 
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define EXIT_BUILD_FAILED 6
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 {
@@ -92,8 +73,7 @@ static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 		return cmd_usage(self, 0);
 	}
 	o.status_line = isatty(2) && !o.verbose;
-	o.stop = &stop_requested;
-	catch_signals();
+	o.stop = catch_stop_signals();
 	r = kernel_build(&o, &img, &why);
 	if (r == 0) {
 		if (img.cached)
@@ -104,7 +84,7 @@ static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 	}
 	kernel_image_release(&img);
 	strbuf_release(&why);
-	if (stop_requested)
+	if (*o.stop)
 		return 130;
 	if (r)
 		return r == KERNEL_BUILD_FAILED ? EXIT_BUILD_FAILED : EXIT_ERROR;
@@ -127,6 +107,7 @@ static int kernel_probe_cmd(int argc, char **argv, const struct cmd *self)
 	bool force = false;
 	struct strbuf cache = STRBUF_INIT, dir = STRBUF_INIT, initrd = STRBUF_INIT, how = STRBUF_INIT;
 	struct kernel_image img;
+	volatile sig_atomic_t *stop;
 	int c, ret = EXIT_ERROR;
 
 	optind = 1;
@@ -141,7 +122,7 @@ static int kernel_probe_cmd(int argc, char **argv, const struct cmd *self)
 		error("kernel probe needs --kernel BZIMAGE (the guest to boot under KVM)");
 		return cmd_usage(self, 0);
 	}
-	catch_signals();
+	stop = catch_stop_signals();
 	memset(&img, 0, sizeof(img));
 	if (kernel_image_load(kernel, &img) < 0)
 		goto out;
@@ -150,7 +131,7 @@ static int kernel_probe_cmd(int argc, char **argv, const struct cmd *self)
 	struct initramfs_spec spec = { .job_yaml = "testcase: probe\n" };
 	if (initramfs_build(&spec, dir.buf, &initrd) < 0)
 		goto out;
-	qemu_choose_accel(QEMU_ACCEL_AUTO, cache.buf, img.bzimage, initrd.buf, force, &stop_requested, &how);
+	qemu_choose_accel(QEMU_ACCEL_AUTO, cache.buf, img.bzimage, initrd.buf, force, stop, &how);
 	printf("%s\n", how.buf);
 	ret = finish_stdout() < 0 ? EXIT_ERROR : 0;
 out:
@@ -159,7 +140,7 @@ out:
 	strbuf_release(&dir);
 	strbuf_release(&initrd);
 	strbuf_release(&how);
-	return stop_requested ? 130 : ret;
+	return *stop ? 130 : ret;
 }
 
 int cmd_kernel(int argc, char **argv)

@@ -4,8 +4,7 @@
  * Loads the job, splits it into atomic jobs (a job with lists runs each
  * combination in turn), and runs each with run_job() (src/run/run.h).
  *
- * SIGINT and SIGTERM set `stop_requested`, this file's one piece of global
- * state: a signal handler can do nothing else safely.  run_job polls it,
+ * SIGINT and SIGTERM set the stop flag (util/stop.h).  run_job polls it,
  * kills the benchmark's process group, marks the run incomplete and still
  * writes and unites it; perfbot then exits 130.
  */
@@ -15,21 +14,13 @@
 #include "kernel/vm.h"
 #include "run/run.h"
 #include "util/cmdline.h"
+#include "util/stop.h"
 
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 struct run_cmd {
 	struct run_opts opts;
@@ -44,7 +35,7 @@ static int run_atom(struct job *atom, void *ctx)
 	struct run_result res;
 	int r;
 
-	if (stop_requested) {
+	if (*rc->opts.stop) {
 		job_free(atom);
 		return 0;
 	}
@@ -123,7 +114,6 @@ int cmd_run(int argc, char **argv)
 	struct run_cmd rc;
 	struct split_opts sopts;
 	struct job *job = NULL;
-	struct sigaction sa;
 	static const char shortopts[] = "n:r:c:M:i:vK:";
 	/* options anywhere before "--"; what follows it is the command's */
 	int opts_end = cmdline_end(argc, argv, shortopts, opts);
@@ -196,18 +186,12 @@ int cmd_run(int argc, char **argv)
 	}
 	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
 	rc.opts.in_guest = getenv("PERFBOT_GUEST") != NULL;
-	rc.opts.stop = &stop_requested;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	rc.opts.stop = catch_stop_signals();
 
 	int r = job_split(job, job_path, &sopts, run_atom, &rc);
 	job_free(job);
 	strbuf_release(&build_env);
-	if (stop_requested) {
+	if (*rc.opts.stop) {
 		error("interrupted: the current run is kept, marked incomplete");
 		return 130;
 	}

@@ -10,22 +10,14 @@
 #include "run/run.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
+#include "util/stop.h"
 #include "watch/watch.h"
 
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 /* A whole number >= 1 for opt, or -1 after an error. */
 static int count_arg(const char *opt, const char *arg, int *out)
@@ -186,7 +178,6 @@ int cmd_watch(int argc, char **argv)
 {
 	const struct cmd *self = cmd_find("watch");
 	struct watch_opts o;
-	struct sigaction sa;
 	int ret;
 
 	memset(&o, 0, sizeof(o));
@@ -198,12 +189,7 @@ int cmd_watch(int argc, char **argv)
 		watch_opts_release(&o);
 		return cmd_usage(self, 0);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	o.stop = &stop_requested;
+	o.stop = catch_stop_signals();
 	ret = watch_run(&o);
 	watch_opts_release(&o);
 	if (finish_stdout() < 0 && ret == 0)

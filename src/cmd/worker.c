@@ -2,30 +2,21 @@
  * worker.c: `perfbot worker`, a test box of the lab: claims queued jobs,
  * runs them as `perfbot run` would, uploads the results (src/lab/worker.h).
  *
- * SIGTERM and SIGINT count into `stop`, this file's one piece of global
- * state (a signal handler can do nothing else safely): one lets the job
- * at hand finish, two abort it.
+ * SIGTERM and SIGINT count into the stop flag (util/stop.h): one lets
+ * the job at hand finish, two abort it.
  */
 #include "cmd/cmd.h"
 #include "pg/pg.h"
 #include "pg/schema.h"
 #include "lab/worker.h"
 #include "util/pathsafe.h"
+#include "util/stop.h"
 #include "util/xalloc.h"
 
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (stop < 2)
-		stop++;
-}
 
 static int parse_seconds(const char *opt, const char *s, double max, double *out)
 {
@@ -56,7 +47,6 @@ int cmd_worker(int argc, char **argv)
 	};
 	const struct cmd *self = cmd_find("worker");
 	struct worker_opts o;
-	struct sigaction sa;
 	const char *url = NULL;
 	const char **cmds = NULL;
 	size_t cmds_alloc = 0;
@@ -97,13 +87,8 @@ int cmd_worker(int argc, char **argv)
 		free(cmds);
 		return optind != argc ? cmd_usage(self, 0) : EXIT_USAGE;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;     /* no SA_RESTART: a wait ends at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	o.stop = catch_stop_signals();
 	signal(SIGPIPE, SIG_IGN);
-	o.stop = &stop;
 	ret = worker_run(&o);
 	free(cmds);
 	return ret;
