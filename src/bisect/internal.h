@@ -2,8 +2,11 @@
 #define PERFBOT_BISECT_INTERNAL_H
 /*
  * What the bisect runner's files share; not for other layers.
- * driver.c runs the bisection, measure.c measures (git, worktrees, runs,
- * samples), state.c keeps the log, the steps and bisect.json.
+ * driver.c runs the bisection in its phases (endpoints, search, the check
+ * at the end), search.c drives git bisect to a verdict on each step and
+ * confirms the final pair, evidence.c says what the verdicts so far
+ * hold, measure.c measures (git, worktrees, runs, samples), state.c keeps
+ * the decisions, the log, the steps and bisect.json.
  */
 #include <stdbool.h>
 #include "bisect/advice.h"
@@ -24,7 +27,7 @@ struct decision {
 	int used;            /* runs counted for the verdict (its first `used`) */
 	int from;            /* first run counted (fresh runs of a confirmation) */
 	bool confirmed;
-	bool placed;         /* x is looked up (driver.c's decision_position) */
+	bool placed;         /* x is looked up (bisect_decision_position) */
 	double x;            /* position in the range; -1 outside it */
 };
 
@@ -68,10 +71,6 @@ struct bisect {
 enum { WT_GOOD, WT_BAD, WT_STEP };
 extern const char *const bisect_wt_name[3];
 
-/* The decision about sha (the latest), or NULL; add: a new one when none. */
-struct decision *bisect_find_decision(struct bisect *b, const char *sha);
-struct decision *bisect_add_decision(struct bisect *b, const char *sha);
-
 /* ---- measure.c -------------------------------------------------------- */
 
 /* Run git -C dir with the arguments up to a NULL; stdout into out. */
@@ -101,7 +100,56 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n);
  * there were runs to look at. */
 int bisect_check_metric(struct bisect *b, const char *what, const char *sha);
 
+/* ---- evidence.c ------------------------------------------------------- */
+
+/* The pooled sides: the endpoints' runs plus every decided commit's
+ * (decide.h), except's left out (NULL: none), appended to good and bad. */
+void bisect_pools(struct bisect *b, struct sample_set *good, struct sample_set *bad,
+		  const char *except);
+/* The runs of the step's tested neighbours (decide.h): the latest good
+ * and the latest bad decision's, the endpoints' until there are such;
+ * they point into the commits' samples. */
+void bisect_neighbours(struct bisect *b, const char *except, struct sample_set *lo,
+		       struct sample_set *hi);
+/* Runs of the bisection's commits in the result tree (complete ones). */
+int bisect_runs_spent(struct bisect *b);
+/* May n more runs be spent?  Sets b->stop when not: the budget, or the
+ * verdicts UNKNOWN in a row at the end of the log (decide.h). */
+bool bisect_afford(struct bisect *b, int n);
+/* b->range from git rev-list --reverse --topo-order good..bad; empty
+ * when git fails (the verdicts then go without a trend). */
+void bisect_load_range(struct bisect *b);
+/* The commits in good..bad, plus one. */
+int bisect_count_commits(struct bisect *b);
+/* d's position in the range (good 0, range[i] i + 1, bad the last), -1
+ * outside it; looked up once. */
+double bisect_decision_position(struct bisect *b, struct decision *d);
+/* The tested commits' positions and runs, the endpoints included and
+ * except's verdict left out (NULL: none), into *tr for the step at sha
+ * (NULL: position 0); pt and runs must have room for b->nr_d + 2.  False
+ * without positions. */
+bool bisect_positions(struct bisect *b, const char *sha, const char *except,
+		      struct bisect_point *pt, struct sample_set *runs, struct bisect_trend *tr);
+/* The first bad commit's step stands out of the range's trend
+ * (bisect_step_stands_out), against its parent. */
+bool bisect_result_stands_out(struct bisect *b, const char *parent);
+
+/* ---- search.c --------------------------------------------------------- */
+
+/* Search with git bisect from the verdicts so far and confirm the final
+ * pair: 0 with b->result the first bad commit (its "result" line
+ * logged), BISECT_EXIT_AMBIGUOUS (said on stdout unless quiet),
+ * BISECT_EXIT_UNTRUSTED when the budget or convergence ended it (b->stop
+ * says which), or -1 (an error, or *b->o->stop). */
+int bisect_search(struct bisect *b);
+/* Parents of sha, as shas, into *out (free with bisect_free_words). */
+int bisect_parents_of(struct bisect *b, const char *sha, char ***out);
+
 /* ---- state.c ---------------------------------------------------------- */
+
+/* The decision about sha (the latest), or NULL; add: a new one when none. */
+struct decision *bisect_find_decision(struct bisect *b, const char *sha);
+struct decision *bisect_add_decision(struct bisect *b, const char *sha);
 
 /* Read the log at path: the start line's options into o, the verdicts
  * into b.  0, or -1 after an error naming the file and line. */

@@ -32,6 +32,26 @@
 #include <string.h>
 #include <unistd.h>
 
+struct decision *bisect_find_decision(struct bisect *b, const char *sha)
+{
+	for (int i = b->nr_d - 1; i >= 0; i--)
+		if (!strcmp(b->d[i].sha, sha))
+			return &b->d[i];
+	return NULL;
+}
+
+struct decision *bisect_add_decision(struct bisect *b, const char *sha)
+{
+	struct decision *d = bisect_find_decision(b, sha);
+	if (d)
+		return d;
+	ALLOC_GROW(b->d, (size_t)b->nr_d + 1, b->alloc_d);
+	d = &b->d[b->nr_d++];
+	memset(d, 0, sizeof(*d));
+	d->sha = xstrdup(sha);
+	return d;
+}
+
 /* Remember a step for the plot and bisect.json: which samples of sha
  * (from, to) led to the verdict `what`; -1, -1 means all of them. */
 void bisect_note_order(struct bisect *b, const char *sha, const char *what, int from, int to)
