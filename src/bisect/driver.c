@@ -202,184 +202,246 @@ static void keep_name(char **rev, char **name, char *sha)
 	*rev = sha;
 }
 
-int bisect_run(struct bisect_opts *o, bool resume)
-{
-	struct bisect b;
-	int ret = EXIT_ERROR;
-	bool over = false;              /* an answer: no resume needs the worktrees */
-	bool forget = false;            /* nor the state: it has no verdict */
-	char *sha;
+/*
+ * How bisect_run ends: its exit code; over: there is an answer (or
+ * nothing to bisect), so no resume needs the worktrees; forget: nor the
+ * state, which has no verdict.
+ */
+struct ending {
+	int ret;
+	bool over, forget;
+};
 
-	memset(&b, 0, sizeof(b));
-	b.o = o;
-	strbuf_init(&b.dir, 0);
-	strbuf_init(&b.order, 0);
-	strbuf_init(&b.why, 0);
-	strbuf_init(&b.skips, 0);
-	strbuf_init(&b.range_buf, 0);
-	strbuf_init(&b.said, 0);
-	if (resume) {
-		struct bisect_opts lo;
-		memset(&lo, 0, sizeof(lo));
-		if (bisect_load_log(&b, o->state_path, &lo) < 0) {
-			bisect_opts_release(&lo);
-			goto out;
-		}
-		lo.state_path = o->state_path;
-		/* -v given at the start stays; a -v now says how much */
-		if (o->verbose)
-			lo.verbose = o->verbose;
-		/* not in the log: how this process was asked to run */
-		lo.quiet = o->quiet;
-		lo.no_progress = o->no_progress;
-		lo.no_index = o->no_index;
-		/* ... except a lab's database: where the runs are made, and
-		 * the jobs the journal (STATE.d/lab-jobs) waits for live */
-		if (o->db || !lo.db || (strncmp(lo.db, "postgresql://", 13) &&
-					strncmp(lo.db, "postgres://", 11))) {
-			free(lo.db);
-			lo.db = o->db;
-			o->db = NULL;
-		}
-		lo.stop = o->stop;
-		o->state_path = NULL;
-		bisect_opts_release(o);
-		*o = lo;
+static void init_bisection(struct bisect *b, struct bisect_opts *o)
+{
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	strbuf_init(&b->dir, 0);
+	strbuf_init(&b->order, 0);
+	strbuf_init(&b->why, 0);
+	strbuf_init(&b->skips, 0);
+	strbuf_init(&b->range_buf, 0);
+	strbuf_init(&b->said, 0);
+}
+
+/*
+ * --resume: the options of the log's start line replace o's, but for
+ * how this process was asked to run; the verdicts into b.  -1 after an
+ * error.
+ */
+static int resume_opts(struct bisect *b, struct bisect_opts *o)
+{
+	struct bisect_opts lo;
+
+	memset(&lo, 0, sizeof(lo));
+	if (bisect_load_log(b, o->state_path, &lo) < 0) {
+		bisect_opts_release(&lo);
+		return -1;
 	}
+	lo.state_path = o->state_path;
+	/* -v given at the start stays; a -v now says how much */
+	if (o->verbose)
+		lo.verbose = o->verbose;
+	/* not in the log: how this process was asked to run */
+	lo.quiet = o->quiet;
+	lo.no_progress = o->no_progress;
+	lo.no_index = o->no_index;
+	/* ... except a lab's database: where the runs are made, and
+	 * the jobs the journal (STATE.d/lab-jobs) waits for live */
+	if (o->db || !lo.db || (strncmp(lo.db, "postgresql://", 13) &&
+				strncmp(lo.db, "postgres://", 11))) {
+		free(lo.db);
+		lo.db = o->db;
+		o->db = NULL;
+	}
+	lo.stop = o->stop;
+	o->state_path = NULL;
+	bisect_opts_release(o);
+	*o = lo;
+	return 0;
+}
+
+/*
+ * What every bisection needs before its first run: nothing left of a
+ * perfbot killed with -9, the repository and the job, "<state>.d", and
+ * the lab's connection with --db postgresql://.  -1 after an error.
+ */
+static int open_bisection(struct bisect *b)
+{
+	struct bisect_opts *o = b->o;
+
 	/* what a perfbot killed with -9 left (a run's mounts, loop devices) */
 	if (run_reap_leftovers(NULL) < 0)
-		goto out;
-	if (bisect_check_repo(&b) < 0 || job_load(o->job_path, &b.job) < 0)
-		goto out;
-	strbuf_addf(&b.dir, "%s.d", o->state_path);
-	if (mkdir_p(b.dir.buf, 0755) < 0)
-		goto out;
+		return -1;
+	if (bisect_check_repo(b) < 0 || job_load(o->job_path, &b->job) < 0)
+		return -1;
+	strbuf_addf(&b->dir, "%s.d", o->state_path);
+	if (mkdir_p(b->dir.buf, 0755) < 0)
+		return -1;
 #ifdef PERFBOT_NO_LAB
-	if (o->db && (!strncmp(o->db, "postgresql://", 13) || !strncmp(o->db, "postgres://", 11))) {
-		error("this perfbot is built without lab mode (--db %s)", o->db);
-		goto out;
-	}
+	if (o->db && (!strncmp(o->db, "postgresql://", 13) || !strncmp(o->db, "postgres://", 11)))
+		return error("this perfbot is built without lab mode (--db %s)", o->db);
 #else
 	if (o->db && pg_is_url(o->db) && o->kernel_tree) {
 		/* the lab's boxes build the user space they are given, not a
 		 * kernel to boot: that flow is a box's own (kexec), not here */
-		error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
-		goto out;
+		return error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
 	}
 	if (o->db && pg_is_url(o->db)) {
 		struct strbuf journal = STRBUF_INIT;
-		path_join(&journal, b.dir.buf, "lab-jobs");
-		b.lab = xcalloc(1, sizeof(*b.lab));
-		int r = lab_remote_open(b.lab, o->db, journal.buf);
-		b.lab->verbose = o->verbose;
+		path_join(&journal, b->dir.buf, "lab-jobs");
+		b->lab = xcalloc(1, sizeof(*b->lab));
+		int r = lab_remote_open(b->lab, o->db, journal.buf);
+		b->lab->verbose = o->verbose;
 		strbuf_release(&journal);
 		if (r < 0)
-			goto out;
+			return -1;
 	}
 #endif
-	if (!resume) {
-		if (file_exists(o->state_path)) {
-			say_state_exists(o->state_path);
-			goto out;
-		}
-		/* record full shas, so that the log means the same later */
-		if (bisect_rev_parse(&b, o->good, &sha) < 0)
-			goto out;
-		keep_name(&o->good, &o->good_name, sha);
-		if (bisect_rev_parse(&b, o->bad, &sha) < 0)
-			goto out;
-		keep_name(&o->bad, &o->bad_name, sha);
-		struct strbuf line = STRBUF_INIT;
-		strbuf_addstr(&line, "# perfbot bisect log: replayed by `perfbot bisect --resume`\n");
-		bisect_start_line(o, &line);
-		if (write_file_atomic(o->state_path, line.buf, line.len) < 0) {
-			strbuf_release(&line);
-			goto out;
-		}
-		strbuf_release(&line);
+	return 0;
+}
+
+/*
+ * A new bisection: refused where a state is; the endpoints resolved to
+ * full shas, so that the log means the same later, and the log's start
+ * line written.  -1 after an error.
+ */
+static int start_log(struct bisect *b)
+{
+	struct bisect_opts *o = b->o;
+	struct strbuf line = STRBUF_INIT;
+	char *sha;
+	int r;
+
+	if (file_exists(o->state_path)) {
+		say_state_exists(o->state_path);
+		return -1;
 	}
+	if (bisect_rev_parse(b, o->good, &sha) < 0)
+		return -1;
+	keep_name(&o->good, &o->good_name, sha);
+	if (bisect_rev_parse(b, o->bad, &sha) < 0)
+		return -1;
+	keep_name(&o->bad, &o->bad_name, sha);
+	strbuf_addstr(&line, "# perfbot bisect log: replayed by `perfbot bisect --resume`\n");
+	bisect_start_line(o, &line);
+	r = write_file_atomic(o->state_path, line.buf, line.len);
+	strbuf_release(&line);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * The kernel each step boots (--kernel-tree), the range, and the
+ * protocol's parameters from its size and the options.  -1 after an
+ * error.
+ */
+static int set_params(struct bisect *b)
+{
+	struct bisect_opts *o = b->o;
+
 	/* a kernel bisect files its runs under the VM and the config: the
 	 * job gets those keys before any result is looked up */
 	if (o->kernel_tree) {
-		b.k.tree = o->kernel_tree;
-		b.k.config = o->kconfig;
-		b.k.vm_opts = o->vm;
-		b.k.verbose = o->verbose;
-		b.k.stop = o->stop;
-		b.k.command = o->nr_command ? o->command : NULL;
-		if (bisect_kernel_init(&b.k, b.job, o->bad, &b.why) < 0)
-			goto out;
+		b->k.tree = o->kernel_tree;
+		b->k.config = o->kconfig;
+		b->k.vm_opts = o->vm;
+		b->k.verbose = o->verbose;
+		b->k.stop = o->stop;
+		b->k.command = o->nr_command ? o->command : NULL;
+		if (bisect_kernel_init(&b->k, b->job, o->bad, &b->why) < 0)
+			return -1;
 	}
-	bisect_params_init(&b.p, bisect_count_commits(&b));
-	bisect_load_range(&b);
+	bisect_params_init(&b->p, bisect_count_commits(b));
+	bisect_load_range(b);
 	if (o->runs > 0)
-		b.p.min_runs = o->runs;
+		b->p.min_runs = o->runs;
 	if (o->max_runs > 0)
-		b.p.max_runs = o->max_runs < b.p.min_runs ? b.p.min_runs : o->max_runs;
+		b->p.max_runs = o->max_runs < b->p.min_runs ? b->p.min_runs : o->max_runs;
 	if (o->max_total_runs > 0)
-		b.p.max_total_runs = o->max_total_runs;
+		b->p.max_total_runs = o->max_total_runs;
 	if (o->alpha > 0) {
 		/* --alpha is the search's budget per bisection (default 0.09) */
-		double verdicts = log2(bisect_count_commits(&b) > 2 ? bisect_count_commits(&b) : 2);
-		b.p.confirm_alpha = b.p.confirm_alpha / b.p.alpha * (o->alpha / verdicts);
-		b.p.alpha = o->alpha / verdicts;
+		double verdicts = log2(bisect_count_commits(b) > 2 ? bisect_count_commits(b) : 2);
+		b->p.confirm_alpha = b->p.confirm_alpha / b->p.alpha * (o->alpha / verdicts);
+		b->p.alpha = o->alpha / verdicts;
 	}
+	return 0;
+}
 
-	/* 1. endpoints; a --metric their stored runs lack fails at once */
-	if (bisect_check_metric(&b, "good", o->good) < 0 || bisect_check_metric(&b, "bad", o->bad) < 0) {
-		ret = EXIT_USAGE;
-		over = true;
-		forget = !resume;
-		goto out;
+/*
+ * Step 1 (decide.h): the endpoints measured until they suffice; a
+ * --metric their runs lack ends the bisection at once, and a new one
+ * leaves nothing behind.  0 to go on, -1 when it ends (e says how).
+ */
+static int measure_endpoints(struct bisect *b, bool resume, struct ending *e)
+{
+	struct bisect_opts *o = b->o;
+
+	if (bisect_check_metric(b, "good", o->good) < 0 || bisect_check_metric(b, "bad", o->bad) < 0) {
+		e->ret = EXIT_USAGE;
+		e->over = true;
+		e->forget = !resume;
+		return -1;
 	}
 	for (;;) {
 		struct bisect_runs more;
-		struct commit_samples *g = bisect_samples_of(&b, o->good, false), *bd = bisect_samples_of(&b, o->bad, false);
-		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, NULL, &b.p, &more))
-			break;
-		endpoint_progress(&b, g, bd, &more);
+		struct commit_samples *g = bisect_samples_of(b, o->good, false), *bd = bisect_samples_of(b, o->bad, false);
+		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, NULL, &b->p, &more))
+			return 0;
+		endpoint_progress(b, g, bd, &more);
 		/* the first run alone, so that a wrong --metric costs one */
-		int first = b.metric_checked || more.good < 2 ? more.good : 1;
-		int r = bisect_measure(&b, WT_GOOD, o->good, first);
+		int first = b->metric_checked || more.good < 2 ? more.good : 1;
+		int r = bisect_measure(b, WT_GOOD, o->good, first);
 		if (r == 0)
-			r = bisect_measure(&b, WT_GOOD, o->good, more.good - first);
+			r = bisect_measure(b, WT_GOOD, o->good, more.good - first);
 		if (r == 0)
-			r = bisect_measure(&b, WT_BAD, o->bad, more.bad);
+			r = bisect_measure(b, WT_BAD, o->bad, more.bad);
 		if (r == BISECT_MEASURE_NO_METRIC) {
-			ret = EXIT_USAGE;
-			over = true;
-			forget = !resume;
-			goto out;
+			e->ret = EXIT_USAGE;
+			e->over = true;
+			e->forget = !resume;
+			return -1;
 		}
 		if (r) {
 			if (r == 1)
 				error("an endpoint could not be built or measured: nothing can be bisected");
-			ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : EXIT_ERROR;
-			goto out;
+			e->ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : EXIT_ERROR;
+			return -1;
 		}
 	}
+}
+
+/*
+ * The endpoints differ, or there is nothing to bisect (an answer, said
+ * on stdout); say what their noise means for the runs to come, and start
+ * the plot with them.  0 to go on, -1 when it ends (e says how).
+ */
+static int check_endpoints(struct bisect *b, struct ending *e)
+{
+	struct bisect_opts *o = b->o;
 	struct bisect_endpoints ep;
-	struct commit_samples *g = bisect_samples_of(&b, o->good, false), *bd = bisect_samples_of(&b, o->bad, false);
-	endpoint_progress(&b, g, bd, NULL);
-	if (!bisect_check_endpoints(&g->s, &bd->s, &b.p, &ep)) {
+	struct commit_samples *g = bisect_samples_of(b, o->good, false), *bd = bisect_samples_of(b, o->bad, false);
+
+	endpoint_progress(b, g, bd, NULL);
+	if (!bisect_check_endpoints(&g->s, &bd->s, &b->p, &ep)) {
 		if (!o->quiet)
 			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
 		       o->metric, ep.good_mean, o->good, ep.bad_mean, o->bad, 100 * ep.rel_shift, ep.p);
-		ret = BISECT_EXIT_NOTHING;
-		over = true;
-		goto out;
+		e->ret = BISECT_EXIT_NOTHING;
+		e->over = true;
+		return -1;
 	}
 	if (o->verbose)
 		fprintf(stderr, "perfbot: %s: %g -> %g (%+.1f%%, p = %.2g): bisecting\n", o->metric,
 			ep.good_mean, ep.bad_mean, 100 * ep.rel_shift, ep.p);
 	/* say at the start what this noise means for the runs to come */
-	bisect_outlook_init(&b.outlook, &g->s, &bd->s, &b.p, bisect_count_commits(&b));
-	b.start_good = g->s.nr;
-	b.start_bad = bd->s.nr;
+	bisect_outlook_init(&b->outlook, &g->s, &bd->s, &b->p, bisect_count_commits(b));
+	b->start_good = g->s.nr;
+	b->start_bad = bd->s.nr;
 	{
 		struct strbuf line = STRBUF_INIT;
 		strbuf_addstr(&line, "perfbot: ");
-		bisect_say_outlook(&b.outlook, o->metric, &line);
+		bisect_say_outlook(&b->outlook, o->metric, &line);
 		fputs(line.buf, stderr);
 		strbuf_release(&line);
 	}
@@ -389,89 +451,144 @@ int bisect_run(struct bisect_opts *o, bool resume)
 	{
 		struct strbuf merged = STRBUF_INIT;
 		strbuf_addstr(&merged, head.buf);
-		strbuf_addstr(&merged, b.order.buf);
-		strbuf_release(&b.order);
-		b.order = merged;
+		strbuf_addstr(&merged, b->order.buf);
+		strbuf_release(&b->order);
+		b->order = merged;
 	}
 	strbuf_release(&head);
+	return 0;
+}
 
-	/* 2 and 3: search and confirmation */
-	if (!b.result) {
-		int r = bisect_search(&b);
-		if (r == BISECT_EXIT_UNTRUSTED) {
-			struct strbuf msg = STRBUF_INIT;
-			bisect_say_give_up(&b.outlook, b.stop, bisect_runs_spent(&b), &msg);
-			fputs(msg.buf, stdout);
-			strbuf_release(&msg);
-		}
-		if (r != 0) {
-			ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : r > 0 ? r : EXIT_ERROR;
-			goto out;
-		}
-		recheck_endpoints(&b);
+/*
+ * Steps 2 and 3 (decide.h), unless the log holds the answer: the search
+ * and its confirmations (search.c), then the endpoints again.  0 with an
+ * answer, -1 when it ends without one (e says how).
+ */
+static int search_and_recheck(struct bisect *b, struct ending *e)
+{
+	struct bisect_opts *o = b->o;
+	int r;
+
+	if (b->result)
+		return 0;
+	r = bisect_search(b);
+	if (r == BISECT_EXIT_UNTRUSTED) {
+		struct strbuf msg = STRBUF_INIT;
+		bisect_say_give_up(&b->outlook, b->stop, bisect_runs_spent(b), &msg);
+		fputs(msg.buf, stdout);
+		strbuf_release(&msg);
 	}
+	if (r != 0) {
+		e->ret = o->stop && *o->stop ? BISECT_EXIT_INTERRUPTED : r > 0 ? r : EXIT_ERROR;
+		return -1;
+	}
+	recheck_endpoints(b);
+	return 0;
+}
+
+/*
+ * The answer: its parent measured for the comparison table, bisect.json
+ * and the report written; untrusted when the endpoints' noise moved or
+ * when a drift explains the step it names.
+ */
+static void finish(struct bisect *b, struct ending *e)
+{
+	struct bisect_opts *o = b->o;
 	char **par;
-	int np = bisect_parents_of(&b, b.result, &par);
+	int np = bisect_parents_of(b, b->result, &par);
 	const char *parent = np ? par[0] : NULL;
+
 	/* the parent must have runs for the comparison table */
-	if (parent && !bisect_samples_of(&b, parent, false)->s.nr)
-		bisect_measure(&b, WT_STEP, parent, b.p.min_runs > 3 ? b.p.min_runs : 3);
-	bisect_write_json(&b, parent);
+	if (parent && !bisect_samples_of(b, parent, false)->s.nr)
+		bisect_measure(b, WT_STEP, parent, b->p.min_runs > 3 ? b->p.min_runs : 3);
+	bisect_write_json(b, parent);
 	if (!o->quiet) {
-		bisect_print_report(&b);
+		bisect_print_report(b);
 		printf("bisect state: %s (report: perfbot report --bisect %s)\n", o->state_path,
 		       o->state_path);
 	}
-	ret = b.recheck.moved ? BISECT_EXIT_UNTRUSTED : 0;
+	e->ret = b->recheck.moved ? BISECT_EXIT_UNTRUSTED : 0;
 	/* a drift ends at a pair that differs by about nothing (decide.h) */
-	double step = bisect_result_step(&b, parent);
-	if (isfinite(step) && isfinite(b.outlook.shift) && !bisect_real_step(step, b.outlook.shift) &&
-	    !bisect_result_stands_out(&b, parent)) {
+	double step = bisect_result_step(b, parent);
+	if (isfinite(step) && isfinite(b->outlook.shift) && !bisect_real_step(step, b->outlook.shift) &&
+	    !bisect_result_stands_out(b, parent)) {
 		printf("no answer: the commit named changes %s by %+.1f%%, under 1/8 of the "
 		       "%+.1f%% from good to bad, and no more than the range's trend explains: "
 		       "the change is spread over the range (a drift), not one commit's step; "
 		       "the commit named is not to be trusted\n",
-		       o->metric, 100 * step, 100 * b.outlook.shift);
-		ret = BISECT_EXIT_UNTRUSTED;
+		       o->metric, 100 * step, 100 * b->outlook.shift);
+		e->ret = BISECT_EXIT_UNTRUSTED;
 	}
 	bisect_free_words(par, np);
-	over = true;
-out:
+	e->over = true;
+}
+
+/* The worktrees and the state as e leaves them, and b released. */
+static void close_bisection(struct bisect *b, const struct ending *e)
+{
 	/* an answer needs no worktree (report --bisect reads the state and
 	 * the log; --resume makes them again): unregister them from the
 	 * user's repository.  An interrupted one keeps them. */
-	if (b.dir.len)
-		remove_worktrees(&b, over ? o->repo : NULL);
+	if (b->dir.len)
+		remove_worktrees(b, e->over ? b->o->repo : NULL);
 	/* a wrong --metric at the start leaves nothing to resume */
-	if (forget) {
-		remove_tree(b.dir.buf);
-		unlink(o->state_path);
+	if (e->forget) {
+		remove_tree(b->dir.buf);
+		unlink(b->o->state_path);
 	}
-	for (int i = 0; i < b.nr_d; i++)
-		free(b.d[i].sha);
-	free(b.d);
-	for (int i = 0; i < b.nr_cs; i++) {
-		free(b.cs[i].sha);
-		sample_set_release(&b.cs[i].s);
+	for (int i = 0; i < b->nr_d; i++)
+		free(b->d[i].sha);
+	free(b->d);
+	for (int i = 0; i < b->nr_cs; i++) {
+		free(b->cs[i].sha);
+		sample_set_release(&b->cs[i].s);
 	}
-	free(b.cs);
+	free(b->cs);
 	for (int i = 0; i < 3; i++)
-		checkout_release(&b.wt[i]);
+		checkout_release(&b->wt[i]);
 #ifndef PERFBOT_NO_LAB
-	if (b.lab)
-		lab_remote_release(b.lab);
+	if (b->lab)
+		lab_remote_release(b->lab);
 #endif
-	free(b.lab);
-	free(b.result);
-	job_free(b.job);
-	strbuf_release(&b.dir);
-	strbuf_release(&b.said);
-	bisect_kernel_release(&b.k);
-	strbuf_release(&b.why);
-	strbuf_release(&b.skips);
-	strbuf_release(&b.order);
-	free(b.range);
-	strbuf_release(&b.range_buf);
-	return ret;
+	free(b->lab);
+	free(b->result);
+	job_free(b->job);
+	strbuf_release(&b->dir);
+	strbuf_release(&b->said);
+	bisect_kernel_release(&b->k);
+	strbuf_release(&b->why);
+	strbuf_release(&b->skips);
+	strbuf_release(&b->order);
+	free(b->range);
+	strbuf_release(&b->range_buf);
 }
 
+/*
+ * The phases of a bisection, each ending it when it must: the options
+ * (from the log with --resume), the repository, job and lab, the log's
+ * start line (new ones), the parameters; then decide.h's steps: the
+ * endpoints, the search and its confirmations, the answer.
+ */
+int bisect_run(struct bisect_opts *o, bool resume)
+{
+	struct bisect b;
+	struct ending e = { EXIT_ERROR, false, false };
+
+	init_bisection(&b, o);
+	if (resume && resume_opts(&b, o) < 0)
+		goto out;
+	if (open_bisection(&b) < 0)
+		goto out;
+	if (!resume && start_log(&b) < 0)
+		goto out;
+	if (set_params(&b) < 0)
+		goto out;
+	if (measure_endpoints(&b, resume, &e) < 0 || check_endpoints(&b, &e) < 0)
+		goto out;
+	if (search_and_recheck(&b, &e) < 0)
+		goto out;
+	finish(&b, &e);
+out:
+	close_bisection(&b, &e);
+	return e.ret;
+}
