@@ -202,6 +202,27 @@ static void keep_name(char **rev, char **name, char *sha)
 	*rev = sha;
 }
 
+void bisect_opts_release(struct bisect_opts *o)
+{
+	free(o->repo);
+	free(o->good);
+	free(o->bad);
+	free(o->good_name);
+	free(o->bad_name);
+	free(o->job_path);
+	free(o->metric);
+	free(o->build);
+	free(o->kernel_tree);
+	free(o->kconfig);
+	free(o->result_base);
+	free(o->db);
+	free(o->state_path);
+	for (int i = 0; i < o->nr_command; i++)
+		free(o->command[i]);
+	free(o->command);
+	memset(o, 0, sizeof(*o));
+}
+
 /*
  * How bisect_run ends: its exit code; over: there is an answer (or
  * nothing to bisect), so no resume needs the worktrees; forget: nor the

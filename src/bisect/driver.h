@@ -79,10 +79,6 @@ void bisect_opts_release(struct bisect_opts *opts);
  */
 int bisect_reset(const char *state_path, const char *repo, int verbose);
 
-/* Parse the options of a log's "start" line (shell-quoted words) into opts.
- * 0, or -1 after an error naming the state file and line. */
-int bisect_parse_start(const char *line, const char *state_path, int lineno,
-		       struct bisect_opts *opts);
 /* Shell-quote s (single quotes) onto sb. */
 void shell_quote(struct strbuf *sb, const char *s);
 /* argv[0..argc) as one shell command line, each word quoted, onto sb. */

@@ -81,27 +81,6 @@ void bisect_free_words(char **words, int nr)
 	free(words);
 }
 
-void bisect_opts_release(struct bisect_opts *o)
-{
-	free(o->repo);
-	free(o->good);
-	free(o->bad);
-	free(o->good_name);
-	free(o->bad_name);
-	free(o->job_path);
-	free(o->metric);
-	free(o->build);
-	free(o->kernel_tree);
-	free(o->kconfig);
-	free(o->result_base);
-	free(o->db);
-	free(o->state_path);
-	for (int i = 0; i < o->nr_command; i++)
-		free(o->command[i]);
-	free(o->command);
-	memset(o, 0, sizeof(*o));
-}
-
 void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "start --repo ");
