@@ -151,14 +151,16 @@ check-mutants: $(TESTS) $(PERFBOT)
 bench: $(PERFBOT)
 	@sh bench/compare.sh
 
-# Man pages, made from the help text (scripts/gen-man.sh), and bash
+# Man pages, made from Documentation/ (scripts/gen-man.sh), and bash
 # completion; `make install PREFIX=/usr DESTDIR=pkg` for packages.
 PREFIX  ?= /usr/local
 MANDIR   = $(PREFIX)/share/man/man1
 COMPDIR  = $(PREFIX)/share/bash-completion/completions
 .PHONY: man install
+# the manual pages, from Documentation/*.txt (tests/t/t0055-man.sh checks
+# them against each command's --help)
 man: $(BUILD)/man/perfbot.1
-$(BUILD)/man/perfbot.1: $(PERFBOT) scripts/gen-man.sh
+$(BUILD)/man/perfbot.1: $(PERFBOT) scripts/gen-man.sh $(wildcard Documentation/*.txt)
 	sh scripts/gen-man.sh ./$(PERFBOT) $(BUILD)/man
 install: $(PERFBOT) $(BUILD)/man/perfbot.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)

@@ -1,57 +1,172 @@
 #!/bin/sh
-# gen-man.sh PERFBOT OUTDIR: perfbot(1) and one page per command,
-# perfbot-<command>(1), made from the help text the binary prints
-# (src/cmd/commands.h): the pages cannot drift from --help.
+# gen-man.sh PERFBOT OUTDIR [DOCDIR]: the man pages, perfbot(1) and one
+# perfbot-<command>(1) per command of `perfbot help` (src/cmd/commands.h),
+# made from DOCDIR/perfbot.txt and DOCDIR/perfbot-<command>.txt (DOCDIR:
+# Documentation/ beside this script).
+# A command without its page, or a page without its command, is an error:
+# the pages and the command table cannot drift apart.
+#
+# The pages are written in a small subset of AsciiDoc, readable as they
+# are, which this script turns into roff with awk (no new dependency):
+#
+#   perfbot-run(1)          the title, underlined with '='
+#   ==============
+#   OPTIONS                 a section, underlined with '-' (.SH)
+#   -------
+#   -n, --runs N::          an option (or any term): one or more lines
+#           text...         ending in '::', then its text up to a blank line
+#                           (.TP; the options bold, their arguments italic)
+#   ....                    a literal block, up to the next '....' (.nf)
+#   `perfbot run`           bold; everything else is filled text
+#
+# In SYNOPSIS every line is kept as written.
 set -eu
 perfbot=$1 out=$2
+doc=${3:-$(dirname "$0")/../Documentation}
 mkdir -p "$out"
 version=$("$perfbot" --version | sed 's/^perfbot version //')
 
-# roff-safe text: backslashes as \e, a leading . or ' behind \&
-roff() { sed -e 's/\\/\\e/g' -e "s/^[.']/\\\\\\&&/"; }
+awk_prog=$out/.txt2man.awk
+cat >"$awk_prog" <<'EOF'
+function esc(s) {
+	gsub(/\\/, "\\e", s)
+	return s
+}
+# `code` bold, its hyphens minus signs (options are typed as shown)
+function inline(s,    out, i, j, code) {
+	s = esc(s)
+	out = ""
+	while ((i = index(s, "`")) > 0) {
+		j = index(substr(s, i + 1), "`")
+		if (j == 0)
+			break
+		code = substr(s, i + 1, j - 1)
+		gsub(/-/, "\\-", code)
+		out = out substr(s, 1, i - 1) "\\fB" code "\\fR"
+		s = substr(s, i + j + 1)
+	}
+	return out s
+}
+# a line of text: a leading . or apostrophe would be a request
+function text(s) {
+	sub(/^[ \t]+/, "", s)
+	s = inline(s)
+	if (s ~ /^[.']/)
+		s = "\\&" s
+	return s
+}
+# an option term, "--runs N": the option bold, its argument italic;
+# a term with `code` in it is taken as written
+function term(s,    n, w, i, out, x) {
+	if (index(s, "`"))
+		return inline(s)
+	n = split(s, w, " ")
+	out = ""
+	for (i = 1; i <= n; i++) {
+		x = esc(w[i])
+		if (w[i] ~ /^-/) {
+			gsub(/-/, "\\-", x)
+			x = "\\fB" x "\\fR"
+		} else
+			x = "\\fI" x "\\fR"
+		out = out (i > 1 ? " " : "") x
+	}
+	return out
+}
+{ line[NR] = $0 }
+END {
+	title = line[1]
+	sub(/\(1\)$/, "", title)
+	t = toupper(title)
+	gsub(/-/, "\\-", t)
+	printf ".TH %s 1 \"\" \"perfbot %s\" \"perfbot manual\"\n", t, version
+	# paths and metric names must not be hyphenated
+	print ".nh"
+	i = (line[2] ~ /^=+$/) ? 3 : 2
+	lit = 0; synopsis = 0; para = 0; terms = ""
+	for (; i <= NR; i++) {
+		l = line[i]
+		if (lit) {
+			if (l == "....") {
+				print ".fi\n.RE"
+				lit = 0
+				para = 0
+				continue
+			}
+			l = esc(l)
+			if (l ~ /^[.']/)
+				l = "\\&" l
+			print l
+			continue
+		}
+		if (l != "" && (i + 1) <= NR && line[i + 1] ~ /^-+$/ &&
+		    length(line[i + 1]) == length(l)) {
+			if (synopsis)
+				print ".fi"
+			print ".SH " l
+			synopsis = (l == "SYNOPSIS")
+			if (synopsis)
+				print ".nf"
+			i++
+			para = 0
+			continue
+		}
+		if (synopsis) {
+			# kept as written, its indentation too
+			if (l != "") {
+				l = inline(l)
+				if (l ~ /^[.']/)
+					l = "\\&" l
+				print l
+			}
+			continue
+		}
+		if (l == "....") {
+			print ".PP\n.RS 4\n.nf"
+			lit = 1
+			continue
+		}
+		if (l == "") {
+			para = 0
+			continue
+		}
+		if (l ~ /::$/) {
+			s = substr(l, 1, length(l) - 2)
+			if (terms == "")
+				terms = term(s)
+			else
+				terms = terms ", " term(s)
+			continue
+		}
+		if (terms != "") {
+			print ".TP\n" terms
+			terms = ""
+			para = 1
+		} else if (!para) {
+			print ".PP"
+			para = 1
+		}
+		print text(l)
+	}
+	if (synopsis)
+		print ".fi"
+	if (lit)
+		print ".fi\n.RE"
+}
+EOF
 
-"$perfbot" help | sed -n 's/^   \([a-z][a-z-]*\)  *\(.*\)$/\1 \2/p' >"$out/.commands"
-
-{
-	printf '.TH PERFBOT 1 "" "perfbot %s" "perfbot manual"\n' "$version"
-	printf '.SH NAME\nperfbot \\- a performance regression robot\n'
-	printf '.SH SYNOPSIS\n.B perfbot\n.I command\n[options]\n'
-	printf '.SH DESCRIPTION\n'
-	printf "perfbot runs a benchmark on each commit of a git tree while sampling\n"
-	printf "the whole system, compares commits in lkp-tests' table (mean,\n"
-	printf "%%stddev, %%change), finds where a metric changed along a branch,\n"
-	printf "bisects, and writes reports.  Each command has its page.\n"
-	printf '.SH COMMANDS\n'
-	while read -r c summary; do
-		printf '.TP\n.BR perfbot\\-%s (1)\n' "$c"
-		printf '%s\n' "$summary" | roff
-	done <"$out/.commands"
-	printf '.SH SEE ALSO\n'
-	sep=
-	while read -r c summary; do
-		printf '%s.BR perfbot\\-%s (1)' "$sep" "$c"
-		sep=',
-'
-	done <"$out/.commands"
-	printf '\n'
-} >"$out/perfbot.1.tmp"
-mv "$out/perfbot.1.tmp" "$out/perfbot.1"
-
-while read -r c summary; do
-	"$perfbot" help "$c" | sed 's/^usage: //' >"$out/.help"
-	{
-		printf '.TH PERFBOT\\-%s 1 "" "perfbot %s" "perfbot manual"\n' \
-			"$(echo "$c" | tr a-z A-Z)" "$version"
-		printf '.SH NAME\nperfbot\\-%s \\- ' "$c"
-		printf '%s\n' "$summary" | roff
-		# the usage lines up to the first blank one, then the rest as
-		# written (its columns line up: no filling)
-		printf '.SH SYNOPSIS\n.nf\n'
-		sed '/^$/q' "$out/.help" | sed '/^$/d' | roff
-		printf '.fi\n.SH DESCRIPTION\n.nf\n'
-		sed '1,/^$/d' "$out/.help" | roff
-		printf '.fi\n.SH SEE ALSO\n.BR perfbot (1)\n'
-	} >"$out/perfbot-$c.1.tmp"
-	mv "$out/perfbot-$c.1.tmp" "$out/perfbot-$c.1"
-done <"$out/.commands"
-rm -f "$out/.commands" "$out/.help"
+"$perfbot" help | sed -n 's/^   \([a-z][a-z-]*\)  *.*$/\1/p' >"$out/.commands"
+for page in "$doc"/perfbot-*.txt; do
+	c=${page##*/perfbot-}
+	c=${c%.txt}
+	grep -qx "$c" "$out/.commands" ||
+		{ echo "gen-man.sh: $page: no command '$c' in perfbot help" >&2; exit 1; }
+done
+for c in '' $(cat "$out/.commands"); do
+	name=perfbot${c:+-$c}
+	[ -f "$doc/$name.txt" ] ||
+		{ echo "gen-man.sh: no $doc/$name.txt for perfbot $c" >&2; exit 1; }
+	awk -v version="$version" -f "$awk_prog" "$doc/$name.txt" >"$out/$name.1.tmp"
+	mv "$out/$name.1.tmp" "$out/$name.1"
+done
+rm -f "$out/.commands" "$awk_prog"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make install: the binary, perfbot(1) and a page per command made from
-# the help text, bash completion; PREFIX and DESTDIR as packagers use them
+# Documentation/, bash completion; PREFIX and DESTDIR as packagers use them
 . ./lib.sh
 
 ROOT=$(cd ../.. && pwd)
