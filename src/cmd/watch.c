@@ -8,6 +8,7 @@
 #include "kernel/kconfig.h"
 #include "detect/detect.h"
 #include "run/run.h"
+#include "util/duration.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/stop.h"

@@ -11,6 +11,7 @@
 #include "monitor/monitor.h"
 #include "parse/parser.h"
 #include "result/matrix.h"
+#include "util/duration.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
@@ -27,6 +28,8 @@
 
 #define BOOT_TIMEOUT 300.0      /* seconds to /init: a generic kernel under
 				   TCG on a loaded 2-core host needs ~30 */
+#define VM_NO_LIMIT 3600.0      /* a job without a limit: a guest that hangs
+				   must still end */
 #define SEND_SLACK 120.0        /* past the job's own timeout: the guest's
 				   perfbot stops the benchmark itself first */
 
@@ -263,18 +266,12 @@ static void note(struct boot *b, const char *fmt, ...)
 	strbuf_release(&msg);
 }
 
-/* The job's time limit in the guest, as run_job computes it. */
-static double job_timeout(const struct job *job)
+double kernel_vm_job_limit(const struct job *job)
 {
-	const char *t = job_get(job, "timeout"), *r = job_get(job, "runtime");
-	double v;
-	char *end;
+	double limit = duration_job_limit(parse_duration(job_get(job, "timeout")),
+					  parse_duration(job_get(job, "runtime")));
 
-	if (t && (v = strtod(t, &end)) > 0)
-		return *end == 'm' ? v * 60 : *end == 'h' ? v * 3600 : v;
-	if (r && (v = strtod(r, &end)) > 0)
-		return 2 * (*end == 'm' ? v * 60 : *end == 'h' ? v * 3600 : v) + 60;
-	return 3600;
+	return limit > 0 ? limit : VM_NO_LIMIT;
 }
 
 /* Whether the console says mark yet: its head and tail only, a console
@@ -307,7 +304,7 @@ static int boot_and_wait(struct boot *b)
 	struct qemu_proc p;
 	struct strbuf line = STRBUF_INIT;
 	double boot_to = vm->o.boot_timeout > 0 ? vm->o.boot_timeout : BOOT_TIMEOUT;
-	double job_to = job_timeout(b->info->job) + SEND_SLACK, shown = 0;
+	double job_to = kernel_vm_job_limit(b->info->job) + SEND_SLACK, shown = 0;
 
 	{
 		struct argv_list a = ARGV_LIST_INIT;

@@ -87,6 +87,15 @@ void kernel_vm_release(struct kernel_vm *vm);
  * -1 when s is none of them. */
 long kernel_vm_mem_mb(const char *s);
 
+/*
+ * The job's time limit in the guest in seconds: its `timeout` and
+ * `runtime` read as run_job reads them in the guest (duration_job_limit
+ * of util/duration.h), so that the host's deadline (this plus a slack for
+ * the results to come out) never ends a run the guest would still allow.
+ * A job without a limit gets an hour: a guest that hangs must end.
+ */
+double kernel_vm_job_limit(const struct job *job);
+
 /* Guests have at most this many CPUs and NUMA nodes (QEMU's pc machine
  * takes more, a 2-core host gains nothing from them). */
 #define KERNEL_VM_MAX_CPUS 64

@@ -4,6 +4,7 @@
 #include "run/desc.h"
 #include "monitor/monitor.h"
 #include "monitor/sampler.h"
+#include "util/duration.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -88,8 +89,7 @@ static int decode_times(struct job_desc *d, const struct run_opts *opts)
 		}
 	}
 	/* a runaway benchmark must not hang a bisect forever */
-	if (!d->timeout && d->runtime > 0)
-		d->timeout = d->runtime * 2 + 60;
+	d->timeout = duration_job_limit(d->timeout, d->runtime);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "run/run.h"
 #include "run/setup.h"
 #include "run/setup_impl.h"
+#include "util/duration.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

@@ -58,27 +58,6 @@ void run_result_release(struct run_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-double parse_duration(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s)
-		return -1;
-	v = strtod(s, &end);
-	if (end == s || v < 0)
-		return -1;
-	if (*end && end[1])
-		return -1;
-	switch (*end) {
-	case '\0': case 's': return v;
-	case 'm': return v * 60;
-	case 'h': return v * 3600;
-	case 'd': return v * 86400;
-	default: return -1;
-	}
-}
-
 /* ---- one run --------------------------------------------------------- */
 
 __attribute__((format(printf, 2, 3)))

@@ -136,11 +136,6 @@ struct run_result {
 int run_job(const struct run_opts *opts, struct run_result *res);
 void run_result_release(struct run_result *res);
 
-/* A duration as lkp writes them, "300", "300s", "5m", "1h", "2d": seconds,
- * or -1 when s is NULL or not one (a unit other than s/m/h/d, or text
- * after it). */
-double parse_duration(const char *s);
-
 /* $PERFBOT_RESULT_ROOT, else $XDG_DATA_HOME/perfbot/result, else
  * ~/.local/share/perfbot/result.  Appends to sb. */
 void run_default_result_base(struct strbuf *sb);

@@ -6,6 +6,7 @@
  */
 #include "runner/runner.h"
 #include "stats/lkp_tables.h"
+#include "util/duration.h"
 #include "util/exedir.h"
 #include "util/fileio.h"
 #include "util/rx.h"
@@ -286,26 +287,6 @@ int runner_opt_int(const struct runner_job *rj, const char *key, long long def,
 	return 0;
 }
 
-double runner_parse_seconds(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || v < 0)
-		return -1;
-	if (!strcmp(end, "") || !strcmp(end, "s"))
-		return v;
-	if (!strcmp(end, "m"))
-		return v * 60;
-	if (!strcmp(end, "h"))
-		return v * 3600;
-	if (!strcmp(end, "d"))
-		return v * 86400;
-	return -1;
-}
-
 int runner_opt_seconds(const struct runner_job *rj, const char *key, double def,
 		       double *out, struct strbuf *why)
 {
@@ -314,7 +295,7 @@ int runner_opt_seconds(const struct runner_job *rj, const char *key, double def,
 	*out = def;
 	if (!s)
 		return 0;
-	*out = runner_parse_seconds(s);
+	*out = parse_duration(s);
 	if (*out < 0)
 		return runner_bad_opt(rj, key, "a duration (300, 300s, 5m)", why);
 	return 0;

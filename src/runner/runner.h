@@ -246,8 +246,6 @@ int runner_bad_opt(const struct runner_job *rj, const char *key, const char *wha
 
 /* Parse "4k", "512m", "1G", "1GiB", "100" into bytes; -1 when malformed. */
 long long runner_parse_bytes(const char *s);
-/* Parse "300", "300s", "5m", "1h", "1d" into seconds; -1 when malformed. */
-double runner_parse_seconds(const char *s);
 
 /*
  * Start argv with bench-harness from the bench dir.  The runner then adds

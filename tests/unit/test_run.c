@@ -1,33 +1,12 @@
 /*
- * Unit tests of src/run/run.c's small public pieces: lkp's durations
- * (parse_duration), the default result base and its environment order,
- * and the run dirs' numbering (run_dir_begin, run_dir_publish).  The runs
- * themselves are tested end to end by tests/t/t0500-run.sh.
+ * Unit tests of src/run/run.c's small public pieces: the default result
+ * base and its environment order, and the run dirs' numbering
+ * (run_dir_begin, run_dir_publish).  The runs themselves are tested end
+ * to end by tests/t/t0500-run.sh.
  */
 #include "test_helpers.h"
 #include "run/run.h"
 #include "util/xalloc.h"
-
-/* Every form lkp writes, each unit's factor, and what is not a duration:
- * -1 exactly, as run.h promises (a negative number among them). */
-static void test_parse_duration(void **state)
-{
-	static const struct { const char *s; double v; } tab[] = {
-		{ "300", 300 }, { "300s", 300 }, { "0", 0 }, { "0.5", 0.5 },
-		{ "5m", 300 }, { "0.02m", 1.2 }, { "1h", 3600 }, { "2d", 172800 },
-		{ "1.5h", 5400 },
-		{ "-5", -1 }, { "-1", -1 }, { "-0.5m", -1 }, { "-2d", -1 },
-		{ "", -1 }, { "s", -1 }, { "m", -1 }, { "5ms", -1 }, { "5x", -1 },
-		{ "5 m", -1 }, { "abc", -1 }, { "1w", -1 }, { "10ss", -1 },
-	};
-	(void)state;
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		double v = parse_duration(tab[i].s);
-		if (v != tab[i].v)
-			fail_msg("parse_duration(\"%s\") = %g, expected %g", tab[i].s, v, tab[i].v);
-	}
-	assert_true(parse_duration(NULL) == -1);
-}
 
 static void result_base(const char *env, const char *xdg, const char *home, const char *want)
 {
@@ -147,7 +126,6 @@ static void test_run_dir_numbering(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_default_result_base),
 		cmocka_unit_test(test_run_dir_numbering),
 	};

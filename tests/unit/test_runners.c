@@ -401,13 +401,6 @@ static void test_units(void **state)
 	assert_int_equal(runner_parse_bytes(""), -1);
 	assert_int_equal(runner_parse_bytes("-1"), -1);
 	assert_int_equal(runner_parse_bytes("99999999999999T"), -1);
-	assert_true(runner_parse_seconds("300") == 300);
-	assert_true(runner_parse_seconds("300s") == 300);
-	assert_true(runner_parse_seconds("5m") == 300);
-	assert_true(runner_parse_seconds("1h") == 3600);
-	assert_true(runner_parse_seconds("1.5") == 1.5);
-	assert_true(runner_parse_seconds("5 m") < 0);
-	assert_true(runner_parse_seconds("x") < 0);
 }
 
 static void test_shell_quoting(void **state)
