@@ -4,6 +4,7 @@
  */
 #include "git/checkout.h"
 #include "git/git.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"

@@ -1,6 +1,7 @@
 /* git.c: running git, and a repository's history through its plumbing
  * (see git.h). */
 #include "git/git.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/run_command.h"

@@ -1,9 +1,8 @@
-/* xalloc.c: allocation that cannot return NULL, and the error printers. */
+/* xalloc.c: allocation that cannot return NULL (see xalloc.h). */
 #include "util/xalloc.h"
-#include "util/printable.h"
+#include "util/error.h"
 
 #include <malloc.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,41 +75,4 @@ void *xgrow(void *arr, size_t elem, size_t want, size_t *alloc)
 		oom();
 	*alloc = n;
 	return xrealloc(arr, n * elem);
-}
-
-static void vreport(const char *prefix, const char *fmt, va_list ap)
-{
-	char msg[4096];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/* as git's vreportf: a message quotes what others wrote (a commit
-	 * subject, a lab's error, a file's line), never a terminal escape */
-	make_printable(msg, strlen(msg), true);
-	fprintf(stderr, "perfbot: %s%s\n", prefix, msg);
-}
-
-int error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport("", fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void warning(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport("", fmt, ap);
-	va_end(ap);
-	exit(EXIT_ERROR);
 }

@@ -1,22 +1,20 @@
 #ifndef PERFBOT_XALLOC_H
 #define PERFBOT_XALLOC_H
 /*
- * Checked allocation and error reporting, as in git's usage.c/wrapper.c.
+ * Checked allocation, as in git's wrapper.c.
  *
  * x*alloc never return NULL: on exhaustion they print
  * "perfbot: out of memory" and exit(1).  A robot that has run out of memory
  * cannot produce a trustworthy result anyway, and one checked place beats
  * hundreds of unchecked ones.
  *
- * Messages follow git's style: lowercase, no full stop, the subject quoted:
- *     error("cannot open '%s': %s", path, strerror(errno));
- * prints "perfbot: cannot open 'x': No such file or directory" on stderr.
+ * error(), warning(), die() and the exit codes are util/error.h's.  This
+ * header still includes it, for the files that reach them through it; new
+ * code includes util/error.h for them.
  */
 #include <stddef.h>
 
-#define EXIT_ERROR 1            /* something failed; message on stderr */
-#define EXIT_USAGE 2            /* bad command line */
-#define EXIT_REGRESSION 3       /* --fail-on-regression found one */
+#include "util/error.h"
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -38,11 +36,5 @@ void *xgrow(void *arr, size_t elem, size_t want, size_t *alloc);
  * commands (worker, watch), whose heap would keep its peak.
  */
 void xalloc_batch_mode(void);
-
-/* Print "perfbot: <msg>" and return -1, so callers can `return error(...)`. */
-__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
-/* Print "perfbot: <msg>" and exit(EXIT_ERROR). */
-__attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...);
 
 #endif
