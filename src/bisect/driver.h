@@ -79,9 +79,4 @@ void bisect_opts_release(struct bisect_opts *opts);
  */
 int bisect_reset(const char *state_path, const char *repo, int verbose);
 
-/* Shell-quote s (single quotes) onto sb. */
-void shell_quote(struct strbuf *sb, const char *s);
-/* argv[0..argc) as one shell command line, each word quoted, onto sb. */
-void shell_quote_argv(struct strbuf *sb, char *const *argv, int argc);
-
 #endif

@@ -6,6 +6,7 @@
 #include "bisect/driver.h"
 #include "bisect/log.h"
 #include "util/fileio.h"
+#include "util/quote.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -13,27 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-void shell_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
-void shell_quote_argv(struct strbuf *sb, char *const *argv, int argc)
-{
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strbuf_addch(sb, ' ');
-		shell_quote(sb, argv[i]);
-	}
-}
 
 /* Split a shell-quoted line (single quotes, \' outside them) into words. */
 int bisect_split_words(const char *line, char ***words, int *nr)

@@ -21,6 +21,7 @@
 #include "util/fileio.h"
 #include "util/json_writer.h"
 #include "util/printable.h"
+#include "util/quote.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

@@ -19,6 +19,7 @@
 #include "stats/summary.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
+#include "util/quote.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

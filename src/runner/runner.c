@@ -9,6 +9,7 @@
 #include "util/duration.h"
 #include "util/exedir.h"
 #include "util/fileio.h"
+#include "util/quote.h"
 #include "util/rx.h"
 #include "util/xalloc.h"
 
@@ -94,18 +95,10 @@ void argv_list_to_shell(const struct argv_list *a, struct strbuf *sb)
 
 		if (i)
 			strbuf_addch(sb, ' ');
-		if (shell_safe(s)) {
+		if (shell_safe(s))
 			strbuf_addstr(sb, s);
-			continue;
-		}
-		strbuf_addch(sb, '\'');
-		for (; *s; s++) {
-			if (*s == '\'')
-				strbuf_addstr(sb, "'\\''");
-			else
-				strbuf_addch(sb, *s);
-		}
-		strbuf_addch(sb, '\'');
+		else
+			shell_quote(sb, s);
 	}
 }
 

@@ -20,6 +20,7 @@
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/printable.h"
+#include "util/quote.h"
 #include "util/run_command.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
