@@ -18,6 +18,7 @@
 #include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
+#include "store/ingest.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
 #include "util/printable.h"
@@ -296,10 +297,10 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 	ro.said = &b->said;
 	ro.label = label.buf;
 	ro.backend = b->o->kernel_tree ? &b->k.vm.backend : NULL;
-	ro.index = !b->o->no_index;
-	ro.db = b->o->db;
 	int before = bisect_samples_of(b, sha, false)->s.nr;
 	r = run_job(&ro, &res);
+	if (res.united && !b->o->no_index)
+		store_index_result_root(b->o->db, res.result_root);
 	if (b->o->verbose)
 		fprintf(stderr, "perfbot: %.12s: %d run%s (%s)\n", sha, res.nr_runs, res.nr_runs == 1 ? "" : "s",
 			res.nr_incomplete ? "some incomplete" : "complete");

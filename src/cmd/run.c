@@ -13,6 +13,7 @@
 #include "job/split.h"
 #include "kernel/vm.h"
 #include "run/run.h"
+#include "store/ingest.h"
 #include "util/cmdline.h"
 #include "util/stop.h"
 
@@ -24,6 +25,8 @@
 
 struct run_cmd {
 	struct run_opts opts;
+	bool index;              /* index each result root into the store */
+	const char *db;          /* that store (store_open's spec; NULL: default) */
 	struct kernel_vm_opts vm;        /* --kernel: runs in QEMU (kernel/vm.h) */
 	int status;              /* worst of the atoms: 0, 1 incomplete, -1 */
 	int atoms;
@@ -75,6 +78,8 @@ static int run_atom(struct job *atom, void *ctx)
 		rc->opts.backend = &vm.backend;
 	}
 	r = run_job(&rc->opts, &res);
+	if (res.united && rc->index)
+		store_index_result_root(rc->db, res.result_root);
 	if (kernel) {
 		kernel_vm_release(&vm);
 		rc->opts.backend = NULL;
@@ -121,7 +126,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&rc, 0, sizeof(rc));
 	memset(&sopts, 0, sizeof(sopts));
-	rc.opts.index = true;
+	rc.index = true;
 	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
 	while ((c = getopt_long(opts_end, argv, shortopts, opts, NULL)) != -1) {
 		char *end;
@@ -144,8 +149,8 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'v': rc.opts.verbose++; break;
-		case 'd': rc.opts.db = optarg; break;
-		case 'N': rc.opts.index = false; break;
+		case 'd': rc.db = optarg; break;
+		case 'N': rc.index = false; break;
 		case 'K': rc.vm.kernel = optarg; break;
 		case 'G': rc.opts.no_cgroup = true; break;
 		case 'C': rc.opts.cpuset = optarg; break;

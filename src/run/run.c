@@ -9,7 +9,6 @@
 #include "parse/parser.h"
 #include "result/matrix.h"
 #include "result/unite.h"
-#include "store/ingest.h"
 #include "run/cgroup.h"
 #include "run/leftovers.h"
 #include "run/meanwhile.h"
@@ -642,8 +641,8 @@ runs:
 		fprintf(stderr, "\r\033[K");
 	if (res->nr_runs && unite_run_dirs(res->run_dirs, res->nr_runs) < 0)
 		ret = -1;
-	else if (res->nr_runs && opts->index)
-		store_index_result_root(opts->db, res->result_root);
+	else if (res->nr_runs)
+		res->united = true;
 out_plan:
 	job_free(rc.saved_job);
 	run_plan_release(&rc.plan);

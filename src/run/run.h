@@ -26,9 +26,10 @@
  *               machine file
  *   stats       every <monitor>.json and the benchmark's parsed output are
  *               reduced into stats.json, with last_state.*
- *   done        the dir is renamed to "<_result_root>/K" and united;
- *               with opts->index, the result root is then indexed into
- *               the store (a failure there is a warning: the runs stay)
+ *   done        the dir is renamed to "<_result_root>/K" and united
+ *               (res->united); indexing the result root into the store
+ *               is the caller's (store/ingest.h), so that running a job
+ *               does not depend on the store
  *
  * A run is complete or marked: stats.json has last_state.is_incomplete_run
  * = 1 when the benchmark failed to finish (timeout, interrupt, non-zero
@@ -67,8 +68,6 @@ struct run_opts {
 	bool status_line;            /* a live status line on stderr */
 	volatile sig_atomic_t *stop; /* set by a signal handler, or NULL */
 	const char *label;           /* prefix for the status line, or NULL */
-	bool index;                  /* index the united result root into the store */
-	const char *db;              /* that store (store_open's spec; NULL: default) */
 	/* where the runs happen: NULL here, else e.g. a kernel under test
 	 * in QEMU (kernel/vm.h), which runs the benchmark and monitors */
 	const struct run_backend *backend;
@@ -124,6 +123,9 @@ struct run_result {
 	int nr_runs;
 	int nr_incomplete;
 	bool interrupted;            /* stopped by *stop */
+	bool united;                 /* runs were made and united into the
+	                              * result root's matrix.json: what a
+	                              * caller may index (store/ingest.h) */
 };
 
 /*

@@ -450,9 +450,9 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 	ro.stop = w->o->stop;
 	ro.said = &w->said;
 	ro.label = label.buf;
-	ro.index = true;
-	ro.db = w->o->db;
 	r = run_job(&ro, &res);
+	if (res.united)
+		store_index_result_root(w->o->db, res.result_root);
 	run_result_release(&res);
 	strbuf_release(&env);
 	strbuf_release(&label);
