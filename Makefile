@@ -97,7 +97,10 @@ check-e2e: $(PERFBOT)
 CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox vmlinuz \
 	postgresql netns
 
-check: deps
+# no cycle and no include upward between src/'s directories (doc/design/layers.md)
+.PHONY: check-layers
+check-layers: ; @sh scripts/layers.sh -q
+check: deps check-layers
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check-unit check-e2e
 	$(MAKE) check-mutants
 	$(MAKE) check-fuzz
