@@ -159,6 +159,15 @@ int job_load_string(const char *text, size_t len, const char *name,
  * lkp's literal_double_braces runs after merging the included files. */
 int job_load_templates(const char *text, size_t len, const char *name,
 		       const struct job_load_opts *opts, struct job **out);
+/*
+ * lkp's literal_double_braces: a `{{ ruby }}` value after ": " or "- "
+ * (over lines too) becomes the double-quoted string "{{ ruby }}", every
+ * line where it was; job_split (split.h) evaluates it per atom (erb_eval), and an
+ * atom whose whole-value expression is nil is dropped, as lkp drops it.
+ * Appends text so quoted to out.  (Job text only: a `<< :` include's
+ * templates are not seen.)
+ */
+void job_quote_templates(const char *text, struct strbuf *out);
 
 /* Free a job and everything it owns; NULL is fine. */
 void job_free(struct job *job);

@@ -10,7 +10,6 @@
  */
 #include "job/job.h"
 #include "job/job_src.h"
-#include "job/split.h"
 #include "job/yaml.h"
 
 #include <ctype.h>
@@ -492,6 +491,32 @@ static bool job_is_empty(const struct job *job)
 			if (!job->docs[i]->ent[k].comment)
 				return false;
 	return true;
+}
+
+void job_quote_templates(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	for (const char *o; (o = strstr(p, "{{"));) {
+		const char *b = o, *end = strstr(o + 2, "}}");
+		while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if (b == o || b == text || (b[-1] != ':' && b[-1] != '-') || !end) {
+			strbuf_add(out, p, (size_t)(o + 2 - p));
+			p = o + 2;
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(o - p));
+		strbuf_addch(out, '"');
+		for (const char *c = o; c < end + 2; c++) {
+			if (*c == '"' || *c == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *c);
+		}
+		strbuf_addch(out, '"');
+		p = end + 2;
+	}
+	strbuf_addstr(out, p);
 }
 
 static int load_string(const char *text, size_t len, const char *name,

@@ -383,32 +383,6 @@ void job_refine_compatible(const char *text, struct strbuf *out)
 	}
 }
 
-void job_quote_templates(const char *text, struct strbuf *out)
-{
-	const char *p = text;
-
-	for (const char *o; (o = strstr(p, "{{"));) {
-		const char *b = o, *end = strstr(o + 2, "}}");
-		while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
-			b--;
-		if (b == o || b == text || (b[-1] != ':' && b[-1] != '-') || !end) {
-			strbuf_add(out, p, (size_t)(o + 2 - p));
-			p = o + 2;
-			continue;
-		}
-		strbuf_add(out, p, (size_t)(o - p));
-		strbuf_addch(out, '"');
-		for (const char *c = o; c < end + 2; c++) {
-			if (*c == '"' || *c == '\\')
-				strbuf_addch(out, '\\');
-			strbuf_addch(out, *c);
-		}
-		strbuf_addch(out, '"');
-		p = end + 2;
-	}
-	strbuf_addstr(out, p);
-}
-
 /* ------------------------------------------------------------------ */
 /* the matrix */
 

@@ -117,16 +117,6 @@ int job_atom_name(const struct job *atom, const char *prefix,
 void job_refine_compatible(const char *text, struct strbuf *out);
 
 /*
- * lkp's literal_double_braces: a `{{ ruby }}` value after ": " or "- "
- * (over lines too) becomes the double-quoted string "{{ ruby }}", every
- * line where it was; job_split evaluates it per atom (erb_eval), and an
- * atom whose whole-value expression is nil is dropped, as lkp drops it.
- * Appends text so quoted to out.  (Job text only: a `<< :` include's
- * templates are not seen.)
- */
-void job_quote_templates(const char *text, struct strbuf *out);
-
-/*
  * Expand lkp's ERB subset in template with job as `job` and ___ as `___`
  * (may be NULL).  Supported: "% code" lines and <% code %> / <%= expr %>
  * tags; if/elsif/else/unless/end and case/when/else/end; strings with
