@@ -3,7 +3,7 @@
  * them, Ruby's typing of scalars, percentages of CPUs.
  *
  * The rest of the job layer: load.c reads a file (text first, YAML
- * second, as lkp does), keys.c holds the declared tables and checks the
+ * second with yaml.c, as lkp does), keys.c holds the declared tables and checks the
  * top-level keys, write.c writes a job back as Psych's YAML.dump does.
  */
 #include "job/job.h"
@@ -471,6 +471,70 @@ enum job_scalar_type job_scalar_type_of(const char *s)
 	if (ruby_int(s))
 		return JOB_INT;
 	return JOB_STR;
+}
+
+void job_scalar_to_s(const struct job_value *v, struct strbuf *sb)
+{
+	const char *s = v->text;
+
+	if (v->kind != JOB_SCALAR)
+		return;
+	switch (v->type) {
+	case JOB_BOOL:
+		strbuf_addstr(sb, strchr("yYtToO", s[0]) && strcasecmp(s, "off") ?
+			      "true" : "false");
+		return;
+	case JOB_INT:
+		if (!strchr(s, ':')) {
+			/* 0x.., 0b.., 010, 1_000, 1,000, +5: Ruby prints the number */
+			char *clean = xmalloc(strlen(s) + 1), *d = clean;
+			const char *p = s;
+			int base = 10;
+			bool neg = false;
+			long long n;
+
+			if (*p == '-' || *p == '+')
+				neg = *p++ == '-';
+			if (p[0] == '0' && (p[1] == 'x' || p[1] == 'b')) {
+				base = p[1] == 'x' ? 16 : 2;
+				p += 2;
+			} else if (p[0] == '0' && p[1]) {
+				base = 8;
+			}
+			for (; *p; p++)
+				if (*p != '_' && *p != ',')
+					*d++ = *p;
+			*d = 0;
+			n = strtoll(clean, NULL, base);
+			strbuf_addf(sb, "%s%lld", neg && n ? "-" : "", n);
+			free(clean);
+			return;
+		}
+		break;
+	case JOB_FLOAT:
+		if (!strcasecmp(s, ".nan")) {
+			strbuf_addstr(sb, ".nan");
+			return;
+		}
+		if (strcasestr(s, ".inf")) {
+			strbuf_addstr(sb, s[0] == '-' ? "-.inf" : ".inf");
+			return;
+		}
+		if (!strchr(s, ':')) {
+			char *clean = xstrdup(s), *d = clean;
+			for (const char *p = s; *p; p++)
+				if (*p != '_' && *p != ',')
+					*d++ = *p;
+			*d = 0;
+			fmt_ruby_float(sb, strtod(clean, NULL));
+			free(clean);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	strbuf_addstr(sb, s);
 }
 
 /* ------------------------------------------------------------------ */

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "util/fileio.h"
-#include "util/numfmt.h"
 #include "util/xalloc.h"
 
 /* ------------------------------------------------------------------ */
@@ -192,70 +191,6 @@ static void write_double(struct strbuf *out, const char *s, int indent, size_t *
 	}
 	strbuf_addch(out, '"');
 	(*col)++;
-}
-
-void job_scalar_to_s(const struct job_value *v, struct strbuf *sb)
-{
-	const char *s = v->text;
-
-	if (v->kind != JOB_SCALAR)
-		return;
-	switch (v->type) {
-	case JOB_BOOL:
-		strbuf_addstr(sb, strchr("yYtToO", s[0]) && strcasecmp(s, "off") ?
-			      "true" : "false");
-		return;
-	case JOB_INT:
-		if (!strchr(s, ':')) {
-			/* 0x.., 0b.., 010, 1_000, 1,000, +5: Ruby prints the number */
-			char *clean = xmalloc(strlen(s) + 1), *d = clean;
-			const char *p = s;
-			int base = 10;
-			bool neg = false;
-			long long n;
-
-			if (*p == '-' || *p == '+')
-				neg = *p++ == '-';
-			if (p[0] == '0' && (p[1] == 'x' || p[1] == 'b')) {
-				base = p[1] == 'x' ? 16 : 2;
-				p += 2;
-			} else if (p[0] == '0' && p[1]) {
-				base = 8;
-			}
-			for (; *p; p++)
-				if (*p != '_' && *p != ',')
-					*d++ = *p;
-			*d = 0;
-			n = strtoll(clean, NULL, base);
-			strbuf_addf(sb, "%s%lld", neg && n ? "-" : "", n);
-			free(clean);
-			return;
-		}
-		break;
-	case JOB_FLOAT:
-		if (!strcasecmp(s, ".nan")) {
-			strbuf_addstr(sb, ".nan");
-			return;
-		}
-		if (strcasestr(s, ".inf")) {
-			strbuf_addstr(sb, s[0] == '-' ? "-.inf" : ".inf");
-			return;
-		}
-		if (!strchr(s, ':')) {
-			char *clean = xstrdup(s), *d = clean;
-			for (const char *p = s; *p; p++)
-				if (*p != '_' && *p != ',')
-					*d++ = *p;
-			*d = 0;
-			fmt_ruby_float(sb, strtod(clean, NULL));
-			free(clean);
-			return;
-		}
-		break;
-	default:
-		break;
-	}
-	strbuf_addstr(sb, s);
 }
 
 /* Append a scalar's text as YAML, starting at column *col. */
