@@ -114,11 +114,11 @@ static void add_missing(struct job_desc *d, const char *name)
 static void add_monitor(struct job_desc *d, const struct monitor *m)
 {
 	for (size_t i = 0; i < d->nr_monitors; i++)
-		if (d->monitors[i].monitor == m)
+		if (d->monitors[i] == m)
 			return;
-	ALLOC_GROW(d->monitors, d->nr_monitors + 1, d->alloc_monitors);
-	d->monitors[d->nr_monitors].monitor = m;
-	d->monitors[d->nr_monitors++].interval = 0;
+	ALLOC_GROW(d->monitors, d->nr_monitors + 2, d->alloc_monitors);
+	d->monitors[d->nr_monitors++] = m;
+	d->monitors[d->nr_monitors] = NULL;
 }
 
 /* Add monitor `name`; perf-* are flags.  -1 for an unknown name. */
@@ -197,9 +197,12 @@ static int decode_monitors(struct job_desc *d, const struct run_opts *opts)
 	} else {
 		monitors_of_job(d);
 	}
+	if (!d->monitors)
+		d->monitors = xcalloc(1, sizeof(*d->monitors));
+	d->intervals = xcalloc(d->nr_monitors + 1, sizeof(*d->intervals));
 	for (size_t i = 0; i < d->nr_monitors; i++)
-		if (program_duration(d->job, d->monitors[i].monitor->name, "interval",
-				     &d->monitors[i].interval) < 0)
+		if (program_duration(d->job, d->monitors[i]->name, "interval",
+				     &d->intervals[i]) < 0)
 			return -1;
 	if (program_duration(d->job, "perf-profile", "delay", &d->perf_profile_delay) < 0 ||
 	    program_duration(d->job, "perf-profile", "duration", &d->perf_profile_duration) < 0)
@@ -373,6 +376,7 @@ void job_desc_release(struct job_desc *d)
 {
 	argv_list_release(&d->bench_argv);
 	free(d->monitors);
+	free(d->intervals);
 	strbuf_release(&d->missing);
 	strbuf_release(&d->setup_why);
 	strbuf_release(&d->result_path);

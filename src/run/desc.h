@@ -17,7 +17,7 @@
  *     struct job_desc d = JOB_DESC_INIT;
  *     if (job_desc_decode(job, opts, &d) < 0)
  *             ... the message is out ...
- *     use(d.testcase, d.runtime, d.monitors[i].interval, ...);
+ *     use(d.testcase, d.runtime, d.monitors[i], d.intervals[i], ...);
  *     job_desc_release(&d);
  *
  * Which keys, their defaults and their errors (in decoding order; a
@@ -69,12 +69,6 @@
 
 struct monitor;
 
-/* A monitor the run samples, with its own interval (0: the run's). */
-struct job_desc_monitor {
-	const struct monitor *monitor;
-	double interval;
-};
-
 struct job_desc {
 	const struct job *job;          /* decoded from (borrowed) */
 	const char *where;              /* job->path, or "<job>" */
@@ -93,9 +87,11 @@ struct job_desc {
 	double monitor_delay;
 	double interval;                /* > 0 */
 
-	/* monitors */
-	struct job_desc_monitor *monitors;  /* sampled, in order, before the
-					       machine's own checks */
+	/* monitors: what the run samples, in order, in the shape the
+	 * sampler takes (monitor/sampler.h); the run drops those that cannot
+	 * work on its machine (run_check_monitors) */
+	const struct monitor **monitors;    /* NULL-terminated, also when empty */
+	double *intervals;                  /* per monitor: its own, 0: the run's */
 	size_t nr_monitors, alloc_monitors;
 	bool perf_stat, perf_profile;
 	double perf_profile_delay, perf_profile_duration;

@@ -273,17 +273,17 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		run_phase(rc, "setup: eatmem locked %llu bytes (pid %ld)", setup.eaten, setup.eater);
 	}
 
-	struct sampler_opts so = { .interval = d->interval, .intervals = rc->plan.intervals,
+	struct sampler_opts so = { .interval = d->interval, .intervals = d->intervals,
 				   .root = rc->monitor_root };
-	sampler = sampler_start_opts(rc->plan.sampled, tmp.buf, &so);
+	sampler = sampler_start_opts(d->monitors, tmp.buf, &so);
 	if (!sampler)
 		goto out;
-	if (rc->plan.perf_stat) {
+	if (d->perf_stat) {
 		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, d->interval) == 0)
 			pstat_on = true;
 	}
-	run_phase(rc, "monitors started (%d sampled%s%s)", rc->plan.nr,
-	      pstat_on ? ", perf-stat" : "", rc->plan.perf_profile ? ", perf-profile" : "");
+	run_phase(rc, "monitors started (%d sampled%s%s)", (int)d->nr_monitors,
+	      pstat_on ? ", perf-stat" : "", d->perf_profile ? ", perf-profile" : "");
 
 	int iso = isolate(rc, &cg);
 	if (iso < 0) {
@@ -360,7 +360,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 			activated = true;
 			run_phase(rc, "monitors activated");
 		}
-		if (rc->plan.perf_profile && !prec_on && el >= prof_delay && r == 1) {
+		if (d->perf_profile && !prec_on && el >= prof_delay && r == 1) {
 			if (perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
 				prec_on = true;
 				run_phase(rc, "perf record started (%s)", rc->caps.record_event);
@@ -521,6 +521,7 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	rc.desc = &desc;
 	strbuf_init(&rc.log, 0);
 	strbuf_init(&rc.isolation, 0);
+	strbuf_init(&rc.skipped_monitors, 0);
 	/* every key the stages below need, once: they read desc, not the job */
 	if (job_desc_decode(opts->job, opts, &desc) < 0)
 		goto out;
@@ -594,7 +595,6 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	/* a backend runs the monitors where the benchmark runs */
 	if (opts->backend)
 		goto runs;
-	run_plan_monitors(&desc, &rc.plan);
 	if (opts->perf_caps)
 		perf_caps_copy(&rc.caps, opts->perf_caps);
 	else
@@ -604,9 +604,9 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 	rc.monitor_root = getenv("PERFBOT_MONITOR_ROOT");
 	if (!rc.monitor_root)
 		rc.monitor_root = "";
-	run_plan_check(&rc.plan, &rc.caps, rc.monitor_root);
-	if (rc.plan.skipped.len)
-		for (const char *l = rc.plan.skipped.buf; *l;) {
+	run_check_monitors(&desc, &rc.caps, rc.monitor_root, &rc.skipped_monitors);
+	if (rc.skipped_monitors.len)
+		for (const char *l = rc.skipped_monitors.buf; *l;) {
 			const char *nl = strchr(l, '\n');
 			say_once(opts, "monitor skipped: %.*s", (int)(nl - l), l);
 			l = nl + 1;
@@ -645,12 +645,12 @@ runs:
 		res->united = true;
 out_plan:
 	job_free(rc.saved_job);
-	run_plan_release(&rc.plan);
 	perf_caps_release(&rc.caps);
 out:
 	job_desc_release(&desc);
 	strbuf_release(&rc.log);
 	strbuf_release(&rc.isolation);
+	strbuf_release(&rc.skipped_monitors);
 	strbuf_release(&base);
 	strbuf_release(&rr);
 	strbuf_release(&work_dir);

@@ -209,9 +209,9 @@ int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outco
 		strbuf_addf(&s, "reason: %s\n", o->why);
 	if (rc->isolation.len)
 		strbuf_addf(&s, "isolation: %s\n", rc->isolation.buf);
-	if (rc->plan.skipped.len || rc->desc->missing.len) {
+	if (rc->skipped_monitors.len || rc->desc->missing.len) {
 		strbuf_addstr(&s, "skipped_monitors:\n");
-		for (const char *l = rc->plan.skipped.buf; *l;) {
+		for (const char *l = rc->skipped_monitors.buf; *l;) {
 			const char *nl = strchr(l, '\n');
 			strbuf_addstr(&s, "  ");
 			strbuf_add(&s, l, (size_t)(nl - l + 1));

@@ -2,7 +2,7 @@
 #define PERFBOT_RUN_IMPL_H
 /*
  * Private to src/run/run*.c and monitors.c: the state of one run_job
- * call.  run.c runs, monitors.c plans the monitors, run_files.c writes
+ * call.  run.c runs, monitors.c checks the monitors, run_files.c writes
  * what a run leaves.
  */
 #include <stdbool.h>
@@ -12,22 +12,12 @@
 #include "run/run.h"
 #include "util/strbuf.h"
 
-struct monitor;
-
-struct monitor_plan {
-	const struct monitor **sampled;  /* NULL-terminated */
-	double *intervals;               /* per sampled monitor: the job's
-					    `<name>: {interval: N}`, 0 if none */
-	int nr;
-	bool perf_stat, perf_profile;
-	struct strbuf skipped;           /* "name: reason\n" lines */
-};
-
 struct run_ctx {
 	const struct run_opts *opts;
 	const struct job_desc *desc;  /* the job, decoded (desc.h) */
 	const char *result_root;
-	struct monitor_plan plan;
+	struct strbuf skipped_monitors;  /* "name: reason\n": what
+					   run_check_monitors dropped */
 	struct perf_caps caps;
 	double last_duration;    /* of the previous run, for the ETA */
 	struct job *saved_job;   /* the job plus its result-path keys */
@@ -57,10 +47,11 @@ struct outcome {
 __attribute__((format(printf, 2, 3)))
 void run_phase(struct run_ctx *rc, const char *fmt, ...);
 /* monitors.c */
-/* The monitors of the description, before run_plan_check. */
-void run_plan_monitors(const struct job_desc *d, struct monitor_plan *mp);
-void run_plan_check(struct monitor_plan *mp, const struct perf_caps *caps, const char *root);
-void run_plan_release(struct monitor_plan *mp);
+/* Drop from d's monitors (and perf flags) what cannot work here (root:
+ * the prefix of /proc and /sys), each with a "name: reason\n" line
+ * appended to skipped. */
+void run_check_monitors(struct job_desc *d, const struct perf_caps *caps, const char *root,
+			struct strbuf *skipped);
 
 /* run_files.c */
 int run_parse_benchmark(struct run_ctx *rc, const char *dir);

@@ -181,7 +181,7 @@ static void test_opts(void **state)
 
 static const char *monitor_name(const struct job_desc *d, size_t i)
 {
-	return d->monitors[i].monitor->name;
+	return d->monitors[i]->name;
 }
 
 static void test_monitors(void **state)
@@ -196,9 +196,9 @@ static void test_monitors(void **state)
 	/* in the job's order; time is written for every run, not sampled */
 	assert_int_equal(d.nr_monitors, 2);
 	assert_string_equal(monitor_name(&d, 0), "vmstat");
-	assert_true(d.monitors[0].interval == 3);
+	assert_true(d.intervals[0] == 3);
 	assert_string_equal(monitor_name(&d, 1), "proc-stat");
-	assert_true(d.monitors[1].interval == 0);
+	assert_true(d.intervals[1] == 0);
 	assert_true(d.perf_stat);
 	assert_true(d.perf_profile);
 	assert_true(d.perf_profile_delay == 5);
@@ -222,7 +222,7 @@ static void test_monitors(void **state)
 	assert_true(d.perf_profile);
 	bool kmsg = false;
 	for (size_t i = 0; i < d.nr_monitors; i++) {
-		assert_false(d.monitors[i].monitor->flags & MONITOR_NOT_SAMPLED);
+		assert_false(d.monitors[i]->flags & MONITOR_NOT_SAMPLED);
 		kmsg |= !strcmp(monitor_name(&d, i), "kmsg");
 	}
 	assert_true(kmsg);              /* lkp's first default, perfbot has it */
@@ -246,7 +246,7 @@ static void test_monitors(void **state)
 	assert_int_equal(decode(CMD "vmstat:\nmeminfo:\n  interval: 4\n", &opts, &job, &d), 0);
 	assert_int_equal(d.nr_monitors, 1);
 	assert_string_equal(monitor_name(&d, 0), "meminfo");
-	assert_true(d.monitors[0].interval == 4);
+	assert_true(d.intervals[0] == 4);
 	assert_true(d.perf_stat);
 	assert_false(d.perf_profile);
 	job_desc_release(&d);
@@ -255,6 +255,9 @@ static void test_monitors(void **state)
 	opts.monitors = "";
 	assert_int_equal(decode(CMD "vmstat:\n", &opts, &job, &d), 0);
 	assert_int_equal(d.nr_monitors, 0);
+	/* the sampler's list, also when empty */
+	assert_non_null(d.monitors);
+	assert_null(d.monitors[0]);
 	job_desc_release(&d);
 	job_free(job);
 }
@@ -288,16 +291,16 @@ static void test_setup_and_path(void **state)
 	job_free(job);
 }
 
-/* run_plan_check drops what this machine lacks; the job's intervals stay
+/* run_check_monitors drops what this machine lacks; the job's intervals stay
  * with their monitors (monitors.c). */
-static void test_plan_check(void **state)
+static void test_check_monitors(void **state)
 {
 	(void)state;
 	char root[] = "/tmp/test_run_desc.XXXXXX";
 	struct strbuf path = STRBUF_INIT;
 	struct perf_caps caps = { .why = STRBUF_INIT, .stat_events = STRBUF_INIT,
 				  .unsupported = STRBUF_INIT };
-	struct monitor_plan mp;
+	struct strbuf skipped = STRBUF_INIT;
 	struct job_desc d = JOB_DESC_INIT;
 	struct job *job;
 
@@ -308,15 +311,15 @@ static void test_plan_check(void **state)
 	assert_int_equal(write_file_atomic(path.buf, "MemTotal: 1 kB\n", 15), 0);
 	assert_int_equal(decode(CMD "interrupts:\n  interval: 3\nmeminfo:\n  interval: 7\n",
 				NULL, &job, &d), 0);
-	run_plan_monitors(&d, &mp);
-	assert_int_equal(mp.nr, 2);
-	run_plan_check(&mp, &caps, root);
-	assert_int_equal(mp.nr, 1);
-	assert_ptr_equal(mp.sampled[0], d.monitors[1].monitor);
-	assert_null(mp.sampled[1]);
-	assert_true(mp.intervals[0] == 7);
-	assert_true(!strncmp(mp.skipped.buf, "interrupts: ", 12));
-	run_plan_release(&mp);
+	assert_int_equal(d.nr_monitors, 2);
+	const struct monitor *meminfo = d.monitors[1];
+	run_check_monitors(&d, &caps, root, &skipped);
+	assert_int_equal(d.nr_monitors, 1);
+	assert_ptr_equal(d.monitors[0], meminfo);
+	assert_null(d.monitors[1]);
+	assert_true(d.intervals[0] == 7);
+	assert_true(!strncmp(skipped.buf, "interrupts: ", 12));
+	strbuf_release(&skipped);
 	job_desc_release(&d);
 	job_free(job);
 	remove_tree(root);
@@ -414,7 +417,7 @@ int main(void)
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_monitors),
 		cmocka_unit_test(test_setup_and_path),
-		cmocka_unit_test(test_plan_check),
+		cmocka_unit_test(test_check_monitors),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
