@@ -774,7 +774,7 @@ out:
 	return ret;
 }
 
-static void release_outputs(struct run_setup *s)
+void run_setup_forget(struct run_setup *s)
 {
 	for (size_t i = 0; i < s->nr_devs; i++) {
 		free(s->devs[i].dev);
@@ -837,8 +837,8 @@ int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_bas
 	int r;
 
 	if (s->journal.len)
-		return error("run_setup_apply: already applied; call run_setup_undo first");
-	release_outputs(s);
+		return error("run_setup_apply_plan: already applied; call run_setup_undo first");
+	run_setup_forget(s);
 	if (plan_is_empty(plan))
 		return 0;
 	if (strchr(work_base, '\n'))
@@ -870,24 +870,6 @@ int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_bas
 	return r;
 }
 
-int run_setup_apply(const struct job *job, const char *work_base, struct run_setup *s,
-		    struct strbuf *log)
-{
-	struct run_setup_plan plan;
-	struct strbuf why = STRBUF_INIT;
-	int r;
-
-	if (s->journal.len)
-		return error("run_setup_apply: already applied; call run_setup_undo first");
-	r = run_setup_plan(job, &plan, &why);
-	if (r > 0)
-		r = setup_cannot(log, "%s", why.buf);
-	strbuf_release(&why);
-	if (r)
-		return r;
-	return run_setup_apply_plan(&plan, work_base, s, log);
-}
-
 int run_setup_refuse(const char *why, struct strbuf *log)
 {
 	return setup_cannot(log, "%s", why);
@@ -911,21 +893,6 @@ int run_setup_check_plan(const struct run_setup_plan *plan, const char *work_bas
 	return r;
 }
 
-int run_setup_check(const struct job *job, const char *work_base, const char *cpu_sysfs,
-		    struct strbuf *log)
-{
-	struct run_setup_plan plan;
-	struct strbuf why = STRBUF_INIT;
-	int r = run_setup_plan(job, &plan, &why);
-
-	if (r > 0)
-		r = setup_cannot(log, "%s", why.buf);
-	strbuf_release(&why);
-	if (r)
-		return r;
-	return run_setup_check_plan(&plan, work_base, cpu_sysfs, log);
-}
-
 int run_setup_undo(struct run_setup *s, struct strbuf *log)
 {
 	int ret = 0;
@@ -937,6 +904,6 @@ int run_setup_undo(struct run_setup *s, struct strbuf *log)
 		if (ret < 0)
 			strbuf_addf(log, "undo: incomplete; journal kept in %s\n", s->state_path);
 	}
-	release_outputs(s);
+	run_setup_forget(s);
 	return ret;
 }

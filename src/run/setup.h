@@ -37,11 +37,13 @@
  * Sizes are lkp's: digits, then K, M, G, T or P (powers of 1024, either
  * case, an optional trailing B); plain digits are bytes.
  *
- * The caller's steps (src/run/run.c):
+ * The caller's steps (src/run/run.c), with the plan that decoding the job
+ * made (run_setup_plan, through job_desc_decode: desc.setup):
  *
  *   run_setup_cleanup_stale(work_base, NULL, &log);   // once, at the start
  *   struct run_setup s = RUN_SETUP_INIT;
- *   int r = run_setup_apply(job, work_base, &s, &log);
+ *   int r = desc.setup_cannot ? run_setup_refuse(desc.setup_why.buf, &log) :
+ *           run_setup_apply_plan(&desc.setup, work_base, &s, &log);
  *   if (r)                 // 1: cannot work here, -1: error; both printed
  *           ...            // nothing is left set up
  *   // benchmark: cwd s.mnt (when not NULL), environment += s.env
@@ -91,7 +93,7 @@ struct run_setup_dev {
 };
 
 struct run_setup {
-	/* --- inputs: set before run_setup_apply, zero means default --- */
+	/* --- inputs: set before run_setup_apply_plan, zero means default --- */
 
 	/* The cpufreq tree; NULL: /sys/devices/system/cpu (tests point it
 	 * at a fake tree). */
@@ -106,7 +108,7 @@ struct run_setup {
 	void (*on_step)(const char *step, void *data);
 	void *on_step_data;
 
-	/* --- outputs of run_setup_apply, owned by s --- */
+	/* --- outputs of run_setup_apply_plan, owned by s --- */
 
 	const char *fs;               /* the fs mounted ("ext4"), or NULL */
 	const char *mnt;              /* the first mount point, or NULL */
@@ -134,35 +136,7 @@ struct run_setup {
 #define RUN_SETUP_INIT { .journal = STRBUF_INIT }
 
 /*
- * Make the disks, file systems and governor the job asks for (see the top
- * of this file), under work_base (made 0700 when missing; refused when
- * not private, see run/workdir.h).  Human-readable
- * "setup: ..." lines are appended to log.  All checks (job keys, tools,
- * root, sizes against free space and RAM, kernel support, governor
- * availability) happen before any change.  Returns
- *    0  done (or nothing to do); outputs filled
- *    1  cannot work here: a message names what is missing (a tool and its
- *       Debian package, root, brd, kernel support, space or RAM) on stderr
- *       and in log; nothing was changed
- *   -1  an error (a bad key: "FILE:LINE:COL: ..."; a failed mkfs, mount,
- *       ...), printed with error(); whatever was done is already undone
- * After a non-zero return s holds nothing and run_setup_undo is a no-op.
- */
-int run_setup_apply(const struct job *job, const char *work_base,
-		    struct run_setup *s, struct strbuf *log);
-
-/*
- * The checks of run_setup_apply alone, changing nothing: 0, 1 (cannot
- * work here, named on stderr and in log) or -1, as run_setup_apply.  Run
- * once before the first run, so that a job this machine cannot set up
- * fails before any run directory or monitor.  cpu_sysfs as in struct
- * run_setup.
- */
-int run_setup_check(const struct job *job, const char *work_base, const char *cpu_sysfs,
-		    struct strbuf *log);
-
-/*
- * Undo what run_setup_apply did, newest first: restore governors, unmount
+ * Undo what run_setup_apply_plan did, newest first: restore governors, unmount
  * (retrying for 2 s while busy, then a lazy unmount), detach loop
  * devices, remove images and dirs, unload brd, delete the journal; then
  * free s's outputs and reset it to RUN_SETUP_INIT (keeping the inputs).
@@ -225,16 +199,41 @@ int run_setup_plan(const struct job *job, struct run_setup_plan *plan,
 		   struct strbuf *why);
 
 /*
- * run_setup_apply and run_setup_check for a plan made already (a job's
- * description holds one, run/desc.h): the same, less reading the job.
+ * Make the disks, file systems and governor of plan (see the top of this
+ * file), under work_base (made 0700 when missing; refused when not
+ * private, see run/workdir.h).  Human-readable "setup: ..." lines are
+ * appended to log.  All checks (tools, root, sizes against free space
+ * and RAM, kernel support, governor availability) happen before any
+ * change.  Returns
+ *    0  done (or nothing to do); outputs filled
+ *    1  cannot work here: a message names what is missing (a tool and its
+ *       Debian package, root, brd, kernel support, space or RAM) on stderr
+ *       and in log; nothing was changed
+ *   -1  an error (a failed mkfs, mount, ...), printed with error();
+ *       whatever was done is already undone
+ * After a non-zero return s holds nothing and run_setup_undo is a no-op.
  */
 int run_setup_apply_plan(const struct run_setup_plan *plan, const char *work_base,
 			 struct run_setup *s, struct strbuf *log);
+/*
+ * The checks of run_setup_apply_plan alone, changing nothing: 0, 1
+ * (cannot work here, named on stderr and in log) or -1, as it returns.
+ * Run once before the first run, so that a job this machine cannot set
+ * up fails before any run directory or monitor.  cpu_sysfs as in struct
+ * run_setup.
+ */
 int run_setup_check_plan(const struct run_setup_plan *plan, const char *work_base,
 			 const char *cpu_sysfs, struct strbuf *log);
-/* What run_setup_check says when run_setup_plan returned 1 with why:
- * the reason on stderr and in log; returns 1. */
+/* What the run says when run_setup_plan returned 1 with why: the reason
+ * on stderr and in log ("cannot work here"); returns 1. */
 int run_setup_refuse(const char *why, struct strbuf *log);
+/*
+ * Free s's outputs and reset them (keeping the inputs), undoing nothing:
+ * run_setup_undo's last step.  Alone, it leaves everything set up and
+ * the journal in work_base, as a crash would (the tests' stand-in for
+ * kill -9; run_setup_cleanup_stale replays it later).
+ */
+void run_setup_forget(struct run_setup *s);
 
 /* The Debian package that provides an fs's mkfs, or NULL (tmpfs). */
 const char *run_setup_fs_package(const struct run_fs_type *fs);

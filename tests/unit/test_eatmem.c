@@ -10,6 +10,7 @@
 #include "test_helpers.h"
 #include "run/eatmem.h"
 #include "run/setup.h"
+#include "setup_helpers.h"
 #include "run/workdir.h"
 #include "job/job.h"
 #include "util/xalloc.h"
@@ -327,7 +328,7 @@ static void test_check_refuses(void **state)
 		struct job *job = load(jobs[i]);
 		strbuf_reset(&log);
 		capture_start(&c);
-		int r = run_setup_check(job, base, NULL, &log);
+		int r = setup_check_job(job, base, NULL, &log);
 		capture_end_sb(&c, &err);
 		if (r != 1 || !strstr(err.buf, "jobs/t.yaml:3:16: eatmem: eatmem_size '") ||
 		    !strstr(err.buf, "available (MemAvailable), less than the safe margin of") ||
@@ -337,7 +338,7 @@ static void test_check_refuses(void **state)
 		/* and apply changes nothing */
 		struct run_setup s = RUN_SETUP_INIT;
 		capture_start(&c);
-		assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
+		assert_int_equal(setup_apply_job(job, base, &s, &log), 1);
 		capture_end_sb(&c, &err);
 		assert_int_equal(s.eater, 0);
 		job_free(job);
@@ -444,7 +445,7 @@ static void test_real_eater(void **state)
 	base = test_tmpdir("eatmem");
 	path_join(&path, base, "work");
 	capture_start(&c);
-	int r = run_setup_apply(job, path.buf, &s, &log);
+	int r = setup_apply_job(job, path.buf, &s, &log);
 	capture_end_sb(&c, &sb);
 	if (r)
 		fail_msg("apply: %d: %s", r, sb.buf);
@@ -503,7 +504,7 @@ static void test_owner_crash(void **state)
 		struct job *job = load("testcase: t\neatmem:\n  eatmem_size: 16M\n");
 		struct run_setup s = RUN_SETUP_INIT;
 		struct strbuf l = STRBUF_INIT;
-		if (run_setup_apply(job, path.buf, &s, &l) != 0)
+		if (setup_apply_job(job, path.buf, &s, &l) != 0)
 			_exit(1);
 		if (write(p[1], &s.eater, sizeof(s.eater)) != sizeof(s.eater))
 			_exit(1);

@@ -16,6 +16,7 @@
  */
 #include "test_helpers.h"
 #include "run/setup.h"
+#include "setup_helpers.h"
 #include "job/job.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
@@ -309,7 +310,7 @@ static void test_apply_cannot_changes_nothing(void **state)
 
 	path_join(&wb, base, "work");
 	capture_start(&c);
-	assert_int_equal(run_setup_apply(job, wb.buf, &s, &log), 1);
+	assert_int_equal(setup_apply_job(job, wb.buf, &s, &log), 1);
 	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "perfbot: fs 'nfsv4' is an NFS export"));
 	assert_non_null(strstr(log.buf, "setup: cannot work here: fs 'nfsv4'"));
@@ -320,7 +321,7 @@ static void test_apply_cannot_changes_nothing(void **state)
 
 	/* nothing asked: 0, nothing made */
 	job = load("testcase: t\n");
-	assert_int_equal(run_setup_apply(job, wb.buf, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, wb.buf, &s, &log), 0);
 	assert_null(s.mnt);
 	assert_null(s.env);
 	assert_false(is_dir(wb.buf));
@@ -373,7 +374,7 @@ static void test_missing_tools(void **state)
 		strbuf_reset(&err);
 		strbuf_reset(&log);
 		capture_start(&c);
-		int r = run_setup_apply(job, wb.buf, &s, &log);
+		int r = setup_apply_job(job, wb.buf, &s, &log);
 		capture_end_sb(&c, &err);
 		setenv("PATH", old_path, 1);
 		if (r != 1 || !strstr(err.buf, cases[i].msg) || !strstr(log.buf, cases[i].msg))
@@ -437,14 +438,14 @@ static void test_governor_apply_undo(void **state)
 	(void)state;
 
 	s.cpu_sysfs = root;
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	assert_governors(root, "performance", "performance", "powersave");
 	assert_non_null(strstr(log.buf, "setup: cpufreq_governor performance on 2 CPUs"));
 	assert_null(s.mnt);
 	assert_int_equal(setup_entries(base), 1);     /* the journal */
 	/* applying again without undo is refused */
 	capture_start(&c);
-	assert_int_equal(run_setup_apply(job, base, &s, &log), -1);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), -1);
 	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "already applied"));
 	assert_int_equal(run_setup_undo(&s, &log), 0);
@@ -458,7 +459,7 @@ static void test_governor_apply_undo(void **state)
 	job = load("testcase: t\ncpufreq_governor: ondemand\n");
 	strbuf_reset(&err);
 	capture_start(&c);
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 1);
 	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "cpufreq governor 'ondemand' is not available here"));
 	assert_governors(root, "powersave", "powersave", "powersave");
@@ -470,7 +471,7 @@ static void test_governor_apply_undo(void **state)
 	job = load("testcase: t\ncpufreq_governor: performance\n");
 	s.cpu_sysfs = none;
 	strbuf_reset(&log);
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	assert_non_null(strstr(log.buf, "cpufreq_governor: skipped: no cpufreq"));
 	assert_int_equal(setup_entries(base), 0);
 	assert_int_equal(run_setup_undo(&s, &log), 0);
@@ -502,7 +503,12 @@ static void test_governor_crash_cleanup(void **state)
 		struct strbuf clog = STRBUF_INIT;
 		struct job *job = load("testcase: t\ncpufreq_governor: performance\n");
 		cs.cpu_sysfs = root;
-		_exit(run_setup_apply(job, base, &cs, &clog) == 0 ? 0 : 1);
+		int r = setup_apply_job(job, base, &cs, &clog);
+		/* s freed and reset, nothing undone: the governors and the
+		 * journal stay, as after kill -9 */
+		run_setup_forget(&cs);
+		_exit(r == 0 && !cs.journal.len && !cs.state_path && !cs.nr_devs &&
+		      cs.cpu_sysfs == root ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -513,7 +519,7 @@ static void test_governor_crash_cleanup(void **state)
 	char *root2 = fake_cpufreq();
 	struct job *job = load("testcase: t\ncpufreq_governor: performance\n");
 	s.cpu_sysfs = root2;
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	assert_int_equal(setup_entries(base), 2);
 
 	strbuf_reset(&log);
@@ -650,7 +656,7 @@ static void test_loop_fs_roundtrip(void **state)
 		/* mkfs.xfs wants at least 300 MiB; the image is sparse */
 		strbuf_addf(&yaml, "testcase: t\nfs: %s\ndisk: loop_512M\n", fss[i].fs);
 		struct job *job = load(yaml.buf);
-		assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+		assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 		assert_non_null(s.mnt);
 		assert_string_equal(s.fs, fss[i].fs);
 		assert_int_equal(s.nr_devs, 1);
@@ -690,7 +696,7 @@ static void test_tmpfs_and_default_disk(void **state)
 		skip();
 	base = make_tmpdir();
 	job = load("testcase: t\nfs: tmpfs\n");
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	check_mounted(&s, "tmpfs");
 	write_on(s.mnt);
 	assert_null(env_get(&s, "partitions"));
@@ -700,7 +706,7 @@ static void test_tmpfs_and_default_disk(void **state)
 
 	/* fs alone gets RUN_SETUP_DEFAULT_DISK */
 	job = load("testcase: t\nfs: ext4\n");
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	assert_non_null(strstr(log.buf, "fs ext4 without disk: using " RUN_SETUP_DEFAULT_DISK));
 	check_mounted(&s, "ext4");
 	assert_int_equal(run_setup_undo(&s, &log), 0);
@@ -728,7 +734,7 @@ static void test_too_large(void **state)
 	}
 	job = load("testcase: t\nfs: ext4\ndisk: loop_100P\n");
 	capture_start(&c);
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 1);
 	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "disk 'loop_100P' needs 100 PiB but only "));
 	assert_non_null(strstr(err.buf, "is free under"));
@@ -740,7 +746,7 @@ static void test_too_large(void **state)
 	s.brd_fallback = true;
 	strbuf_reset(&err);
 	capture_start(&c);
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 1);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 1);
 	capture_end_sb(&c, &err);
 	assert_non_null(strstr(err.buf, "disk '1BRD_100T' needs 100 TiB of RAM but only"));
 	assert_clean(base);
@@ -766,7 +772,7 @@ static void test_busy_unmount(void **state)
 		skip();
 	base = make_tmpdir();
 	job = load("testcase: t\nfs: ext4\ndisk: loop_64M\n");
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	path_join(&path, s.mnt, "busy");
 	fd = open(path.buf, O_WRONLY | O_CREAT, 0644);
 	assert_true(fd >= 0);
@@ -830,7 +836,7 @@ static void test_killed_mid_setup(void **state)
 				cs.on_step = kill_at;
 				cs.on_step_data = (void *)step;
 			}
-			_exit(run_setup_apply(job, base, &cs, &clog) == 0 ? 0 : 1);
+			_exit(setup_apply_job(job, base, &cs, &clog) == 0 ? 0 : 1);
 		}
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		if (step)
@@ -868,7 +874,7 @@ static void test_brd_or_fallback(void **state)
 	base = make_tmpdir();
 	job = load("testcase: t\nfs: ext4\ndisk: 1BRD_64M\n");
 	capture_start(&c);
-	r = run_setup_apply(job, base, &s, &log);
+	r = setup_apply_job(job, base, &s, &log);
 	capture_end_sb(&c, &err);
 	if (r == 0) {
 		print_message("brd works here\n");
@@ -887,7 +893,7 @@ static void test_brd_or_fallback(void **state)
 	assert_clean(base);
 
 	s.brd_fallback = true;
-	assert_int_equal(run_setup_apply(job, base, &s, &log), 0);
+	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	check_mounted(&s, "ext4");
 	write_on(s.mnt);
 	if (r != 0) {
@@ -930,11 +936,11 @@ static void test_needs_root(void **state)
 		if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
 			_exit(3);
 		path_join(&wb, base, "work");
-		if (run_setup_apply(job, wb.buf, &s, &log) != 1 ||
+		if (setup_apply_job(job, wb.buf, &s, &log) != 1 ||
 		    !strstr(log.buf, "setting up fs 'tmpfs' needs root"))
 			_exit(4);
 		/* without losetup in PATH the tool is named first */
-		if (run_setup_apply(job2, wb.buf, &s, &log) != 1 ||
+		if (setup_apply_job(job2, wb.buf, &s, &log) != 1 ||
 		    (!strstr(log.buf, "setting up disk 'loop_64M' needs root") &&
 		     !strstr(log.buf, "'losetup' not found")))
 			_exit(5);
@@ -956,22 +962,6 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
-}
-
-/* Free s without undoing anything: the driver's stand-in for a crash. */
-static void forget(struct run_setup *s)
-{
-	for (size_t i = 0; i < s->nr_devs; i++) {
-		free(s->devs[i].dev);
-		free(s->devs[i].image);
-		free(s->devs[i].mnt);
-	}
-	free(s->devs);
-	for (size_t i = 0; s->env && s->env[i]; i++)
-		free(s->env[i]);
-	free(s->env);
-	free(s->state_path);
-	strbuf_release(&s->journal);
 }
 
 static int driver(int argc, char **argv)
@@ -1003,7 +993,7 @@ static int driver(int argc, char **argv)
 		return 2;
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
-	r = run_setup_apply(job, argv[3], &s, &log);
+	r = setup_apply_job(job, argv[3], &s, &log);
 	printf("rc=%d\n", r);
 	if (s.mnt)
 		printf("mnt=%s\n", s.mnt);
@@ -1013,7 +1003,7 @@ static int driver(int argc, char **argv)
 	job_free(job);
 	if (r || !hold) {
 		/* !hold leaves it all set up: a crash */
-		forget(&s);
+		run_setup_forget(&s);
 		strbuf_release(&log);
 		return r < 0 ? 2 : r;
 	}
