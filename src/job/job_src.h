@@ -1,9 +1,9 @@
 #ifndef PERFBOT_JOB_SRC_H
 #define PERFBOT_JOB_SRC_H
 /*
- * Private to src/job/job*.c: the file names that values remember
- * (job.h's struct job_src) and the key check that loading runs.
- * job.c owns values, load.c reads text into them, keys.c knows which
+ * Private to src/job/: the file names that values remember (job.h's
+ * struct job_src) and the key check that loading runs.  job.c owns
+ * values, load.c and yaml.c read text into them, keys.c knows which
  * top-level keys a job may have, write.c writes them back.
  */
 #include <stdbool.h>

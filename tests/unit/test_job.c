@@ -1,5 +1,6 @@
 /*
- * test_job.c: job files in memory (src/job/job.c, load.c, keys.c, write.c, path_params.c):
+ * test_job.c: job files in memory (src/job/job.c, load.c, yaml.c, keys.c,
+ * write.c, path_params.c):
  * loading, Psych typing, writing back, includes, markers, checks and their
  * messages, percentages, path_params, tbox_group and the result root.
  */
