@@ -2,9 +2,11 @@
  * changepoint.c: E-Divisive change points with a fast energy profile,
  * seeded permutation tests and a local confirmation; the method and its
  * reasons are at the top of changepoint.h.  The points' weights, the
- * noise floor and the side test are changepoint_weights.c's.
+ * noise floor and the side test are changepoint_weights.c's, the energy
+ * profile changepoint_energy.c's.
  */
 #include "stats/changepoint.h"
+#include "stats/changepoint_impl.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"
 #include "util/rng.h"
@@ -35,180 +37,6 @@ void cp_result_release(struct cp_result *r)
 	free(r->change);
 	free(r->drift);
 	cp_result_init(r);
-}
-
-/* ---- the energy profile ------------------------------------------------ */
-
-/* A Fenwick tree node: the weight and weight * value of the ranks below it. */
-struct fen {
-	double w, wx;
-};
-
-/*
- * A point of the segment being tested: its value (centred on the segment's
- * mean, so that the sums keep their low digits), weight, rank among the
- * segment's values, and d = sum over the segment of w_j |x - x_j|.  The
- * permutations shuffle these whole: rank and d do not depend on the order.
- */
-struct spt {
-	double x, w, d;
-	int rank;
-};
-
-struct ranked {
-	double x;
-	int i;
-};
-
-/* Scratch for segments of up to cap points, allocated once per detection. */
-struct work {
-	int cap;
-	struct spt *pt, *perm;     /* the segment; a copy the permutations shuffle */
-	struct fen *fen;
-	double *q;
-	struct ranked *sorted;
-	const double *floor;       /* of the side test (cp_noise), or NULL */
-	int tail;                  /* the local tests near the end also try
-	                            * without the last 1..tail points */
-	int end;                   /* n, or where a jumping tail starts */
-};
-
-static void work_init(struct work *wk, int cap)
-{
-	wk->cap = cap;
-	wk->floor = NULL;
-	wk->tail = 0;
-	wk->end = cap;
-	wk->pt = xcalloc((size_t)cap, sizeof(*wk->pt));
-	wk->perm = xcalloc((size_t)cap, sizeof(*wk->perm));
-	wk->fen = xcalloc((size_t)cap + 1, sizeof(*wk->fen));
-	wk->q = xcalloc((size_t)cap + 1, sizeof(double));
-	wk->sorted = xcalloc((size_t)cap, sizeof(*wk->sorted));
-}
-
-static void work_release(struct work *wk)
-{
-	free(wk->pt);
-	free(wk->perm);
-	free(wk->fen);
-	free(wk->q);
-	free(wk->sorted);
-}
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *p = a, *q = b;
-
-	if (p->x != q->x)
-		return p->x < q->x ? -1 : 1;
-	return p->i - q->i;
-}
-
-/*
- * Load x and w (NULL: all 1) as the segment: centre, rank (equal values
- * share a rank) and sum each point's distances from the sorted order.
- * Returns the number of ranks.
- */
-static int load(struct work *wk, const double *x, const double *w, int n)
-{
-	struct spt *pt = wk->pt;
-	struct ranked *so = wk->sorted;
-	double c = 0, tw = 0, twx = 0, lw = 0, lwx = 0;
-	int nr = 0;
-
-	for (int i = 0; i < n; i++)
-		c += x[i];
-	c /= n;
-	for (int i = 0; i < n; i++) {
-		pt[i].x = x[i] - c;
-		pt[i].w = w ? w[i] : 1;
-		tw += pt[i].w;
-		twx += pt[i].w * pt[i].x;
-		so[i].x = pt[i].x;
-		so[i].i = i;
-	}
-	qsort(so, (size_t)n, sizeof(*so), cmp_ranked);
-	for (int k = 0, g; k < n; k = g) {
-		/* a group of equal values: weights at or below them, then d */
-		nr++;
-		for (g = k; g < n && so[g].x == so[k].x; g++) {
-			lw += pt[so[g].i].w;
-			lwx += pt[so[g].i].w * so[g].x;
-		}
-		for (int j = k; j < g; j++) {
-			struct spt *p = &pt[so[j].i];
-
-			p->rank = nr;
-			p->d = p->x * lw - lwx + (twx - lwx) - p->x * (tw - lw);
-		}
-	}
-	return nr;
-}
-
-/*
- * q[t] for t in 1..n-1, in one pass.  Adding point t to the left side
- * costs one Fenwick query and one update: the points already there split
- * into those at or below x (weight lw, weighted sum lwx) and those above,
- * so its distances to them sum to x*lw - lwx + (twx - lwx) - x*(tw - lw)
- * (ties add 0 either way).  That gives the left side's within sum; with
- * the d of the points, sum over the left of w d = 2 within + between,
- * and the right side's within sum is what remains of the total.
- */
-static void profile(struct work *wk, const struct spt *pt, int n, int nr, double *q)
-{
-	struct fen *f = wk->fen;
-	double total = 0, wt = 0, sqt = 0, tw = 0, twx = 0, sq = 0, in = 0, wd = 0;
-
-	for (int i = 0; i < n; i++) {
-		total += pt[i].w * pt[i].d;
-		wt += pt[i].w;
-		sqt += pt[i].w * pt[i].w;
-	}
-	total /= 2;
-	memset(f, 0, ((size_t)nr + 1) * sizeof(*f));
-	q[0] = 0;
-	for (int t = 0; t + 1 < n; t++) {
-		double lw = 0, lwx = 0, x = pt[t].x, w = pt[t].w;
-		double wb, sqb, between, in_b, pa, pb, daa, dbb;
-
-		for (int j = pt[t].rank; j > 0; j -= j & -j) {
-			lw += f[j].w;
-			lwx += f[j].wx;
-		}
-		in += w * (x * lw - lwx + (twx - lwx) - x * (tw - lw));
-		tw += w;
-		twx += w * x;
-		sq += w * w;
-		wd += w * pt[t].d;
-		for (int j = pt[t].rank; j <= nr; j += j & -j) {
-			f[j].w += w;
-			f[j].wx += w * x;
-		}
-		between = wd - 2 * in;
-		in_b = total - in - between;
-		wb = wt - tw;
-		sqb = sqt - sq;
-		/* weight of the distinct pairs within a side: 0 for one point */
-		pa = (tw * tw - sq) / 2;
-		pb = (wb * wb - sqb) / 2;
-		daa = pa > 1e-12 * tw * tw ? in / pa : 0;
-		dbb = pb > 1e-12 * wb * wb ? in_b / pb : 0;
-		q[t + 1] = tw * wb / (tw + wb) * (2 * between / (tw * wb) - daa - dbb);
-	}
-}
-
-int cp_energy_profile(const double *x, const double *w, int n, double *q)
-{
-	struct work wk;
-	int nr;
-
-	if (n < 2)
-		return -1;
-	work_init(&wk, n);
-	nr = load(&wk, x, w, n);
-	profile(&wk, wk.pt, n, nr, q);
-	work_release(&wk);
-	return 0;
 }
 
 /* after's change relative to before (before 0: 0 or an infinity). */
@@ -270,7 +98,7 @@ static double permutation_p(struct work *wk, int n, int nr, int m, double q_obs,
 			pp[i] = pp[j];
 			pp[j] = t;
 		}
-		profile(wk, pp, n, nr, wk->q);
+		cp_profile(wk, pp, n, nr, wk->q);
 		/* near-ties count: a reordering of equal values is the same split */
 		if (max_in(wk->q, m, n - m, NULL) >= q_obs - tol)
 			e++;
@@ -308,8 +136,8 @@ static bool split_segment(struct work *wk, const struct cp_point *pts, const dou
 	/* q holds the means until the profile overwrites it */
 	for (int i = 0; i < n; i++)
 		wk->q[i] = pts[s + i].mean;
-	nr = load(wk, wk->q, w + s, n);
-	profile(wk, wk->pt, n, nr, wk->q);
+	nr = cp_load_segment(wk, wk->q, w + s, n);
+	cp_profile(wk, wk->pt, n, nr, wk->q);
 	q_obs = max_in(wk->q, m, n - m, &best);
 	if (!(q_obs > 0))
 		return false;
@@ -886,7 +714,7 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 	w = xmalloc(sizeof(*w) * (size_t)n);
 	floor = xmalloc(sizeof(*floor) * (size_t)n);
 	c = xmalloc(sizeof(*c) * (size_t)n * (CP_TAIL_MAX + 1));
-	work_init(&wk, n);
+	cp_work_init(&wk, n);
 	cp_weights(pts, n, w);
 	cp_noise(pts, n, floor);
 	wk.floor = floor;
@@ -921,7 +749,7 @@ int cp_detect(const struct cp_point *pts, int n, const struct cp_options *opt,
 		out->latest.before = out->drift[out->nr_drift - 1].to;
 		out->latest.change = rel_change(out->latest.before, out->latest.after);
 	}
-	work_release(&wk);
+	cp_work_release(&wk);
 	free(c);
 	free(floor);
 	free(w);
