@@ -13,6 +13,7 @@
 #include "git/checkout.h"
 #include "job/job.h"
 #include "lab/remote.h"
+#include "pg/url.h"
 #include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
@@ -269,8 +270,7 @@ static int resume_opts(struct bisect *b, struct bisect_opts *o)
 	lo.no_index = o->no_index;
 	/* ... except a lab's database: where the runs are made, and
 	 * the jobs the journal (STATE.d/lab-jobs) waits for live */
-	if (o->db || !lo.db || (strncmp(lo.db, "postgresql://", 13) &&
-				strncmp(lo.db, "postgres://", 11))) {
+	if (o->db || !pg_is_url(lo.db)) {
 		free(lo.db);
 		lo.db = o->db;
 		o->db = NULL;
@@ -300,15 +300,15 @@ static int open_bisection(struct bisect *b)
 	if (mkdir_p(b->dir.buf, 0755) < 0)
 		return -1;
 #ifdef PERFBOT_NO_LAB
-	if (o->db && (!strncmp(o->db, "postgresql://", 13) || !strncmp(o->db, "postgres://", 11)))
+	if (pg_is_url(o->db))
 		return error("this perfbot is built without lab mode (--db %s)", o->db);
 #else
-	if (o->db && pg_is_url(o->db) && o->kernel_tree) {
+	if (pg_is_url(o->db) && o->kernel_tree) {
 		/* the lab's boxes build the user space they are given, not a
 		 * kernel to boot: that flow is a box's own (kexec), not here */
 		return error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
 	}
-	if (o->db && pg_is_url(o->db)) {
+	if (pg_is_url(o->db)) {
 		struct strbuf journal = STRBUF_INIT;
 		path_join(&journal, b->dir.buf, "lab-jobs");
 		b->lab = xcalloc(1, sizeof(*b->lab));

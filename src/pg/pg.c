@@ -9,11 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-bool pg_is_url(const char *s)
-{
-	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
-}
-
 const char *lab_db_url(const char *opt)
 {
 	const char *url = opt ? opt : getenv("PERFBOT_DB");

@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <libpq-fe.h>
+#include "pg/url.h"
 #include "util/strbuf.h"
 
 struct pg {
@@ -46,9 +47,6 @@ struct pg {
 	int syncs;                    /* pg_pipeline_sync's in the pipeline under way */
 };
 #define PG_INIT { NULL, NULL, NULL, false, false, false, 0, "", STRBUF_INIT, STRBUF_INIT, 0 }
-
-/* True when s is a PostgreSQL URL (postgresql:// or postgres://). */
-bool pg_is_url(const char *s);
 
 /*
  * The database URL of a lab command: opt (from --db) when set, else

@@ -14,6 +14,7 @@
 #include "result/matrix.h"
 #include "run/run.h"
 #include "stats/lkp_tables.h"
+#include "pg/url.h"
 #include "store/history.h"
 #include "store/ingest.h"
 #include "store/store.h"
@@ -632,12 +633,12 @@ int watch_run(struct watch_opts *o)
 	if (git_check_repo(o->repo) < 0 || job_load(o->job_path, &w.job) < 0)
 		goto out;
 #ifdef PERFBOT_NO_LAB
-	if (o->db && (!strncmp(o->db, "postgresql://", 13) || !strncmp(o->db, "postgres://", 11))) {
+	if (pg_is_url(o->db)) {
 		error("this perfbot is built without lab mode (--db %s)", o->db);
 		goto out;
 	}
 #else
-	w.lab = o->db && pg_is_url(o->db);
+	w.lab = pg_is_url(o->db);
 #endif
 	w.store = w.lab ? NULL : o->db;
 	if (o->kernel_tree && w.lab) {
