@@ -29,7 +29,8 @@ SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 SRCS     = $(sort $(shell find src -name '*.c'))
 LIB_SRCS = $(filter-out src/perfbot.c,$(SRCS))
 # files generated from src/ at build time (never committed)
-GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o $(BUILD)/gen/kernel/small_config.o
+GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o $(BUILD)/gen/kernel/small_config.o \
+	$(BUILD)/gen/pg/migrations.o
 OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS= $(sort $(wildcard tests/unit/test_*.c))
 TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -59,6 +60,24 @@ $(BUILD)/gen/kernel/%_config.c: src/kernel/%.config
 	  echo 'extern const char kernel_$*_config[];'; \
 	  echo 'const char kernel_$*_config[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $<; echo ';'; } >$@.tmp && mv $@.tmp $@
+# the lab schema's migrations (src/pg/migrations.h): each NNN-name.sql
+# becomes { "<what>", "<sql>" } of lab_migrations, in the order of NNN;
+# its first line, "-- <what>", names it; its other lines that are blank
+# or comments ("--" after blanks) are left out
+MIGRATIONS = $(sort $(wildcard src/pg/migrations/*.sql))
+$(BUILD)/gen/pg/migrations.c: $(MIGRATIONS) Makefile
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from src/pg/migrations/ by the Makefile */'; \
+	  echo '#include "pg/migrations.h"'; \
+	  echo 'const struct lab_migration lab_migrations[] = {'; \
+	  for f in $(MIGRATIONS); do \
+	    sed -e '1!{/^[[:space:]]*\(--.*\)\{0,1\}$$/d;}' -e 's/\\/\\\\/g' -e 's/"/\\"/g' \
+	        -e '1{s/^-- \(.*\)/{ "\1",/;b;}' -e 's/.*/"&\\n"/' $$f && echo '},' || exit 1; \
+	  done; \
+	  echo '};'; \
+	  echo 'const int lab_nr_migrations = (int)(sizeof(lab_migrations) / sizeof(lab_migrations[0]));'; \
+	} >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/pg/migrations.o: src/pg/migrations.h
 # kept: they are what the objects were compiled from
 .SECONDARY: $(GEN_OBJS:%.o=%.c)
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
@@ -248,7 +267,7 @@ ifeq ($(BUILD),build)
 build/static-obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<
-build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(GEN_OBJS)
+build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(filter-out $(BUILD)/gen/pg/%,$(GEN_OBJS))
 	@rm -f $@
 	ar rcs $@ $^
 build/static/perfbot: build/static-obj/src/perfbot.o build/static-obj/libperfbot.a

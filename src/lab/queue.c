@@ -1,5 +1,5 @@
 /*
- * queue.c: the queue's C side (see queue.h; the SQL is in migrations.c).
+ * queue.c: the queue's C side (see queue.h; the SQL is in src/pg/migrations/).
  */
 #include "lab/queue.h"
 #include "util/xalloc.h"

@@ -2,7 +2,7 @@
 #define PERFBOT_LAB_QUEUE_H
 /*
  * The lab's job queue on PostgreSQL: each call is one statement calling
- * one of the functions of src/pg/migrations.c; the states and their
+ * one of the SQL functions of src/pg/migrations/; the states and their
  * transitions are drawn and explained atop src/pg/schema.c.  This file
  * is the C side: typed arguments in, typed answers out, one-line errors.
  *

@@ -4,7 +4,7 @@
  * Results between a test box and the lab's database.
  *
  * lab_upload sends what a worker's run_job wrote for a job it holds, in
- * ONE call of migrations.c's upload_job, whose transaction ends by marking
+ * ONE call of the SQL function upload_job, whose transaction ends by marking
  * the job done:
  *
  *   <result_root>/<run>/stats.json   -> a run and its samples in the store
@@ -106,8 +106,8 @@ struct lab_job_identity {
  * sets them, and its commit (the queued one; a full hash of it when the
  * box checked it out of a repo).  The worker checks before it uploads,
  * every fetch before it writes; the database checks what SQL can
- * (migrations.c, schema 7).  0, or -1 after an error naming the job and
- * the component.
+ * (src/pg/migrations/007-authorization.sql).  0, or -1 after an error
+ * naming the job and the component.
  */
 int lab_check_root(long long id, const struct lab_job_identity *q, const char *box_group,
 		   const char *rel);

@@ -1,10 +1,11 @@
 /*
  * schema.c: the lab's roles, and the running of its migrations (their SQL
- * is in migrations.c; see schema.h).  `perfbot lab init` as a whole,
- * which opens the store between two of these steps, is src/lab/init.c.
+ * is in migrations/NNN-*.sql; see schema.h).  `perfbot lab init` as a
+ * whole, which opens the store between two of these steps, is
+ * src/lab/init.c.
  *
- * The queue's life (each arrow is one SQL function of migrations.c; the
- * tests in tests/unit/test_lab_queue.c take every one):
+ * The queue's life (each arrow is one SQL function of the migrations;
+ * the tests in tests/unit/test_lab_queue.c take every one):
  *
  *   submit -> queued --claim--> running --complete--> done
  *                ^                 |  \--fail, attempts left--> queued

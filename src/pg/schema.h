@@ -48,7 +48,8 @@
 	"double precision[], int[], text[], bigint[], bytea[]"
 
 /* The longest lease a claim or heartbeat gets, in seconds (schema 7):
- * `perfbot worker --lease` takes no more (migrations.c says why). */
+ * `perfbot worker --lease` takes no more (migrations/007-authorization.sql
+ * says why). */
 #define LAB_LEASE_MAX_S 600
 
 /* perfbot.upload_claim's argument types (schema 4), for grants and tests */

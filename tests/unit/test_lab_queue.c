@@ -8,6 +8,7 @@
  */
 #include "lab_helpers.h"
 #include "lab/queue.h"
+#include "pg/migrations.h"
 #include "store/backend.h"
 
 #include <math.h>
@@ -1047,9 +1048,45 @@ static void test_migrate_needs_a_superuser_first(void **state)
 	free(empty);
 }
 
+/* The migrations as the Makefile embeds them from src/pg/migrations/:
+ * comment and blank lines left out, and the names C calls the SQL by
+ * (schema.h) spelled the same in the SQL.  No server needed. */
+#define STR(x) #x
+#define XSTR(x) STR(x)
+static void test_migrations_embedded_as_written(void **state)
+{
+	(void)state;
+	assert_int_equal(lab_nr_migrations, 7);
+	assert_int_equal(lab_schema_version(), lab_nr_migrations);
+	for (int i = 0; i < lab_nr_migrations; i++) {
+		const char *what = lab_migrations[i].what, *sql = lab_migrations[i].sql;
+		assert_true(*what && strncmp(what, "--", 2) && !strchr(what, '\n'));
+		assert_true(*sql && sql[strlen(sql) - 1] == '\n');
+		for (const char *l = sql; *l; l = strchr(l, '\n') + 1) {
+			const char *t = l + strspn(l, " \t");
+			assert_true(*t != '\n' && strncmp(t, "--", 2));
+		}
+	}
+	assert_string_equal(lab_migrations[0].what, "the queue, uploaded results, roles' grants");
+	assert_non_null(strstr(lab_migrations[0].sql, "CREATE TABLE perfbot.queue (\n"));
+	assert_non_null(strstr(lab_migrations[0].sql, "-- the atomic job's file name\n"));
+	assert_non_null(strstr(lab_migrations[3].sql,
+			       "perfbot.upload_claim(" LAB_UPLOAD_CLAIM_ARGS ") TO " LAB_ROLE_WORKER));
+	assert_non_null(strstr(lab_migrations[5].sql,
+			       "perfbot.submit(" LAB_SUBMIT_ARGS ")"));
+	assert_non_null(strstr(lab_migrations[6].sql,
+			       "least(p_lease_s, " XSTR(LAB_LEASE_MAX_S) ")"));
+	assert_non_null(strstr(lab_migrations[6].sql,
+			       "perfbot.upload_job(" LAB_UPLOAD_JOB_ARGS ") RENAME"));
+	assert_non_null(strstr(lab_migrations[6].sql, "'" LAB_ROLE_ADMIN "', 'MEMBER'"));
+	assert_non_null(strstr(lab_migrations[6].sql, "TO " LAB_ROLE_REPORTER ";\n"));
+	assert_non_null(strstr(lab_migrations[0].sql, "TO " LAB_ROLE_SUBMITTER ";\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_migrations_embedded_as_written),
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_submit_queues_with_fields),
 		T(test_submit_refuses_out_of_range),
