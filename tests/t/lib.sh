@@ -42,9 +42,15 @@ test_expect_success() {
 	fi
 }
 
-# Skip (pass with a message) when the conformance data is absent.
+# Skip (pass with a message) when the conformance data is absent -- or
+# fail where $PERFBOT_REQUIRE names conformance (make check-full: CI must
+# not pass for a check it never made).
 test_have_conformance() {
 	[ -d "$SHARED" ] && return 0
+	if test_required conformance; then
+		echo "$SHARED not found, but PERFBOT_REQUIRE wants conformance: failing, not skipping"
+		exit 1
+	fi
 	echo "# skipped: $SHARED not found"
 	return 1
 }

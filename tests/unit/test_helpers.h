@@ -7,7 +7,8 @@
  *
  * CONFORMANCE_DIR is ../shared/conformance relative to the project root;
  * tests that read it call skip_without_conformance() first, which prints
- * why and skips when the folder is absent.
+ * why and skips when the folder is absent -- or fails where
+ * $PERFBOT_REQUIRE names "conformance" (make check-full, CI).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,9 +72,37 @@ static inline const char *conformance_dir(void)
 	return d ? d : "../shared/conformance";
 }
 
-/* Skip the current test, with a message, when the conformance data is missing. */
+/*
+ * Whether the space-separated words of $PERFBOT_REQUIRE hold what: the
+ * test that needs it then fails instead of skipping (as tests/t/lib.sh's
+ * test_required does for the e2e scripts).
+ */
+static inline int test_required(const char *what)
+{
+	const char *p = getenv("PERFBOT_REQUIRE");
+	size_t n = strlen(what);
+
+	while (p && *p) {
+		size_t len;
+
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t");
+		if (len == n && !strncmp(p, what, n))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/*
+ * Skip the current test, with a message, when the conformance data is
+ * missing; fail it instead where PERFBOT_REQUIRE names conformance.
+ */
 #define skip_without_conformance() do { \
 	if (!is_dir(conformance_dir())) { \
+		if (test_required("conformance")) \
+			fail_msg("%s not found, but PERFBOT_REQUIRE wants conformance", \
+				 conformance_dir()); \
 		print_message("skipped: %s not found\n", conformance_dir()); \
 		skip(); \
 	} \
