@@ -1,27 +1,63 @@
 #!/bin/sh
 # Run the end-to-end shell tests tests/t/t*.sh with $PERFBOT set.
+#
+#   sh tests/run-e2e.sh [-j N] [tNNNN-name.sh...]    (default: all, N=1)
+#
 # Each test script sources tests/t/lib.sh and ends with test_done, which
 # prints "# passed N failed N"; this sums them into one closing line.
-# The whole output of each script is kept in tests/out/e2e/<script>.log;
-# the failures are repeated at the end, just above the closing line,
-# because a CI log is often read from its tail only.
+# With -j N, N scripts run side by side.  They may: each works in a temp
+# dir of its own, which holds its PostgreSQL server (socket and data) and
+# kernel cache, and names what is machine-wide (cgroup parents, network
+# namespaces and addresses) after its pid.  A script with a line
+# "# e2e: alone (why)" (QEMU guests, whose boot deadlines a loaded machine
+# would eat) runs after the others, by itself.
+# The whole output of each script is kept in tests/out/e2e/<script>.log,
+# with its exit status and its time; the results are printed in the
+# scripts' order whatever the order they finished in, and the failures are
+# repeated at the end, just above the closing line, because a CI log is
+# often read from its tail only.
+jobs=1
+case "${1:-}" in
+-j) jobs=${2:?-j needs a number}; shift 2 ;;
+-j*) jobs=${1#-j}; shift ;;
+esac
+case "$jobs" in ''|*[!0-9]*|0) echo "run-e2e.sh: -j wants a positive number, not '$jobs'" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/t" || exit 1
 logs=../out/e2e
 mkdir -p "$logs" || exit 1
-pass=0 fail=0 failed=
-for t in t[0-9]*.sh; do
-	[ -f "$t" ] || continue
-	out=$(sh "$t" 2>&1)
+[ $# -gt 0 ] || set -- t[0-9]*.sh
+
+# run_one SCRIPT: run it, its output, exit status and time into its log
+run_one='start=$(date +%s)
+	sh "$1" >"$0/$1.out" 2>&1
 	rc=$?
-	printf '%s\n# exit status %d\n' "$out" $rc >"$logs/$t.log"
+	{ cat "$0/$1.out"; printf "# exit status %d\n# took %d s\n" $rc $(($(date +%s) - start)); } >"$0/$1.log"
+	rm -f "$0/$1.out"'
+
+together= alone=
+for t in "$@"; do
+	[ -f "$t" ] || { echo "run-e2e.sh: no test script $t" >&2; exit 2; }
+	rm -f "$logs/$t.log"
+	if grep -q '^# e2e: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
+done
+# at most $jobs at a time (xargs -P starts the next when any one ends)
+printf '%s\n' $together | xargs -r -P "$jobs" -n 1 sh -c "$run_one" "$logs"
+for t in $alone; do
+	sh -c "$run_one" "$logs" "$t"
+done
+
+pass=0 fail=0 failed=
+for t in "$@"; do
+	out=$(cat "$logs/$t.log" 2>/dev/null)
 	printf '%s\n' "$out" | grep -E '^(not ok|ok) |^#   ' | sed "s|^|$t: |"
 	p=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\2/p')
+	rc=$(printf '%s\n' "$out" | sed -n 's/^# exit status \([0-9]*\)$/\1/p')
 	if [ -z "$p" ]; then
 		printf '%s\n' "$out" | tail -n 20
 		f=1 p=0
 	fi
-	[ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
+	[ "${rc:-1}" -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
 	[ "${f:-0}" -ne 0 ] && failed="$failed $t"
 	pass=$((pass + p))
 	fail=$((fail + f))

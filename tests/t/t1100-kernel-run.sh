@@ -4,6 +4,7 @@
 # initramfs; the job runs inside, the result tree is written on the host.
 # Boot failures: no init (a panic), a boot that misses its deadline.
 # kill -9 of perfbot takes QEMU with it.
+# e2e: alone (QEMU guests under TCG: their boot deadlines want the CPUs)
 . ./lib.sh
 
 test_have qemu-system-x86_64 busybox || { test_done; exit 0; }
