@@ -1,8 +1,11 @@
 # perfbot — plain GNU Makefile.
 #
 #   make            build ./perfbot
-#   make check      unit tests (cmocka) + end-to-end shell tests, then the
-#                   same suite again under ASan+UBSan
+#   make check      what a developer runs: one build, the unit tests (cmocka)
+#                   and the end-to-end shell tests, CHECK_JOBS scripts at a time
+#   make check-full what CI runs (.ci/run): check with every package and the
+#                   conformance data required, the mutants' and the fuzzers'
+#                   smoke tests, then unit and e2e again under ASan+UBSan
 #   make demo       install missing packages (as root), build, run the demo
 #   make demo-kernel  the same for a kernel bisect in QEMU (scripts/demo-kernel.sh)
 #   make demo-seed    seed 001's story: watch a kernel branch, mail the regression (scripts/demo-seed.sh)
@@ -37,7 +40,7 @@ TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 PERFBOT  = $(if $(filter build,$(BUILD)),perfbot,$(BUILD)/perfbot)
 
-.PHONY: all check check-unit check-e2e check-asan demo demo-kernel demo-seed demo-watch clean deps bench
+.PHONY: all check check-full check-unit check-e2e check-asan demo demo-kernel demo-seed demo-watch clean deps bench
 .PHONY: unit-tests coverage mutate check-mutants
 
 all: $(PERFBOT)
@@ -106,28 +109,38 @@ unit-tests: $(TESTS)
 check-unit: $(TESTS) $(PERFBOT)
 	@sh tests/run-unit.sh $(TESTS)
 
+# e2e scripts side by side (tests/run-e2e.sh -j): most of their time is
+# spent waiting on children, so twice the CPUs keeps the CPUs busy
+CHECK_JOBS ?= $(shell echo $$(( $$(nproc) * 2 )))
 check-e2e: $(PERFBOT)
-	@PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh
+	@PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh -j $(CHECK_JOBS)
 
-# What `make check`'s packages (scripts/deps.sh test) install and the
-# end-to-end tests use: named in PERFBOT_REQUIRE, a test that would skip
-# for want of one fails instead (tests/t/lib.sh, test_have), so that CI
-# never loses a check silently.  check-e2e alone still skips.
+# What check-full's packages (scripts/deps.sh test) install and the tests
+# use, and the conformance data (../shared/conformance): named in
+# PERFBOT_REQUIRE, a test that would skip for want of one fails instead
+# (tests/t/lib.sh, test_have; tests/unit/test_helpers.h), so that CI
+# never loses a check silently.  make check alone still skips.
 CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox vmlinuz \
-	postgresql netns
+	postgresql netns conformance
 
 # no cycle and no include upward between src/'s directories (doc/design/layers.md)
-.PHONY: check-layers
+.PHONY: check-layers check-full
 check-layers: ; @sh scripts/layers.sh -q
+# The packages (scripts/deps.sh), one build (in parallel unless make was
+# given -j), then the tests.
 check: deps check-layers
-	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check-unit check-e2e
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) all unit-tests
+	$(MAKE) check-unit check-e2e
+
+check-full: deps
+	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check
 	$(MAKE) check-mutants
 	$(MAKE) check-fuzz
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" check-asan
 
 check-asan: $(TESTS) $(PERFBOT)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(TESTS)
-	@ASAN_OPTIONS=detect_leaks=1 PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh
+	@ASAN_OPTIONS=detect_leaks=1 PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh -j $(CHECK_JOBS)
 
 deps:
 	@sh scripts/deps.sh check
@@ -165,7 +178,7 @@ coverage:
 mutate:
 	@python3 scripts/mutate.py
 
-# make check's smoke test of the mutation test: the few mutants marked
+# check-full's smoke test of the mutation test: the few mutants marked
 # `smoke: yes`, each killed by its own quick tests, in well under a minute
 check-mutants: $(TESTS) $(PERFBOT)
 	@python3 scripts/mutate.py --smoke
@@ -299,14 +312,14 @@ $(BUILD)/bench/queue-bench: bench/queue-bench.c $(BUILD)/libperfbot.a
 
 # Fuzzing (tests/fuzz/, doc/design/fuzzing.md): libFuzzer targets, built
 # with Debian's clang and ASan+UBSan into build-fuzz, run one after the
-# other for FUZZ_SECONDS each by scripts/fuzz.sh; check runs each briefly.
+# other for FUZZ_SECONDS each by scripts/fuzz.sh; check-full runs each briefly.
 # clang's -Wstring-concatenation and -Wstring-plus-int flag idioms gcc
 # accepts (a long regexp split over lines, a string literal's tail).
 FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Wno-string-concatenation -Wno-string-plus-int
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
-# make check: the same 1,000 inputs a target everywhere (a fixed seed),
+# check-full: the same 1,000 inputs a target everywhere (a fixed seed),
 # at most 30 s each
 CHECK_FUZZ_RUNS = 1000
 CHECK_FUZZ_SECONDS = 30

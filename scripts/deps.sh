@@ -1,11 +1,11 @@
 #!/bin/sh
 # Debian packages perfbot needs: the one list, used by make and .ci/run.
 #
-#   deps.sh check    what `make check` needs: build + test packages
+#   deps.sh check    what `make check-full` needs: build + test packages
 #   deps.sh install  what `make demo` needs: build + demo packages
 #   deps.sh kernel   what `make demo-kernel` needs (kernel sources, QEMU)
 #   deps.sh coverage what `make coverage` needs (gcov comes with gcc)
-#   deps.sh fuzz     what `make fuzz` needs (check includes it: its smoke run)
+#   deps.sh fuzz     what `make fuzz` needs (check-full includes it: its smoke run)
 #   deps.sh lkp      what bench/lkp-ratio.sh needs to run lkp-tests' Ruby
 #   deps.sh list GROUP...   print the packages of GROUPs (build test demo kernel coverage fuzz lkp)
 #

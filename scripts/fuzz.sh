@@ -10,7 +10,7 @@
 #                  parsers run ~40 inputs a second on 16 KiB, thousands on short)
 #   FUZZ_BUILD     the build directory (default build-fuzz)
 #   FUZZ_RUNS      at most this many inputs per target, from a fixed
-#                  seed (FUZZ_SEED, default 1): make check's smoke, so
+#                  seed (FUZZ_SEED, default 1): make check-full's smoke, so
 #                  that CI replays the same inputs on every machine and
 #                  FUZZ_SECONDS is only a cap (a slower machine runs a
 #                  prefix of the same sequence, never other inputs)

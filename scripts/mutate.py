@@ -34,7 +34,7 @@ Usage: scripts/mutate.py [-j N] [--smoke] [--only SUBSTR] [--list] [--stale]
                          [--keep] [--fast-only] [MUTANTS_FILE]
   -j N         mutants at a time (default 2)
   --smoke      only the mutants marked `smoke: yes`, their own tests only,
-               no baseline run (the tree was just tested): `make check`
+               no baseline run (the tree was just tested): `make check-full`
   --only S     only the mutants whose id contains S
   --fast-only  do not fall back to the whole suite (and no baseline run):
                a quick look while writing tests

@@ -9,7 +9,7 @@ export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 # The lab-mode tests need PostgreSQL: one throwaway server for the whole
 # run (tests/pg.sh, stopped on exit), named to them by $PERFBOT_TEST_PG.
 # Only missing server binaries let them skip, and not where
-# $PERFBOT_REQUIRE names postgresql (make check: CI installs it).
+# $PERFBOT_REQUIRE names postgresql (make check-full: CI installs it).
 . "$(dirname "$0")/pg.sh"
 if ! pg_start; then
 	echo "unit: lab tests skip: $PG_WHY"

@@ -58,7 +58,7 @@ test_have_conformance() {
 # test_have PROGRAM...: true when all are installed.  Otherwise the test
 # is skipped (the caller writes `test_have X || exit 0`, which passes with
 # the reason printed) -- unless $PERFBOT_REQUIRE names the program: `make
-# check` lists there what its packages (scripts/deps.sh test) install, so
+# check-full` lists there what its packages (scripts/deps.sh test) install, so
 # that a test CI means to run never vanishes silently; it fails instead.
 test_required() {
 	case " ${PERFBOT_REQUIRE:-} " in *" $1 "*) return 0 ;; esac
@@ -78,7 +78,7 @@ test_have() {
 
 # test_packaged_kernel: sets KERNEL to Debian's newest /boot/vmlinuz-*
 # (linux-image-amd64), or ends the script: skipped, or failed where
-# $PERFBOT_REQUIRE names vmlinuz (make check installs it)
+# $PERFBOT_REQUIRE names vmlinuz (make check-full installs it)
 test_packaged_kernel() {
 	KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort | tail -n 1)
 	[ -n "$KERNEL" ] && return 0
@@ -93,7 +93,7 @@ test_packaged_kernel() {
 
 # browser_check [--selftest] PAGE SHOT: browser-check.sh, whose exit 77
 # (no Chromium) skips the check -- or fails it where PERFBOT_REQUIRE names
-# chromium, as `make check` does (it installs chromium): there a missing
+# chromium, as `make check-full` does (it installs chromium): there a missing
 # browser must not pass for a checked page.
 browser_check() {
 	rc=0
