@@ -77,6 +77,24 @@ test_expect_success '--csv: a line per metric and column, the numbers of --json'
 	grep -q "give one" err
 '
 
+test_expect_success '--csv: identical runs have a stddev of 0, a single run none' '
+	for c in same1 same2 one; do
+		mkdir -p $c/0 &&
+		printf "testcase: fio-basic\n" >$c/0/job.yaml || exit 1
+	done &&
+	printf "{\"fio.write_bw_MBps\": [100, 100, 100]}\n" >same1/matrix.json &&
+	printf "{\"fio.write_bw_MBps\": [200, 200, 200]}\n" >same2/matrix.json &&
+	printf "{\"fio.write_bw_MBps\": [150]}\n" >one/matrix.json &&
+	perfbot compare --csv same1 same2 >out.csv &&
+	grep "^fio.write_bw_MBps," out.csv | cut -d, -f6,7 >got &&
+	printf "100,0\n200,0\n" >expect &&
+	test_cmp expect got &&
+	perfbot compare --csv --all same1 one >out.csv &&
+	grep "^fio.write_bw_MBps," out.csv | cut -d, -f6,7 >got &&
+	printf "100,0\n150,\n" >expect &&
+	test_cmp expect got
+'
+
 test_expect_success '--axis KEY: columns named by a job key; one commit under two fs is told apart' '
 	for fs in btrfs xfs; do
 		mkdir -p $fs/base/0 &&

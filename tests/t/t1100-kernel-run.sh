@@ -103,6 +103,15 @@ test_expect_success 'bad input: a kernel that is no bzImage, an unknown accel, V
 	grep -q "4 NUMA nodes need at least 256 MiB of memory, the VM has 128" err
 '
 
+# lkp's host key, without --mem: the boot need not succeed (1 s) to show it
+test_expect_success 'the job key memory: 2G reaches QEMU as -m 2048 and names the box' '
+	sed "s/^runtime: 2s$/runtime: 2s\nmemory: 2G/" "$TRASH/job.yaml" >j.yaml &&
+	grep -q "^memory: 2G$" j.yaml &&
+	{ perfbot run --accel tcg --boot-timeout 1 -r res --kernel "$KERNEL" j.yaml >out 2>err || :; } &&
+	grep -rq "boot (replay with): qemu-system-x86_64 .* -m 2048 " res &&
+	ls -d res/mytest/*/vm-tcg-2cpu-2G
+'
+
 # Seed 001 in the guest: lkp's lru-file-readtwice job, its ext4 atom as
 # lkp splits it, on Debian's packaged kernel with 2 NUMA nodes.  The
 # guest gets the host's mkfs.ext4, losetup, kmod and perf with their

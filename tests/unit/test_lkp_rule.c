@@ -363,6 +363,18 @@ static void test_distance_variant(void **state)
 	assert_int_equal(out.nr, 0);
 	release(&out);
 
+	/*
+	 * 3 samples a side is enough for the gap rule, which ignores the
+	 * distance: 16 - 12 = 4 > (17 - 11) / 2 = 3, where the rule for
+	 * fewer samples would want 4 > max(2, 2) * 2
+	 */
+	opt.distance = 2;
+	run("{\"foo.score\": [10, 11, 12]}", "{\"foo.score\": [16, 17, 18]}", &opt, &out);
+	assert_int_equal(out.nr, 1);
+	assert_true(out.r[0].gap_distance);
+	release(&out);
+	opt.distance = 1;
+
 	/* fewer than 3 samples on a side: gap beyond the longer range * distance */
 	opt.whole = true;
 	run("{\"foo.score\": [10, 12]}", "{\"foo.score\": [20, 25]}", &opt, &out);
@@ -444,6 +456,20 @@ static void test_latency_variant(void **state)
 	run("{\"dbench.max_latency\": [39, 39, 39, 39]}",
 	    "{\"dbench.max_latency\": [10, 10, 10, 10]}", &opt, &out);
 	assert_int_equal(out.nr, 0);
+	release(&out);
+	/* 3 runs on both sides are never enough to start a bisect ... */
+	run("{\"dbench.max_latency\": [45, 45, 45]}",
+	    "{\"dbench.max_latency\": [10, 10, 10]}", &opt, &out);
+	assert_int_equal(out.nr, 0);
+	release(&out);
+	/* ... and 3 on one side want every run of the other 2 d times worse */
+	run("{\"dbench.max_latency\": [30, 45, 45, 45]}",
+	    "{\"dbench.max_latency\": [10, 10, 10]}", &opt, &out);
+	assert_int_equal(out.nr, 0);
+	release(&out);
+	run("{\"dbench.max_latency\": [41, 45, 45, 45]}",
+	    "{\"dbench.max_latency\": [10, 10, 10]}", &opt, &out);
+	assert_int_equal(out.nr, 1);
 	release(&out);
 }
 

@@ -307,6 +307,37 @@ static void test_history_errors(void **state)
 	store_close(s);
 }
 
+/* A job whose runs are all incomplete is no candidate for the line. */
+static void test_history_incomplete_job(void **state)
+{
+	struct history h;
+	struct history_query q = { repo, "master", "bench.score", NULL, NULL, 0, 0 };
+	struct store *s;
+	char *msg;
+	(void)state;
+
+	make_repo();
+	assert_int_equal(store_open(&s, dbpath, STORE_CREATE), 0);
+	assert_int_equal(store_begin(s), 0);
+	put(s, job_a, line[1], (double[]){ 10, 11 }, 2, -1);
+	put(s, job_b, line[2], (double[]){ 7 }, 1, 0);
+	put(s, job_b, line[3], (double[]){ 8 }, 1, 0);
+	assert_int_equal(store_commit(s), 0);
+
+	/* not "stored for 2 jobs": the one with complete runs is chosen */
+	assert_int_equal(history_load(s, &q, &h), 0);
+	assert_int_equal(h.nr, 1);
+	assert_int_equal(h.points[0].pos, 1);
+	assert_int_equal(h.points[0].n, 2);
+	history_release(&h);
+	/* named, it has no point to show */
+	q.job = "bench/other";
+	msg = load_fails(s, &q);
+	assert_non_null(strstr(msg, "has a complete run of 'bench.score'"));
+	free(msg);
+	store_close(s);
+}
+
 static void test_job_filter(void **state)
 {
 	struct store_job_filter f;
@@ -381,6 +412,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_git_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_points, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_history_incomplete_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_job_filter, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
