@@ -17,7 +17,7 @@
 #
 # --rev REV builds the generator against perfbot at git revision REV (in a
 # temporary worktree, with this bench/aa.c) to print the figures of older
-# code: the README's "before" column is `--rev 13305cc`.
+# code: the "before" column of doc/design/verdicts.md is `--rev 13305cc`.
 # --quick: 5 comparisons a cell and 200 key comparisons (a smoke run).
 # --real [JOB]: also the real A/A: JOB (default jobs/short/perf-bench-
 # sched-pipe.yaml) run 2 x 10 times on one commit on this machine, the

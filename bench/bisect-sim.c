@@ -15,7 +15,7 @@
  *              [--shift X] [--drift D] [--second-step X]
  *              [--outliers RATE] [--outlier-scale K]
  *
- * With no scenario option it prints the table of the README (every row
+ * With no scenario option it prints doc/design/bisect.md's table (every row
  * below); with any, the one scenario they describe (the others keep the
  * defaults N = 1024, normal noise of 5%, a -10% shift).  --shape t3's
  * noise is its scale (its standard deviation is 1.7 times that).
