@@ -32,20 +32,24 @@ function esc(s) {
 	gsub(/\\/, "\\e", s)
 	return s
 }
-# `code` bold, its hyphens minus signs (options are typed as shown)
-function inline(s,    out, i, j, code) {
+# `code` bold, its hyphens minus signs (options are typed as shown); a
+# span may go on over the next line (incode carries it)
+function inline(s,    out, i, part) {
 	s = esc(s)
 	out = ""
-	while ((i = index(s, "`")) > 0) {
-		j = index(substr(s, i + 1), "`")
-		if (j == 0)
+	while (1) {
+		i = index(s, "`")
+		part = i ? substr(s, 1, i - 1) : s
+		if (incode)
+			gsub(/-/, "\\-", part)
+		out = out part
+		if (!i)
 			break
-		code = substr(s, i + 1, j - 1)
-		gsub(/-/, "\\-", code)
-		out = out substr(s, 1, i - 1) "\\fB" code "\\fR"
-		s = substr(s, i + j + 1)
+		out = out (incode ? "\\fR" : "\\fB")
+		incode = !incode
+		s = substr(s, i + 1)
 	}
-	return out s
+	return out
 }
 # a line of text: a leading . or apostrophe would be a request
 function text(s) {
@@ -128,6 +132,7 @@ END {
 		}
 		if (l == "") {
 			para = 0
+			incode = 0
 			continue
 		}
 		if (l ~ /::$/) {

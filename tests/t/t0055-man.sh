@@ -53,7 +53,10 @@ test_expect_success 'gen-man.sh writes perfbot(1) and a page per command' '
 		n=$((n + 1))
 	done &&
 	test "$n" -ge 15 &&
-	test "$(ls "$MAN" | wc -l)" -eq $((n + 1))
+	test "$(ls "$MAN" | wc -l)" -eq $((n + 1)) &&
+	# every `code` span closed, the ones over two lines too
+	! grep -n "\`" "$MAN"/*.1 &&
+	grep -q "\\\\fBperfbot help COMMAND\\\\fR or \\\\fBperfbot\$" "$MAN/perfbot.1"
 '
 
 # check_pages MANDIR: a line per option that --help and the page do not
