@@ -240,9 +240,10 @@ check-unit check-e2e check-asan: $(BENCH_BINS)
 $(BUILD)/bin/vm-scalability: workloads/vm-scalability/vm-scalability.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
-$(BUILD)/bin/will-it-scale: workloads/will-it-scale/will-it-scale.c
+WIS_SRCS = $(wildcard workloads/will-it-scale/*.c)
+$(BUILD)/bin/will-it-scale: $(WIS_SRCS) workloads/will-it-scale/wis.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
+	$(CC) $(ALL_CFLAGS) -o $@ $(WIS_SRCS) -lpthread
 $(BUILD)/bin/aim7: workloads/aim7/aim7.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
@@ -289,9 +290,10 @@ build/static/perfbot: build/static-obj/src/perfbot.o build/static-obj/libperfbot
 build/static/bench-harness: workloads/harness/bench-harness.c build/static-obj/libperfbot.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $< build/static-obj/libperfbot.a $(STATIC_LIBS)
-build/static/will-it-scale: workloads/will-it-scale/will-it-scale.c
+build/static/will-it-scale: $(WIS_SRCS) workloads/will-it-scale/wis.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $(WIS_SRCS) -lpthread
 build/static/vm-scalability: workloads/vm-scalability/vm-scalability.c
-build/static/will-it-scale build/static/vm-scalability:
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $< -lpthread
 build/static/aim7: workloads/aim7/aim7.c

@@ -17,8 +17,17 @@
 
 #include <string.h>
 
+/* workloads/will-it-scale's tests (`will-it-scale --list`): every test lkp's jobs name */
 static const char *const tests[] = {
-	"page_fault1", "lock1", "context_switch1", "pipe1", "mmap1", "getppid1", NULL
+	"brk1", "brk2", "context_switch1", "dup1", "eventfd1", "fallocate1", "fallocate2",
+	"futex1", "futex2", "futex3", "futex4", "getppid1", "lock1", "lock2", "lseek1", "lseek2",
+	"malloc1", "malloc2", "mmap1", "mmap2", "open1", "open2", "open3", "page_fault1",
+	"page_fault2", "page_fault3", "pipe1", "poll1", "poll2", "posix_semaphore1", "pread1",
+	"pread2", "pread3", "pthread_mutex1", "pthread_mutex2", "pthread_mutex3",
+	"pthread_mutex4", "pthread_mutex5", "pwrite1", "pwrite2", "pwrite3", "read1", "read2",
+	"read3", "read4", "readseek1", "readseek2", "readseek3", "sched_yield", "signal1",
+	"tlb_flush1", "tlb_flush2", "tlb_flush3", "unix1", "unlink1", "unlink2", "write1",
+	"writeseek1", "writeseek2", "writeseek3", NULL
 };
 static const char *const modes[] = { "process", "thread", "both", NULL };
 static const char *const options[] = { "test", "mode", "runtime", "nr_task", "no_affinity", NULL };
@@ -83,7 +92,7 @@ static int build(const struct runner_job *rj, struct argv_list *argv, struct str
 
 const struct runner runner_will_it_scale = {
 	.name = "will-it-scale",
-	.summary = "per-task ops of page faults, locks, pipes, mmap over 1..N tasks (built in)",
+	.summary = "per-task ops of 60 system-call, memory and IPC tests over 1..N tasks (built in)",
 	.builtin = "will-it-scale",
 	.options = options,
 	.build = build,

@@ -19,22 +19,22 @@
  *   will-it-scale [--duration=SEC] [--warmup=SEC] [--mode=process|thread|both]
  *                 [--tasks=1,2,4] [--no-affinity] TEST
  *   will-it-scale --list
+ *   will-it-scale --check TEST
  *
- * Each measurement starts the tasks, lets them run --warmup seconds
+ * --check does TEST's operation once in this process, as a process's task
+ * and as a thread's, and fails unless both counted it: a test of the test
+ * that no machine load can fail.  Each measurement starts the tasks, lets them run --warmup seconds
  * (default 1), then counts operations for --duration seconds (default 5;
  * fractions are fine, so that tests can run for a second).  Task i is
  * bound to CPU i modulo the CPUs unless --no-affinity, as the original.
  *
- * The tests (one operation each; the original's names):
- *
- *   page_fault1      map 128 MB of anonymous memory, write each page (one
- *                    operation per page fault), unmap
- *   lock1            take and drop a POSIX write lock on a private file
- *   context_switch1  pass a byte to a partner task and back through two
- *                    pipes (two context switches)
- *   pipe1            write a byte into a private pipe and read it back
- *   mmap1            map and unmap 128 MB of anonymous memory
- *   getppid1         the cheapest system call
+ * The tests (tests-mem.c, tests-file.c, tests-ipc.c; `will-it-scale --list`
+ * says what each does) carry the original's names, one operation each:
+ * page faults, mmap, brk, malloc, TLB flushes; file reads, writes, seeks,
+ * locks, opens, unlinks, fallocate; pipes, sockets, eventfd, futexes,
+ * mutexes, semaphores, poll, signals, sched_yield, getppid, context
+ * switches.  Files live in a directory of their own under $TMPDIR (or
+ * /tmp), removed after each measurement.
  *
  * Exit status: 0, 1 when a task could not set up (message on stderr), 2
  * for bad usage.
@@ -42,6 +42,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "wis.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -53,12 +56,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MEMSIZE (128UL << 20)
 #define MAX_TASKS 4096
 
 /* One counter per task, a cache line (or two) apart so that tasks do not
@@ -68,176 +70,132 @@ struct counter {
 	char pad[128 - sizeof(unsigned long)];
 };
 
-struct task {
-	int id;
-	bool thread;
-	volatile unsigned long *count;
-	volatile int *stop;
-	/* the test's state */
-	int fd[4];
-	pid_t helper;
-	pthread_t helper_thread;
-	bool has_helper_thread;
-};
+static const struct wtest *const tables[] = { wis_mem_tests, wis_file_tests, wis_ipc_tests };
+#define NR_TABLES (sizeof(tables) / sizeof(tables[0]))
 
-struct wtest {
-	const char *name;
-	const char *doc;
-	int (*setup)(struct task *t);           /* 0, or -1 with errno */
-	void (*op)(struct task *t);             /* adds to *t->count */
-	void (*cleanup)(struct task *t);
-};
+/* ---- what the tests share ------------------------------------------------ */
 
-/* ---- the tests ---------------------------------------------------------- */
-
-static void page_fault_op(struct task *t)
+int wis_task_file(struct task *t, size_t size, bool filled, bool in_own_dir)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, MEMSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const char *dir = t->g->dir;
+	int fd;
 
-	if (p == MAP_FAILED)
-		return;
-	for (unsigned long off = 0; off < MEMSIZE; off += (unsigned long)page) {
-		p[off] = 1;
-		(*t->count)++;
+	/* the shared directory's name is short enough: shared_setup() saw to it */
+	if (in_own_dir) {
+		if ((size_t)snprintf(t->dpath, sizeof(t->dpath), "%.256s/d%d", t->g->dir, t->id) >=
+		    sizeof(t->dpath) || mkdir(t->dpath, 0700))
+			return -1;
+		dir = t->dpath;
 	}
-	munmap(p, MEMSIZE);
-}
-
-static void mmap_op(struct task *t)
-{
-	void *p = mmap(NULL, MEMSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	munmap(p, MEMSIZE);
-	(*t->count)++;
-}
-
-static void getppid_op(struct task *t)
-{
-	if (getppid() >= 0)
-		(*t->count)++;
-}
-
-static int lock_setup(struct task *t)
-{
-	char path[] = "/tmp/will-it-scale.XXXXXX";
-
-	t->fd[0] = mkstemp(path);
-	if (t->fd[0] < 0)
+	if ((size_t)snprintf(t->path, sizeof(t->path), "%.300s/t%d", dir, t->id) >= sizeof(t->path)) {
+		errno = ENAMETOOLONG;
 		return -1;
-	unlink(path);
-	return 0;
+	}
+	fd = open(t->path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	t->fd[0] = fd;
+	if (!filled)
+		return ftruncate(fd, (off_t)size);
+	memset(t->buf, 'x', sizeof(t->buf));
+	for (size_t off = 0; off < size; off += sizeof(t->buf))
+		if (write(fd, t->buf, sizeof(t->buf)) != (ssize_t)sizeof(t->buf))
+			return -1;
+	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-static void lock_op(struct task *t)
+int wis_open_shared(struct task *t)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
-
-	if (fcntl(t->fd[0], F_SETLK, &fl))
-		return;
-	fl.l_type = F_UNLCK;
-	if (fcntl(t->fd[0], F_SETLK, &fl))
-		return;
-	(*t->count)++;
+	t->fd[0] = open(t->g->file, O_RDWR);
+	return t->fd[0] < 0 ? -1 : 0;
 }
 
-static void close_fds(struct task *t)
+void wis_cleanup(struct task *t)
 {
+	if (t->map)
+		munmap(t->map, t->map_len);
+	t->map = NULL;
 	for (int i = 0; i < 4; i++)
 		if (t->fd[i] >= 0) {
 			close(t->fd[i]);
 			t->fd[i] = -1;
 		}
+	if (t->path[0])
+		unlink(t->path);
+	if (t->dpath[0])
+		rmdir(t->dpath);
+	if (t->has_mutex)
+		pthread_mutex_destroy(&t->mutex);
+	t->has_mutex = false;
 }
 
-static int pipe_setup(struct task *t)
+/* The run's directory, the shared file in it, the shared mutex and semaphore. */
+static int shared_setup(struct wis_shared *g)
 {
-	return pipe(t->fd);
-}
+	const char *tmp = getenv("TMPDIR");
+	pthread_mutexattr_t ma;
+	char buf[4096];
 
-static void pipe_op(struct task *t)
-{
-	char c = 0;
-
-	if (write(t->fd[1], &c, 1) == 1 && read(t->fd[0], &c, 1) == 1)
-		(*t->count)++;
-}
-
-/* The partner of context_switch1: echo bytes from fd[2] to fd[1] until EOF. */
-static void echo_loop(int in, int out)
-{
-	char c;
-
-	while (read(in, &c, 1) == 1)
-		if (write(out, &c, 1) != 1)
-			break;
-}
-
-static void *echo_thread(void *arg)
-{
-	struct task *t = arg;
-
-	echo_loop(t->fd[2], t->fd[1]);
-	return NULL;
-}
-
-/* fd[0]/fd[1]: partner -> task; fd[2]/fd[3]: task -> partner. */
-static int context_switch_setup(struct task *t)
-{
-	if (pipe(t->fd) || pipe(t->fd + 2))
+	memset(buf, 'x', sizeof(buf));
+	g->fd = -1;
+	if ((size_t)snprintf(g->dir, sizeof(g->dir), "%s/will-it-scale.XXXXXX",
+			     tmp && *tmp ? tmp : "/tmp") >= sizeof(g->dir) - 16) {
+		fprintf(stderr, "will-it-scale: TMPDIR is too long\n");
+		g->dir[0] = '\0';
 		return -1;
-	if (t->thread) {
-		if (pthread_create(&t->helper_thread, NULL, echo_thread, t)) {
-			errno = EAGAIN;
-			return -1;
+	}
+	if (!mkdtemp(g->dir)) {
+		fprintf(stderr, "will-it-scale: cannot make a directory %s: %s\n", g->dir,
+			strerror(errno));
+		g->dir[0] = '\0';
+		return -1;
+	}
+	snprintf(g->file, sizeof(g->file), "%.256s/shared", g->dir);
+	g->fd = open(g->file, O_RDWR | O_CREAT | O_EXCL, 0600);
+	for (size_t off = 0; g->fd >= 0 && off < WIS_FILESIZE; off += sizeof(buf))
+		if (write(g->fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			close(g->fd);
+			g->fd = -1;
 		}
-		t->has_helper_thread = true;
-		return 0;
-	}
-	t->helper = fork();
-	if (t->helper < 0)
+	if (g->fd < 0 || lseek(g->fd, 0, SEEK_SET)) {
+		fprintf(stderr, "will-it-scale: cannot write %s: %s\n", g->file, strerror(errno));
 		return -1;
-	if (t->helper == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		echo_loop(t->fd[2], t->fd[1]);
-		_exit(0);
 	}
+	if (pthread_mutexattr_init(&ma) || pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) ||
+	    pthread_mutex_init(&g->mutex, &ma) || sem_init(&g->sem, 1, 1)) {
+		fprintf(stderr, "will-it-scale: cannot make a process-shared mutex\n");
+		return -1;
+	}
+	pthread_mutexattr_destroy(&ma);
 	return 0;
 }
 
-static void context_switch_op(struct task *t)
+/* Remove the run's directory: what tasks killed in the middle left too. */
+static void remove_tree(const char *path, int depth)
 {
-	char c = 0;
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char sub[600];
 
-	if (write(t->fd[3], &c, 1) == 1 && read(t->fd[0], &c, 1) == 1)
-		(*t->count)++;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%.320s/%.255s", path, e->d_name);
+		if (unlink(sub) && errno == EISDIR && depth < 2)
+			remove_tree(sub, depth + 1);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
 }
 
-static void context_switch_cleanup(struct task *t)
+static void shared_cleanup(struct wis_shared *g)
 {
-	/* EOF on the partner's input ends it */
-	close(t->fd[3]);
-	t->fd[3] = -1;
-	if (t->has_helper_thread)
-		pthread_join(t->helper_thread, NULL);
-	if (t->helper > 0)
-		waitpid(t->helper, NULL, 0);
-	close_fds(t);
+	if (g->fd >= 0)
+		close(g->fd);
+	if (g->dir[0])
+		remove_tree(g->dir, 0);
 }
-
-static const struct wtest tests[] = {
-	{ "page_fault1", "write-fault every page of 128 MB of anonymous memory",
-	  NULL, page_fault_op, NULL },
-	{ "lock1", "take and drop a POSIX lock on a private file", lock_setup, lock_op, close_fds },
-	{ "context_switch1", "ping-pong a byte with a partner through two pipes",
-	  context_switch_setup, context_switch_op, context_switch_cleanup },
-	{ "pipe1", "write and read back a byte through a private pipe", pipe_setup, pipe_op, close_fds },
-	{ "mmap1", "map and unmap 128 MB of anonymous memory", NULL, mmap_op, NULL },
-	{ "getppid1", "call getppid()", NULL, getppid_op, NULL },
-};
-#define NR_TESTS (sizeof(tests) / sizeof(tests[0]))
 
 /* ---- measuring --------------------------------------------------------- */
 
@@ -255,6 +213,7 @@ struct run {
 	struct counter *counters;
 	volatile int *stop;
 	int setup_err;          /* errno of a failed setup, in shared memory */
+	struct wis_shared g;
 };
 
 static double now(void)
@@ -314,12 +273,12 @@ static int task_main(struct run *r, struct task *t)
 		t->fd[i] = -1;
 	if (r->test->setup && r->test->setup(t)) {
 		r->setup_err = errno ? errno : EINVAL;
+		wis_cleanup(t);
 		return 1;
 	}
 	while (!*t->stop)
 		r->test->op(t);
-	if (r->test->cleanup)
-		r->test->cleanup(t);
+	(r->test->cleanup ? r->test->cleanup : wis_cleanup)(t);
 	return 0;
 }
 
@@ -352,9 +311,10 @@ static unsigned long sum_counts(const struct run *r, long n)
 static int measure(const struct wtest *test, const struct opts *o, long n, bool threads,
 		   double *ops_per_sec, double *idle_pct)
 {
-	size_t shared_len = sizeof(struct counter) * (size_t)n + 4096;
+	size_t head = (sizeof(struct run) + sizeof(int) + 4095) / 4096 * 4096;
+	size_t shared_len = sizeof(struct counter) * (size_t)n + head;
 	char *shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	struct run r = { test, o, NULL, NULL, NULL, 0 };
+	struct run r = { .test = test, .o = o };
 	struct run *rs;
 	pthread_t *th = NULL;
 	struct thread_arg *args = NULL;
@@ -372,10 +332,13 @@ static int measure(const struct wtest *test, const struct opts *o, long n, bool 
 	rs = (struct run *)shared;
 	*rs = r;
 	rs->stop = (volatile int *)(shared + sizeof(struct run));
-	rs->counters = (struct counter *)(shared + 4096);
+	rs->counters = (struct counter *)(shared + head);
 	rs->t = calloc((size_t)n, sizeof(struct task));
-	if (!rs->t) {
+	if (!rs->t)
 		fprintf(stderr, "will-it-scale: out of memory\n");
+	if (!rs->t || shared_setup(&rs->g) < 0) {
+		shared_cleanup(&rs->g);
+		free(rs->t);
 		munmap(shared, shared_len);
 		return -1;
 	}
@@ -384,6 +347,7 @@ static int measure(const struct wtest *test, const struct opts *o, long n, bool 
 		rs->t[i].thread = threads;
 		rs->t[i].count = &rs->counters[i].v;
 		rs->t[i].stop = rs->stop;
+		rs->t[i].g = &rs->g;
 	}
 	if (threads) {
 		th = calloc((size_t)n, sizeof(*th));
@@ -448,6 +412,7 @@ static int measure(const struct wtest *test, const struct opts *o, long n, bool 
 			strerror(rs->setup_err));
 		ret = -1;
 	}
+	shared_cleanup(&rs->g);
 	free(th);
 	free(args);
 	free(pids);
@@ -456,11 +421,52 @@ static int measure(const struct wtest *test, const struct opts *o, long n, bool 
 	return ret;
 }
 
+/* --check: one operation of test as each kind of task; 0 or 1 after a message. */
+static int check_test(const struct wtest *test)
+{
+	static struct wis_shared g;     /* static: its mutex must not move */
+	struct task *t = calloc(1, sizeof(*t));
+	volatile int stop = 0;
+	int ret = 0;
+
+	if (!t || shared_setup(&g) < 0) {
+		shared_cleanup(&g);
+		free(t);
+		return 1;
+	}
+	for (int thread = 0; thread <= 1 && !ret; thread++) {
+		unsigned long count = 0;
+
+		memset(t, 0, sizeof(*t));
+		*t = (struct task){ .thread = thread, .count = &count, .stop = &stop, .g = &g,
+				    .fd = { -1, -1, -1, -1 } };
+		if (test->setup && test->setup(t)) {
+			fprintf(stderr, "will-it-scale: %s: setup failed: %s\n", test->name, strerror(errno));
+			wis_cleanup(t);
+			ret = 1;
+			break;
+		}
+		test->op(t);
+		(test->cleanup ? test->cleanup : wis_cleanup)(t);
+		if (!count) {
+			fprintf(stderr, "will-it-scale: %s: the operation counted nothing as a %s\n",
+				test->name, thread ? "thread" : "process");
+			ret = 1;
+		}
+	}
+	shared_cleanup(&g);
+	free(t);
+	if (!ret)
+		printf("%s: ok\n", test->name);
+	return ret;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: will-it-scale [--duration=SEC] [--warmup=SEC] [--mode=process|thread|both]\n"
 		"                     [--tasks=1,2,4] [--no-affinity] TEST\n"
-		"       will-it-scale --list\n");
+		"       will-it-scale --list\n"
+		"       will-it-scale --check TEST\n");
 	exit(2);
 }
 
@@ -491,14 +497,16 @@ int main(int argc, char **argv)
 		{ "tasks", required_argument, NULL, 'n' },
 		{ "no-affinity", no_argument, NULL, 'A' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "check", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct opts o = { 5, 1, true, true, true, { 0 }, 0 };
 	const struct wtest *test = NULL;
+	bool check = false;
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:w:m:n:Al", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:w:m:n:Alc", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.duration = strtod(optarg, &end);
@@ -522,9 +530,13 @@ int main(int argc, char **argv)
 		case 'A':
 			o.affinity = false;
 			break;
+		case 'c':
+			check = true;
+			break;
 		case 'l':
-			for (size_t i = 0; i < NR_TESTS; i++)
-				printf("%-16s %s\n", tests[i].name, tests[i].doc);
+			for (size_t i = 0; i < NR_TABLES; i++)
+				for (const struct wtest *w = tables[i]; w->name; w++)
+					printf("%-16s %s\n", w->name, w->doc);
 			return 0;
 		default:
 			usage();
@@ -532,13 +544,16 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		usage();
-	for (size_t i = 0; i < NR_TESTS; i++)
-		if (!strcmp(tests[i].name, argv[optind]))
-			test = &tests[i];
+	for (size_t i = 0; i < NR_TABLES; i++)
+		for (const struct wtest *w = tables[i]; w->name; w++)
+			if (!strcmp(w->name, argv[optind]))
+				test = w;
 	if (!test) {
 		fprintf(stderr, "will-it-scale: unknown test '%s' (see --list)\n", argv[optind]);
 		return 2;
 	}
+	if (check)
+		return check_test(test);
 	if (!o.nr_tasks) {
 		long nr_cpu = sysconf(_SC_NPROCESSORS_ONLN);
 		for (long n = 1; n <= nr_cpu && o.nr_tasks < 64; n++)

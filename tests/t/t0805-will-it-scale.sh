@@ -1,0 +1,43 @@
+#!/bin/sh
+# t0805: will-it-scale's tests: every test lkp's will-it-scale jobs name
+# is one the runner takes and one the built-in program does (--check: one
+# operation as a process's task and as a thread's, counted), and a brief
+# run of each prints a CSV row for both modes.
+. ./lib.sh
+
+BIN=$(dirname "$PERFBOT")/bin
+[ -x "$BIN/will-it-scale" ] || BIN=$(dirname "$PERFBOT")/build/bin
+WIS=$BIN/will-it-scale
+
+test_expect_success 'every test of --list is a choice of the runner and does its operation' '
+	"$WIS" --list | cut -d" " -f1 >names &&
+	test $(wc -l <names) -eq 60 &&
+	while read -r t; do
+		printf "testcase: will-it-scale\nwill-it-scale:\n  test: %s\n" "$t" >job.yaml &&
+		perfbot install --command job.yaml >cmd &&
+		grep -q " $t\$" cmd &&
+		"$WIS" --check "$t" || exit 1
+	done <names
+'
+
+test_expect_success 'the runner refuses a test the program lacks' '
+	printf "testcase: will-it-scale\nwill-it-scale:\n  test: nosuch1\n" >job.yaml &&
+	test_must_fail 1 perfbot install --command job.yaml 2>err &&
+	grep -q "got .nosuch1." err
+'
+
+test_expect_success "every test named by lkp's will-it-scale jobs runs, as processes and threads" '
+	test_have_conformance || exit 0
+	for f in "$SHARED"/lkp/tree/jobs/will-it-scale/*.yaml; do
+		perfbot split-job -o atoms "$f" >/dev/null || exit 1
+	done &&
+	sed -n "s/^  test: //p" atoms/*.yaml | sort -u >names &&
+	test $(wc -l <names) -eq 60 &&
+	while read -r t; do
+		"$WIS" --duration=0.01 --warmup=0 --mode=both --tasks=2 "$t" >out &&
+		tail -n 1 out | grep -q "^2,[0-9]*,[0-9.]*,[0-9]*,[0-9.]*,0$" &&
+		"$WIS" --check "$t" >/dev/null || { echo "failed: $t"; exit 1; }
+	done <names
+'
+
+test_done
