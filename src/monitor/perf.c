@@ -101,11 +101,44 @@ void perf_caps_release(struct perf_caps *caps)
 	strbuf_release(&caps->unsupported);
 }
 
-/* Stop a perf child the way a user would (SIGINT lets it flush), and reap. */
+bool perf_workload_started(pid_t perf)
+{
+	struct strbuf kids = STRBUF_INIT, comm = STRBUF_INIT, path = STRBUF_INIT;
+	bool started = false;
+
+	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)perf, (long)perf);
+	if (read_file_quiet(&kids, path.buf, 4096) < 0)
+		goto out;
+	for (char *tok = strtok(kids.buf, " \n"); tok && !started; tok = strtok(NULL, " \n")) {
+		strbuf_reset(&path);
+		strbuf_reset(&comm);
+		strbuf_addf(&path, "/proc/%s/comm", tok);
+		started = read_file_quiet(&comm, path.buf, 64) == 0 && !strcmp(comm.buf, "sleep\n");
+	}
+out:
+	strbuf_release(&kids);
+	strbuf_release(&comm);
+	strbuf_release(&path);
+	return started;
+}
+
+/*
+ * Stop a perf child the way a user would (SIGINT lets it flush), and reap.
+ * perf starts its workload (our sleep) only once its events are open and
+ * its file's header is written; a SIGINT before that kills it with
+ * nothing written, which a short benchmark on a busy machine hits (perf
+ * takes seconds to start at load 25).  So it is given up to 10 s to get
+ * there first: a profile with few samples says more than none.
+ */
 static void perf_stop(struct perf_proc *p)
 {
 	if (!p->running)
 		return;
+	for (int i = 0; i < 1000 && !perf_workload_started(p->cp.pid); i++) {
+		if (poll_command(&p->cp) != 1)
+			break;
+		usleep(10000);
+	}
 	/* the group: perf and its sleep, as ^C would (the guard of
 	 * die_with_parent ignores it) */
 	kill(-p->cp.pid, SIGINT);

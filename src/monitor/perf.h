@@ -46,6 +46,13 @@ struct perf_proc {
 	double started;
 };
 
+/*
+ * Whether the perf (pid) that perfbot started has started its workload,
+ * the sleep: perf does so once its events are open and its output begun.
+ * From /proc/<pid>/task/<pid>/children; false when that cannot be read.
+ */
+bool perf_workload_started(pid_t perf);
+
 /* Start perf stat writing "<dir>/perf-stat".  0 or -1 with a message. */
 int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
 		    const char *dir, double interval);
