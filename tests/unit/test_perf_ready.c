@@ -21,7 +21,7 @@ static void test_sleep_child(void **state)
 	strbuf_addf(&go, "%s/go", dir);
 	/* the shell spins until go exists (no sleep of its own), then
 	 * starts a sleep as perf starts its workload */
-	strbuf_addf(&script, "until [ -e '%s' ]; do :; done; sleep 30 & wait", go.buf);
+	strbuf_addf(&script, "tail -f /dev/null & until [ -e '%s' ]; do :; done; sleep 30 & wait", go.buf);
 	char *argv[] = { "sh", "-c", script.buf, NULL };
 	child_process_init(&cp);
 	cp.argv = argv;
@@ -29,6 +29,18 @@ static void test_sleep_child(void **state)
 	cp.new_pgrp = true;
 	assert_int_equal(start_command(&cp), 0);
 	assert_false(perf_workload_started(cp.pid));
+	/* a child that is not sleep (perf's own helpers) does not count */
+	struct strbuf kids = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)cp.pid, (long)cp.pid);
+	for (int i = 0; i < 6000 && !kids.len; i++) {
+		strbuf_reset(&kids);
+		if (read_file_quiet(&kids, path.buf, 4096) < 0 || !kids.len)
+			usleep(10000);
+	}
+	assert_true(kids.len > 0);
+	assert_false(perf_workload_started(cp.pid));
+	strbuf_release(&kids);
+	strbuf_release(&path);
 	assert_int_equal(write_file_atomic(go.buf, "", 0), 0);
 	/* polled until the shell has forked it (a minute at most, so that
 	 * a perf_workload_started that never says yes fails, not hangs) */
