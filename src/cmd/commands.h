@@ -465,6 +465,8 @@ COMMAND("worker", worker, "a lab test box: run queued jobs, upload their results
 	"perfbot worker [--db URL] [--tbox-group G] [--once] [--lease SEC] [--poll SEC]\n"
 	"               [--dir DIR] [--user USER] [--allow TESTCASE,...]\n"
 	"               [--allow-command CMD]... [--allow-build] [-v]\n"
+	"               [--kernel-tree DIR [--config C] [--accel A] [--boot-timeout S]\n"
+	"                [--cpus N] [--mem SIZE] [--numa N]]\n"
 	"\n"
 	"Claims the most urgent job queued for this box's group (or for any\n"
 	"box), renews its lease while it runs, checks out and builds the job's\n"
@@ -494,5 +496,17 @@ COMMAND("worker", worker, "a lab test box: run queued jobs, upload their results
 	"      --allow-command CMD  a `mytest: {command: CMD}` allowed, exactly\n"
 	"                        (repeatable); with no --allow, mytest alone\n"
 	"      --allow-build     run the jobs' --build commands; without it, a job\n"
-	"                        with one fails without running\n")
+	"                        with one fails without running\n"
+	"\n"
+	"A kernel test box:\n"
+	"      --kernel-tree DIR each job's commit is one of this kernel tree's:\n"
+	"                        built in the kernel cache (once: later jobs of it\n"
+	"                        find it there) and booted in QEMU for each run,\n"
+	"                        the job inside, as bisect --kernel-tree does;\n"
+	"                        queue such jobs with --commit and no --repo\n"
+	"                        (recorded under that commit and the job's group)\n"
+	"      --config C        the kernels' config: tiny (default), small,\n"
+	"                        defconfig or a .config file\n"
+	"      --accel A, --boot-timeout S, --cpus N, --mem SIZE, --numa N\n"
+	"                        the VM, as for perfbot run --kernel\n")
 #endif

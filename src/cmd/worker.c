@@ -9,6 +9,8 @@
 #include "pg/pg.h"
 #include "pg/schema.h"
 #include "lab/worker.h"
+#include "kernel/kconfig.h"
+#include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/stop.h"
 #include "util/xalloc.h"
@@ -43,6 +45,14 @@ int cmd_worker(int argc, char **argv)
 		{ "allow", required_argument, NULL, 'A' },
 		{ "allow-command", required_argument, NULL, 'C' },
 		{ "allow-build", no_argument, NULL, 'B' },
+		{ "kernel-tree", required_argument, NULL, 'K' },
+		{ "config", required_argument, NULL, 'c' },
+		/* the VM options run, bisect and watch share (kernel/vm.h) */
+		{ "accel", required_argument, NULL, 'a' },
+		{ "boot-timeout", required_argument, NULL, 'b' },
+		{ "cpus", required_argument, NULL, 'n' },
+		{ "mem", required_argument, NULL, 'm' },
+		{ "numa", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd *self = cmd_find("worker");
@@ -50,7 +60,9 @@ int cmd_worker(int argc, char **argv)
 	const char *url = NULL;
 	const char **cmds = NULL;
 	size_t cmds_alloc = 0;
-	int c, ret;
+	char *tree = NULL, *kconfig = NULL;
+	const char *vm_opt = NULL;
+	int c, ret = EXIT_USAGE;
 
 	memset(&o, 0, sizeof(o));
 	o.lease_s = WORKER_LEASE_DEFAULT;
@@ -63,11 +75,11 @@ int cmd_worker(int argc, char **argv)
 		case '1': o.once = true; break;
 		case 'L':
 			if (parse_seconds("--lease", optarg, LAB_LEASE_MAX_S, &o.lease_s) < 0)
-				return EXIT_USAGE;
+				goto out;
 			break;
 		case 'P':
 			if (parse_seconds("--poll", optarg, 86400, &o.poll_s) < 0)
-				return EXIT_USAGE;
+				goto out;
 			break;
 		case 'D': o.dir = optarg; break;
 		case 'v': o.verbose++; break;
@@ -79,17 +91,45 @@ int cmd_worker(int argc, char **argv)
 			o.allow_cmds = cmds;
 			break;
 		case 'B': o.allow_build = true; break;
-		default: free(cmds); return cmd_usage(self, 0);
+		case 'K':
+			/* the job's child works in other directories */
+			free(tree);
+			o.kernel_tree = tree = abs_path(optarg);
+			break;
+		case 'c':
+			free(kconfig);
+			kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : abs_path(optarg);
+			o.kconfig = kconfig;
+			break;
+		case 'a': case 'b': case 'n': case 'm': case 'N':
+			vm_opt = c == 'a' ? "accel" : c == 'b' ? "boot-timeout" :
+				 c == 'n' ? "cpus" : c == 'm' ? "mem" : "numa";
+			if (kernel_vm_opt(&o.vm, vm_opt, optarg) < 0)
+				goto out;
+			break;
+		default:
+			ret = cmd_usage(self, 0);
+			goto out;
 		}
 	}
-	if (optind != argc || !(o.url = lab_db_url(url)) ||
-	    (o.group && check_path_component(o.group, "--tbox-group") < 0)) {
-		free(cmds);
-		return optind != argc ? cmd_usage(self, 0) : EXIT_USAGE;
+	if (optind != argc) {
+		ret = cmd_usage(self, 0);
+		goto out;
 	}
+	if ((vm_opt || kconfig) && !tree) {
+		error("--%s sets the kernel a job boots: it needs --kernel-tree",
+		      vm_opt ? vm_opt : "config");
+		goto out;
+	}
+	if (!(o.url = lab_db_url(url)) ||
+	    (o.group && check_path_component(o.group, "--tbox-group") < 0))
+		goto out;
 	o.stop = catch_stop_signals();
 	signal(SIGPIPE, SIG_IGN);
 	ret = worker_run(&o);
+out:
 	free(cmds);
+	free(tree);
+	free(kconfig);
 	return ret;
 }

@@ -194,8 +194,9 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 		strbuf_addf(&s, "vm-%s-%dcpu-%ldG", qemu_accel_name(vm->accel), vm->o.cpus, vm->o.mem_mb / 1024);
 	if (vm->o.numa > 1)
 		strbuf_addf(&s, "-%dnode", vm->o.numa);
-	/* the test box is the VM, whatever split-job took from this host */
-	job_set(atom, "tbox_group", s.buf);
+	/* the test box is the VM, whatever split-job took from this host
+	 * (unless a lab worker names its results by its own group) */
+	job_set(atom, "tbox_group", o->tbox_group ? o->tbox_group : s.buf);
 	job_set(atom, "testbox", s.buf);
 	set_unless(atom, "rootfs", "perfbot-initramfs");
 	job_set(atom, "kernel", vm->img.bzimage);

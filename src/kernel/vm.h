@@ -15,7 +15,8 @@
  * keys the lkp way unless the job sets them (commit: the kernel's commit;
  * kconfig: its config name, "x86_64-unknown" for a foreign bzImage;
  * tbox_group: "vm-<accel>-<N>cpu-<M>G", "-<K>node" added with NUMA
- * nodes, since another topology is another box; rootfs: "perfbot-initramfs"),
+ * nodes, since another topology is another box, unless o->tbox_group
+ * names the lab box's; rootfs: "perfbot-initramfs"),
  * chooses TCG or KVM (qemu.h), and builds the initramfs with the atom.
  *
  * Each run boots the kernel (qemu.h, its command line logged), waits for
@@ -56,6 +57,7 @@ struct kernel_vm_opts {
 	int numa;                    /* QEMU NUMA nodes (qemu.h); <= 1: none */
 	double boot_timeout;         /* seconds to /init; <= 0: 300 */
 	const char *commit;          /* overrides the kernel's commit */
+	const char *tbox_group;      /* overrides the VM's: a lab box's group */
 	int verbose;
 	bool status_line;
 	volatile sig_atomic_t *stop;

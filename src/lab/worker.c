@@ -10,6 +10,7 @@
  */
 #include "lab/worker.h"
 #include "job/job.h"
+#include "kernel/build.h"
 #include "lab/checkout.h"
 #include "lab/queue.h"
 #include "pg/schema.h"
@@ -17,6 +18,7 @@
 #include "monitor/perf.h"
 #include "run/run.h"
 #include "util/fileio.h"
+#include "git/git.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
@@ -199,6 +201,54 @@ static int drop_privileges(const struct worker *w, const char *jobdir, pid_t par
 	return 0;
 }
 
+/*
+ * --kernel-tree: the job's commit of the box's kernel tree, built in the
+ * kernel cache (or found there), and vm set up to boot it for each run
+ * with the job inside, as bisect --kernel-tree does.  The runs are
+ * recorded under the commit as queued and the job's tbox_group (the
+ * box's, when the job names none), which the upload checks.  0, or
+ * -1 after an error that becomes the job's last error; release vm in
+ * either case once called.
+ */
+static int prepare_kernel(const struct worker *w, const struct queue_claim *c, struct job *job,
+			  struct kernel_image *img, struct kernel_vm *vm)
+{
+	const struct worker_opts *o = w->o;
+	struct kernel_build_opts bo = {
+		.tree = o->kernel_tree, .commit = c->commit, .config = o->kconfig,
+		.verbose = o->verbose, .stop = o->stop,
+	};
+	struct kernel_vm_opts vo = o->vm;
+	struct strbuf why = STRBUF_INIT;
+	char *group;
+	int r;
+
+	memset(vm, 0, sizeof(*vm));
+	if (c->repo)
+		return error("job %lld: it names a repo to check out (--repo), and this worker "
+			     "boots the commits of its kernel tree (--kernel-tree)", c->id);
+	if (!c->commit)
+		return error("job %lld: no commit: this worker boots the job's commit of its "
+			     "kernel tree (queue it with --commit)", c->id);
+	r = kernel_build(&bo, img, &why);
+	if (r == KERNEL_BUILD_FAILED)
+		error("the kernel does not build (%s)", why.buf);
+	strbuf_release(&why);
+	if (r)
+		return -1;
+	vo.kernel = img->dir;
+	vo.commit = c->commit;
+	/* a copy: prepare sets the job's key from it */
+	group = job_get(job, "tbox_group") ? xstrdup(job_get(job, "tbox_group")) : NULL;
+	vo.tbox_group = group;
+	vo.verbose = o->verbose > 1;
+	vo.stop = o->stop;
+	r = kernel_vm_prepare(vm, &vo, job, NULL, NULL);
+	vm->o.tbox_group = NULL;
+	free(group);
+	return r;
+}
+
 static int child_main(struct worker *w, const struct queue_claim *c, const char *jobdir)
 {
 	struct strbuf base = STRBUF_INIT, src = STRBUF_INIT, log = STRBUF_INIT;
@@ -206,12 +256,16 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 	struct job *job = NULL;
 	struct run_opts ro;
 	struct run_result res;
+	struct kernel_image img;
+	struct kernel_vm vm;
+	bool vm_made = false;
 	struct utsname u;
 	char *sha = NULL;
 	char *envv[2] = { NULL, NULL };
 	int r, ret = CHILD_FAILED;
 
 	memset(&res, 0, sizeof(res));
+	memset(&img, 0, sizeof(img));
 	path_join(&base, jobdir, "result");
 	if (job_load_string(c->job, strlen(c->job), c->name, NULL, &job) < 0)
 		goto out;
@@ -225,7 +279,12 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 	if (check_allowed(w, c, job) < 0 || job_expand_percentages(job, 0) < 0)
 		goto out;
 	memset(&ro, 0, sizeof(ro));
-	if (c->repo) {
+	if (w->o->kernel_tree) {
+		vm_made = true;
+		if (prepare_kernel(w, c, job, &img, &vm) < 0)
+			goto out;
+		ro.backend = &vm.backend;
+	} else if (c->repo) {
 		path_join(&src, jobdir, "src");
 		strbuf_addstr(&cache, w->repos.buf);
 		if (lab_checkout(c->repo, c->commit, cache.buf, src.buf, &sha) < 0)
@@ -264,6 +323,9 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 	ret = r == 0 ? CHILD_COMPLETE : CHILD_INCOMPLETE;
 out:
 	run_result_release(&res);
+	if (vm_made)
+		kernel_vm_release(&vm);
+	kernel_image_release(&img);
 	job_free(job);
 	free(sha);
 	strbuf_release(&base);
@@ -566,6 +628,12 @@ static int setup(struct worker *w, const struct worker_opts *o)
 	if (mkdir_p(w->dir.buf, 0777) < 0)
 		return -1;
 	path_join(&w->repos, w->dir.buf, "repos");
+	/* every job would fail on it: say so once, at the start */
+	if (o->kernel_tree && git_check_repo(o->kernel_tree) < 0)
+		return -1;
+	if (o->kernel_tree && o->user)
+		return error("--user with --kernel-tree: the kernel cache and the tree's "
+			     "worktrees are the worker's own; run a kernel worker as its user");
 	if (o->user) {
 		struct passwd *pw = getpwnam(o->user);
 		if (!pw)

@@ -20,7 +20,11 @@
  *   child      checks the commit out of the job's repo into a private
  *              clone and runs the build command there (checkout.h), then
  *              runs the job with monitors through run_job(), the code of
- *              `perfbot run`, in "<dir>/job-<id>.<attempt>.<pid>/"
+ *              `perfbot run`, in "<dir>/job-<id>.<attempt>.<pid>/";
+ *              with a kernel tree, it builds the job's commit of the tree
+ *              in the kernel cache instead (kernel/build.h: found there
+ *              when built before) and each run boots it in QEMU with the
+ *              job inside (kernel/vm.h), as bisect --kernel-tree does
  *   upload     lab_upload_next: runs, files and matrix in one transaction
  *              that marks the job done and claims the next one (not when
  *              --once, nor once told to stop); retried after a reconnect
@@ -41,6 +45,7 @@
  */
 #include <signal.h>
 #include <stdbool.h>
+#include "kernel/vm.h"
 
 struct worker_opts {
 	const char *url;             /* the lab's database */
@@ -58,6 +63,11 @@ struct worker_opts {
 	const char *const *allow_cmds; /* `mytest: {command: ...}` allowed */
 	int nr_allow_cmds;
 	bool allow_build;            /* run the queue's --build commands */
+	/* a kernel test box: each job's commit is one of this tree's, built
+	 * and booted (NULL: jobs run on the box itself) */
+	const char *kernel_tree;
+	const char *kconfig;         /* --config: tiny (NULL), small, defconfig, a file */
+	struct kernel_vm_opts vm;    /* --accel, --boot-timeout, --cpus, --mem, --numa */
 };
 
 #define WORKER_LEASE_DEFAULT 60.0

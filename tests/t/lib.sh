@@ -154,3 +154,46 @@ test_done() {
 	[ $test_fail -eq 0 ] && rm -rf "$TRASH"
 	[ $test_fail -eq 0 ]
 }
+
+# make_kernel_tree DIR: a stand-in kernel tree for perfbot kernel build,
+# in a git repository at DIR.  Its Makefile answers the targets the build
+# runs (tinyconfig, defconfig, olddefconfig, bzImage, out of tree with
+# O=) and "builds" Debian's packaged kernel (/boot/vmlinuz-*: call
+# test_packaged_kernel first) with the commit's VALUE in the setup
+# header's obsolete ram_size field, which the guest reads back from
+# /sys/kernel/boot_params/data.  Commits: c1 (VALUE 1000), c2 (850),
+# c3 (does not build: "init/main.c:1:1: error: planted").
+make_kernel_tree() {
+	mkdir -p "$1/scripts/kconfig" && (
+	cd "$1" &&
+	cat >Makefile <<'EOF' &&
+# stands in for Kbuild: the config targets and bzImage, out of tree (O=)
+O ?= .
+KERNEL := $(lastword $(sort $(wildcard /boot/vmlinuz-*)))
+tinyconfig defconfig:
+	@mkdir -p $(O)
+	@echo "CONFIG_64BIT=y" >$(O)/.config
+olddefconfig:
+	@true
+bzImage:
+	@if [ -f $(CURDIR)/broken ]; then echo "init/main.c:1:1: error: planted"; exit 2; fi
+	@mkdir -p $(O)/arch/x86/boot $(O)/include/config
+	@python3 $(CURDIR)/value.py $(KERNEL) "$$(cat $(CURDIR)/VALUE)" $(O)/arch/x86/boot/bzImage
+	@echo map >$(O)/System.map
+	@echo 6.1.0-fake >$(O)/include/config/kernel.release
+EOF
+	cat >value.py <<'EOF' &&
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[0x1f8:0x1fa] = int(sys.argv[2]).to_bytes(2, "little")   # ram_size: unused
+open(sys.argv[3], "wb").write(bytes(b))
+EOF
+	cat >scripts/kconfig/merge_config.sh <<'EOF' &&
+while [ $# -gt 2 ]; do shift; done
+cat "$2" >>"$1"
+EOF
+	echo 1000 >VALUE &&
+	git init -q -b main . && git add . && git commit -q -m c1 && git tag c1 &&
+	echo 850 >VALUE && git commit -q -am c2 && git tag c2 &&
+	touch broken && git add broken && git commit -q -m "c3 broken" && git tag c3 )
+}

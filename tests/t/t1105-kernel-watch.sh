@@ -1,12 +1,9 @@
 #!/bin/sh
 # perfbot watch --kernel-tree and a kernel bisect's VM, on a stand-in
-# kernel tree: its Makefile answers the targets perfbot kernel build runs
-# (tinyconfig, olddefconfig, bzImage, out of tree with O=) and "builds"
-# Debian's packaged kernel (/boot/vmlinuz-*) with the commit's VALUE in
-# the setup header's obsolete ram_size field, which the guest reads back
-# from /sys/kernel/boot_params/data: each commit boots a kernel whose
-# benchmark score is the commit's.  A boot under TCG takes ~10 s here, so
-# the tests boot four times; the others stop at a boot timeout of 1 s.
+# kernel tree (lib.sh's make_kernel_tree): each commit boots Debian's
+# packaged kernel with the commit's benchmark score in its setup
+# header.  A boot under TCG takes ~10 s here, so the tests boot four
+# times; the others stop at a boot timeout of 1 s.
 # e2e: alone (QEMU guests under TCG: their boot deadlines want the CPUs)
 . ./lib.sh
 
@@ -15,42 +12,7 @@ test_packaged_kernel
 # the kernel cache (builds, initramfs, the probe's answer) stays in the test
 export PERFBOT_KERNEL_CACHE="$TRASH/kcache"
 
-# make_tree DIR: commits c1 (VALUE 1000), c2 (850), c3 (does not build)
-make_tree() {
-	mkdir -p "$1/scripts/kconfig" && (
-	cd "$1" &&
-	cat >Makefile <<'EOF' &&
-# stands in for Kbuild: the config targets and bzImage, out of tree (O=)
-O ?= .
-KERNEL := $(lastword $(sort $(wildcard /boot/vmlinuz-*)))
-tinyconfig defconfig:
-	@mkdir -p $(O)
-	@echo "CONFIG_64BIT=y" >$(O)/.config
-olddefconfig:
-	@true
-bzImage:
-	@if [ -f $(CURDIR)/broken ]; then echo "init/main.c:1:1: error: planted"; exit 2; fi
-	@mkdir -p $(O)/arch/x86/boot $(O)/include/config
-	@python3 $(CURDIR)/value.py $(KERNEL) "$$(cat $(CURDIR)/VALUE)" $(O)/arch/x86/boot/bzImage
-	@echo map >$(O)/System.map
-	@echo 6.1.0-fake >$(O)/include/config/kernel.release
-EOF
-	cat >value.py <<'EOF' &&
-import sys
-b = bytearray(open(sys.argv[1], "rb").read())
-b[0x1f8:0x1fa] = int(sys.argv[2]).to_bytes(2, "little")   # ram_size: unused
-open(sys.argv[3], "wb").write(bytes(b))
-EOF
-	cat >scripts/kconfig/merge_config.sh <<'EOF' &&
-while [ $# -gt 2 ]; do shift; done
-cat "$2" >>"$1"
-EOF
-	echo 1000 >VALUE &&
-	git init -q -b main . && git add . && git commit -q -m c1 && git tag c1 &&
-	echo 850 >VALUE && git commit -q -am c2 && git tag c2 &&
-	touch broken && git add broken && git commit -q -m "c3 broken" && git tag c3 )
-}
-make_tree "$TRASH/tree"
+make_kernel_tree "$TRASH/tree"
 TREE=$TRASH/tree
 C1=$(git -C "$TREE" rev-parse c1)
 C2=$(git -C "$TREE" rev-parse c2)
