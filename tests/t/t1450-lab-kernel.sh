@@ -5,6 +5,7 @@
 # stand-in kernel tree of lib.sh (make_kernel_tree), whose commits boot
 # Debian's packaged kernel with the commit's score in its setup header.
 # One boot under TCG (~10 s here); the other tests stop before booting.
+# e2e: alone (a QEMU guest under TCG: its boot deadline wants the CPUs)
 . ./lib.sh
 
 test_have qemu-system-x86_64 busybox python3 || { test_done; exit 0; }
