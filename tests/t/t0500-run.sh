@@ -194,7 +194,11 @@ test_expect_success 'kill -9 leaves no half-written result' '
 	job j.yaml &&
 	tag=$(test_tag) &&
 	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c k1 -M vmstat j.yaml -- sleep 31 >/dev/null 2>&1 & } &&
-	pid=$! && sleep 2 && kill -9 $pid && { wait $pid || true; } &&
+	pid=$! &&
+	# killed once its run dir is made (at most 60 s: a loaded machine)
+	n=0 && while ! ls -d res/mytest/*/*/*/*/*/k1/.run-0.* >/dev/null 2>&1 && [ $n -lt 600 ]; do
+		sleep 0.1; n=$((n + 1)); done &&
+	kill -9 $pid && { wait $pid || true; } &&
 	{ kill $(test_leftovers $tag) 2>/dev/null || true; } &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/k1) &&
 	test -z "$(ls "$rr")" &&
@@ -335,7 +339,9 @@ test_expect_success 'perf-profile: symbols by shared object, no address or (dele
 	until pgrep -x sleep -P "\$(pgrep -d, -f "^perf record .* -o $(pwd)/res/")" >/dev/null 2>&1; do
 		n=\$((n + 1)); [ \$n -lt 600 ] || break; sleep 0.1
 	done
-	cp ./loop ./loopx; ./loopx & sleep 0.2; rm ./loopx; wait; echo ops: 1
+	cp ./loop ./loopx; ./loopx & p=\$!
+	until readlink /proc/\$p/exe | grep -q loopx; do sleep 0.05; done
+	rm ./loopx; wait; echo ops: 1
 	EOF
 	perfbot run j.yaml -r res -c pp1 -M perf-profile -- sh bench.sh >out &&
 	st=$(ls res/mytest/*/*/*/*/*/pp1/0/stats.json) &&
