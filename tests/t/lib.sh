@@ -109,6 +109,49 @@ browser_check() {
 	return $rc
 }
 
+# test_value_repo DIR N K [HOOK]: a git repository DIR on branch main of
+# N commits "commit 0".."commit N-1" at fixed dates (the same hashes on
+# every run), commit i writing the benchmark's number to VALUE (1000, 850
+# from commit K on) and a line to LOG; HOOK, a shell function, runs in DIR
+# after each commit with i as its argument (tags, say).
+test_value_repo() {
+	git init -q -b main "$1" && (
+	cd "$1" && i=0 && v=1000 &&
+	while [ $i -lt "$2" ]; do
+		[ $i -eq "$3" ] && v=850
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" || exit 1
+		if [ $# -ge 4 ]; then "$4" $i || exit 1; fi
+		i=$((i + 1))
+	done )
+}
+
+# test_noise_bench FILE KEY [VALUE_FILE]: write FILE, a benchmark in the
+# mytest convention printing "KEY: N", N the number in the checkout's
+# VALUE_FILE ($PERFBOT_BUILD_DIR/VALUE by default) plus a noise of -10..10
+# from a hash of the run counter kept in $COUNTER: repeatable, and not
+# awk's srand(n), whose first rand() mawk makes the same for neighbouring
+# seeds (runs came in equal pairs).  With $RUNLOG set it first appends the
+# checkout's commit there; with $BENCH_SLEEP set it sleeps that long.
+test_noise_bench() {
+	{
+		echo "#!/bin/sh"
+		echo "key=$2 file=${3:-VALUE}"
+		cat <<-\EOS
+		n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+		v=$(cat "$PERFBOT_BUILD_DIR/$file")
+		[ -n "${RUNLOG:-}" ] && git -C "$PERFBOT_BUILD_DIR" rev-parse HEAD >>"$RUNLOG"
+		h=$((n + 1))
+		h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
+		h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
+		noise=$(((((h >> 16) ^ h) % 21) - 10))
+		[ -n "${BENCH_SLEEP:-}" ] && sleep "$BENCH_SLEEP"
+		echo "$key: $((v + noise))"
+		EOS
+	} >"$1" && chmod +x "$1"
+}
+
 # test_cmp expected actual: diff with a readable failure.
 test_cmp() { diff -u "$1" "$2"; }
 

@@ -27,22 +27,8 @@ make_repo() {
 	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
 }
 
-# The benchmark: VALUE from the checkout, with +-1% pseudo-random noise
-# from a hash of a run counter (repeatable), in the mytest convention.
-# Not awk's srand(n): mawk gives the same first rand() for neighbouring
-# seeds, so runs came in equal pairs and 2 of them showed no noise.
-cat >"$TRASH/bench.sh" <<'EOS'
-#!/bin/sh
-n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
-v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
-h=$((n + 1))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-noise=$(((((h >> 16) ^ h) % 21) - 10))
-[ -n "$BENCH_SLEEP" ] && sleep "$BENCH_SLEEP"
-echo "score: $((v + noise))"
-EOS
-chmod +x "$TRASH/bench.sh"
+# The benchmark: VALUE from the checkout, with +-1% repeatable noise
+test_noise_bench "$TRASH/bench.sh" score
 
 cat >"$TRASH/job.yaml" <<'EOF2'
 testcase: mytest

@@ -90,16 +90,8 @@ test_expect_success 'the start after a kill names what it cleaned, in one line' 
 
 # make_repo DIR: 12 commits, VALUE drops from 1000 to 850 at commit 7
 make_repo() {
-	git init -q -b main "$1" && (
-	cd "$1" && i=0 && v=1000 &&
-	while [ $i -lt 12 ]; do
-		[ $i -eq 7 ] && v=850
-		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
-		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
-			git commit -q -m "commit $i" || exit 1
-		i=$((i + 1))
-	done
-	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
+	test_value_repo "$1" 12 7 &&
+	git -C "$1" tag good "$(git -C "$1" rev-list --max-parents=0 HEAD)" && git -C "$1" tag bad HEAD
 }
 
 test_expect_success 'bisect: killed with -9, --resume reaps and reaches the same answer' '

@@ -232,19 +232,8 @@ test_expect_success 'usage errors exit 2' '
 
 # make_repo DIR: 16 commits on main, VALUE 1000 until commit 8 then 850,
 # tags v1.0 (commit 0), v1.1 (commit 6), v1.2 (commit 12), v1.3 (15).
-make_repo() {
-	git init -q -b main "$1" && (
-	cd "$1" && git config user.name t && git config user.email t@t &&
-	i=0 && v=1000 &&
-	while [ $i -lt 16 ]; do
-		[ $i -eq 8 ] && v=850
-		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
-		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
-			git commit -q -m "commit $i" &&
-		case $i in 0) git tag v1.0 ;; 6) git tag v1.1 ;; 12) git tag v1.2 ;; 15) git tag v1.3 ;; esac
-		i=$((i + 1))
-	done )
-}
+release_tags() { case $1 in 0) git tag v1.0 ;; 6) git tag v1.1 ;; 12) git tag v1.2 ;; 15) git tag v1.3 ;; esac; }
+make_repo() { test_value_repo "$1" 16 8 release_tags; }
 
 # The benchmark: VALUE of the checkout (or of $SHA when set) with +-1%
 # repeatable noise from a run counter, as mytest lines.

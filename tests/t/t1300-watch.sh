@@ -29,23 +29,9 @@ Link: https://lore.kernel.org/r/20260101120000.8-1-dev@example.org"
 	done )
 }
 
-# The benchmark: VALUE of the checkout with +-1% repeatable noise from a
-# hash of a run counter, in sh arithmetic as t0700's (awk's srand/rand
-# differ between mawk and gawk, and mawk's gave neighbouring seeds equal
-# values); one line per run in $RUNLOG (which commit ran).
-cat >"$TRASH/bench.sh" <<'EOS'
-#!/bin/sh
-n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
-v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
-echo "$(git -C "$PERFBOT_BUILD_DIR" rev-parse HEAD)" >>"$RUNLOG"
-h=$((n + 1))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-noise=$(((((h >> 16) ^ h) % 21) - 10))
-[ -n "${BENCH_SLEEP:-}" ] && sleep "$BENCH_SLEEP"
-echo "throughput: $((v + noise))"
-EOS
-chmod +x "$TRASH/bench.sh"
+# The benchmark: VALUE of the checkout with +-1% repeatable noise; one
+# line per run in $RUNLOG (which commit ran)
+test_noise_bench "$TRASH/bench.sh" throughput
 printf 'testcase: mytest\n' >"$TRASH/job.yaml"
 
 # watch ARGS...: perfbot watch on repo with the test's state, store and

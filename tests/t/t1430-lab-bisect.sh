@@ -8,33 +8,12 @@
 
 # 16 commits; from commit BAD on, VALUE drops from 1000 to 850 (-15%)
 make_repo() {
-	git init -q -b main "$1" && (
-	cd "$1" && git config user.name t && git config user.email t@t &&
-	i=0 && v=1000 &&
-	while [ $i -lt 16 ]; do
-		[ $i -eq "$2" ] && v=850
-		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
-		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
-			git commit -q -m "commit $i" && i=$((i + 1))
-	done
-	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
+	test_value_repo "$1" 16 "$2" &&
+	git -C "$1" tag good "$(git -C "$1" rev-list --max-parents=0 HEAD)" && git -C "$1" tag bad HEAD
 }
 
-# The benchmark: the value the box built, +-1% noise from a hash of a
-# run counter, in sh arithmetic as t0700's (awk's srand/rand differ
-# between mawk and gawk, and mawk's gave neighbouring seeds equal values).
-cat >"$TRASH/bench.sh" <<'EOS'
-#!/bin/sh
-n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
-v=$(cat "$PERFBOT_BUILD_DIR/built")
-h=$((n + 1))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-noise=$(((((h >> 16) ^ h) % 21) - 10))
-[ -n "${BENCH_SLEEP:-}" ] && sleep "$BENCH_SLEEP"
-echo "score: $((v + noise))"
-EOS
-chmod +x "$TRASH/bench.sh"
+# The benchmark: the value the box built, with +-1% repeatable noise
+test_noise_bench "$TRASH/bench.sh" score built
 printf 'testcase: mytest\n' >"$TRASH/job.yaml"
 
 # fetched_once DB RESULTS: every done job's run is in the result tree once

@@ -7,18 +7,10 @@
 . ./lib.sh
 . ./lab-lib.sh
 
-# 10 commits; from commit 5 on, VALUE drops from 1000 to 850 (-15%)
-make_repo() {
-	git init -q -b main "$1" && (
-	cd "$1" && i=0 && v=1000 &&
-	while [ $i -lt 10 ]; do
-		[ $i -eq 5 ] && v=850
-		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
-		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
-			git commit -q -m "commit $i" && i=$((i + 1))
-	done
-	git tag v1.0 "$(git rev-list --max-parents=0 HEAD)" && git tag v1.1 HEAD~6 && git tag v1.2 HEAD )
-}
+# 10 commits; from commit 5 on, VALUE drops from 1000 to 850 (-15%);
+# tags v1.0, v1.1, v1.2 on commits 0, 3 and 9
+release_tags() { case $1 in 0) git tag v1.0 ;; 3) git tag v1.1 ;; 9) git tag v1.2 ;; esac; }
+make_repo() { test_value_repo "$1" 10 5 release_tags; }
 
 # The benchmark: the value the box built, +-1% noise from a counter.
 cat >"$TRASH/bench.sh" <<'EOS'
