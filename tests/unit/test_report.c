@@ -793,6 +793,69 @@ static void test_golden_bisect(void **state)
 }
 
 /* The HTML report escapes every text that comes from the data. */
+/*
+ * A chart's title holds 64 characters of a metric's name: a name of 64
+ * is shown whole, a longer one as "..." and its last 63.
+ */
+static void test_html_chart_title(void **state)
+{
+	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, json = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf cut = STRBUF_INIT;
+	struct report_options opt;
+	struct report r;
+	/* 7 + 57 = 64 characters, and 7 + 58 = 65 */
+	const char *n64 = "mytest.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	const char *n65 = "mytest.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	(void)state;
+
+	assert_int_equal(strlen(n64), 64);
+	assert_int_equal(strlen(n65), 65);
+	assert_non_null(mkdtemp(dir));
+	path_join(&a, dir, "aaaa1111");
+	path_join(&b, dir, "bbbb2222");
+	assert_int_equal(mkdir_p(a.buf, 0755), 0);
+	assert_int_equal(mkdir_p(b.buf, 0755), 0);
+	strbuf_addf(&json, "{\"mytest.throughput\": [100, 101, 99, 100, 100], \"%s\": [1, 1, 1, 1, 1.5], "
+		    "\"%s\": [1, 1, 1, 1, 1.5]}", n64, n65);
+	strbuf_addstr(&a, "/matrix.json");
+	assert_int_equal(write_file_atomic(a.buf, json.buf, json.len), 0);
+	strbuf_reset(&json);
+	strbuf_addf(&json, "{\"mytest.throughput\": [50, 51, 49, 50, 50], \"%s\": [9, 9, 9, 9, 9.5], "
+		    "\"%s\": [9, 9, 9, 9, 9.5]}", n64, n65);
+	strbuf_addstr(&b, "/matrix.json");
+	assert_int_equal(write_file_atomic(b.buf, json.buf, json.len), 0);
+	strbuf_reset(&json);
+	strbuf_addstr(&json, "{\"version\": 1, \"metric\": \"mytest.throughput\", \"first_bad\": \"bbbb2222\", "
+		      "\"parent\": \"aaaa1111\", \"commits\": {"
+		      "\"aaaa1111\": {\"result_root\": \"aaaa1111\"}, \"bbbb2222\": {\"result_root\": \"bbbb2222\"}}, "
+		      "\"steps\": [{\"commit\": \"aaaa1111\", \"verdict\": \"good\", \"samples\": [100]}, "
+		      "{\"commit\": \"bbbb2222\", \"verdict\": \"bad\", \"samples\": [50]}]}");
+	strbuf_reset(&a);
+	path_join(&a, dir, "bisect.json");
+	assert_int_equal(write_file_atomic(a.buf, json.buf, json.len), 0);
+
+	options(&opt);
+	opt.format = REPORT_HTML;
+	assert_int_equal(report_load_bisect(&r, dir, &opt), 0);
+	report_html(&r, &html);
+	strbuf_addf(&cut, "\xe2\x80\xa6%s", n65 + 2);
+	assert_contains(html.buf, cut.buf);
+	strbuf_reset(&cut);
+	strbuf_addf(&cut, "\xe2\x80\xa6%s", n64 + 1);
+	assert_lacks(html.buf, cut.buf);
+	report_release(&r);
+
+	strbuf_reset(&a);
+	strbuf_addf(&a, "rm -rf '%s'", dir);
+	assert_int_equal(system(a.buf), 0);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&json);
+	strbuf_release(&html);
+	strbuf_release(&cut);
+}
+
 static void test_html_escaping(void **state)
 {
 	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
@@ -932,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare),
 		cmocka_unit_test(test_golden_bisect),
 		cmocka_unit_test(test_html_escaping),
+		cmocka_unit_test(test_html_chart_title),
 		cmocka_unit_test(test_html_sections),
 		cmocka_unit_test(test_gnuplot_missing),
 	};
