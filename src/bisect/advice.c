@@ -3,6 +3,7 @@
  * advice.h); numbers in, text out.
  */
 #include "bisect/advice.h"
+#include "report/busy.h"
 #include "stats/summary.h"
 #include "util/json_writer.h"
 #include "util/xalloc.h"
@@ -223,4 +224,30 @@ void bisect_say_unknown_metric(const char *metric, const char *where,
 	for (int i = 0; i < nc; i++)
 		strbuf_addf(out, "%s'%s'", i == 0 ? "" : i == nc - 1 ? " or " : ", ", close[i]);
 	strbuf_addstr(out, "?)");
+}
+
+void bisect_say_hidden(const char *metric, double shift, double p, double noise, int runs,
+		       double mdc, double looked_for, double other_cpu, double steal,
+		       struct strbuf *out)
+{
+	strbuf_addf(out, "no answer: %s differs by %+.1f%% from good to bad (p = %.2g), but at a "
+		    "noise of %.1f%% a run and %d runs a side only a change of %.1f%% or more could "
+		    "show: a %.0f%% change may be hidden in the noise, so \"nothing to bisect\" "
+		    "cannot be said\n", metric, 100 * shift, p, 100 * noise, runs, 100 * mdc,
+		    100 * looked_for);
+	strbuf_addstr(out, "the machine: ");
+	if (isnan(other_cpu) && isnan(steal))
+		strbuf_addstr(out, "its load was not recorded with these runs");
+	else {
+		strbuf_addstr(out, busy_machine(other_cpu, steal) ? "busy" : "not busy by perfbot's rule");
+		if (!isnan(other_cpu))
+			strbuf_addf(out, ", other work used %.0f%% of a CPU", other_cpu);
+		if (!isnan(steal))
+			strbuf_addf(out, ", steal %.0f%%", steal);
+	}
+	strbuf_addstr(out, " (mean of the endpoints' runs)\n");
+	strbuf_addstr(out, "what to do: more runs of good and bad (perfbot run --commit; a bisect "
+		      "counts the runs kept in the result tree), the job pinned to idle CPUs "
+		      "(`cpuset:`), or a quieter machine; or measure "
+		      "instructions (`measure: instructions`), which the machine does not move\n");
 }

@@ -74,4 +74,16 @@ void bisect_outlook_json(const struct bisect_outlook *o, double good_mean, doubl
 			 double p, const struct bisect_noise_check *recheck, double step_shift,
 			 struct json_writer *jw);
 
+/*
+ * Why "nothing to bisect" is no answer: good and bad did not differ
+ * (shift, p), but at their noise only a change of mdc or more could show,
+ * over `looked_for`.  other_cpu and steal are the mean machine.* figures
+ * of the endpoints' runs (NaN: not recorded; report/busy.h's rule says
+ * whether the machine was busy).  Lines appended to out: what was
+ * measured, the machine's state, what to do.
+ */
+void bisect_say_hidden(const char *metric, double shift, double p, double noise, int runs,
+		       double mdc, double looked_for, double other_cpu, double steal,
+		       struct strbuf *out);
+
 #endif

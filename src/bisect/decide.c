@@ -687,6 +687,35 @@ bool bisect_check_endpoints(const struct sample_set *good,
 	return out->differ;
 }
 
+double bisect_normal_quantile(double q)
+{
+	double lo = -40, hi = 40;
+
+	/* bisection on the CDF: 100 halvings reach a double's precision */
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (0.5 * erfc(-mid / sqrt(2)) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double bisect_min_detectable(const struct sample_set *good, const struct sample_set *bad,
+			     double alpha)
+{
+	if (good->nr < 2 || bad->nr < 2)
+		return NAN;
+	double m = mean(good->v, good->nr);
+	double sg = stddev_sample(good->v, good->nr), sb = stddev_sample(bad->v, bad->nr);
+	double se = sqrt(sg * sg / good->nr + sb * sb / bad->nr);
+
+	if (m == 0)
+		return NAN;
+	return (bisect_normal_quantile(1 - alpha / 2) + bisect_normal_quantile(0.8)) * se / fabs(m);
+}
+
 enum bisect_stop bisect_should_stop(const struct bisect_progress *pr, int more,
 				    const struct bisect_params *p)
 {

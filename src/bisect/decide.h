@@ -327,6 +327,26 @@ bool bisect_check_endpoints(const struct sample_set *good,
 			    const struct bisect_params *p,
 			    struct bisect_endpoints *out);
 
+/*
+ * The minimum detectable change: the smallest relative shift of the
+ * means, as a fraction of |good's mean|, that runs as noisy and as many
+ * as good's and bad's would show at level alpha (two-sided) in 4 tries
+ * of 5 (power 0.8):
+ *
+ *   (z(1 - alpha/2) + z(0.8)) * sqrt(sd_good^2/n_good + sd_bad^2/n_bad)
+ *   / |mean_good|
+ *
+ * with the sample standard deviations.  NaN when a side has fewer than 2
+ * runs or good's mean is 0.  "Nothing to bisect" is only an answer when
+ * this is at most the change looked for (BISECT_CHANGE_LOOKED_FOR, or
+ * min_shift when larger): else the noise could have hidden it.
+ */
+double bisect_min_detectable(const struct sample_set *good, const struct sample_set *bad,
+			     double alpha);
+#define BISECT_CHANGE_LOOKED_FOR 0.05
+/* The normal distribution's quantile: z with P(Z < z) = q, 0 < q < 1. */
+double bisect_normal_quantile(double q);
+
 /* Why a bisection stops before naming a commit. */
 enum bisect_stop {
 	BISECT_GO_ON = 0,

@@ -39,7 +39,8 @@ static void recheck_endpoints(struct bisect *b)
 	struct commit_samples *g, *bd;
 
 	if (!b->start_good || !bisect_afford(b, 2 * n) ||
-	    bisect_measure(b, WT_GOOD, b->o->good, n) || bisect_measure(b, WT_BAD, b->o->bad, n)) {
+	    bisect_measure_sides(b, (const struct bisect_side[]){ { WT_GOOD, b->o->good, n },
+							  { WT_BAD, b->o->bad, n } }, 2, NULL)) {
 		b->stop = BISECT_GO_ON;        /* the answer stands, unchecked */
 		return;
 	}
@@ -410,13 +411,16 @@ static int measure_endpoints(struct bisect *b, bool resume, struct ending *e)
 		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, NULL, &b->p, &more))
 			return 0;
 		endpoint_progress(b, g, bd, &more);
-		/* the first run alone, so that a wrong --metric costs one */
-		int first = b->metric_checked || more.good < 2 ? more.good : 1;
-		int r = bisect_measure(b, WT_GOOD, o->good, first);
+		/* the first run alone, so that a wrong --metric costs one; then
+		 * in turns (bad first after it), so that load that comes and
+		 * goes lands on both */
+		int first = !b->metric_checked && more.good > 0;
+		int r = first ? bisect_measure(b, WT_GOOD, o->good, 1) : 0;
+		const struct bisect_side sides[] = { { WT_GOOD, o->good, more.good - first },
+						     { WT_BAD, o->bad, more.bad } };
 		if (r == 0)
-			r = bisect_measure(b, WT_GOOD, o->good, more.good - first);
-		if (r == 0)
-			r = bisect_measure(b, WT_BAD, o->bad, more.bad);
+			r = bisect_measure_sides(b, first ? (const struct bisect_side[]){ sides[1], sides[0] } : sides,
+						 2, NULL);
 		if (r == BISECT_MEASURE_NO_METRIC) {
 			e->ret = EXIT_USAGE;
 			e->over = true;
@@ -445,6 +449,25 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 
 	endpoint_progress(b, g, bd, NULL);
 	if (!bisect_check_endpoints(&g->s, &bd->s, &b->p, &ep)) {
+		/* "nothing" only when the noise could have shown the change */
+		double mdc = bisect_min_detectable(&g->s, &bd->s, b->p.alpha);
+		double looked_for = b->p.min_shift > BISECT_CHANGE_LOOKED_FOR ? b->p.min_shift :
+				    BISECT_CHANGE_LOOKED_FOR;
+		if (!(mdc <= looked_for)) {
+			struct strbuf msg = STRBUF_INIT;
+			int runs = g->s.nr < bd->s.nr ? g->s.nr : bd->s.nr;
+			double other = (bisect_stat_mean(b, o->good, "machine.other_cpu_percent") +
+					bisect_stat_mean(b, o->bad, "machine.other_cpu_percent")) / 2;
+			double steal = (bisect_stat_mean(b, o->good, "machine.steal_percent") +
+					bisect_stat_mean(b, o->bad, "machine.steal_percent")) / 2;
+			bisect_say_hidden(o->metric, ep.rel_shift, ep.p, bisect_noise(&g->s, &bd->s),
+					  runs, mdc, looked_for, other, steal, &msg);
+			fputs(msg.buf, stdout);
+			strbuf_release(&msg);
+			e->ret = BISECT_EXIT_UNTRUSTED;
+			e->over = true;
+			return -1;
+		}
 		if (!o->quiet)
 			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
 		       o->metric, ep.good_mean, o->good, ep.bad_mean, o->bad, 100 * ep.rel_shift, ep.p);

@@ -94,11 +94,26 @@ int bisect_prepare(struct bisect *b, int w, const char *sha);
  * lacks --metric (bisect_check_metric said so). */
 int bisect_measure(struct bisect *b, int w, const char *sha, int n);
 #define BISECT_MEASURE_NO_METRIC (-2)
+/* Commits measured against each other: sha in worktree w, n more runs. */
+struct bisect_side {
+	int w;
+	const char *sha;
+	int n;
+};
+/* The sides' runs one at a time, in turns (run/interleave.h), so that
+ * load that comes and goes lands on every side; in the lab, side after
+ * side.  Stops at the first run that does not return 0 and returns that
+ * (bisect_measure's codes), the side's index in *failed (may be NULL). */
+int bisect_measure_sides(struct bisect *b, const struct bisect_side *sides, int nr, int *failed);
 /* sha's complete runs in the result tree (what: "good", "bad"), if any,
  * have --metric: 0 (also without runs), or -1 after a one-line error
  * naming the closest names of their stats.  Sets b->metric_checked when
  * there were runs to look at. */
 int bisect_check_metric(struct bisect *b, const char *what, const char *sha);
+
+/* The mean of stat over sha's complete runs that have it (machine.*),
+ * NaN when none has. */
+double bisect_stat_mean(struct bisect *b, const char *sha, const char *stat);
 
 /* ---- evidence.c ------------------------------------------------------- */
 

@@ -15,6 +15,7 @@
 #include "lab/remote.h"
 #include "report/report.h"
 #include "result/matrix.h"
+#include "run/interleave.h"
 #include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
@@ -334,4 +335,52 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 		return 1;
 	}
 	return 0;
+}
+
+int bisect_measure_sides(struct bisect *b, const struct bisect_side *sides, int nr, int *failed)
+{
+	int want[3], *plan, n, r = 0;
+
+	if (nr < 1 || nr > 3)
+		die("bisect_measure_sides: %d sides", nr);
+	/* the lab's boxes run a side's runs at once: turns mean nothing there */
+	if (b->lab) {
+		for (int i = 0; i < nr && r == 0; i++)
+			if ((r = bisect_measure(b, sides[i].w, sides[i].sha, sides[i].n)) && failed)
+				*failed = i;
+		return r;
+	}
+	for (int i = 0; i < nr; i++)
+		want[i] = sides[i].n;
+	plan = xcalloc((size_t)interleave_total(want, nr) + 1, sizeof(*plan));
+	n = interleave_plan(want, nr, plan);
+	for (int k = 0; k < n && r == 0; k++) {
+		const struct bisect_side *sd = &sides[plan[k]];
+		r = bisect_measure(b, sd->w, sd->sha, 1);
+		if (r && failed)
+			*failed = plan[k];
+	}
+	free(plan);
+	return r;
+}
+
+double bisect_stat_mean(struct bisect *b, const char *sha, const char *stat)
+{
+	struct strbuf rr = STRBUF_INIT;
+	struct matrix mx;
+	double sum = 0;
+	int n = 0;
+
+	matrix_init(&mx);
+	if (job_result_root(b->job, b->o->result_base, sha, &rr) == 0 && is_dir(rr.buf) &&
+	    matrix_load_quiet(&mx, rr.buf, &b->why) == 0) {
+		double *v = xmalloc(sizeof(double) * ((size_t)mx.ncols + 1));
+		n = matrix_complete_values(&mx, stat, v);
+		for (int r = 0; r < n; r++)
+			sum += v[r];
+		free(v);
+	}
+	matrix_release(&mx);
+	strbuf_release(&rr);
+	return n > 0 ? sum / n : NAN;
 }

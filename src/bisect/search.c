@@ -71,14 +71,16 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 			ret = DECIDE_GAVE_UP;
 			break;
 		}
-		int r = bisect_measure(b, WT_STEP, sha, more.step);
-		if (r == 1) {
-			*used = c->s.nr;
+		/* in turns: load that comes and goes lands on all three */
+		const struct bisect_side sides[] = { { WT_STEP, sha, more.step },
+			{ WT_GOOD, b->o->good, more.good }, { WT_BAD, b->o->bad, more.bad } };
+		int failed = 0, r = bisect_measure_sides(b, sides, 3, &failed);
+		if (r == 1 && failed == 0) {
+			*used = bisect_samples_of(b, sha, false)->s.nr;
 			ret = BISECT_UNKNOWN;   /* build failed: skip, like exit 125 */
 			break;
 		}
-		if (r < 0 || bisect_measure(b, WT_GOOD, b->o->good, more.good) < 0 ||
-		    bisect_measure(b, WT_BAD, b->o->bad, more.bad) < 0) {
+		if (r < 0) {
 			ret = -1;
 			break;
 		}

@@ -189,6 +189,30 @@ test_expect_success 'nothing to bisect when good and bad do not differ' '
 	test "$(grep -c "not in perfbot yet: heartbeat" out)" = 1
 '
 
+# A noisy benchmark: VALUE +-30% from the same repeatable hash.
+cat >"$TRASH/bench-noisy.sh" <<'EOS'
+#!/bin/sh
+n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
+h=$((n + 1))
+h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
+h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
+noise=$(((((h >> 16) ^ h) % 601) - 300))
+echo "score: $((v + noise))"
+EOS
+chmod +x "$TRASH/bench-noisy.sh"
+
+test_expect_success 'no "nothing to bisect" when the noise could hide the change: exit 6' '
+	make_repo repo 99 && export COUNTER=$(pwd)/counter-noisy &&
+	test_must_fail 6 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state stn --result-root resn -- "$TRASH/bench-noisy.sh" >out 2>err &&
+	! grep -q "^nothing to bisect" out &&
+	grep -q "^no answer: mytest.score differs by [-+][0-9.]*% from good to bad (p = [0-9.e-]*), but at a noise of [1-9][0-9]\.[0-9]% a run and [0-9]* runs a side only a change of [0-9.]*% or more could show: a 5% change may be hidden" out &&
+	grep -q "^the machine: .*(mean of the endpoints. runs)$" out &&
+	grep -q "^what to do: more runs of good and bad" out &&
+	test "$(git -C repo worktree list | wc -l)" = 1
+'
+
 # The first bad commit itself does not build: skipped, git bisect can only
 # say it is one of two.  Measuring it anyway (ignoring the failure) would
 # name it; taking it as good would name its child.
@@ -437,6 +461,29 @@ test_expect_success 'a step on a drift: found by the trend, said to explain part
 	! grep -q "^no answer" out &&
 	perfbot report --bisect std >report &&
 	grep -q "This commit explains -4\.[0-9]% of the -4[0-9]\.[0-9]% from good to" report
+'
+
+# The runs log: which worktree each run ran in, one a line.
+cat >"$TRASH/bench-log.sh" <<'EOS'
+#!/bin/sh
+basename "$PERFBOT_BUILD_DIR" >>"$RUNS_LOG"
+exec "$TRASH/bench.sh"
+EOS
+chmod +x "$TRASH/bench-log.sh"
+
+test_expect_success 'the endpoints take turns: good bad good bad, at the start and at the end' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter RUNS_LOG=$(pwd)/runs.log TRASH &&
+	rm -f runs.log &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.score --state sti --result-root resi -- "$TRASH/bench-log.sh" >out 2>err &&
+	# the endpoints before the first step: never the same side twice in a row
+	sed "/^step$/,\$d" runs.log >start &&
+	test "$(wc -l <start)" -ge 4 &&
+	test "$(head -1 start)" = good &&
+	test "$(uniq start | wc -l)" = "$(wc -l <start)" &&
+	# the check at the end: the last runs are the endpoints, in turns
+	tail -4 runs.log | tr "\n" " " >end &&
+	grep -qx "good bad good bad " end
 '
 
 test_done

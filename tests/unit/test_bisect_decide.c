@@ -889,6 +889,32 @@ static void test_confirm_verdict(void **state)
 						&cp), BISECT_GOOD);
 }
 
+/* the smallest change runs this noisy and this many could show */
+static void test_min_detectable(void **state)
+{
+	double q[] = { 99, 101, 99, 101 }, n[] = { 70, 130, 70, 130 }, z[] = { -1, 1, -1, 1 };
+	struct sample_set quiet = { q, 4, 0 }, noisy = { n, 4, 0 }, zero = { z, 4, 0 }, one = { q, 1, 0 };
+
+	(void)state;
+	assert_true(fabs(bisect_normal_quantile(0.975) - 1.959964) < 1e-5);
+	assert_true(fabs(bisect_normal_quantile(0.8) - 0.841621) < 1e-5);
+	assert_true(fabs(bisect_normal_quantile(0.5)) < 1e-9);
+	/* (1.96 + 0.8416) * sqrt(2 * 1.3333 / 4) / 100 */
+	assert_true(fabs(bisect_min_detectable(&quiet, &quiet, 0.05) - 0.022875) < 1e-5);
+	assert_true(fabs(bisect_min_detectable(&noisy, &noisy, 0.05) - 0.686255) < 1e-5);
+	/* a looser level detects less: a smaller change */
+	assert_true(bisect_min_detectable(&quiet, &quiet, 0.4) < 0.022875);
+	/* the quiet side and the noisy one: between the two */
+	double mixed = bisect_min_detectable(&quiet, &noisy, 0.05);
+	assert_true(mixed > 0.4 && mixed < 0.5);
+	assert_true(isnan(bisect_min_detectable(&one, &quiet, 0.05)));
+	assert_true(isnan(bisect_min_detectable(&quiet, &one, 0.05)));
+	assert_true(isnan(bisect_min_detectable(&zero, &quiet, 0.05)));
+	/* the demo quiet at 40 runs: "nothing" can be said about 5% */
+	assert_true(bisect_min_detectable(&quiet, &quiet, 0.05) <= BISECT_CHANGE_LOOKED_FOR);
+	assert_false(bisect_min_detectable(&noisy, &noisy, 0.05) <= BISECT_CHANGE_LOOKED_FOR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -918,6 +944,7 @@ int main(void)
 		cmocka_unit_test(test_runs_wanted_far_side),
 		cmocka_unit_test(test_runs_wanted_floors),
 		cmocka_unit_test(test_check_endpoints),
+		cmocka_unit_test(test_min_detectable),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_sample_set),
 	};
