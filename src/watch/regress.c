@@ -414,6 +414,52 @@ out:
 }
 
 /* Detect the changes of metric along the line; handle its regressions. */
+bool watch_level_moved(const struct cp_point *a, const struct cp_point *b, double *rel)
+{
+	*rel = a->mean != 0 ? (b->mean - a->mean) / fabs(a->mean) : NAN;
+	if (a->n < 2 || b->n < 2 || !(a->stddev >= 0) || !(b->stddev >= 0) || isnan(*rel))
+		return false;
+	double se = sqrt(a->stddev * a->stddev / a->n + b->stddev * b->stddev / b->n);
+	double diff = fabs(b->mean - a->mean);
+	return diff > WATCH_MOVED_SE * se && fabs(*rel) > WATCH_MOVED_MIN_REL;
+}
+
+/*
+ * Neighbouring tested commits with the same tree run the same code: when
+ * their levels differ beyond their noise the machine moved, and a "no
+ * change" from this series would be a silent miss.  One line per pair,
+ * naming both commits, the change and the noise; how many.
+ */
+static int say_machine_moved(struct watch *w, const struct series *s, const char *metric)
+{
+	struct strbuf ta = STRBUF_INIT, tb = STRBUF_INIT;
+	int n = 0;
+
+	for (int i = 1; i < s->nr; i++) {
+		const struct series_point *a = &s->pt[i - 1], *b = &s->pt[i];
+		double rel;
+
+		if (!watch_level_moved(&a->cp, &b->cp, &rel))
+			continue;
+		strbuf_reset(&ta);
+		strbuf_reset(&tb);
+		commit_field(w, a->commit, "%T", &ta);
+		commit_field(w, b->commit, "%T", &tb);
+		if (!ta.len || strcmp(ta.buf, tb.buf))
+			continue;
+		printf("the machine moved: %.12s and %.12s have the same tree (the same code), yet %s "
+		       "differs by %+.1f%% between them (%g -> %g; noise %.1f%% and %.1f%% a run, "
+		       "%d and %d runs): a change on this machine now may be the machine's, and none "
+		       "found may be one missed\n", a->commit, b->commit, metric, 100 * rel,
+		       a->cp.mean, b->cp.mean, a->cp.mean ? 100 * a->cp.stddev / fabs(a->cp.mean) : NAN,
+		       b->cp.mean ? 100 * b->cp.stddev / fabs(b->cp.mean) : NAN, a->cp.n, b->cp.n);
+		n++;
+	}
+	strbuf_release(&ta);
+	strbuf_release(&tb);
+	return n;
+}
+
 int detect_metric(struct watch *w, const char *tip, const char *metric)
 {
 	struct history_query q;
@@ -447,6 +493,7 @@ int detect_metric(struct watch *w, const char *tip, const char *metric)
 	printf("detect %s: %d tested commit%s, %d change%s, %d regression%s%s\n", metric, s.nr,
 	       s.nr == 1 ? "" : "s", r.nr, r.nr == 1 ? "" : "s", nr_reg, nr_reg == 1 ? "" : "s",
 	       s.nr < 2 * w->o->cp.min_size ? " (too few to tell yet)" : "");
+	w->moved += say_machine_moved(w, &s, metric);
 	fflush(stdout);
 	for (int k = 0; k < r.nr && ret == 0; k++)
 		if (r.ch[k].kind == DETECT_REGRESSION)

@@ -690,7 +690,7 @@ int watch_run(struct watch_opts *o)
 		if (o->once || !wait_next(&w, start))
 			break;
 	}
-	ret = 0;
+	ret = w.moved ? WATCH_EXIT_MACHINE_MOVED : 0;
 out:
 	if (ret == WATCH_EXIT_INTERRUPTED)
 		fprintf(stderr, "perfbot: watch: interrupted; the next start continues from here\n");

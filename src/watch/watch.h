@@ -84,6 +84,10 @@ struct watch_opts {
 
 /* Exit codes beyond 0 and 1 (error). */
 #define WATCH_EXIT_INTERRUPTED 130
+/* the machine moved: two tested commits with the same tree (the same
+ * code; a notes-only or empty commit) differ beyond their noise, so the
+ * pass's "no change" cannot be trusted (watch_level_moved) */
+#define WATCH_EXIT_MACHINE_MOVED 6
 
 /* The defaults of perfbot watch's options. */
 #define WATCH_STRIDE_DEFAULT 1
@@ -140,5 +144,16 @@ void watch_mail_subject(const char *sha, const char *commit_subject, const char 
  * or patch.msgid.link/, as "<id>"; appended to out, 1 when found, else 0.
  */
 int watch_patch_message_id(const char *commit_message, struct strbuf *out);
+
+/*
+ * Do two points of the same code differ beyond their noise?  True when
+ * both have 2 runs or more and their means differ by more than
+ * WATCH_MOVED_SE standard errors (sqrt(sd_a^2/n_a + sd_b^2/n_b)) and by
+ * more than WATCH_MOVED_MIN_REL of a's mean (so that runs that all gave
+ * one figure are not called moved by rounding).  *rel gets (b - a) / |a|.
+ */
+#define WATCH_MOVED_SE 4.0
+#define WATCH_MOVED_MIN_REL 0.01
+bool watch_level_moved(const struct cp_point *a, const struct cp_point *b, double *rel);
 
 #endif

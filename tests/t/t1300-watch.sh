@@ -332,4 +332,31 @@ test_expect_success 'usage errors exit 2' '
 	! grep -q "small.: No such file" err
 '
 
+# The machine moved: runs 1-3 give about 1000, from run 4 on about 1500,
+# whatever the commit (the planted load of a busy machine).
+cat >"$TRASH/bench-moved.sh" <<'EOS'
+#!/bin/sh
+n=$(cat "$COUNTER" 2>/dev/null || echo 0); n=$((n + 1)); echo $n >"$COUNTER"
+v=1000; [ $n -ge 4 ] && v=1500
+echo "throughput: $((v + n % 3))"
+EOS
+chmod +x "$TRASH/bench-moved.sh"
+
+test_expect_success 'the same tree at two levels: the machine moved, said, exit 6' '
+	here && git init -q -b main same && echo 1 >same/VALUE && git -C same add VALUE &&
+	git -C same commit -q -m "the code" && git -C same commit -q --allow-empty -m "no change" &&
+	a=$(git -C same rev-parse HEAD~1) && b=$(git -C same rev-parse HEAD) &&
+	test_must_fail 6 perfbot watch --repo same --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --once --runs 3 --metric mytest.throughput -- "$TRASH/bench-moved.sh" >out 2>err &&
+	grep -q "^the machine moved: $(echo $a | cut -c1-12) and $(echo $b | cut -c1-12) have the same tree (the same code), yet mytest.throughput differs by -33.[0-9]% between them (150[0-9] -> 100[0-9]; noise 0.[0-9]% and 0.[0-9]% a run, 3 and 3 runs)" out
+'
+
+test_expect_success 'the same tree at one level: no such line, exit 0' '
+	here && git init -q -b main same && echo 1 >same/VALUE && git -C same add VALUE &&
+	git -C same commit -q -m "the code" && git -C same commit -q --allow-empty -m "no change" &&
+	perfbot watch --repo same --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --once --runs 3 --metric mytest.throughput -- "$TRASH/bench.sh" >out 2>err &&
+	! grep -q "the machine moved" out
+'
+
 test_done

@@ -8,6 +8,8 @@
 #include "watch/watch.h"
 #include "util/xalloc.h"
 
+#include <math.h>
+
 /* watch_plan into a string "15 12 9" for readable assertions */
 static void plan(int n, int base, int stride, const bool *tagged, const bool *done,
 		 struct strbuf *sb)
@@ -272,6 +274,33 @@ static void test_patch_message_id(void **state)
 	strbuf_release(&sb);
 }
 
+/* the same code at two levels: beyond 4 standard errors and 1% */
+static void test_level_moved(void **state)
+{
+	struct cp_point a = { 1000, 10, 3 }, b = { 1100, 10, 3 }, near = { 1020, 10, 3 };
+	struct cp_point flat = { 1000, 0, 3 }, flat2 = { 1005, 0, 3 }, one = { 1500, 0, 1 };
+	double rel;
+
+	(void)state;
+	assert_true(watch_level_moved(&a, &b, &rel));
+	assert_true(fabs(rel - 0.1) < 1e-12);
+	assert_true(watch_level_moved(&b, &a, &rel));
+	assert_true(rel < 0);
+	/* 20 apart, se 8.2: 2.4 standard errors, within the noise */
+	assert_false(watch_level_moved(&a, &near, &rel));
+	/* runs that all gave one figure: 0.5% is not a move, 1.5% is */
+	assert_false(watch_level_moved(&flat, &flat2, &rel));
+	flat2.mean = 1015;
+	assert_true(watch_level_moved(&flat, &flat2, &rel));
+	/* one run tells no noise */
+	assert_false(watch_level_moved(&a, &one, &rel));
+	/* an unknown stddev, a mean of 0 */
+	flat2.stddev = NAN;
+	assert_false(watch_level_moved(&flat, &flat2, &rel));
+	flat.mean = 0;
+	assert_false(watch_level_moved(&flat, &b, &rel));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_mail_mailbox),
 		cmocka_unit_test(test_mail_subject),
 		cmocka_unit_test(test_patch_message_id),
+		cmocka_unit_test(test_level_moved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
