@@ -234,7 +234,7 @@ $(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
 # $(BUILD)/bin, where src/runner/runner.c looks for them; the tests run
 # them, hence the extra prerequisites of the check targets.
 BENCH_BINS = $(BUILD)/bin/vm-scalability $(BUILD)/bin/will-it-scale $(BUILD)/bin/aim7 \
-	$(BUILD)/bin/bench-harness
+	$(BUILD)/bin/ebizzy $(BUILD)/bin/bench-harness
 all: $(BENCH_BINS)
 check-unit check-e2e check-asan: $(BENCH_BINS)
 $(BUILD)/bin/vm-scalability: workloads/vm-scalability/vm-scalability.c
@@ -244,6 +244,9 @@ WIS_SRCS = $(wildcard workloads/will-it-scale/*.c)
 $(BUILD)/bin/will-it-scale: $(WIS_SRCS) workloads/will-it-scale/wis.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(WIS_SRCS) -lpthread
+$(BUILD)/bin/ebizzy: workloads/ebizzy/ebizzy.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
 $(BUILD)/bin/aim7: workloads/aim7/aim7.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
@@ -266,7 +269,8 @@ $(BUILD)/bench/detect-sim: bench/detect-sim.c $(BUILD)/libperfbot.a
 # guest has no ASan runtime, so BUILD=build-asan gets copies of
 # build/static's, made with the default flags.
 STATIC_BINS = $(BUILD)/static/perfbot $(BUILD)/static/will-it-scale \
-	$(BUILD)/static/vm-scalability $(BUILD)/static/aim7 $(BUILD)/static/bench-harness
+	$(BUILD)/static/vm-scalability $(BUILD)/static/aim7 $(BUILD)/static/ebizzy \
+	$(BUILD)/static/bench-harness
 # Without lab mode (PERFBOT_NO_LAB: no src/lab, no src/pg, no PostgreSQL store): a
 # test kernel's initramfs has no lab database to talk to, and Debian's
 # libpq has no static build (no libpgcommon.a, no static Kerberos).
@@ -294,6 +298,8 @@ build/static/will-it-scale: $(WIS_SRCS) workloads/will-it-scale/wis.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $(WIS_SRCS) -lpthread
 build/static/vm-scalability: workloads/vm-scalability/vm-scalability.c
+build/static/ebizzy: workloads/ebizzy/ebizzy.c
+build/static/vm-scalability build/static/ebizzy:
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $< -lpthread
 build/static/aim7: workloads/aim7/aim7.c

@@ -9,6 +9,7 @@
 RUNNER(vm_scalability, "vm-scalability")
 RUNNER(will_it_scale, "will-it-scale")
 RUNNER(aim7, "aim7")
+RUNNER(ebizzy, "ebizzy")
 RUNNER(hackbench, "hackbench")
 RUNNER(stress_ng, "stress-ng")
 RUNNER(perf_bench_sched_messaging, "perf-bench-sched-messaging")

@@ -60,7 +60,7 @@ test_expect_success 'every job and short job is a valid lkp job' '
 
 test_expect_success 'every runner has a job and a short job' '
 	perfbot install --list >list &&
-	test $(wc -l <list) -eq 18 &&
+	test $(wc -l <list) -eq 19 &&
 	for r in $(cut -d" " -f1 list); do
 		grep -l "^testcase: $r\$" "$JOBS"/*.yaml >/dev/null &&
 		grep -l "^testcase: $r\$" "$JOBS"/short/*.yaml >/dev/null || { echo "no job for $r"; exit 1; }
@@ -196,6 +196,15 @@ test_expect_success 'will-it-scale short job: per_process_ops from perfbot run' 
 	has_stat will-it-scale.2.processes &&
 	! grep -q "will-it-scale.1.threads\": [1-9]" "$rr/0/stats.json" &&
 	test -f "$rr/0/will-it-scale.json" && test -f "$rr/matrix.json"
+'
+
+test_expect_success 'ebizzy short job: throughput and time stats from perfbot run' '
+	bench_run "$JOBS/short/ebizzy.yaml" &&
+	has_stat ebizzy.throughput &&
+	has_stat ebizzy.throughput.per_thread.min &&
+	has_stat ebizzy.throughput.per_thread.max &&
+	has_stat ebizzy.time.real &&
+	grep -q "\"ebizzy.throughput.per_thread.stddev_percent\"" "$rr/0/stats.json"
 '
 
 test_expect_success 'vm-scalability short job: throughput, stddev, median, workload' '

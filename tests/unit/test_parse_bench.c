@@ -215,6 +215,7 @@ static void test_errors_empty(void **state)
 		{ "lmbench3", "no lmbench3 results found" },
 		{ "memtier", "no complete 'Sets' row found" },
 		{ "mytest", "no 'name: number' lines found" },
+		{ "ebizzy", "no '<number> records/s' line found" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -236,6 +237,9 @@ static void test_errors_malformed(void **state)
 	expect_error("will-it-scale", "tasks,processes,threads\n2,10,0\n", 2,
 		     "expected 3 comma-separated values");
 	expect_error("hackbench", "Time: 1.5\n", 1, "expected 'Running in");
+	expect_error("ebizzy", "x records/s\n", 1, "expected '<number> records/s ...'");
+	expect_error("ebizzy", "10 records/s 5 y\n", 1, "per-thread figure 'y' is no number");
+	expect_error("ebizzy", "10 records/s\nreal 3.00\n", 2, "expected 'real <seconds> s'");
 	expect_error("hackbench", "Time: soon\n", 1, "expected 'Time: <seconds>'");
 	expect_error("stress-ng", "x\nstress-ng: info:  [1] this stressor is not "
 		     "implemented on this system\n", 2, "stressor not implemented");
@@ -351,6 +355,16 @@ static void test_rules(void **state)
 		      "throughput_worst.instance1: 195.0\n"
 		      "throughput.instance2: 195.0\nthroughput_avg.instance2: 130.0\n"
 		      "throughput_worst.instance2: 97.5\n");
+	/* lkp's own example: stddev_percent is the per-thread standard
+	 * deviation in percent of the total, 1.5 * 100 / 21348 */
+	expect_output("ebizzy",
+		      "Iteration: 1\n21348 records/s 10675 10672\nreal  3.00 s\nuser  1.96 s\n"
+		      "sys   4.05 s\nIteration: 2\n100 records/s\nreal  1.00 s\n",
+		      "throughput: 21348\nthroughput.per_thread.min: 10672\n"
+		      "throughput.per_thread.max: 10675\n"
+		      "throughput.per_thread.stddev_percent: 0.0070264193367060145\n"
+		      "time.real: 3.0\ntime.user: 1.96\ntime.sys: 4.05\n"
+		      "throughput: 100\ntime.real: 1.0\n");
 	expect_output("will-it-scale",
 		      "tasks,processes,processes_idle,threads,threads_idle,linear\n"
 		      "1,100,0.5,0,0,100\n"

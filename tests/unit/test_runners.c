@@ -92,6 +92,11 @@ static const struct case_ commands[] = {
 	  "/B/will-it-scale --duration=70 --warmup=5 --mode=process --tasks=1,2,3,4 page_fault1" },
 	{ "testcase: will-it-scale\nruntime: 20\nnr_task: 2\nwill-it-scale:\n  test: lock1\n  no_affinity: yes\n",
 	  "/B/will-it-scale --duration=8 --warmup=2 --mode=both --tasks=2 --no-affinity lock1" },
+	/* ebizzy: lkp's nr_threads, iterations, duration, mmap, linear */
+	{ "testcase: ebizzy\nnr_threads: 200%\niterations: 100x\nebizzy:\n  duration: 10s\n",
+	  "/B/ebizzy -t8 -S10 -n100" },
+	{ "testcase: ebizzy\nebizzy:\n  duration: 2\n  mmap: yes\n  linear: yes\n",
+	  "/B/ebizzy -t4 -S2 -n1 -m -l" },
 	/* Debian's */
 	{ "testcase: hackbench\nnr_threads: 100%\niterations: 8\nhackbench:\n  mode: threads\n  ipc: pipe\n",
 	  "/B/bench-harness --iterations=8 -- hackbench -g 4 -f 20 --threads --pipe -l 30000 -s 100" },
@@ -206,6 +211,10 @@ static const struct case_ errors[] = {
 	  "ERROR: t.yaml:3:3: will-it-scale: 'test' expected a scalar (split the job first: perfbot run does)" },
 	{ "testcase: will-it-scale\nwill-it-scale:\n  test: lock1\n  no_affinity: maybe\n",
 	  "ERROR: t.yaml:4:16: will-it-scale: 'no_affinity' expected a boolean (yes, no), got 'maybe'" },
+	{ "testcase: ebizzy\niterations: 3y\nebizzy:\n",
+	  "ERROR: t.yaml:2:13: ebizzy: 'iterations' expected a count such as 3 or 100x, got '3y'" },
+	{ "testcase: ebizzy\nebizzy:\n  duration: 0\n",
+	  "ERROR: t.yaml:3:13: ebizzy: 'duration' expected a duration above 0, got '0'" },
 	/* runner_opt_clients: dbench's and tbench's nr_threads and runtime */
 	{ "testcase: tbench\nnr_threads: 0\ntbench:\n",
 	  "ERROR: t.yaml:2:13: tbench: 'nr_threads' expected at least 1 client, got '0'" },
@@ -297,7 +306,7 @@ static void test_registry(void **state)
 		for (const struct runner *const *q = runner_all(); *q != *r; q++)
 			assert_string_not_equal((*q)->name, (*r)->name);
 	}
-	assert_int_equal(n, 18);
+	assert_int_equal(n, 19);
 	assert_null(bench_registered_names()[n]);
 	assert_false(bench_registered("no-such-benchmark"));
 	assert_null(runner_find("no-such-benchmark"));
