@@ -30,6 +30,7 @@ struct run_cmd {
 	struct kernel_vm_opts vm;        /* --kernel: runs in QEMU (kernel/vm.h) */
 	int status;              /* worst of the atoms: 0, 1 incomplete, -1 */
 	int atoms;
+	struct strbuf said;      /* run_job's warnings said: once per invocation */
 };
 
 static int run_atom(struct job *atom, void *ctx)
@@ -125,6 +126,7 @@ int cmd_run(int argc, char **argv)
 	int c;
 
 	memset(&rc, 0, sizeof(rc));
+	strbuf_init(&rc.said, 0);
 	memset(&sopts, 0, sizeof(sopts));
 	rc.index = true;
 	optind = 0;     /* glibc starts afresh (and permutes) on 0 */
@@ -192,10 +194,12 @@ int cmd_run(int argc, char **argv)
 	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
 	rc.opts.in_guest = getenv("PERFBOT_GUEST") != NULL;
 	rc.opts.stop = catch_stop_signals();
+	rc.opts.said = &rc.said;
 
 	int r = job_split(job, job_path, &sopts, run_atom, &rc);
 	job_free(job);
 	strbuf_release(&build_env);
+	strbuf_release(&rc.said);
 	if (*rc.opts.stop) {
 		error("interrupted: the current run is kept, marked incomplete");
 		return 130;

@@ -269,7 +269,12 @@ test_expect_success 'lkp monitors perfbot lacks: named in one line at the start 
 	perfbot run -r res -c sk3 c.yaml -- sh -c "echo a: 1" >out 2>err &&
 	! grep -q "not in perfbot" err &&
 	perfbot run -r res -c sk4 -M vmstat b.yaml -- sh -c "echo a: 1" >out 2>err &&
-	! grep -q "not in perfbot" err
+	! grep -q "not in perfbot" err &&
+	# a job of two atoms (and two runs each): said once per invocation
+	printf "testcase: mytest\nheartbeat:\nvmstat:\nmytest:\n  x:\n    - 1\n    - 2\n" >m.yaml &&
+	perfbot run -n 2 -r res -c sk5 m.yaml -- sh -c "echo a: 1" >out 2>err &&
+	test $(grep -c ": 2 runs$" out) -eq 2 &&
+	test $(grep -c "not in perfbot" err) -eq 1
 '
 
 test_expect_success 'monitors sample at lkp'"'"'s pace unless the job gives an interval' '
