@@ -248,6 +248,6 @@ void bisect_say_hidden(const char *metric, double shift, double p, double noise,
 	strbuf_addstr(out, " (mean of the endpoints' runs)\n");
 	strbuf_addstr(out, "what to do: more runs of good and bad (perfbot run --commit; a bisect "
 		      "counts the runs kept in the result tree), the job pinned to idle CPUs "
-		      "(`cpuset:`), or a quieter machine; or measure "
-		      "instructions (`measure: instructions`), which the machine does not move\n");
+		      "(`cpuset:`), or a quieter machine; a kernel's bisect can run its guests "
+		      "under `--accel icount`, whose time the machine does not move\n");
 }
