@@ -73,6 +73,14 @@ struct report_options {
 	const char *where;
 	char *const *kpi_roots;
 	int nr_kpi_roots;
+	/*
+	 * A bisect report that is mailed (perfbot watch --mail-cmd): the
+	 * mailbox of its Reported-by: trailer and the URL of its Closes:
+	 * trailer, printed under the test's parameters as a current 0-day
+	 * mail has them.  NULL: no such trailer.
+	 */
+	const char *reported_by;
+	const char *closes;
 };
 
 void report_options_init(struct report_options *opt);

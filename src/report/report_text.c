@@ -90,6 +90,65 @@ static void commit_line(const struct report_commit *c, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
+/* The job's value of key, or NULL. */
+static const char *axis_value(const struct report *r, const char *key)
+{
+	for (int i = 0; i < r->nr_axes; i++)
+		if (!strcmp(r->axes[i].key, key))
+			return r->axes[i].value;
+	return NULL;
+}
+
+/*
+ * Under a bisect's first paragraph, as a current 0-day mail has them:
+ * the first bad commit in full with its subject, the test (testcase,
+ * config, compiler, test machine) with its other parameters indented
+ * under "parameters:", then the trailers a fix is to carry.
+ */
+static void test_section(const struct report *r, struct strbuf *out)
+{
+	static const char *const head[][2] = {
+		{ "testcase", "testcase" }, { "kconfig", "config" },
+		{ "compiler", "compiler" }, { "tbox_group", "test machine" },
+	};
+	const struct report_bisect *b = r->bisect;
+	int params = 0;
+
+	if (!b)
+		return;
+	strbuf_addf(out, "commit: %s", b->first_bad);
+	if (b->first_bad_subject)
+		strbuf_addf(out, " (\"%s\")", b->first_bad_subject);
+	strbuf_addstr(out, "\n\n");
+	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++) {
+		const char *v = axis_value(r, head[k][0]);
+		if (v)
+			strbuf_addf(out, "%s: %s\n", head[k][1], v);
+	}
+	for (int i = 0; i < r->nr_axes; i++) {
+		const char *key = r->axes[i].key;
+		bool in_head = !strcmp(key, "rootfs") || !strcmp(key, "commit");
+		for (size_t k = 0; k < sizeof(head) / sizeof(head[0]) && !in_head; k++)
+			in_head = !strcmp(key, head[k][0]);
+		if (in_head)
+			continue;
+		if (!params++)
+			strbuf_addstr(out, "parameters:\n\n");
+		strbuf_addf(out, "\t%s: %s\n", key, r->axes[i].value);
+	}
+	if (r->nr_axes)
+		strbuf_addch(out, '\n');
+	if (r->opt.reported_by || r->opt.closes) {
+		strbuf_addstr(out, "If you fix the issue in a separate patch (not a new version "
+			      "of this one),\nplease add these tags:\n");
+		if (r->opt.reported_by)
+			strbuf_addf(out, "| Reported-by: %s\n", r->opt.reported_by);
+		if (r->opt.closes)
+			strbuf_addf(out, "| Closes: %s\n", r->opt.closes);
+		strbuf_addch(out, '\n');
+	}
+}
+
 /* The rule, the job's parameter keys line and values, the commits. */
 static void description(const struct report *r, struct strbuf *out)
 {
@@ -292,6 +351,7 @@ int report_text(const struct report *r, struct strbuf *out)
 	report_headline_text(&r->headline, out);
 	if (r->bisect)
 		report_bisect_notes(r->bisect, WRAP, out);
+	test_section(r, out);
 	kpi_section(r, out);
 	changes_section(r, out);
 	perf_section(r, out);

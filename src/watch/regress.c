@@ -83,6 +83,21 @@ static void message_id(const char *sha, const char *metric, const char *host, st
 	strbuf_addf(sb, ".%lld@%s>", (long long)time(NULL), host);
 }
 
+/* The mailbox the mails come from: --mail-from, else perfbot@<hostname>. */
+static void mail_from(const struct watch *w, struct strbuf *from)
+{
+	char host[256] = "localhost";
+
+	if (w->o->mail_from) {
+		strbuf_addstr(from, w->o->mail_from);
+		return;
+	}
+	if (gethostname(host, sizeof(host) - 1) < 0 || !*host)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	strbuf_addf(from, "perfbot <perfbot@%s>", host);
+}
+
 /* The message of a report, into "<reports>/<name>.mail"; a "mail" line in
  * the log says it is to be sent. */
 static int write_mail(struct watch *w, const char *name, const char *culprit, const char *metric,
@@ -109,10 +124,7 @@ static int write_mail(struct watch *w, const char *name, const char *culprit, co
 				"its mail goes to undisclosed-recipients (use --mail-to)", culprit);
 		strbuf_reset(&sb);
 	}
-	if (w->o->mail_from)
-		strbuf_addstr(&from, w->o->mail_from);
-	else
-		strbuf_addf(&from, "perfbot <perfbot@%s>", host);
+	mail_from(w, &from);
 	commit_field(w, culprit, "%s", &sb);
 	watch_mail_subject(culprit, sb.buf, metric, change, &subject);
 	strbuf_reset(&sb);
@@ -215,7 +227,7 @@ static int write_report(struct watch *w, const struct series *s, const struct de
 	struct report_options opt;
 	struct report r;
 	struct strbuf where = STRBUF_INIT, text = STRBUF_INIT, html = STRBUF_INIT;
-	struct strbuf name = STRBUF_INIT, hpath = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, hpath = STRBUF_INIT, from = STRBUF_INIT;
 	char *roots[3];
 	struct report_tag tags[3];
 	int nr = 0, nr_tags = 0, ret = -1, pts[3];
@@ -244,6 +256,12 @@ static int write_report(struct watch *w, const struct series *s, const struct de
 	opt.where = where.buf;
 	opt.kpi_roots = roots;
 	opt.nr_kpi_roots = nr;
+	/* a mailed report asks a fix to credit its sender; no Closes: as
+	 * perfbot knows no archive URL of its own mails */
+	if (w->o->mail_cmd) {
+		mail_from(w, &from);
+		opt.reported_by = from.buf;
+	}
 	for (int i = 0; i < nr; i++)
 		if (!roots[i])
 			goto out;
@@ -282,6 +300,7 @@ out:
 	strbuf_release(&html);
 	strbuf_release(&name);
 	strbuf_release(&hpath);
+	strbuf_release(&from);
 	return ret;
 }
 

@@ -90,6 +90,11 @@ test_expect_success '--once: tests the grid and the tags, finds, bisects and rep
 	printf "Hi Dave,\n\n" | test_cmp - greeting &&
 	! grep "^Hello," mails/msg.0 &&
 	grep "^We noticed a -1[0-9].[0-9]% regression of mytest.throughput in test case$" mails/msg.0 &&
+	# a current 0-day mail'"'"'s commit line, test and trailer (no archive: no Closes:)
+	grep "^commit: $c8 (\"mm/demo: take the slow path\")$" mails/msg.0 &&
+	grep "^testcase: mytest$" mails/msg.0 &&
+	grep "^| Reported-by: perfbot <perfbot@.*>$" mails/msg.0 &&
+	! grep "Closes:" mails/msg.0 &&
 	grep "^mailed $(pwd)/st/reports/mytest.throughput-.*\.mail$" out &&
 	grep "^mailed " st/log &&
 	# every commit of the plan tested once, none twice; the user'"'"'s checkout untouched
@@ -183,6 +188,7 @@ test_expect_success 'kill -9 in the middle: the next start continues without rep
 	# the addresses given; no greeting of the author then
 	grep "^To: Lead <lead@example.org>$" mails/msg.0 &&
 	grep "^From: robot <robot@example.org>$" mails/msg.0 &&
+	grep "^| Reported-by: robot <robot@example.org>$" mails/msg.0 &&
 	sed -n "/^\$/,\$p" mails/msg.0 | sed -n 2p | grep "^Hello,$" &&
 	# the finished commits are not run again
 	for c in $(sed -n "s/^tested \([0-9a-f]*\) .*/\1/p" st/log | head -n $(cat before)); do

@@ -792,6 +792,46 @@ static void test_golden_bisect(void **state)
 	strbuf_release(&sb);
 }
 
+/* A bisect's text has, under its first paragraph, the first bad commit
+ * in full, the test and its parameters, and the trailers when asked. */
+static void test_bisect_mail_block(void **state)
+{
+	struct report_options opt;
+	struct report r;
+	struct strbuf sb = STRBUF_INIT;
+
+	options(&opt);
+	assert_int_equal(report_load_bisect(&r, BISECT, &opt), 0);
+	assert_int_equal(report_text(&r, &sb), 0);
+	assert_contains(sb.buf, "\n\ncommit: " FIRST_BAD
+			" (\"fs: convert inode and dentry shrinking to be node aware\")\n\n"
+			"testcase: mytest\nconfig: x86_64-rhel\ncompiler: gcc-12\n"
+			"test machine: lkp-ci\nparameters:\n\n"
+			"\tnr_threads: 8\n\truntime: 30s\n\ttest: lru-file-readtwice\n\n");
+	assert_lacks(sb.buf, "Reported-by:");
+	assert_lacks(sb.buf, "Closes:");
+	report_release(&r);
+
+	strbuf_reset(&sb);
+	opt.reported_by = "perfbot <perfbot@example.org>";
+	assert_int_equal(report_load_bisect(&r, BISECT, &opt), 0);
+	assert_int_equal(report_text(&r, &sb), 0);
+	assert_contains(sb.buf, "\ttest: lru-file-readtwice\n\n"
+			"If you fix the issue in a separate patch (not a new version of this one),\n"
+			"please add these tags:\n| Reported-by: perfbot <perfbot@example.org>\n\n");
+	assert_lacks(sb.buf, "Closes:");
+	report_release(&r);
+
+	strbuf_reset(&sb);
+	opt.closes = "https://lore.kernel.org/all/x@example.org/";
+	assert_int_equal(report_load_bisect(&r, BISECT, &opt), 0);
+	assert_int_equal(report_text(&r, &sb), 0);
+	assert_contains(sb.buf, "| Reported-by: perfbot <perfbot@example.org>\n"
+			"| Closes: https://lore.kernel.org/all/x@example.org/\n\n");
+	report_release(&r);
+	strbuf_release(&sb);
+}
+
 /* The HTML report escapes every text that comes from the data. */
 /*
  * A chart's title holds 64 characters of a metric's name: a name of 64
@@ -994,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(test_plots),
 		cmocka_unit_test(test_golden_compare),
 		cmocka_unit_test(test_golden_bisect),
+		cmocka_unit_test(test_bisect_mail_block),
 		cmocka_unit_test(test_html_escaping),
 		cmocka_unit_test(test_html_chart_title),
 		cmocka_unit_test(test_html_sections),
