@@ -196,6 +196,7 @@ void compare_release(struct compare *cmp)
 		free(r->fails);
 		free(r->change);
 		free(r->p);
+		free(r->sig);
 		free(r->sort_key);
 	}
 	free(cmp->row);
@@ -234,9 +235,17 @@ static char *sort_key_of(const char *stat)
 	return xstrdup(stat);
 }
 
+/* A count of kernel messages (dmesg.WARNING:..., kmsg.*): lkp reports
+ * one that appears or grows as a regression. */
+static bool kernel_message_stat(const char *stat)
+{
+	return !strncmp(stat, "dmesg.", 6) || !strncmp(stat, "kmsg.", 5);
+}
+
 static void fill_row(struct compare *cmp, struct compare_row *r)
 {
 	int nc = cmp->ncols;
+	bool kmsg = kernel_message_stat(r->stat);
 
 	r->failure = lkp_function_stat(r->stat);
 	r->abs_change = !r->failure && absolute_change(r->stat);
@@ -245,7 +254,8 @@ static void fill_row(struct compare *cmp, struct compare_row *r)
 	r->fails = xcalloc((size_t)nc, sizeof(double));
 	r->change = xcalloc((size_t)nc, sizeof(double));
 	r->p = xcalloc((size_t)nc, sizeof(double));
-	r->direction = lkp_kpi_direction(r->stat);
+	r->sig = xcalloc((size_t)nc, sizeof(bool));
+	r->direction = kmsg ? -1 : lkp_kpi_direction(r->stat);
 	r->sort_key = sort_key_of(r->stat);
 
 	double *base = NULL;
@@ -282,7 +292,7 @@ static void fill_row(struct compare *cmp, struct compare_row *r)
 		}
 		if (!r->failure)
 			r->p[i - 1] = welch_test(s, n, base, nbase, NULL, NULL);
-		if (r->changed && r->direction && !r->failure &&
+		if (r->changed && r->direction && (!r->failure || kmsg) &&
 		    r->direction * (r->avg[i] - r->avg[0]) < 0)
 			r->regression = true;
 		free(s);
@@ -466,6 +476,10 @@ int compare_build(struct compare *cmp)
 
 	o.near_misses = explain && o.rule == RULE_STAT;
 	strmap_init(&chosen);
+	/* what each NEW column's rule called changed, for compare_row.sig */
+	struct strmap *col_changed = xcalloc((size_t)cmp->ncols, sizeof(*col_changed));
+	for (int i = 0; i < cmp->ncols; i++)
+		strmap_init(&col_changed[i]);
 	for (int i = 1; i < cmp->ncols; i++) {
 		struct change_list cl = { 0 };
 		if (changed_stats(&cmp->col[i].mx, &cmp->col[0].mx, &o, &cl) < 0) {
@@ -486,6 +500,7 @@ int compare_build(struct compare *cmp)
 					add_hidden(cmp, &hidden_alloc, i, &cl.r[k]);
 				continue;
 			}
+			strmap_put(&col_changed[i], s, 1);
 			if (strmap_get(&chosen, s) >= 0)
 				continue;
 			ALLOC_GROW(names, (size_t)nnames + 1, alloc);
@@ -519,6 +534,8 @@ int compare_build(struct compare *cmp)
 		cmp->row[i].stat = names[i];
 		cmp->row[i].changed = i < nchanged;
 		fill_row(cmp, &cmp->row[i]);
+		for (int k = 1; k < cmp->ncols; k++)
+			cmp->row[i].sig[k - 1] = strmap_get(&col_changed[k], names[i]) >= 0;
 	}
 	assign_families(cmp);
 	struct row_sort_ctx ctx = { cmp->ncols - 1 };
@@ -526,5 +543,8 @@ int compare_build(struct compare *cmp)
 out:
 	free(names);
 	strmap_release(&chosen);
+	for (int i = 0; i < cmp->ncols; i++)
+		strmap_release(&col_changed[i]);
+	free(col_changed);
 	return ret;
 }

@@ -39,9 +39,13 @@ struct compare_row {
 	double *fails;          /* failure rows: sum of samples per column */
 	double *change;         /* per NEW column (ncols - 1) */
 	double *p;              /* per NEW column: Welch p (NaN if untestable) */
+	bool *sig;              /* per NEW column: the rule called that
+	                         * column's change a change (what is coloured) */
 	bool changed;           /* decided changed (rows of --all may not be) */
 	int direction;          /* lkp_kpi_direction() of stat */
-	bool regression;        /* changed, and the bad way for its direction */
+	bool regression;        /* changed, and the bad way for its direction
+	                         * (dmesg.* and kmsg.* counts: more is worse,
+	                         * as lkp reports them) */
 	long sort_family;
 	char *sort_key;
 };

@@ -8,7 +8,8 @@
  * mean and stddev band (the first CHART_MAX of them, in table order); the
  * bisect has a chart of every step's samples.  Rows are coloured by the
  * compare's own flags: regression red, improvement green, direction
- * unknown neutral.
+ * unknown neutral; of a row's %change cells only those its column's rule
+ * called a change.
  *
  * Every text from the data (metric names, subjects, paths, the perf call
  * graph) goes through plot_xml_escape.  The script reads the page only
@@ -68,10 +69,10 @@ static const char CSS[] =
 	"td.name{white-space:normal;overflow-wrap:anywhere;min-width:200px;max-width:480px}\n"	"td.name.pp{white-space:nowrap;overflow-wrap:normal;max-width:none}\n"
 	"td.name a{color:inherit;text-decoration:none}\n"
 	"td.name a:hover{text-decoration:underline}\n"
-	"tr.reg td{background:var(--reg-bg)}\n"
-	"tr.reg td.chg{color:var(--reg);font-weight:600}\n"
-	"tr.imp td{background:var(--imp-bg)}\n"
-	"tr.imp td.chg{color:var(--imp);font-weight:600}\n"
+	"tr.reg td.name,td.chg.reg{background:var(--reg-bg)}\n"
+	"td.chg.reg{color:var(--reg);font-weight:600}\n"
+	"tr.imp td.name,td.chg.imp{background:var(--imp-bg)}\n"
+	"td.chg.imp{color:var(--imp);font-weight:600}\n"
 	"table.sortable thead tr.cols th{cursor:pointer;user-select:none}\n"
 	"table.sortable thead tr.cols th:hover{background:#eaeef2}\n"
 	"th[aria-sort=ascending]::after{content:' \\25B2';font-size:10px}\n"
@@ -147,12 +148,30 @@ static const char SCRIPT[] =
 	"if(location.hash==='#selftest')selftest();\n"
 	"})();\n";
 
+/* Is the row's kind coloured: changed, with a known direction; of the
+ * pass/fail rows, the kernel messages' counts (compare.h) only. */
+static bool coloured(const struct compare_row *row)
+{
+	return row->changed && row->direction &&
+	       (!row->failure || !strncmp(row->stat, "dmesg.", 6) || !strncmp(row->stat, "kmsg.", 5));
+}
+
 /* "reg", "imp" or "neu" for a row, from its own flags. */
 static const char *row_class(const struct compare_row *row)
 {
-	if (!row->changed || !row->direction || row->failure)
+	if (!coloured(row))
 		return "neu";
 	return row->regression ? "reg" : "imp";
+}
+
+/* The class of NEW column col's %change cell: "chg", with "reg" or "imp"
+ * only where the rule called that column's change a change, so that a
+ * +0.3% beside a significant -15% is not painted. */
+static const char *change_class(const struct compare_row *row, const struct compare *cmp, int col)
+{
+	if (!coloured(row) || !row->sig || !row->sig[col - 1])
+		return "chg";
+	return row->direction * (row->avg[col] - row->avg[0]) < 0 ? "chg reg" : "chg imp";
 }
 
 static const char *kind_class(enum report_kind k)
@@ -264,7 +283,7 @@ static void metric_table(const struct compare *cmp, const struct report_commit *
 				} else {
 					strbuf_addf(&t, row->abs_change ? "%+.2g" : "%+.2g%%", c);
 				}
-				num_cell(out, "chg", c, t.buf);
+				num_cell(out, change_class(row, cmp, i), c, t.buf);
 				strbuf_reset(&t);
 				if (isfinite(p))
 					strbuf_addf(&t, "%.2g", p);

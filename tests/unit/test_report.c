@@ -832,6 +832,59 @@ static void test_bisect_mail_block(void **state)
 	strbuf_release(&sb);
 }
 
+/* HTML colours a %change only where the rule called it a change, and a
+ * kernel warning that appears is a regression, not "direction unknown". */
+static void test_html_colours(void **state)
+{
+	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
+	static const char *const json[] = {
+		"{\"mytest.throughput\": [1000, 1001, 999, 1000, 1000, 1002, 998, 1000],"
+		" \"dmesg.WARNING:at_mm/slub.c:123_foo\": [0, 0, 0, 0, 0, 0, 0, 0]}",
+		"{\"mytest.throughput\": [1003, 1004, 1002, 1003, 1003, 1005, 1001, 1003],"
+		" \"dmesg.WARNING:at_mm/slub.c:123_foo\": [0, 0, 0, 0, 0, 0, 0, 0]}",
+		"{\"mytest.throughput\": [850, 851, 849, 850, 850, 852, 848, 850],"
+		" \"dmesg.WARNING:at_mm/slub.c:123_foo\": [1, 1, 1, 1, 1, 1, 1, 1]}",
+	};
+	struct strbuf path = STRBUF_INIT, html = STRBUF_INIT;
+	char *paths[3];
+	struct report_options opt;
+	struct report r;
+
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 3; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/c%d", dir, i);
+		assert_int_equal(mkdir_p(path.buf, 0755), 0);
+		paths[i] = xstrdup(path.buf);
+		strbuf_addstr(&path, "/matrix.json");
+		assert_int_equal(write_file_atomic(path.buf, json[i], strlen(json[i])), 0);
+	}
+	options(&opt);
+	opt.format = REPORT_HTML;
+	assert_int_equal(report_load_compare(&r, paths, 3, &opt), 0);
+	report_html(&r, &html);
+	/* +0.3% beside the significant -15.0%: not painted */
+	assert_contains(html.buf, "<td class=\"num chg\" data-v=\"0.2999");
+	assert_contains(html.buf, "<td class=\"num chg reg\" data-v=\"-15\"");
+	assert_lacks(html.buf, "<td class=\"num chg reg\" data-v=\"0.2999");
+	assert_contains(html.buf, "<tr class=\"reg\"><td class=\"name mono\">"
+			"<a href=\"#chart-0\">dmesg.WARNING");
+	assert_contains(html.buf, "<td class=\"num chg reg\" data-v=\"100\"");
+	assert_lacks(html.buf, "direction unknown</figcaption>");
+	assert_contains(html.buf, ", a regression</figcaption>");
+	report_release(&r);
+	for (int i = 0; i < 3; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/matrix.json", paths[i]);
+		unlink(path.buf);
+		rmdir(paths[i]);
+		free(paths[i]);
+	}
+	rmdir(dir);
+	strbuf_release(&path);
+	strbuf_release(&html);
+}
+
 /* The HTML report escapes every text that comes from the data. */
 /*
  * A chart's title holds 64 characters of a metric's name: a name of 64
@@ -1035,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare),
 		cmocka_unit_test(test_golden_bisect),
 		cmocka_unit_test(test_bisect_mail_block),
+		cmocka_unit_test(test_html_colours),
 		cmocka_unit_test(test_html_escaping),
 		cmocka_unit_test(test_html_chart_title),
 		cmocka_unit_test(test_html_sections),
