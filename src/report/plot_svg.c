@@ -11,7 +11,9 @@
  * the box), the box with y tick labels on its left (the same ticks as
  * plot_ascii, from plot_axis_ticks) and light grid lines at the ticks,
  * the mark labels under the box, then a legend of the named series.
- * Ticks closer than a line of text are thinned (plot_tick_stride).
+ * Ticks closer than a line of text are thinned (plot_tick_stride); so are
+ * the mark labels, taken in the order added (left to right), so that no
+ * two overlap.
  * The x axis has no ticks, as x is sample order; the data's x extent is
  * inset by POINT_INSET from the box's sides so that end points stay clear
  * of the border.
@@ -242,11 +244,19 @@ static void draw_marks(struct strbuf *sb, const struct plot *p,
 	if (!has_mark_labels(p))
 		return;
 	strbuf_addf(sb, "<g font-size=\"%d\" fill=\"#555555\">\n", MARK_FONT_SIZE);
+	/* left to right, a label that would start before the last shown
+	 * one ends (plus a blank) is left out: labels never overlap */
+	double end = -HUGE_VAL;
 	for (i = 0; i < p->nr_marks; i++) {
+		double x;
 		if (!p->marks[i].label || !plot_value_ok(p->marks[i].x))
 			continue;
+		x = map(&l->mx, p->marks[i].x) + 2;
+		if (x < end)
+			continue;
+		end = x + (strlen(p->marks[i].label) + 1) * CHAR_WIDTH * MARK_FONT_SIZE;
 		strbuf_addstr(sb, "<text");
-		attr_num(sb, "x", map(&l->mx, p->marks[i].x) + 2);
+		attr_num(sb, "x", x);
 		attr_num(sb, "y", l->bottom + 14);
 		strbuf_addch(sb, '>');
 		plot_xml_escape(sb, p->marks[i].label);

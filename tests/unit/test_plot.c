@@ -583,6 +583,34 @@ static void test_svg_bands(void **state)
 	strbuf_release(&sb);
 }
 
+/* Mark labels closer than their width are thinned: none overlaps. */
+static void test_svg_mark_labels(void **state)
+{
+	struct plot p;
+	struct strbuf sb = STRBUF_INIT;
+	struct plot_series *a;
+
+	plot_init(&p, NULL);
+	a = plot_add_series(&p, NULL, PLOT_GOOD, false);
+	for (int i = 1; i <= 200; i++)
+		plot_series_add(a, i, i % 7);
+	/* one sample apart: 4.5px, a 7-character label is about 42px */
+	plot_add_mark(&p, 0.5, "aaaaaaa");
+	plot_add_mark(&p, 1.5, "bbbbbbb");
+	plot_add_mark(&p, 2.5, "ccccccc");
+	plot_add_mark(&p, 100.5, "ddddddd");
+	plot_add_mark(&p, 199.5, "eeeeeee");
+	plot_svg(&p, &sb);
+	assert_well_formed(sb.buf);
+	assert_non_null(strstr(sb.buf, ">aaaaaaa</text>"));
+	assert_null(strstr(sb.buf, ">bbbbbbb</text>"));
+	assert_null(strstr(sb.buf, ">ccccccc</text>"));
+	assert_non_null(strstr(sb.buf, ">ddddddd</text>"));
+	assert_non_null(strstr(sb.buf, ">eeeeeee</text>"));
+	plot_release(&p);
+	strbuf_release(&sb);
+}
+
 static void test_svg_empty(void **state)
 {
 	struct plot p;
@@ -622,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_tiny),
 		cmocka_unit_test(test_svg_seed),
 		cmocka_unit_test(test_svg_bands),
+		cmocka_unit_test(test_svg_mark_labels),
 		cmocka_unit_test(test_svg_empty),
 	};
 
