@@ -91,7 +91,7 @@ void detect_where(const struct series *s, const struct detect_change *c, struct 
  */
 void detect_print_text(const struct series *s, const struct detect_result *r,
 		       const struct cp_options *opt, struct strbuf *out);
-/* The same as one JSON object (see the README for its fields). */
+/* The same as one JSON object (its fields: doc/manual/history-detect.md). */
 void detect_print_json(const struct series *s, const struct detect_result *r,
 		       const struct cp_options *opt, struct strbuf *out);
 

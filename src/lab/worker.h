@@ -56,8 +56,8 @@ struct worker_opts {
 	const char *dir;             /* work dir; NULL: ~/.cache/perfbot/worker */
 	int verbose;
 	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish up */
-	/* for queues whose submitters the box does not trust (README's
-	 * Security): */
+	/* for queues whose submitters the box does not trust
+	 * (doc/manual/security.md): */
 	const char *user;            /* run each job's child as this user */
 	const char *allow;           /* testcases allowed, "a,b"; NULL: any */
 	const char *const *allow_cmds; /* `mytest: {command: ...}` allowed */

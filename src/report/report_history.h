@@ -11,7 +11,7 @@
  *   history_html()   one self-contained page: the same table and an SVG
  *                    chart with each commit's mean +- stddev band;
  *   history_json()   the series as data, for scripts (field names in
- *                    README, "Store").
+ *                    doc/manual/history-detect.md).
  *
  * x in both charts is the commit's position on the first-parent line, so
  * untested stretches show as gaps.  Output depends only on the history.

@@ -9,7 +9,8 @@
  * (<testcase>/<path_params>/<tbox_group>/<rootfs>/<kconfig>/<compiler>/
  * <commit>/), its job identity and parameters, its commit, its runs
  * (number, incomplete flag, where on disk) and every stats value of every
- * run.  Table layout: the migrations in store_sqlite.c, and README.
+ * run.  Table layout: the migrations in store_sqlite.c, and
+ * doc/manual/index-results.md.
  *
  * Invariants
  *   - A result root is keyed by its absolute path.  store_put_root()
