@@ -101,25 +101,37 @@ void perf_caps_release(struct perf_caps *caps)
 	strbuf_release(&caps->unsupported);
 }
 
-bool perf_workload_started(pid_t perf)
+/* Whether a child of pid, or with depth > 0 a child's child, runs sleep. */
+static bool runs_sleep_below(pid_t pid, int depth)
 {
 	struct strbuf kids = STRBUF_INIT, comm = STRBUF_INIT, path = STRBUF_INIT;
-	bool started = false;
+	bool found = false;
+	char *save = NULL;
 
-	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)perf, (long)perf);
+	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
 	if (read_file_quiet(&kids, path.buf, 4096) < 0)
 		goto out;
-	for (char *tok = strtok(kids.buf, " \n"); tok && !started; tok = strtok(NULL, " \n")) {
+	for (char *tok = strtok_r(kids.buf, " \n", &save); tok && !found;
+	     tok = strtok_r(NULL, " \n", &save)) {
 		strbuf_reset(&path);
 		strbuf_reset(&comm);
 		strbuf_addf(&path, "/proc/%s/comm", tok);
-		started = read_file_quiet(&comm, path.buf, 64) == 0 && !strcmp(comm.buf, "sleep\n");
+		found = read_file_quiet(&comm, path.buf, 64) == 0 && !strcmp(comm.buf, "sleep\n");
+		if (!found && depth > 0)
+			found = runs_sleep_below((pid_t)atol(tok), depth - 1);
 	}
 out:
 	strbuf_release(&kids);
 	strbuf_release(&comm);
 	strbuf_release(&path);
-	return started;
+	return found;
+}
+
+/* perf is the child, or the guard's child when die_with_parent put a
+ * guard between perfbot and perf (run_command.h): so two levels down */
+bool perf_workload_started(pid_t perf)
+{
+	return runs_sleep_below(perf, 1);
 }
 
 /*

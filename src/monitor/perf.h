@@ -47,7 +47,8 @@ struct perf_proc {
 };
 
 /*
- * Whether the perf (pid) that perfbot started has started its workload,
+ * Whether the perf that perfbot started (pid: perf, or the guard process
+ * of run_command's die_with_parent above it) has started its workload,
  * the sleep: perf does so once its events are open and its output begun.
  * From /proc/<pid>/task/<pid>/children; false when that cannot be read.
  */

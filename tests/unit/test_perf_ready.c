@@ -6,42 +6,65 @@
 #include "test_helpers.h"
 #include "monitor/perf.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* true once a child of the process runs sleep; not before */
-static void test_sleep_child(void **state)
+/* The first child of pid, polled for up to a minute; 0 if none came. */
+static pid_t first_child(pid_t pid)
+{
+	struct strbuf kids = STRBUF_INIT, path = STRBUF_INIT;
+	pid_t child = 0;
+
+	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+	for (int i = 0; i < 6000 && !child; i++) {
+		strbuf_reset(&kids);
+		if (read_file_quiet(&kids, path.buf, 4096) == 0 && kids.len)
+			child = (pid_t)atol(kids.buf);
+		else
+			usleep(10000);
+	}
+	strbuf_release(&kids);
+	strbuf_release(&path);
+	return child;
+}
+
+/*
+ * As perf runs: under the guard that die_with_parent puts above a
+ * process group.  The shell stands for perf: a child of its own that is
+ * not sleep (perf has helpers) does not count; the sleep it then starts,
+ * two levels below the guard, does.
+ */
+static void test_sleep_below_guard(void **state)
 {
 	char *dir = test_tmpdir("perf-ready");
 	struct strbuf script = STRBUF_INIT, go = STRBUF_INIT;
 	struct child_process cp;
 	bool seen = false;
+	pid_t sh, tail;
 
 	(void)state;
 	strbuf_addf(&go, "%s/go", dir);
-	/* the shell spins until go exists (no sleep of its own), then
-	 * starts a sleep as perf starts its workload */
-	strbuf_addf(&script, "tail -f /dev/null & until [ -e '%s' ]; do :; done; sleep 30 & wait", go.buf);
+	assert_int_equal(mkfifo(go.buf, 0600), 0);
+	/* the shell waits on the fifo, without a CPU or a sleep */
+	strbuf_addf(&script, "tail -f /dev/null & read x <'%s'; sleep 30 & wait", go.buf);
 	char *argv[] = { "sh", "-c", script.buf, NULL };
 	child_process_init(&cp);
 	cp.argv = argv;
 	cp.no_stdin = true;
 	cp.new_pgrp = true;
+	cp.die_with_parent = true;
 	assert_int_equal(start_command(&cp), 0);
+	sh = first_child(cp.pid);
+	assert_true(sh > 0);
+	tail = first_child(sh);
+	assert_true(tail > 0);
 	assert_false(perf_workload_started(cp.pid));
-	/* a child that is not sleep (perf's own helpers) does not count */
-	struct strbuf kids = STRBUF_INIT, path = STRBUF_INIT;
-	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)cp.pid, (long)cp.pid);
-	for (int i = 0; i < 6000 && !kids.len; i++) {
-		strbuf_reset(&kids);
-		if (read_file_quiet(&kids, path.buf, 4096) < 0 || !kids.len)
-			usleep(10000);
-	}
-	assert_true(kids.len > 0);
-	assert_false(perf_workload_started(cp.pid));
-	strbuf_release(&kids);
-	strbuf_release(&path);
-	assert_int_equal(write_file_atomic(go.buf, "", 0), 0);
+	int fd = open(go.buf, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "go\n", 3), 3);
+	close(fd);
 	/* polled until the shell has forked it (a minute at most, so that
 	 * a perf_workload_started that never says yes fails, not hangs) */
 	for (int i = 0; i < 6000 && !seen; i++) {
@@ -50,8 +73,7 @@ static void test_sleep_child(void **state)
 			usleep(10000);
 	}
 	assert_true(seen);
-	kill(-cp.pid, SIGKILL);
-	finish_command(&cp, 0, NULL);
+	kill_command(&cp, 0);
 	test_rm_rf(dir);
 	free(dir);
 	strbuf_release(&script);
@@ -80,7 +102,7 @@ static void test_no_child(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sleep_child),
+		cmocka_unit_test(test_sleep_below_guard),
 		cmocka_unit_test(test_no_child),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
