@@ -139,6 +139,8 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 {
 	struct strbuf cache = STRBUF_INIT, dir = STRBUF_INIT, cpuinfo = STRBUF_INIT, yaml = STRBUF_INIT;
 	struct strbuf s = STRBUF_INIT;
+	/* here, not where it is filled: every goto out releases it */
+	struct guest_need need = { .programs = { NULL }, .modules_dir = STRBUF_INIT };
 	const char *qemu = getenv("PERFBOT_QEMU");
 	int ret = -1;
 
@@ -162,7 +164,6 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	path_join(&dir, cache.buf, "initrd");
 
 	struct initramfs_spec spec = { .run_args = run_args, .command = command };
-	struct guest_need need = { .programs = { NULL }, .modules_dir = STRBUF_INIT };
 	/* the accel first: it names the test box.  A probe boots the job's
 	 * initramfs as it is (perfbot.probe=1 stops at /init). */
 	vm->accel = qemu_choose_accel(o->accel, cache.buf, vm->img.bzimage, NULL, false, o->stop,
