@@ -151,6 +151,12 @@ static void perf_stop(struct perf_proc *p)
 			break;
 		usleep(10000);
 	}
+	/* perf may have ended meanwhile (no events here): poll_command then
+	 * reaped it and its pid is gone; -pid would be a signal to pid 1 */
+	if (p->cp.pid <= 0) {
+		p->running = false;
+		return;
+	}
 	/* the group: perf and its sleep, as ^C would (the guard of
 	 * die_with_parent ignores it) */
 	kill(-p->cp.pid, SIGINT);
