@@ -129,7 +129,7 @@ check-layers: ; @sh scripts/layers.sh -q
 # The packages (scripts/deps.sh), one build (in parallel unless make was
 # given -j), then the tests.
 check: deps check-layers
-	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) all unit-tests
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) all unit-tests bench-progs
 	$(MAKE) check-unit check-e2e
 
 check-full: deps
@@ -346,3 +346,9 @@ check-fuzz: fuzz-build
 
 # the header lists the compiler wrote (none before the first build)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# the bench/ programs, built by make check so that a moved header cannot
+# leave the figures of doc/design without the program that makes them
+BENCH_PROGS = $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+.PHONY: bench-progs
+bench-progs: $(BENCH_PROGS)

@@ -43,7 +43,7 @@
 #define rng_normal sim_rng_normal
 #endif
 #include "result/matrix.h"
-#include "stats/change.h"
+#include "result/change.h"
 #include "stats/stat_tests.h"
 #include "util/xalloc.h"
 
