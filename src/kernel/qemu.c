@@ -53,6 +53,8 @@ void qemu_append(const struct qemu_vm *vm, struct strbuf *sb)
 		strbuf_addf(sb, " perfbot.epoch=%lld", vm->epoch);
 	if (vm->probe)
 		strbuf_addstr(sb, " perfbot.probe=1");
+	if (vm->brd_nr > 0)
+		strbuf_addf(sb, " brd.rd_nr=%d brd.rd_size=%llu", vm->brd_nr, vm->brd_kib);
 	if (vm->append && *vm->append)
 		strbuf_addf(sb, " %s", vm->append);
 }

@@ -29,7 +29,12 @@
  * command line is
  *
  *   console=ttyS0,115200 panic=-1 oops=panic [tsc_early_khz=K tsc=reliable]
- *   perfbot.epoch=SECONDS [the job's kernel_cmdline]
+ *   perfbot.epoch=SECONDS [brd.rd_nr=N brd.rd_size=KIB] [the job's
+ *   kernel_cmdline]
+ *
+ * brd's pair is the job's `disk: <N>BRD_<size>`: a brd built into the
+ * guest kernel makes its RAM disks at boot, and only the command line
+ * sizes them.
  *
  * panic=-1 with -no-reboot turns a panic into QEMU's exit; oops=panic as
  * lkp boots its test kernels.  Under TCG the guest's TSC calibration is
@@ -79,6 +84,8 @@ struct qemu_vm {
 	long mem_mb;                 /* -m, MiB */
 	int numa;                    /* NUMA nodes (below); <= 1: none */
 	unsigned long tsc_khz;       /* 0: no tsc_early_khz */
+	int brd_nr;                  /* > 0: brd.rd_nr= and brd.rd_size= */
+	unsigned long long brd_kib;
 	long long epoch;             /* guest clock, seconds; 0: leave it */
 	bool probe;                  /* perfbot.probe=1 (see above) */
 	const char *console_path;    /* ttyS0 into this file */

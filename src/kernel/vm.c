@@ -127,6 +127,26 @@ static int vm_size(struct kernel_vm *vm, const struct job *atom)
 	return 0;
 }
 
+/* The job's RAM disks (disk: <N>BRD_<size>) on the guest's command line:
+ * a brd built into the kernel (the small config's) makes its disks at
+ * boot from brd.rd_nr= and brd.rd_size=, and cannot resize them later;
+ * a modular one takes modprobe's arguments instead.  -1 after error()
+ * for a disk value perfbot does not know (before any boot). */
+static int vm_brd(struct kernel_vm *vm, const struct job *atom)
+{
+	struct run_setup_plan plan;
+	struct strbuf why = STRBUF_INIT;
+	int r = run_setup_plan(atom, &plan, &why);
+
+	strbuf_release(&why);
+	if (r < 0)
+		return -1;
+	if (r == 0 && plan.disk == RUN_DISK_BRD) {
+		vm->brd_nr = plan.nr_disks;
+		vm->brd_kib = plan.disk_bytes >> 10;
+	}
+	return 0;
+}
 
 static void set_unless(struct job *atom, const char *key, const char *value)
 {
@@ -158,6 +178,8 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	if (kernel_image_load(o->kernel, &vm->img) < 0)
 		goto out;
 	vm->append = job_get(atom, "kernel_cmdline");
+	if (vm_brd(vm, atom) < 0)
+		goto out;
 	if (read_file(&cpuinfo, "/proc/cpuinfo") == 0)
 		vm->tsc_khz = qemu_tsc_khz(cpuinfo.buf);
 	kernel_cache_dir(o->cache, &cache);
@@ -299,7 +321,7 @@ static int boot_and_wait(struct boot *b)
 	struct qemu_vm q = {
 		.kernel = vm->img.bzimage, .initrd = vm->initrd.buf, .append = vm->append,
 		.accel = vm->accel, .cpus = vm->o.cpus, .mem_mb = vm->o.mem_mb, .numa = vm->o.numa,
-		.tsc_khz = vm->tsc_khz,
+		.tsc_khz = vm->tsc_khz, .brd_nr = vm->brd_nr, .brd_kib = vm->brd_kib,
 		.epoch = (long long)time(NULL), .console_path = b->console.buf,
 		.results_path = b->results.buf,
 	};

@@ -71,6 +71,8 @@ struct kernel_vm {
 	enum qemu_accel accel;
 	unsigned long tsc_khz;
 	const char *append;          /* the job's kernel_cmdline, or NULL */
+	int brd_nr;                  /* the job's RAM disks (brd.rd_nr=), 0: none */
+	unsigned long long brd_kib;  /* and their size (brd.rd_size=) */
 	struct run_backend backend;  /* what run_job calls */
 };
 

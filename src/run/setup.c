@@ -329,16 +329,77 @@ static int check_governor(const char *governor, char **files, size_t nr, struct 
 	return ret;
 }
 
-/* Is brd loadable?  0 yes; 1 with the reason in why. */
-static int brd_loadable(struct strbuf *why, struct strbuf *log)
+/* An unsigned number from the one-line file dir/name; -1 when unreadable. */
+static long long read_param(const char *dir, const char *name)
+{
+	struct strbuf path = STRBUF_INIT, val = STRBUF_INIT;
+	long long v = -1;
+	char *end;
+
+	strbuf_addf(&path, "%s/%s", dir, name);
+	if (setup_read_small(path.buf, &val) == 0 && val.len) {
+		errno = 0;
+		v = strtoll(val.buf, &end, 10);
+		if (errno || end == val.buf || v < 0)
+			v = -1;
+	}
+	strbuf_release(&path);
+	strbuf_release(&val);
+	return v;
+}
+
+/*
+ * brd built into the kernel (a module directory without initstate): its
+ * RAM disks exist from boot, sized by the command line's brd.rd_nr= and
+ * brd.rd_size= (perfbot's VM passes the job's), and cannot be resized.
+ * Usable when there are enough of the job's exact size: 0 then; 1 with
+ * the reason and the boot parameters that would do in why.
+ */
+static int brd_builtin_fits(const char *mod, const struct run_setup_plan *plan,
+			    struct strbuf *why)
+{
+	struct strbuf params = STRBUF_INIT;
+	unsigned long long kib = plan->disk_bytes >> 10;
+	long long nr, size;
+
+	strbuf_addf(&params, "%s/parameters", mod);
+	nr = read_param(params.buf, "rd_nr");
+	size = read_param(params.buf, "rd_size");
+	strbuf_release(&params);
+	if (nr >= plan->nr_disks && size >= 0 && (unsigned long long)size == kib)
+		return 0;
+	strbuf_addstr(why, "brd is built into this kernel");
+	if (nr >= 0 && size >= 0)
+		strbuf_addf(why, " with %lld RAM disks of %lld KiB", nr, size);
+	strbuf_addf(why, ", and built-in RAM disks cannot be resized (boot with "
+		    "brd.rd_nr=%d brd.rd_size=%llu)", plan->nr_disks, kib);
+	return 1;
+}
+
+/* Is brd loadable?  0 yes (*builtin: it is built in, with the disks the
+ * plan needs); 1 with the reason in why. */
+static int brd_loadable(const struct run_setup *s, const struct run_setup_plan *plan,
+			bool *builtin, struct strbuf *why, struct strbuf *log)
 {
 	char *const dry[] = { "modprobe", "-n", "-q", "brd", NULL };
+	struct strbuf mod = STRBUF_INIT, init = STRBUF_INIT;
+	int ret = -1;
 
-	if (access("/sys/module/brd", F_OK) == 0) {
-		strbuf_addstr(why, "brd is already loaded or built in, so its RAM disks "
-			      "may be in use and cannot be resized (modprobe -r brd first)");
-		return 1;
+	*builtin = false;
+	strbuf_addf(&mod, "%s/brd", s->module_sysfs ? s->module_sysfs : RUN_SETUP_MODULE_SYSFS);
+	strbuf_addf(&init, "%s/initstate", mod.buf);
+	if (access(mod.buf, F_OK) == 0 && access(init.buf, F_OK) < 0) {
+		ret = brd_builtin_fits(mod.buf, plan, why);
+		*builtin = !ret;
+	} else if (access(mod.buf, F_OK) == 0) {
+		strbuf_addstr(why, "brd is already loaded, so its RAM disks may be in use "
+			      "and cannot be resized (modprobe -r brd first)");
+		ret = 1;
 	}
+	strbuf_release(&mod);
+	strbuf_release(&init);
+	if (ret >= 0)
+		return ret;
 	if (setup_run_tool(dry, log) != 0) {
 		struct strbuf rel = STRBUF_INIT;
 		setup_read_small("/proc/sys/kernel/osrelease", &rel);
@@ -352,6 +413,7 @@ static int brd_loadable(struct strbuf *why, struct strbuf *log)
 
 struct check_result {
 	bool brd_fallback;          /* make loop images in RUN_SETUP_SHM_DIR instead */
+	bool brd_builtin;           /* use the built-in brd's RAM disks as they are */
 	char **gov_files;           /* governor files to set */
 	size_t nr_gov;
 };
@@ -393,7 +455,8 @@ static int check_plan(const struct run_setup_plan *plan, const char *base,
 				   "/proc/filesystems, and modprobe %s failed)",
 				   plan->fs_name, plan->fs->fstype);
 	}
-	if (!r && plan->disk == RUN_DISK_BRD && brd_loadable(&why, log)) {
+	if (!r && plan->disk == RUN_DISK_BRD &&
+	    brd_loadable(s, plan, &cr->brd_builtin, &why, log)) {
 		if (s->brd_fallback) {
 			cr->brd_fallback = true;
 			strbuf_addf(log, "setup: brd: %s; falling back to loop images in %s "
@@ -600,7 +663,24 @@ static int make_loop(struct run_setup *s, const char *image, unsigned long long 
 	return 0;
 }
 
-static int make_brd(struct run_setup *s, const struct run_setup_plan *plan, struct strbuf *log)
+/* A built-in brd's disk that something holds (a mount, another run):
+ * the exclusive open a mount also takes fails with EBUSY. */
+static int brd_disk_free(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd < 0)
+		return error("cannot use the built-in RAM disk '%s': %s", dev,
+			     errno == EBUSY ? "it is in use (mounted?)" : strerror(errno));
+	close(fd);
+	return 0;
+}
+
+/* brd's RAM disks: modprobe'd (journaled, so undo unloads it), or the
+ * built-in ones as they are (nothing to undo: they live as long as the
+ * kernel, and mkfs overwrites what a run before left on them). */
+static int make_brd(struct run_setup *s, const struct run_setup_plan *plan, bool builtin,
+		    struct strbuf *log)
 {
 	struct strbuf nr = STRBUF_INIT, kb = STRBUF_INIT, dev = STRBUF_INIT;
 	int ret = -1, r;
@@ -608,24 +688,33 @@ static int make_brd(struct run_setup *s, const struct run_setup_plan *plan, stru
 	strbuf_addf(&nr, "rd_nr=%d", plan->nr_disks);
 	strbuf_addf(&kb, "rd_size=%llu", plan->disk_bytes >> 10);
 	char *const argv[] = { "modprobe", "brd", nr.buf, kb.buf, NULL };
-	if (setup_journal(s, "brd", "%d", plan->nr_disks) < 0)
-		goto out;
-	r = setup_run_tool(argv, log);
-	if (r != 0) {
-		error("modprobe brd %s %s failed (exit %d)", nr.buf, kb.buf, r);
-		goto out;
+	if (builtin) {
+		strbuf_addf(log, "setup: brd built in: %d RAM disks (%s %s)\n", plan->nr_disks,
+			    nr.buf, kb.buf);
+	} else {
+		if (setup_journal(s, "brd", "%d", plan->nr_disks) < 0)
+			goto out;
+		r = setup_run_tool(argv, log);
+		if (r != 0) {
+			error("modprobe brd %s %s failed (exit %d)", nr.buf, kb.buf, r);
+			goto out;
+		}
+		strbuf_addf(log, "setup: modprobe brd %s %s\n", nr.buf, kb.buf);
 	}
-	strbuf_addf(log, "setup: modprobe brd %s %s\n", nr.buf, kb.buf);
 	for (int i = 0; i < plan->nr_disks; i++) {
 		strbuf_reset(&dev);
 		strbuf_addf(&dev, "/dev/ram%d", i);
-		/* devtmpfs makes the node at once; udev may lag: wait 5 s */
-		for (int t = 0; t < 50 && access(dev.buf, F_OK) < 0; t++)
+		/* devtmpfs makes the node at once; udev may lag: wait 5 s
+		 * (built-in disks were made at boot) */
+		for (int t = 0; t < 50 && !builtin && access(dev.buf, F_OK) < 0; t++)
 			usleep(100000);
 		if (access(dev.buf, F_OK) < 0) {
-			error("'%s' did not appear after modprobe brd", dev.buf);
+			error("'%s' %s", dev.buf, builtin ? "is missing, though brd is built in"
+			      : "did not appear after modprobe brd");
 			goto out;
 		}
+		if (builtin && brd_disk_free(dev.buf) < 0)
+			goto out;
 		new_dev(s)->dev = xstrdup(dev.buf);
 	}
 	ret = 0;
@@ -732,7 +821,7 @@ static int apply_plan(struct run_setup *s, const struct run_setup_plan *plan,
 				goto out;
 		}
 	} else if (plan->disk == RUN_DISK_BRD) {
-		if (make_brd(s, plan, log) < 0)
+		if (make_brd(s, plan, cr->brd_builtin, log) < 0)
 			goto out;
 	}
 	if (plan->fs && plan->fs->no_disk) {

@@ -13,7 +13,8 @@
  *                           attached with `losetup --find --show
  *                           --direct-io=on` (perfbot's own form)
  *   disk: <N>BRD_<size>     N brd RAM disks of <size> each (lkp's form,
- *                           `modprobe brd rd_nr=N rd_size=<KiB>`);
+ *                           `modprobe brd rd_nr=N rd_size=<KiB>`,
+ *                           or a built-in brd booted with that size);
  *                           <N>BRD alone is lkp's default size, 1G
  *   disk: <N>HDD, <N>SSD,   real disks of an lkp host file: perfbot does
  *         <N>PMEM, <N>SRD_S not manage them ("cannot work here")
@@ -98,6 +99,11 @@ struct run_setup {
 	/* The cpufreq tree; NULL: /sys/devices/system/cpu (tests point it
 	 * at a fake tree). */
 	const char *cpu_sysfs;
+	/* The modules' tree; NULL: /sys/module.  A brd built into the
+	 * kernel (brd/ without initstate) is used when its RAM disks are the
+	 * job's: as many and of the size (brd.rd_nr=, brd.rd_size= on the
+	 * kernel command line, which perfbot's VM sets); else refused. */
+	const char *module_sysfs;
 	/* When brd cannot be loaded (no brd module in this kernel), use
 	 * loop images in /dev/shm instead: RAM-backed too, but through the
 	 * loop driver, so not the same numbers.  Off: "cannot work here". */

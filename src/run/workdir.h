@@ -25,6 +25,8 @@
 
 /* The cpufreq tree whose scaling_governor files setup changes. */
 #define RUN_SETUP_CPU_SYSFS "/sys/devices/system/cpu"
+/* The modules' tree, where setup tells a loaded brd from a built-in one. */
+#define RUN_SETUP_MODULE_SYSFS "/sys/module"
 /* Where brd's fallback (setup.h) puts its loop images. */
 #define RUN_SETUP_SHM_DIR "/dev/shm"
 

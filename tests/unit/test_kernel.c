@@ -544,6 +544,16 @@ static void test_qemu_argv(void **state)
 	assert_non_null(strstr(sh.buf, " -accel tcg -icount shift=5,sleep=on -cpu max "));
 	assert_non_null(strstr(sh.buf, "'console=ttyS0,115200 panic=-1 oops=panic tsc_early_khz=1000000 tsc=reliable'"));
 	argv_list_release(&a);
+	/* a job's RAM disks: sized at boot for a built-in brd, before the
+	 * job's own line */
+	strbuf_reset(&sh);
+	vm.brd_nr = 2;
+	vm.brd_kib = 524288;
+	vm.append = "quiet";
+	qemu_argv(&vm, &a);
+	argv_list_to_shell(&a, &sh);
+	assert_non_null(strstr(sh.buf, " tsc=reliable brd.rd_nr=2 brd.rd_size=524288 quiet'"));
+	argv_list_release(&a);
 	strbuf_release(&sh);
 }
 

@@ -853,6 +853,100 @@ static void test_killed_mid_setup(void **state)
 	}
 }
 
+/* A fake /sys/module with brd built in (no initstate) or loaded. */
+static char *fake_brd(const char *nr, const char *size, bool loaded)
+{
+	char *root = make_tmpdir();
+
+	write_text(root, "brd/parameters/rd_nr", nr);
+	write_text(root, "brd/parameters/rd_size", size);
+	if (loaded)
+		write_text(root, "brd/initstate", "live\n");
+	return root;
+}
+
+/* The apply of job with modules at root: its return; stderr in err. */
+static int apply_with_modules(const char *job_text, const char *root, const char *base,
+			      struct run_setup *s, struct strbuf *log, struct strbuf *err)
+{
+	struct job *job = load(job_text);
+	struct stderr_capture c;
+	int r;
+
+	s->module_sysfs = root;
+	capture_start(&c);
+	r = setup_apply_job(job, base, s, log);
+	capture_end_sb(&c, err);
+	job_free(job);
+	return r;
+}
+
+/* A built-in brd is used as it is when its disks are the job's (count
+ * at least, size exactly); else refused naming the boot parameters; a
+ * loaded brd is refused as before. */
+static void test_brd_builtin(void **state)
+{
+	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
+	char *base = make_tmpdir(), *root;
+	struct run_setup s = RUN_SETUP_INIT;
+	const char *job = "testcase: t\ndisk: 2BRD_64M\n";
+	int r;
+	(void)state;
+
+	if (geteuid() != 0 || !program_in_path("modprobe"))
+		skip();
+	/* the size differs: refused, with what to boot with */
+	root = fake_brd("2\n", "1048576\n", false);
+	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
+	assert_non_null(strstr(err.buf, "disk '2BRD_64M': brd is built into this kernel with "
+				"2 RAM disks of 1048576 KiB, and built-in RAM disks cannot be "
+				"resized (boot with brd.rd_nr=2 brd.rd_size=65536); use disk: "
+				"loop_64M instead\n"));
+	rm_rf(root);
+	free(root);
+	/* one disk too few */
+	strbuf_reset(&err);
+	root = fake_brd("1\n", "65536\n", false);
+	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
+	assert_non_null(strstr(err.buf, "with 1 RAM disks of 65536 KiB"));
+	rm_rf(root);
+	free(root);
+	/* loaded as a module: refused as always */
+	strbuf_reset(&err);
+	root = fake_brd("2\n", "65536\n", true);
+	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
+	assert_non_null(strstr(err.buf, "brd is already loaded"));
+	rm_rf(root);
+	free(root);
+	assert_int_equal(setup_entries(base), 0);
+	/* it fits (more disks than asked are fine): no modprobe, the
+	 * disks as they are; whether this host has /dev/ram0 and /dev/ram1
+	 * free decides the rest, each way named */
+	strbuf_reset(&err);
+	strbuf_reset(&log);
+	root = fake_brd("4\n", "65536\n", false);
+	r = apply_with_modules(job, root, base, &s, &log, &err);
+	assert_non_null(strstr(log.buf, "setup: brd built in: 2 RAM disks (rd_nr=2 rd_size=65536)\n"));
+	assert_null(strstr(log.buf, "modprobe brd"));
+	if (r == 0) {
+		assert_int_equal(s.nr_devs, 2);
+		assert_string_equal(s.devs[1].dev, "/dev/ram1");
+		assert_int_equal(run_setup_undo(&s, &log), 0);
+	} else {
+		assert_int_equal(r, -1);
+		assert_true(strstr(err.buf, "'/dev/ram0' is missing, though brd is built in") ||
+			    strstr(err.buf, "'/dev/ram1' is missing, though brd is built in") ||
+			    strstr(err.buf, "cannot use the built-in RAM disk '/dev/ram"));
+	}
+	assert_clean(base);
+	rm_rf(root);
+	free(root);
+	rm_rf(base);
+	free(base);
+	strbuf_release(&log);
+	strbuf_release(&err);
+}
+
 /* brd where the kernel has it; else 1 naming brd, and the opt-in
  * fallback to RAM-backed loop images in /dev/shm. */
 static void test_brd_or_fallback(void **state)
@@ -1036,6 +1130,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_busy_unmount),
 		cmocka_unit_test(test_killed_mid_setup),
 		cmocka_unit_test(test_brd_or_fallback),
+		cmocka_unit_test(test_brd_builtin),
 	};
 	if (argc > 1)
 		return driver(argc, argv);
