@@ -291,6 +291,21 @@ int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 	return 0;
 }
 
+int perf_record_wait_ready(struct perf_proc *p, double max_seconds)
+{
+	double end = now_seconds() + max_seconds;
+
+	for (;;) {
+		if (!p->running || poll_command(&p->cp) != 1)
+			return -1;
+		if (perf_workload_started(p->cp.pid))
+			return 1;
+		if (now_seconds() >= end)
+			return 0;
+		usleep(10000);
+	}
+}
+
 /* perf report into a file; 0 or -1 with a message. */
 static int report(const char *data, const char *out, char *const *extra)
 {

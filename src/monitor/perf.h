@@ -65,6 +65,15 @@ int perf_stat_finish(struct perf_proc *p, const char *dir);
  * "<dir>/perf.data".  0 or -1 with a message. */
 int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 		      const char *dir, double duration);
+/*
+ * Wait until the perf record p is recording: its workload started (see
+ * perf_workload_started), at most max_seconds.  1 ready; 0 not yet; -1
+ * perf ended (reaped: p->cp.pid is then 0).  A run that profiles from its
+ * start waits here before starting the benchmark, which would otherwise
+ * take the CPUs perf needs to open its events (in a 1-CPU guest running
+ * aim7's 100 tasks, perf's first sample came after the benchmark ended).
+ */
+int perf_record_wait_ready(struct perf_proc *p, double max_seconds);
 /* Stop recording if still running, run perf report into "<dir>/perf-profile"
  * and "<dir>/perf-profile.txt", parse into "<dir>/perf-profile.json", and
  * delete perf.data (large; the reports keep what lkp keeps).  0 or -1. */

@@ -34,6 +34,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* How long a profile from the start waits for perf to record before the
+ * benchmark starts anyway: perf opening its events on every CPU and
+ * writing its header takes seconds on a loaded host, tens of them in an
+ * emulated guest; only a perf that hangs reaches this. */
+#define PERF_READY_MAX 60
+
 void run_default_result_base(struct strbuf *sb)
 {
 	const char *env = getenv("PERFBOT_RESULT_ROOT");
@@ -284,6 +290,20 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	}
 	run_phase(rc, "monitors started (%d sampled%s%s)", (int)d->nr_monitors,
 	      pstat_on ? ", perf-stat" : "", d->perf_profile ? ", perf-profile" : "");
+	/* a profile from the start: perf first, and the benchmark once perf
+	 * records (perf_record_wait_ready says why) */
+	if (d->perf_profile && prof_delay <= 0 &&
+	    perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
+		int ready = perf_record_wait_ready(&prec, PERF_READY_MAX);
+		prec_on = true;         /* finish reports what perf left */
+		if (ready > 0)
+			run_phase(rc, "perf record started (%s)", rc->caps.record_event);
+		else if (!ready)
+			run_phase(rc, "perf record started (%s), not recording after %ds: the "
+				  "benchmark starts anyway", rc->caps.record_event, PERF_READY_MAX);
+		else
+			run_phase(rc, "perf record ended before recording");
+	}
 
 	int iso = isolate(rc, &cg);
 	if (iso < 0) {
@@ -360,7 +380,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 			activated = true;
 			run_phase(rc, "monitors activated");
 		}
-		if (d->perf_profile && !prec_on && el >= prof_delay && r == 1) {
+		if (d->perf_profile && !prec_on && prof_delay > 0 && el >= prof_delay && r == 1) {
 			if (perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
 				prec_on = true;
 				run_phase(rc, "perf record started (%s)", rc->caps.record_event);

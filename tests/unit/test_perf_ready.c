@@ -5,6 +5,8 @@
  */
 #include "test_helpers.h"
 #include "monitor/perf.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -99,9 +101,74 @@ static void test_no_child(void **state)
 	assert_false(perf_workload_started(pid));
 }
 
+/* A fake perf in dir: skips to "--", waits for a line on the fifo go,
+ * then runs its workload as perf does (exit 1 instead when fail). */
+static void fake_perf(const char *dir, const char *go, bool fail)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/perf", dir);
+	strbuf_addf(&text, "#!/bin/sh\nwhile [ \"$1\" != -- ]; do shift; done; shift\n"
+		    "read x <'%s'\n%s\n", go, fail ? "exit 1" : "\"$@\" & wait");
+	assert_int_equal(write_file_atomic(path.buf, text.buf, text.len), 0);
+	assert_int_equal(chmod(path.buf, 0755), 0);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+static void say_go(const char *go)
+{
+	int fd = open(go, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "go\n", 3), 3);
+	close(fd);
+}
+
+/* perf_record_wait_ready: 0 while perf has not started its workload, 1
+ * once it has, -1 for a perf that ended first (reaped: no pid left) */
+static void test_record_wait_ready(void **state)
+{
+	char *dir = test_tmpdir("perf-wait");
+	struct strbuf go = STRBUF_INIT, path = STRBUF_INIT;
+	struct perf_caps caps = { .usable = true, .record_event = "cpu-clock" };
+	struct perf_proc p;
+	const char *old = getenv("PATH");
+
+	(void)state;
+	strbuf_addf(&go, "%s/go", dir);
+	assert_int_equal(mkfifo(go.buf, 0600), 0);
+	strbuf_addf(&path, "%s:%s", dir, old ? old : "/usr/bin:/bin");
+	char *saved = xstrdup(old ? old : "");
+	assert_int_equal(setenv("PATH", path.buf, 1), 0);
+
+	fake_perf(dir, go.buf, false);
+	assert_int_equal(perf_record_start(&p, &caps, dir, 0), 0);
+	assert_int_equal(perf_record_wait_ready(&p, 0.05), 0);
+	say_go(go.buf);
+	assert_int_equal(perf_record_wait_ready(&p, 60), 1);
+	kill_command(&p.cp, 0);
+	free(p.data_path);
+
+	fake_perf(dir, go.buf, true);
+	assert_int_equal(perf_record_start(&p, &caps, dir, 0), 0);
+	say_go(go.buf);
+	assert_int_equal(perf_record_wait_ready(&p, 60), -1);
+	assert_true(p.cp.pid <= 0);
+	free(p.data_path);
+
+	assert_int_equal(setenv("PATH", saved, 1), 0);
+	free(saved);
+	test_rm_rf(dir);
+	free(dir);
+	strbuf_release(&go);
+	strbuf_release(&path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_wait_ready),
 		cmocka_unit_test(test_sleep_below_guard),
 		cmocka_unit_test(test_no_child),
 	};
