@@ -267,7 +267,12 @@ int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 
 	memset(p, 0, sizeof(*p));
 	path_join(&data, dir, "perf.data");
-	strbuf_addf(&dur, "%g", duration > 0 ? duration : 2147483647.0);
+	/* no exponent: busybox's sleep (a guest's) reads "2.14748e+09" as
+	 * invalid and exits at once, which ended the profile after 60 ms */
+	if (duration > 0 && duration < 2147483647.0)
+		strbuf_addf(&dur, "%.3f", duration);
+	else
+		strbuf_addstr(&dur, "2147483647");
 	/* -F 1000 with cpu-clock; lkp samples cycles every 1000003 events */
 	bool cycles = !strcmp(caps->record_event, "cycles:pp");
 	char *argv[] = { "perf", "record", "-q", "-a", "-g", "-e", (char *)caps->record_event,

@@ -109,11 +109,25 @@ static void fake_perf(const char *dir, const char *go, bool fail)
 
 	strbuf_addf(&path, "%s/perf", dir);
 	strbuf_addf(&text, "#!/bin/sh\nwhile [ \"$1\" != -- ]; do shift; done; shift\n"
-		    "read x <'%s'\n%s\n", go, fail ? "exit 1" : "\"$@\" & wait");
+		    "echo \"$@\" >'%s/args'\nread x <'%s'\n%s\n", dir, go,
+		    fail ? "exit 1" : "\"$@\" & wait");
 	assert_int_equal(write_file_atomic(path.buf, text.buf, text.len), 0);
 	assert_int_equal(chmod(path.buf, 0755), 0);
 	strbuf_release(&path);
 	strbuf_release(&text);
+}
+
+/* What the fake perf was asked to run, once it has run (the fifo was
+ * read, so the args file is written). */
+static void assert_workload(const char *dir, const char *want)
+{
+	struct strbuf path = STRBUF_INIT, got = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/args", dir);
+	assert_int_equal(read_file(&got, path.buf), 0);
+	assert_string_equal(got.buf, want);
+	strbuf_release(&path);
+	strbuf_release(&got);
 }
 
 static void say_go(const char *go)
@@ -149,6 +163,16 @@ static void test_record_wait_ready(void **state)
 	assert_int_equal(perf_record_wait_ready(&p, 60), 1);
 	kill_command(&p.cp, 0);
 	free(p.data_path);
+	/* until stopped: a number busybox's sleep reads too (no exponent) */
+	assert_workload(dir, "sleep 2147483647\n");
+
+	/* a duration: in seconds, fractions kept, never an exponent */
+	fake_perf(dir, go.buf, true);
+	assert_int_equal(perf_record_start(&p, &caps, dir, 2.5), 0);
+	say_go(go.buf);
+	assert_int_equal(perf_record_wait_ready(&p, 60), -1);
+	free(p.data_path);
+	assert_workload(dir, "sleep 2.500\n");
 
 	fake_perf(dir, go.buf, true);
 	assert_int_equal(perf_record_start(&p, &caps, dir, 0), 0);
