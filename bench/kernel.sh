@@ -22,7 +22,16 @@
 #      jobs/short/aim7-fs-1brd.yaml), 5 boots each under icount and TCG:
 #      wall time per run, the metric's mean and stddev%, and the reclaim
 #      counters' means
-# `bench/kernel.sh small` runs 5 alone, `bench/kernel.sh seeds` 6 alone.
+#   7. seed 002's table: aim7 disk_rr over brd on btrfs, ext4 and xfs
+#      (jobs/short/aim7-fs-1brd.yaml, split as lkp splits it) on four
+#      kernels of make demo-seed's tree -- the planted commit's parent,
+#      the planted commit, seed-v2 and seed-v3, as seed 002 compares the
+#      parent, the first bad commit and a fixes branch's base and head --
+#      small config, icount, 2 NUMA nodes, $SEED002_RUNS runs (default 1)
+#      a kernel and fs: the compare table of each fs, and
+#      aim7.jobs-per-min across the three as one table (compare --metric)
+# `bench/kernel.sh small` runs 5 alone, `bench/kernel.sh seeds` 6 alone,
+# `bench/kernel.sh seed002` 7 alone.
 #
 # Needs the kernel packages (scripts/deps.sh kernel) and a built perfbot.
 # Run it with `nice -n 10` on a shared machine.  Timings under TCG are
@@ -124,6 +133,40 @@ EOF
 		done
 	done
 }
+seed002() {
+	runs=${SEED002_RUNS:-1}
+	echo "== 7. seed 002's table: aim7 disk_rr on btrfs/ext4/xfs over brd, 4 kernels" \
+		"(small config, icount, 2 NUMA nodes, $runs run(s) each)"
+	sh scripts/make-seed-kernel-repo.sh "$repo" >/dev/null
+	$PERFBOT split-job -o "$B/atoms" jobs/short/aim7-fs-1brd.yaml >/dev/null
+	t0=$(now)
+	for c in refs/seed/planted^ refs/seed/planted seed-v2 seed-v3; do
+		sha=$(git -C "$repo" rev-parse "$c")
+		img=$($PERFBOT kernel build --tree "$repo" --commit "$sha" --config small 2>"$B/err") ||
+			{ cat "$B/err"; exit 1; }
+		for j in "$B"/atoms/*.yaml; do
+			t1=$(now)
+			$PERFBOT run --accel icount --numa 2 --mem 1G -n "$runs" -r "$B/s002" \
+				--kernel "$img" "$j" >/dev/null 2>"$B/err" || { tail -n 5 "$B/err"; exit 1; }
+			echo "$c ($(echo "$sha" | cut -c1-12)) $(basename "$j" .yaml | sed 's/.*-1BRD_512M-\([a-z0-9]*\)-.*/\1/'):" \
+				"$(secs "$t1" "$(now)") s"
+		done
+	done
+	echo "total: $(secs "$t0" "$(now)") s"
+	# a result root per fs and kernel: <root>/aim7/<fs params>/<box>/<rootfs>/<kconfig>/<cc>/<sha>
+	order() { for c in refs/seed/planted^ refs/seed/planted seed-v2 seed-v3; do
+		ls -d "$B"/s002/aim7/*-$1-*/*/*/*/*/"$(git -C "$repo" rev-parse "$c")"; done; }
+	for fs in btrfs ext4 xfs; do
+		echo "-- $fs"
+		$PERFBOT compare $(order $fs) | grep -v "^$" | head -n 40
+	done
+	echo "-- aim7.jobs-per-min, a row per fs"
+	$PERFBOT compare --metric aim7.jobs-per-min $(for fs in btrfs ext4 xfs; do order $fs; done)
+}
+if [ "${1:-}" = seed002 ]; then
+	seed002
+	exit 0
+fi
 if [ "${1:-}" = seeds ]; then
 	seeds
 	exit 0
@@ -184,3 +227,4 @@ echo "total: $(secs "$t0" "$t1") s"
 
 small
 seeds
+seed002

@@ -3,6 +3,7 @@
 #include "monitor/monitor.h"
 #include "parse/parser.h"
 #include "util/fileio.h"
+#include "util/proc.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -108,8 +109,7 @@ static bool runs_sleep_below(pid_t pid, int depth)
 	bool found = false;
 	char *save = NULL;
 
-	strbuf_addf(&path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
-	if (read_file_quiet(&kids, path.buf, 4096) < 0)
+	if (proc_children(pid, PROC_CHILDREN_AUTO, &kids) < 0)
 		goto out;
 	for (char *tok = strtok_r(kids.buf, " \n", &save); tok && !found;
 	     tok = strtok_r(NULL, " \n", &save)) {
