@@ -160,7 +160,10 @@ static void perf_stop(struct perf_proc *p)
 	/* the group: perf and its sleep, as ^C would (the guard of
 	 * die_with_parent ignores it) */
 	kill(-p->cp.pid, SIGINT);
-	for (int i = 0; i < 500; i++) {
+	/* perf record then writes out its buffers and header: seconds in an
+	 * emulated guest (a SIGKILL then left a file perf report reads as
+	 * empty), so a minute before it is killed */
+	for (int i = 0; i < 6000; i++) {
 		if (poll_command(&p->cp) != 1)
 			break;
 		usleep(10000);
@@ -275,7 +278,9 @@ int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 		strbuf_addstr(&dur, "2147483647");
 	/* -F 1000 with cpu-clock; lkp samples cycles every 1000003 events */
 	bool cycles = !strcmp(caps->record_event, "cycles:pp");
-	char *argv[] = { "perf", "record", "-q", "-a", "-g", "-e", (char *)caps->record_event,
+	/* -B -N: no build-id pass over every sample at exit (perf report
+	 * runs right after, on the same machine, so the files are those) */
+	char *argv[] = { "perf", "record", "-q", "-a", "-g", "-B", "-N", "-e", (char *)caps->record_event,
 			 cycles ? "-c" : "-F", cycles ? "1000003" : "1000",
 			 "-o", data.buf, "--", "sleep", dur.buf, NULL };
 	child_process_init(&p->cp);
