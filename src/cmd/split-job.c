@@ -41,7 +41,7 @@ static int save_atom(struct job *atom, void *data)
 static int add_override(struct job_value *overrides, const char *kv)
 {
 	struct job *j;
-	struct job_load_opts o = { NULL, true };
+	struct job_load_opts o = { .no_check = true };
 
 	if (job_load_string(kv, strlen(kv), "<-s>", &o, &j) < 0)
 		return -1;
@@ -149,7 +149,7 @@ int cmd_split_job(int argc, char **argv)
 		goto out;
 	}
 	for (int i = optind; i < argc && !ret; i++) {
-		struct job_load_opts lo = { opts.include_dirs, false };
+		struct job_load_opts lo = { .include_dirs = opts.include_dirs };
 		struct strbuf text = STRBUF_INIT, prefix = STRBUF_INIT;
 		const char *base = strrchr(argv[i], '/');
 		struct out_ctx oc;

@@ -139,6 +139,11 @@ struct job_load_opts {
 	/* Skip the key and type checks of step 3 (for files that are not
 	 * jobs, such as lkp's program include files). */
 	bool no_check;
+	/* Refuse every `<<:` include, reading no file: for job text from
+	 * the lab queue, which any submitter writes (perfbot queue submit
+	 * expands includes before queueing) and a worker must not make read
+	 * files of its box. */
+	bool no_includes;
 };
 
 /*

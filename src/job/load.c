@@ -283,6 +283,13 @@ static int do_include(struct expansion *x, const char *content, size_t clen,
 	bool hidden;
 	int ret = -1, is_job;
 
+	if (x->no_includes) {
+		/* before the name is even parsed: nothing of the box is read */
+		error("%s:%d:%d: '<<:' includes a file, which a queued job may not do "
+		      "(perfbot queue submit expands includes before queueing)",
+		      src->name, lineno, col);
+		goto out;
+	}
 	while (clen && (content[clen - 1] == ' ' || content[clen - 1] == '\r'))
 		clen--;
 	if (clen && content[0] == '{') {
@@ -536,6 +543,7 @@ static int load_string(const char *text, size_t len, const char *name,
 	strbuf_init(&x.text, len + 64);
 	x.include_dirs = job_default_include_dirs(opts->include_dirs, buf);
 	x.quote_templates = quote;
+	x.no_includes = opts->no_includes;
 	src = src_new(name);
 	ret = expand_text(&x, text, len, src, "", 0, true);
 	src_put(src);

@@ -111,7 +111,7 @@ static int load_one(struct defaults_ctx *c, const char *key, const char *name,
 	struct strbuf yaml = STRBUF_INIT;
 	struct job_value *ctxmap = NULL;
 	struct job *inc = NULL;
-	struct job_load_opts o = { c->dirs, true };
+	struct job_load_opts o = { .include_dirs = c->dirs, .no_check = true };
 	int ret = 0;
 
 	if (!include_file(c->dirs, key, name, &path, &label))
@@ -560,7 +560,7 @@ static void load_hosts(struct job *base, const char *const *dirs)
 	struct strbuf path = STRBUF_INIT;
 
 	for (const char *const *d = dirs; group && !strchr(group, '/') && d && *d; d++) {
-		struct job_load_opts o = { dirs, true };
+		struct job_load_opts o = { .include_dirs = dirs, .no_check = true };
 		struct job *hw;
 
 		strbuf_reset(&path);

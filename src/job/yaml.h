@@ -30,6 +30,7 @@ struct expansion {
 	size_t nr_marks, alloc_marks;
 	const char *const *include_dirs;
 	bool quote_templates;
+	bool no_includes;          /* job_load_opts' */
 };
 
 /*

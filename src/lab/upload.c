@@ -617,7 +617,8 @@ int lab_check_root(long long id, const struct lab_job_identity *q, const char *b
 		      shown.buf, problem ? problem : "another number of them");
 		goto out;
 	}
-	if (job_load_string(q->job, strlen(q->job), q->name, NULL, &job) < 0)
+	if (job_load_string(q->job, strlen(q->job), q->name,
+			    &(struct job_load_opts){ .no_includes = true }, &job) < 0)
 		goto out;
 	if (!(tc = job_testcase(job, &key)))
 		tc = "";

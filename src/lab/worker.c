@@ -267,7 +267,8 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 	memset(&res, 0, sizeof(res));
 	memset(&img, 0, sizeof(img));
 	path_join(&base, jobdir, "result");
-	if (job_load_string(c->job, strlen(c->job), c->name, NULL, &job) < 0)
+	if (job_load_string(c->job, strlen(c->job), c->name,
+			    &(struct job_load_opts){ .no_includes = true }, &job) < 0)
 		goto out;
 	/* this box is where it runs: testbox, and what the submitter left
 	 * open (see src/cmd/queue.c) */

@@ -382,6 +382,30 @@ test_expect_success 'worker --allow: a job not allowed fails with the reason and
 		grep -q "this worker runs no build commands from the queue (start it with --allow-build)"
 '
 
+test_expect_success 'a queued job never makes a box read a file: includes expanded on submit, refused on the box' '
+	db=$(lab_db inc) && S=$(url inc sub) &&
+	# a submitter writing the queue directly: the box reads and runs nothing
+	printf "mytest:\n  command: \"touch $TRASH/pwned; echo score: 1\"\n" >box.yaml &&
+	$PSQL "$S" -c "SELECT perfbot.submit(\$\$evil.yaml\$\$,
+		\$\$testcase: mytest
+<< : $TRASH/box.yaml
+\$\$, NULL, NULL, NULL, NULL, 5, 1, 1)" >/dev/null &&
+	perfbot worker --db "$(url inc box1)" --once --dir w 2>err &&
+	grep -q "(evil.yaml): claimed" err &&
+	! test -e "$TRASH/pwned" &&
+	sql inc "SELECT state || \$\$ \$\$ || last_error FROM perfbot.queue WHERE id = 1" >e &&
+	grep -q "^failed attempt 1: .*evil.yaml:2:1: .<<:. includes a file, which a queued job may not do (perfbot queue submit expands includes before queueing)$" e &&
+	test "$(sql inc "SELECT count(*) FROM perfbot.upload")" = 0 &&
+	# queue submit expands the includes: the queue holds the whole job, which runs
+	printf "runtime: 7\n" >base.yaml &&
+	job j.yaml "echo score: 1" "<< : base.yaml" &&
+	perfbot queue submit --db "$S" j.yaml >/dev/null &&
+	sql inc "SELECT job FROM perfbot.queue WHERE id = 2" >atom &&
+	grep -q "^runtime: 7$" atom && ! grep -q "<<" atom &&
+	perfbot worker --db "$(url inc box1)" --once --dir w 2>err &&
+	grep -q "done, results uploaded" err
+'
+
 test_expect_success 'worker --user: the job runs as an unprivileged user' '
 	test "$(id -u)" = 0 || { echo "# skipped: not root"; return 0; } &&
 	db=$(lab_db asuser) && S=$(url asuser sub) &&

@@ -67,7 +67,7 @@ static struct job *load_str(const char *text)
 static struct job *load_any(const char *text)
 {
 	struct job *j;
-	struct job_load_opts o = { NULL, true };
+	struct job_load_opts o = { .no_check = true };
 	assert_int_equal(job_load_string(text, strlen(text), "t.yaml", &o, &j), 0);
 	return j;
 }
@@ -256,7 +256,7 @@ static void test_round_trip(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		struct job *a, *b;
-		struct job_load_opts o = { NULL, true };
+		struct job_load_opts o = { .no_check = true };
 		char *y1, *y2;
 
 		assert_int_equal(job_load_string(texts[i], strlen(texts[i]), "a.yaml", &o, &a), 0);
@@ -277,7 +277,7 @@ static void test_long_plain_wraps(void **state)
 {
 	struct job *j = job_new();
 	struct job *back;
-	struct job_load_opts o = { NULL, true };
+	struct job_load_opts o = { .no_check = true };
 	char *y;
 
 	(void)state;
@@ -359,7 +359,7 @@ static void test_includes(void **state)
 {
 	char *dirs_buf[2];
 	const char *dirs[2];
-	struct job_load_opts o = { NULL, false };
+	struct job_load_opts o = { 0 };
 	struct job *j;
 	char *p;
 
@@ -411,7 +411,7 @@ static void test_includes(void **state)
 
 static void test_include_errors(void **state)
 {
-	struct job_load_opts o = { NULL, false };
+	struct job_load_opts o = { 0 };
 	char *p;
 	struct job *j;
 	char *msg;
@@ -472,7 +472,7 @@ static void test_include_not_job_yaml(void **state)
 		"SECRET" "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx: 1\n",
 	};
-	struct job_load_opts o = { NULL, true };
+	struct job_load_opts o = { .no_check = true };
 	struct stderr_capture cap;
 	struct job *j;
 	(void)state;
@@ -528,6 +528,53 @@ static void test_include_not_job_yaml(void **state)
 	}
 }
 
+/*
+ * A job from the lab queue (no_includes): any submitter wrote its text,
+ * so no '<<:' of it may make the box read a file, even a job YAML one
+ * that exists (here ok.yaml beside the job); the same text loads
+ * without the option.
+ */
+static void test_no_includes(void **state)
+{
+	static const char *const texts[] = {
+		"testcase: x\n<<: ok.yaml\n",
+		"testcase: x\nfs:\n  << : ok.yaml\n",
+		"testcase: x\n<<: {file: ok.yaml, runtime: 1}\n",
+		"testcase: x\n<< :  \"ok.yaml\"\n",
+	};
+	struct job_load_opts o = { .no_includes = true };
+	struct stderr_capture cap;
+	struct job *j;
+	char *name;
+	(void)state;
+
+	put("qi/ok.yaml", "runtime: 1\n");
+	name = path_of("qi/job.yaml");
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++) {
+		const char *t = texts[i];
+		char *msg;
+		int ret;
+
+		assert_int_equal(job_load_string(t, strlen(t), name, NULL, &j), 0);
+		msg = yaml_of(j);
+		assert_non_null(strstr(msg, "runtime: 1"));
+		free(msg);
+		job_free(j);
+		capture_start(&cap);
+		ret = job_load_string(t, strlen(t), name, &o, &j);
+		msg = capture_end(&cap);
+		if (ret != -1 || j || !strstr(msg, "qi/job.yaml:") ||
+		    !strstr(msg, ": '<<:' includes a file, which a queued job may not do "
+			    "(perfbot queue submit expands includes before queueing)\n") ||
+		    strchr(msg, '\n') != msg + strlen(msg) - 1)
+			fail_msg("input %zu: %d '%s'", i, ret, msg);
+		free(msg);
+	}
+	/* an alias merge is no file: it stays refused as before */
+	expect_load_error("base: &b {x: 1}\n<<: *b\n", &o, "YAML merge keys are not supported");
+	free(name);
+}
+
 /* ---- checks --------------------------------------------------------- */
 
 static void test_check_errors(void **state)
@@ -555,9 +602,9 @@ static void test_check_errors(void **state)
 	expect_load_error("- a\n- b\n", NULL,
 			  "t.yaml:1:1: expected a mapping of keys at the top of the job, got a list");
 	expect_load_error("suite: x\n? [a]\n: b\n", NULL, "expected a plain key");
-	expect_load_error("suite: x\nb: *nope\n", &(struct job_load_opts){ NULL, true },
+	expect_load_error("suite: x\nb: *nope\n", &(struct job_load_opts){ .no_check = true },
 			  "expected a defined anchor for this alias");
-	expect_load_error("base: &b {x: 1}\n<<: *b\n", &(struct job_load_opts){ NULL, true },
+	expect_load_error("base: &b {x: 1}\n<<: *b\n", &(struct job_load_opts){ .no_check = true },
 			  "YAML merge keys are not supported");
 }
 
@@ -569,7 +616,7 @@ static void test_check_errors(void **state)
  */
 static void test_aliases(void **state)
 {
-	struct job_load_opts any = { NULL, true };
+	struct job_load_opts any = { .no_check = true };
 	struct strbuf laughs = STRBUF_INIT;
 	struct job *j;
 	(void)state;
@@ -707,7 +754,7 @@ static void expect_bytes_error(const char *text, size_t len, const char *want)
 static void test_fuzz_found(void **state)
 {
 	static const char nul[] = "suite: a\0b\nruntime: 1\n";
-	struct job_load_opts o = { NULL, false };
+	struct job_load_opts o = { 0 };
 	struct job *j, *again;
 	char *p, *y;
 
@@ -907,7 +954,7 @@ static void test_percentages(void **state)
 static void pp(const char *text, const char *const *dirs, const char *want)
 {
 	struct job *j;
-	struct job_load_opts o = { dirs, true };
+	struct job_load_opts o = { .include_dirs = dirs, .no_check = true };
 	struct strbuf sb = STRBUF_INIT;
 
 	assert_int_equal(job_load_string(text, strlen(text), "pp.yaml", &o, &j), 0);
@@ -949,7 +996,7 @@ static void test_path_params(void **state)
 	/* a share of the CPUs runs as a number but names the result as written */
 	{
 		struct job *j;
-		struct job_load_opts o = { NULL, true };
+		struct job_load_opts o = { .no_check = true };
 		struct strbuf sb = STRBUF_INIT;
 		const char *t = "suite: x\nnr_threads: 100%\nhackbench:\n  mode: process\n";
 		assert_int_equal(job_load_string(t, strlen(t), "pp.yaml", &o, &j), 0);
@@ -1070,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_load_and_get),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_include_not_job_yaml),
+		cmocka_unit_test(test_no_includes),
 		cmocka_unit_test(test_get_int_error),
 		cmocka_unit_test(test_scalar_types),
 		cmocka_unit_test(test_to_yaml_layout),

@@ -28,7 +28,7 @@ static void test_ctx(struct runner_ctx *ctx)
  * lkp parser). */
 static struct job *load(const char *yaml)
 {
-	static const struct job_load_opts opts = { NULL, true };
+	static const struct job_load_opts opts = { .no_check = true };
 	struct job *job = NULL;
 
 	assert_int_equal(job_load_string(yaml, strlen(yaml), "t.yaml", &opts, &job), 0);

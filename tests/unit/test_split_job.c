@@ -73,7 +73,7 @@ static void atoms_release(struct atoms *a)
 static void split_text(const char *text, const struct split_opts *o, struct atoms *a)
 {
 	struct job *j;
-	struct job_load_opts lo = { o->include_dirs, false };
+	struct job_load_opts lo = { .include_dirs = o->include_dirs };
 
 	assert_int_equal(job_load_string(text, strlen(text), "j.yaml", &lo, &j), 0);
 	a->prefix = "j";
@@ -92,7 +92,7 @@ static void test_deep_dotted_key(void **state)
 	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
 	struct atoms a = { .nr = 0 };
 	struct strbuf text = STRBUF_INIT;
-	struct job_load_opts lo = { no_dirs, false };
+	struct job_load_opts lo = { .include_dirs = no_dirs };
 	struct job *again;
 	const char *p;
 	int depth = 0;
@@ -175,7 +175,7 @@ static void test_commit_rootfs_names(void **state)
 static void test_multi_doc_and_overrides(void **state)
 {
 	struct job *ov;
-	struct job_load_opts lo = { NULL, true };
+	struct job_load_opts lo = { .no_check = true };
 	struct split_opts o = { no_dirs, "box", "x86_64", NULL, NULL, NULL, false };
 	struct atoms a = { .nr = 0 };
 
@@ -210,7 +210,7 @@ static void test_include_defaults(void **state)
 	struct atoms a = { .nr = 0 };
 
 	(void)state;
-	assert_int_equal(job_load_opts(DATA "/demo.yaml", &(struct job_load_opts){ dirs, false }, &j), 0);
+	assert_int_equal(job_load_opts(DATA "/demo.yaml", &(struct job_load_opts){ .include_dirs = dirs }, &j), 0);
 	a.prefix = "demo";
 	a.dirs = dirs;
 	assert_int_equal(job_split(j, DATA "/demo.yaml", &o, collect, &a), 0);
@@ -243,7 +243,7 @@ static void test_include_defaults(void **state)
 static void erb(const char *tmpl, const char *jobtext, const char *___, const char *want)
 {
 	struct job *j;
-	struct job_load_opts lo = { NULL, true };
+	struct job_load_opts lo = { .no_check = true };
 	struct strbuf out = STRBUF_INIT;
 	struct job_value *u = ___ ? job_scalar_new(___) : NULL;
 
@@ -378,7 +378,7 @@ static void test_template_error_in_split(void **state)
 	dirs[1] = NULL;
 	o.include_dirs = dirs;
 	assert_int_equal(job_load_string("suite: x\nbroken: v\n", 19, "j.yaml",
-					 &(struct job_load_opts){ dirs, false }, &j), 0);
+					 &(struct job_load_opts){ .include_dirs = dirs }, &j), 0);
 	a.prefix = "j";
 	a.dirs = dirs;
 	struct stderr_capture cap;
@@ -530,7 +530,7 @@ static void test_double_brace_templates(void **state)
 		strbuf_reset(&q);
 		job_quote_templates("suite: hackbench\nhackbench:\n  loops: {{ 1 2 }}\n", &q);
 		assert_int_equal(job_load_string(q.buf, q.len, "j.yaml",
-						 &(struct job_load_opts){ no_dirs, false }, &j), 0);
+						 &(struct job_load_opts){ .include_dirs = no_dirs }, &j), 0);
 		capture_start(&cap);
 		ret = job_split(j, "j.yaml", &o, collect, &a);
 		msg = capture_end(&cap);
@@ -610,7 +610,7 @@ static void test_templates_in_included_file(void **state)
 {
 	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
 	struct atoms a = { .nr = 0 };
-	struct job_load_opts lo = { no_dirs, false };
+	struct job_load_opts lo = { .include_dirs = no_dirs };
 	struct strbuf path = STRBUF_INIT;
 	const char *text = "<<: base.yaml\n";
 	struct job *j;
@@ -663,7 +663,7 @@ static void test_params_map(void **state)
 	struct strbuf root = STRBUF_INIT;
 	const char *dirs[2];
 	struct job *j;
-	struct job_load_opts lo = { NULL, true };
+	struct job_load_opts lo = { .no_check = true };
 	const char *t = "nr_cpu: 8\nmemory: 4G\ndisk: 1BRD_32G\nfs: xfs\nnr_threads: 50%\n"
 			"runtime: 5m\ncpuset.cpus: all\nx:\n  disk: 2SSD\nsize: 1G\n";
 	const struct job_value *v;
@@ -772,7 +772,7 @@ static void test_conformance(void **state)
 		struct strbuf path = STRBUF_INIT;
 
 		strbuf_addf(&path, "spec/fixtures/split-job/%s.yaml", jobs[i].job);
-		assert_int_equal(job_load_opts(path.buf, &(struct job_load_opts){ dirs, false }, &j), 0);
+		assert_int_equal(job_load_opts(path.buf, &(struct job_load_opts){ .include_dirs = dirs }, &j), 0);
 		a.prefix = jobs[i].job;
 		a.dirs = dirs;
 		assert_int_equal(job_split(j, path.buf, &o, collect, &a), 0);
@@ -824,7 +824,7 @@ static void test_conformance(void **state)
 		assert_int_equal(read_file(&text, "spec/fixtures/split-job/compatible.yaml"), 0);
 		job_refine_compatible(text.buf, &refined);
 		assert_int_equal(job_load_string(refined.buf, refined.len, "compatible.yaml",
-						 &(struct job_load_opts){ dirs, false }, &j), 0);
+						 &(struct job_load_opts){ .include_dirs = dirs }, &j), 0);
 		a.prefix = "compatible";
 		a.dirs = dirs;
 		o.testbox = "some-host";
