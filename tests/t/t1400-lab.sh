@@ -406,6 +406,30 @@ test_expect_success 'a queued job never makes a box read a file: includes expand
 	grep -q "done, results uploaded" err
 '
 
+# root fetching into a result tree another user (nobody) can write
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1; then
+	chmod 755 "$TRASH"
+	test_expect_success 'queue fetch: links planted at its .fetch-<run>.<pid> names receive nothing' '
+		db=$(lab_db fl) && S=$(url fl sub) &&
+		job j.yaml "echo score: 3" &&
+		perfbot queue submit --db "$S" j.yaml -n 2 >/dev/null &&
+		perfbot worker --db "$(url fl box1)" --once --dir w 2>err &&
+		perfbot queue fetch --db "$S" 1 -r got >out &&
+		rel=$(sed -n "s|^got/||; s/: 2 runs$//p" out) && test -n "$rel" &&
+		mkdir shared victim && chown nobody shared &&
+		runuser -u nobody -- mkdir -p "shared/$rel" &&
+		test_must_fail 1 sh -c "for k in 0 1; do
+				runuser -u nobody -- ln -s $PWD/victim shared/$rel/.fetch-\$k.\$\$ || exit 9
+			done
+			exec \"$PERFBOT\" queue fetch --db \"$S\" 1 -r shared" >out 2>err &&
+		test -z "$(ls -A victim)" &&
+		test "$(wc -l <err)" = 1 &&
+		grep -q "^perfbot: cannot create .*/.fetch-0\.[0-9]*.: it exists and is not a directory of ours$" err &&
+		test "$(find "shared/$rel" -maxdepth 1 -name ".fetch-*" -type l | wc -l)" = 2 &&
+		test "$(find "shared/$rel" -mindepth 1 -maxdepth 1 ! -name ".fetch-*" | wc -l)" = 0
+	'
+fi
+
 test_expect_success 'worker --user: the job runs as an unprivileged user' '
 	test "$(id -u)" = 0 || { echo "# skipped: not root"; return 0; } &&
 	db=$(lab_db asuser) && S=$(url asuser sub) &&
