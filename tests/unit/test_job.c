@@ -575,6 +575,52 @@ static void test_no_includes(void **state)
 	free(name);
 }
 
+/*
+ * Two '' escapes in a row in a single-quoted value: libfyaml 0.7 reads
+ * 'x''''y' as x''' and, from four in a row, fails and leaks (fuzzing);
+ * refused before it reads them, in the job or an include, naming the
+ * line and column, in a comment too (lkp's include rule reads a flow
+ * include after '#').  One escape, and two quotes in a row, still load.
+ */
+static void test_quote_runs(void **state)
+{
+	static const char what[] = "four single quotes in a row, which the YAML library "
+		"(libfyaml 0.7) misreads in a single-quoted value (write each as \\x27 in "
+		"double quotes)\n";
+	struct stderr_capture cap;
+	struct strbuf want = STRBUF_INIT;
+	struct job *j;
+	char *p, *msg;
+	(void)state;
+
+	strbuf_addf(&want, "t.yaml:2:8: %s", what);
+	expect_load_error("suite: x\nvar: 'x''''y'\n", NULL, want.buf);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "t.yaml:1:4: %s", what);
+	expect_load_error("a: ''''''''''''\n", &(struct job_load_opts){ .no_check = true },
+			  want.buf);
+	/* a comment too: lkp's include rule reads a flow include after '#' */
+	strbuf_reset(&want);
+	strbuf_addf(&want, "t.yaml:1:19: %s", what);
+	expect_load_error("#<<: {file: a, b: ''''}\nsuite: x\n", NULL, want.buf);
+	/* in an include, before its check reads it */
+	put("qr/inc.yaml", "# one: ''\nvar: 'x''''''''y'\n");
+	put("qr/job.yaml", "suite: x\n<<: inc.yaml\n");
+	p = path_of("qr/job.yaml");
+	capture_start(&cap);
+	assert_int_equal(job_load(p, &j), -1);
+	msg = capture_end(&cap);
+	if (!strstr(msg, "qr/inc.yaml:2:8: ") || !strstr(msg, what))
+		fail_msg("'%s'", msg);
+	free(msg);
+	free(p);
+	j = load_any("# ''\na: 'it''s'\nb: \"''\"\n");
+	assert_string_equal(job_get(j, "a"), "it's");
+	assert_string_equal(job_get(j, "b"), "''");
+	job_free(j);
+	strbuf_release(&want);
+}
+
 /* ---- checks --------------------------------------------------------- */
 
 static void test_check_errors(void **state)
@@ -1118,6 +1164,7 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_include_not_job_yaml),
 		cmocka_unit_test(test_no_includes),
+		cmocka_unit_test(test_quote_runs),
 		cmocka_unit_test(test_get_int_error),
 		cmocka_unit_test(test_scalar_types),
 		cmocka_unit_test(test_to_yaml_layout),
