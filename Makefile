@@ -313,6 +313,10 @@ $(STATIC_BINS): static-from-build
 	@mkdir -p $(dir $@)
 	cp build/static/$(notdir $@) $@
 endif
+# what the shared-tree rules (O_EXCL temps, fresh run dirs) cost (bench/shared-tree.sh)
+$(BUILD)/bench/shared-tree: bench/shared-tree.c $(BUILD)/libperfbot.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfbot.a $(LIBS)
 # the lab queue's claim/complete throughput and upload time (bench/queue.sh)
 $(BUILD)/bench/queue-bench: bench/queue-bench.c $(BUILD)/libperfbot.a
 	@mkdir -p $(dir $@)
