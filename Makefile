@@ -120,7 +120,7 @@ check-e2e: $(PERFBOT)
 # PERFBOT_REQUIRE, a test that would skip for want of one fails instead
 # (tests/t/lib.sh, test_have; tests/unit/test_helpers.h), so that CI
 # never loses a check silently.  make check alone still skips.
-CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox vmlinuz \
+CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox vmlinuz valgrind \
 	postgresql netns conformance
 
 # no cycle and no include upward between src/'s directories (doc/design/layers.md)

@@ -21,9 +21,10 @@ BUILD_PKGS="gcc make pkg-config libfyaml-dev libjson-c-dev zlib1g-dev
 # filesystems on loop devices, the Debian benchmarks, perf, a kernel
 # under test (Debian's packaged kernel booted in QEMU; CI builds none),
 # a throwaway PostgreSQL server for lab mode (tests/pg.sh) and network
-# namespaces; man renders the pages make install puts in place.
+# namespaces; man renders the pages make install puts in place; valgrind
+# counts instructions (`measure: instructions`).
 TEST_PKGS="python3 chromium e2fsprogs xfsprogs btrfs-progs kmod mount
-	procps linux-perf ca-certificates rt-tests stress-ng fio
+	procps linux-perf ca-certificates rt-tests stress-ng fio valgrind
 	qemu-system-x86 busybox-static linux-image-amd64
 	postgresql-15 iproute2 man-db"
 # make demo: bisect with monitors and perf-profile.

@@ -73,6 +73,7 @@ static const struct known_key {
 	/* read by perfbot run (src/run/desc.c) */
 	{ "nr_run", KS_SCALAR }, { "interval", KS_SCALAR }, { "monitor_delay", KS_SCALAR },
 	{ "perfbot", KS_ANY }, { "name", KS_SCALAR }, { "cpuset", KS_SCALAR },
+	{ "measure", KS_SCALAR },
 	/* read by lkp's own scripts (bin/lkp-setup-rootfs, lib/job.sh) */
 	{ "force_reboot", KS_ANY }, { "set_nic_irq_affinity", KS_ANY },
 	{ NULL, KS_ANY }

@@ -5,6 +5,7 @@
 #include "monitor/monitor.h"
 #include "monitor/sampler.h"
 #include "util/duration.h"
+#include "util/run_command.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -318,6 +319,29 @@ static int decode_cpuset(struct job_desc *d, const struct run_opts *opts)
 	return 0;
 }
 
+static int decode_measure(struct job_desc *d, const struct run_opts *opts)
+{
+	const struct job_value *v = job_lookup(d->job, "measure");
+	const char *s = job_value_text(v);
+	struct strbuf where = STRBUF_INIT;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	job_source_line(v, &where);
+	if (!s || (strcmp(s, "time") && strcmp(s, "instructions")))
+		ret = error("%s: 'measure' expected time or instructions, got '%s'", where.buf,
+			    job_value_shown(v));
+	else if ((d->measure_instructions = !strcmp(s, "instructions")) && opts->backend)
+		ret = error("%s: 'measure: instructions' counts a benchmark on this machine; a "
+			    "kernel under test counts instructions with --accel icount", where.buf);
+	else if (d->measure_instructions && !program_in_path("valgrind"))
+		ret = error("%s: 'measure: instructions' needs valgrind (Debian package valgrind), "
+			    "not found in $PATH", where.buf);
+	strbuf_release(&where);
+	return ret;
+}
+
 static int decode_benchmark(struct job_desc *d, const struct run_opts *opts)
 {
 	struct runner_ctx ctx;
@@ -367,6 +391,7 @@ int job_desc_decode(const struct job *job, const struct run_opts *opts,
 	    decode_times(d, opts) < 0 ||
 	    decode_result_path(d, opts) < 0 || decode_setup(d) < 0 ||
 	    decode_monitors(d, opts) < 0 || decode_cpuset(d, opts) < 0 ||
+	    decode_measure(d, opts) < 0 ||
 	    decode_benchmark(d, opts) < 0)
 		return -1;
 	return 0;

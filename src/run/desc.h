@@ -52,6 +52,14 @@
  *                 `perf-profile: {delay: D, duration: D}`; 0
  *   cpuset        opts->cpuset, else `cpuset` ("0-1": digits, ',' and
  *                 '-'); NULL when neither
+ *   measure_instructions
+ *                 `measure: instructions` (`measure: time`, the default,
+ *                 is the wall clock alone): each run also counts the
+ *                 benchmark's instructions under valgrind's cachegrind
+ *                 (run/run_impl.h's run_count_instructions).  Other
+ *                 values are an error, and so are a backend (a kernel
+ *                 under test counts with --accel icount) and no valgrind
+ *                 in $PATH
  *   command       the benchmark: opts->command (argv), else
  *                 `mytest: {command: ...}` (shell), else the argv the
  *                 runner builds from the job's options (runner/runner.h;
@@ -106,6 +114,7 @@ struct job_desc {
 	struct strbuf result_path;      /* below the result base */
 	struct strbuf name;             /* a mytest job's name, or empty */
 	const char *cpuset;             /* CPUs to pin the benchmark to, or NULL */
+	bool measure_instructions;      /* `measure: instructions` */
 };
 
 #define JOB_DESC_INIT { .bench_argv = ARGV_LIST_INIT, .missing = STRBUF_INIT, \

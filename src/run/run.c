@@ -241,6 +241,9 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	struct run_cgroup cg;
 	bool cg_on = false;
 	struct meanwhile_snap snap0, snap1;
+	/* the benchmark's environment, kept for the count under cachegrind */
+	struct strbuf rundir_env = STRBUF_INIT;
+	char **env = NULL;
 	int ret = -1;
 
 	memset(&cg, 0, sizeof(cg));
@@ -248,6 +251,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	strbuf_reset(&rc->log);
 	strbuf_reset(&rc->isolation);
 	rc->has_mw = false;
+	rc->has_instructions = false;
 	if (run_dir_begin(rc->result_root, &tmp) < 0)
 		goto out;
 	run_phase(rc, "setup in %s", tmp.buf);
@@ -317,14 +321,13 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	path_join(&path, tmp.buf, d->testcase);
 	struct strbuf errpath = STRBUF_INIT;
 	path_join(&errpath, tmp.buf, "stderr");
-	struct strbuf rundir_env = STRBUF_INIT;
 	strbuf_addf(&rundir_env, "PERFBOT_RUN_DIR=%s", tmp.buf);
 	size_t nenv = 0, nsetup = 0;
 	while (opts->env && opts->env[nenv])
 		nenv++;
 	while (setup.env && setup.env[nsetup])
 		nsetup++;
-	char **env = xcalloc(nenv + nsetup + 2, sizeof(char *));
+	env = xcalloc(nenv + nsetup + 2, sizeof(char *));
 	for (size_t i = 0; i < nenv; i++)
 		env[i] = opts->env[i];
 	for (size_t i = 0; i < nsetup; i++)
@@ -361,8 +364,6 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		cp.cgroup_kill_fd = -1;
 		started = start_command(&cp);
 	}
-	free(env);
-	strbuf_release(&rundir_env);
 	strbuf_release(&errpath);
 	if (started < 0)
 		goto out;
@@ -452,6 +453,12 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		o.why = "benchmark exited with non-zero status";
 	}
 	o.incomplete = o.timeout || o.interrupted || o.failed_exit;
+	/* `measure: instructions`: once more, under cachegrind, unmonitored */
+	if (d->measure_instructions && !o.incomplete &&
+	    run_count_instructions(rc, tmp.buf, env, cp.dir) != 0) {
+		o.incomplete = true;
+		o.why = "the count of instructions under cachegrind failed";
+	}
 
 	struct time_result tr = { 0 };
 	tr.ru = cp.ru;
@@ -497,6 +504,8 @@ out:
 		perf_record_finish(&prec, tmp.buf);
 	/* last: nothing may keep the test filesystem busy any more */
 	run_setup_undo(&setup, &rc->log);
+	free(env);
+	strbuf_release(&rundir_env);
 	strbuf_release(&tmp);
 	strbuf_release(&path);
 	return ret;

@@ -24,6 +24,10 @@
  *               output parsed; what else the machine did meanwhile
  *               (run/meanwhile.h) goes into stats.json's machine.* and the
  *               machine file
+ *   count       `measure: instructions` only: the benchmark runs once
+ *               more, unmonitored, under valgrind's cachegrind; the
+ *               instructions it executed become <testcase>.instructions
+ *               (run_impl.h's run_count_instructions, run/icount.c)
  *   stats       every <monitor>.json and the benchmark's parsed output are
  *               reduced into stats.json, with last_state.*
  *   done        the dir is renamed to "<_result_root>/K" and united

@@ -268,6 +268,13 @@ int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o
 	stats.ncols = 1;
 	if (monitors_to_stats(dir, &stats) < 0)
 		goto out;
+	if (rc->has_instructions) {
+		/* beside the benchmark's own metrics, under its name; not in
+		 * <testcase>.json, whose repeated keys are samples */
+		strbuf_addf(&text, "%s.instructions", rc->desc->testcase);
+		put_stat(&stats, text.buf, (double)rc->instructions);
+		strbuf_reset(&text);
+	}
 	put_stat(&stats, "last_state.is_incomplete_run", o->incomplete);
 	if (o->failed_exit)
 		put_stat(&stats, "last_state.exit_fail", 1);

@@ -34,6 +34,10 @@ struct run_ctx {
 	int warned_isolation;    /* said why there is none, this run_job */
 	struct meanwhile mw;     /* what else the machine did (meanwhile.h) */
 	bool has_mw;
+	/* `measure: instructions`: this run's count under cachegrind, which
+	 * run_parse_benchmark adds as <testcase>.instructions */
+	unsigned long long instructions;
+	bool has_instructions;
 };
 
 
@@ -52,6 +56,19 @@ void run_phase(struct run_ctx *rc, const char *fmt, ...);
  * appended to skipped. */
 void run_check_monitors(struct job_desc *d, const struct perf_caps *caps, const char *root,
 			struct strbuf *skipped);
+
+/* icount.c */
+/*
+ * `measure: instructions`: run the benchmark again, as run_once did (env,
+ * cwd), under valgrind's cachegrind with --trace-children, its files kept
+ * in "<dir>/cachegrind/" (cachegrind.out.<pid>, valgrind.log.<pid>, the
+ * benchmark's stdout and stderr), and set rc->instructions to the sum of
+ * their Ir.  0 counted; 1 when the count failed (valgrind or the
+ * benchmark under it failed, timed out, was interrupted, or left no
+ * summary), said with error() and in the run's log.
+ */
+int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env,
+			   const char *cwd);
 
 /* run_files.c */
 int run_parse_benchmark(struct run_ctx *rc, const char *dir);

@@ -8,7 +8,11 @@
 #include "monitor/monitor.h"
 #include "run/desc.h"
 #include "run/run_impl.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
 
 /* The command of most jobs below, so that they name a benchmark. */
 #define CMD "mytest:\n  command: sleep 0\n"
@@ -409,6 +413,70 @@ static void test_errors(void **state)
 	}
 }
 
+/* One line of error starting with expect (NULL: no error) from decoding
+ * yaml with opts. */
+static void expect_decode(const char *yaml, const struct run_opts *opts, int want_r,
+			  bool want_instructions, const char *expect)
+{
+	struct job_desc d = JOB_DESC_INIT;
+	struct stderr_capture cap;
+	struct strbuf err = STRBUF_INIT;
+	struct job *job;
+
+	capture_start(&cap);
+	int r = decode(yaml, opts, &job, &d);
+	capture_end_sb(&cap, &err);
+	if (r != want_r || (expect ? strncmp(err.buf, expect, strlen(expect)) != 0 : err.len != 0))
+		fail_msg("%s: expected %d and '%s', got %d: %s", yaml, want_r,
+			 expect ? expect : "", r, err.buf);
+	if (r == 0)
+		assert_int_equal(d.measure_instructions, want_instructions);
+	job_desc_release(&d);
+	job_free(job);
+	strbuf_release(&err);
+}
+
+/* measure: time (the default) or instructions, which needs valgrind in
+ * $PATH (a stand-in here: the test must not depend on the machine) and
+ * a benchmark on this machine. */
+static void test_measure(void **state)
+{
+	struct run_opts none = { 0 };
+	struct run_backend be = { NULL, NULL };
+	struct run_opts bopts = { .backend = &be };
+	char *dir = test_tmpdir("desc-measure");
+	struct strbuf fake = STRBUF_INIT;
+	char *path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+
+	(void)state;
+	path_join(&fake, dir, "valgrind");
+	assert_int_equal(write_file_atomic(fake.buf, "#!/bin/sh\n", 10), 0);
+	assert_int_equal(chmod(fake.buf, 0755), 0);
+	setenv("PATH", dir, 1);
+	expect_decode(CMD, &none, 0, false, NULL);
+	expect_decode(CMD "measure: time\n", &none, 0, false, NULL);
+	expect_decode(CMD "measure: instructions\n", &none, 0, true, NULL);
+	expect_decode(CMD "measure: cycles\n", &none, -1, false,
+		      "perfbot: j.yaml:3:10: 'measure' expected time or instructions, got 'cycles'\n");
+	expect_decode(CMD "measure:\n  - instructions\n", &none, -1, false,
+		      "perfbot: j.yaml:4:3: 'measure' expected time or instructions, got ");
+	expect_decode(CMD "measure: instructions\n", &bopts, -1, false,
+		      "perfbot: j.yaml:3:10: 'measure: instructions' counts a benchmark on this "
+		      "machine; a kernel under test counts instructions with --accel icount\n");
+	/* a backend measuring time is no concern of measure: */
+	expect_decode(CMD "measure: time\n", &bopts, 0, false, NULL);
+	setenv("PATH", "/nonexistent", 1);
+	expect_decode(CMD "measure: instructions\n", &none, -1, false,
+		      "perfbot: j.yaml:3:10: 'measure: instructions' needs valgrind (Debian package "
+		      "valgrind), not found in $PATH\n");
+	expect_decode(CMD "measure: time\n", &none, 0, false, NULL);
+	setenv("PATH", path, 1);
+	free(path);
+	test_rm_rf(dir);
+	free(dir);
+	strbuf_release(&fake);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_monitors),
 		cmocka_unit_test(test_setup_and_path),
 		cmocka_unit_test(test_check_monitors),
+		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,105 @@
+/*
+ * icount.c: a job with `measure: instructions` counts its benchmark's
+ * instructions under valgrind's cachegrind (run_impl.h).
+ *
+ * Why a second execution, not the timed one under valgrind: cachegrind
+ * slows a program 5-50 times, and the wall-clock metrics (the
+ * benchmark's own, time.*, the monitors') must stay those of the
+ * program as it runs.  The count is exact where the clock is not: on a
+ * loaded machine the same code gives the same count, run after run.
+ */
+#include "parse/cachegrind.h"
+#include "run/run_impl.h"
+#include "runner/runner.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/run_command.h"
+
+#include <string.h>
+#include <sys/wait.h>
+
+/* A count takes this many times the job's timeout at most (none: none). */
+#define ICOUNT_SLOWDOWN 50
+
+int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env,
+			   const char *cwd)
+{
+	const struct job_desc *d = rc->desc;
+	struct strbuf sub = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct argv_list av = ARGV_LIST_INIT;
+	struct child_process cp;
+	const char *why = NULL;
+	unsigned long long total;
+	int files, ret = 1;
+
+	path_join(&sub, dir, "cachegrind");
+	/* in the run's own new dir: a name there is not someone else's */
+	int mk = mkdir_fresh(sub.buf, 0755);
+	if (mk) {
+		why = mk > 0 ? "its directory exists and is not ours" : "no directory for it";
+		goto out;
+	}
+	argv_list_push(&av, "valgrind");
+	argv_list_push(&av, "--tool=cachegrind");
+	argv_list_push(&av, "--cache-sim=no");
+	/* a shell's children, a make's compilers: each writes its own file */
+	argv_list_push(&av, "--trace-children=yes");
+	argv_list_pushf(&av, "--cachegrind-out-file=%s/cachegrind.out.%%p", sub.buf);
+	argv_list_pushf(&av, "--log-file=%s/valgrind.log.%%p", sub.buf);
+	if (d->command)
+		for (char *const *a = d->command; *a; a++)
+			argv_list_push(&av, *a);
+	else if (d->shell_command) {
+		argv_list_push(&av, "/bin/sh");
+		argv_list_push(&av, "-c");
+		argv_list_push(&av, d->shell_command);
+	} else
+		for (size_t i = 0; i < d->bench_argv.nr; i++)
+			argv_list_push(&av, d->bench_argv.v[i]);
+	path_join(&out, sub.buf, "stdout");
+	path_join(&err, sub.buf, "stderr");
+	child_process_init(&cp);
+	cp.argv = av.v;
+	cp.env = env;
+	cp.dir = cwd;
+	cp.out_path = out.buf;
+	cp.err_path = err.buf;
+	cp.no_stdin = true;
+	cp.new_pgrp = true;
+	cp.die_with_parent = true;
+	run_phase(rc, "counting instructions under cachegrind");
+	if (start_command(&cp) < 0) {
+		why = "valgrind did not start";
+		goto out;
+	}
+	int r = finish_command(&cp, d->timeout > 0 ? d->timeout * ICOUNT_SLOWDOWN : 0,
+			       rc->opts->stop);
+	if (r == FINISH_INTERRUPTED)
+		why = "interrupted";
+	else if (r == FINISH_TIMEOUT)
+		why = "timed out";
+	else if (r < 0)
+		why = "waiting for it failed";
+	else if (!WIFEXITED(cp.status) || WEXITSTATUS(cp.status))
+		why = "the benchmark under valgrind failed";
+	else if (cachegrind_sum_dir(sub.buf, "Ir", &total, &files) < 0)
+		why = "no count in its files";
+	if (why)
+		goto out;
+	rc->instructions = total;
+	rc->has_instructions = true;
+	run_phase(rc, "counted %llu instructions in %d process%s", total, files,
+		  files == 1 ? "" : "es");
+	ret = 0;
+out:
+	if (ret)
+		error("%s: the count of instructions under cachegrind failed (run %d/%d): %s "
+		      "(see %s)", d->testcase, rc->k, rc->n, why ? why : "see above", sub.buf);
+	if (ret && why)
+		run_phase(rc, "count of instructions failed: %s", why);
+	argv_list_release(&av);
+	strbuf_release(&sub);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# measure: instructions -- each run also counts the benchmark's
+# instructions under valgrind's cachegrind (<testcase>.instructions): the
+# same code gives the same count on a busy machine, so a bisect on it
+# finds a change of a few percent that the clock would drown.
+. ./lib.sh
+
+test_have valgrind || { test_done; exit 0; }
+
+# The benchmark: a shell loop of VALUE iterations ($PERFBOT_BUILD_DIR's,
+# else 1000), one process (valgrind's start costs more than the loop);
+# with FAIL_UNDER_VALGRIND set it fails where valgrind preloads itself
+# (the count run only).
+cat >"$TRASH/bench.sh" <<'EOF2'
+#!/bin/sh
+case "${FAIL_UNDER_VALGRIND:-}:${LD_PRELOAD:-}" in 1:*vgpreload*) echo "planted failure" >&2; exit 3 ;; esac
+n=1000
+[ -f "${PERFBOT_BUILD_DIR:-}/VALUE" ] && read n <"$PERFBOT_BUILD_DIR/VALUE"
+i=0
+while [ $i -lt $n ]; do i=$((i + 1)); done
+echo "loops: $i"
+EOF2
+chmod +x "$TRASH/bench.sh"
+
+cat >"$TRASH/job.yaml" <<'EOF2'
+testcase: mytest
+measure: instructions
+EOF2
+
+# A CPU hog for the length of a test: the machine is busy on purpose.
+hog_start() { sh -c 'while :; do :; done' & hog=$!; }
+hog_stop() { kill "$hog"; wait "$hog" 2>/dev/null || true; }
+
+test_expect_success 'each run has <testcase>.instructions beside the wall clock, the same in every run' '
+	perfbot run "$TRASH/job.yaml" -n 3 -M "" --no-index -r res -- "$TRASH/bench.sh" >out 2>err &&
+	for k in 0 1 2; do
+		s=$(echo res/mytest/*/*/*/*/*/*/$k/stats.json) &&
+		grep "\"mytest.instructions\": [1-9][0-9]*,$" "$s" | sed "s/,$//" >>counts &&
+		grep -q "\"mytest.loops\": 1000," "$s" &&
+		grep -q "\"time.elapsed_time\": " "$s" &&
+		ls $(dirname "$s")/cachegrind/cachegrind.out.* >/dev/null &&
+		grep -q "counted [0-9]* instructions in [0-9]* process" $(dirname "$s")/perfbot.log || exit 1
+	done &&
+	test $(wc -l <counts) = 3 &&
+	# near exact: what may differ is the environment (the run dir s name),
+	# a few instructions
+	sed "s/.*: //" counts | sort -n >sorted &&
+	min=$(head -n 1 sorted) && max=$(tail -n 1 sorted) &&
+	test $(((max - min) * 10000)) -lt "$min" &&
+	# the timed run is not valgrind s: the loop ran twice a run
+	grep -c "^loops: 1000$" res/mytest/*/*/*/*/*/*/0/mytest >n && test "$(cat n)" = 1 &&
+	grep -q "^loops: 1000$" res/mytest/*/*/*/*/*/*/0/cachegrind/stdout
+'
+
+test_expect_success 'a count that fails marks the run incomplete, saying why' '
+	FAIL_UNDER_VALGRIND=1 test_must_fail 1 perfbot run "$TRASH/job.yaml" -M "" --no-index -r res \
+		-- "$TRASH/bench.sh" >out 2>err &&
+	grep -q "perfbot: mytest: the count of instructions under cachegrind failed (run 1/1): the benchmark under valgrind failed (see .*/cachegrind)" err &&
+	grep -q "^reason: the count of instructions under cachegrind failed$" res/mytest/*/*/*/*/*/*/0/last_state &&
+	grep -q "planted failure" res/mytest/*/*/*/*/*/*/0/cachegrind/stderr &&
+	! grep -q "mytest.instructions" res/mytest/*/*/*/*/*/*/0/stats.json
+'
+
+test_expect_success 'measure: a bad value, or no valgrind, is refused before any run' '
+	printf "testcase: mytest\nmeasure: cycles\n" >bad.yaml &&
+	test_must_fail 1 perfbot run bad.yaml -M "" --no-index -r res -- true 2>err &&
+	grep -q "bad.yaml:2:10: .measure. expected time or instructions, got .cycles." err &&
+	printf "testcase: mytest\nmeasure: time\n" >time.yaml &&
+	perfbot run time.yaml -M "" --no-index -r res -- "$TRASH/bench.sh" >out 2>err &&
+	! grep -q instructions res/mytest/*/*/*/*/*/*/0/stats.json &&
+	! test -e res/mytest/*/*/*/*/*/*/0/cachegrind &&
+	PATH=/nonexistent test_must_fail 1 "$PERFBOT" run "$TRASH/job.yaml" -M "" --no-index -r res2 \
+		-- /bin/true 2>err &&
+	grep -q "needs valgrind (Debian package valgrind), not found in \$PATH" err &&
+	! test -e res2/mytest
+'
+
+# 8 commits; from commit 5 on the loop runs 4 % longer (1000 -> 1040)
+make_repo() {
+	git init -q -b main "$1" && (
+	cd "$1" && i=0 && v=1000 &&
+	while [ $i -lt 8 ]; do
+		[ $i -eq 5 ] && v=1040
+		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
+		GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" \
+			git commit -q -m "commit $i" || exit 1
+		i=$((i + 1))
+	done
+	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
+}
+
+test_expect_success 'a bisect on mytest.instructions finds a +4 % change on a busy machine' '
+	make_repo repo &&
+	hog_start &&
+	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--metric mytest.instructions --state st --result-root res --no-index \
+		-- "$TRASH/bench.sh" >out 2>err; rc=$?; hog_stop; test $rc = 0 &&
+	want=$(git -C repo log --format=%H --grep="^commit 5$" bad) &&
+	grep -q "^first bad commit: $want (\"commit 5\")" out &&
+	# the endpoints: exact, no noise to overcome
+	grep -q "noise 0\.0*%" err
+'
+
+test_done
