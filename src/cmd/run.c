@@ -1,8 +1,10 @@
 /*
  * run.c: `perfbot run JOB.yaml [options] [-- COMMAND [ARG...]]`.
  *
- * Loads the job, splits it into atomic jobs (a job with lists runs each
- * combination in turn), and runs each with run_job() (src/run/run.h).
+ * Loads the job, splits it into atomic jobs (one per combination of a
+ * job's lists), and runs them with run_job() (src/run/run.h): several
+ * atoms on this machine take turns, one run each, round after round
+ * (run/interleave.h); a kernel's one after the other.
  *
  * SIGINT and SIGTERM set the stop flag (util/stop.h).  run_job polls it,
  * kills the benchmark's process group, marks the run incomplete and still
@@ -12,10 +14,12 @@
 #include "job/job.h"
 #include "job/split.h"
 #include "kernel/vm.h"
+#include "run/interleave.h"
 #include "run/run.h"
 #include "store/ingest.h"
 #include "util/cmdline.h"
 #include "util/stop.h"
+#include "util/xalloc.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -31,13 +35,25 @@ struct run_cmd {
 	int status;              /* worst of the atoms: 0, 1 incomplete, -1 */
 	int atoms;
 	struct strbuf said;      /* run_job's warnings said: once per invocation */
+	struct atom_runs *atoms_v;       /* the atomic jobs, in lkp's order */
+	int nr_atoms;
+	size_t alloc_atoms;
 };
 
-static int run_atom(struct job *atom, void *ctx)
+/* What the runs of one atomic job came to, over its run_job calls. */
+struct atom_runs {
+	struct job *atom;
+	int want;                /* its runs: -n, else its nr_run */
+	char *result_root;
+	int nr_runs, nr_incomplete;
+	bool united;
+};
+
+/* The atomic jobs, kept in lkp's order to be run in turns. */
+static int collect_atom(struct job *atom, void *ctx)
 {
 	struct run_cmd *rc = ctx;
-	struct run_result res;
-	int r;
+	long long nr = 1;
 
 	if (*rc->opts.stop) {
 		job_free(atom);
@@ -47,7 +63,25 @@ static int run_atom(struct job *atom, void *ctx)
 		job_free(atom);
 		return -1;
 	}
+	if (job_get_int(atom, "nr_run", &nr) < 0)
+		nr = 1;
+	ALLOC_GROW(rc->atoms_v, (size_t)rc->nr_atoms + 1, rc->alloc_atoms);
+	struct atom_runs *a = &rc->atoms_v[rc->nr_atoms++];
+	memset(a, 0, sizeof(*a));
+	a->atom = atom;
+	a->want = rc->opts.runs > 0 ? rc->opts.runs : nr > 0 && nr < 100000 ? (int)nr : 1;
+	return 0;
+}
+
+/* runs more runs of a->atom.  0, or -1 when nothing could be run. */
+static int run_atom(struct run_cmd *rc, struct atom_runs *a, int runs)
+{
+	struct job *atom = a->atom;
+	struct run_result res;
+	int r;
+
 	rc->opts.job = atom;
+	rc->opts.runs = runs;
 	rc->atoms++;
 	/* a kernel under test: --kernel, or lkp's `kernel:` key in the job */
 	struct kernel_vm vm;
@@ -79,21 +113,67 @@ static int run_atom(struct job *atom, void *ctx)
 		rc->opts.backend = &vm.backend;
 	}
 	r = run_job(&rc->opts, &res);
-	if (res.united && rc->index)
-		store_index_result_root(rc->db, res.result_root);
 	if (kernel) {
 		kernel_vm_release(&vm);
 		rc->opts.backend = NULL;
 	}
-	if (res.result_root && res.nr_runs)
-		printf("%s: %d run%s%s\n", res.result_root, res.nr_runs, res.nr_runs == 1 ? "" : "s",
-		       res.nr_incomplete ? " (some incomplete)" : "");
+	if (res.result_root && !a->result_root)
+		a->result_root = xstrdup(res.result_root);
+	a->nr_runs += res.nr_runs;
+	a->nr_incomplete += res.nr_incomplete;
+	a->united |= res.united;
 	if (r < 0 || (r == 1 && rc->status == 0))
 		rc->status = r;
 	run_result_release(&res);
-	job_free(atom);
 	return r < 0 ? -1 : 0;
 }
+
+/* An atom's runs done: indexed into the store, and said. */
+static void atom_done(struct run_cmd *rc, struct atom_runs *a)
+{
+	if (a->united && rc->index)
+		store_index_result_root(rc->db, a->result_root);
+	if (a->result_root && a->nr_runs)
+		printf("%s: %d run%s%s\n", a->result_root, a->nr_runs, a->nr_runs == 1 ? "" : "s",
+		       a->nr_incomplete ? " (some incomplete)" : "");
+}
+
+/*
+ * Run the atoms: in turns (run/interleave.h) when there are several on
+ * this machine, so that load that comes and goes lands on all of them,
+ * not on the one that happened to run then; a kernel's atoms one after
+ * the other (each call boots its VM).  0, or -1 at the first atom that
+ * could not be run.
+ */
+static int run_atoms(struct run_cmd *rc)
+{
+	bool turns = rc->nr_atoms > 1 && !rc->vm.kernel;
+	int *want = NULL, *plan = NULL, n = 0, r = 0;
+
+	for (int i = 0; i < rc->nr_atoms && turns; i++)
+		turns = !job_get(rc->atoms_v[i].atom, "kernel");
+	if (!turns) {
+		for (int i = 0; i < rc->nr_atoms && r == 0 && !*rc->opts.stop; i++) {
+			r = run_atom(rc, &rc->atoms_v[i], rc->atoms_v[i].want);
+			atom_done(rc, &rc->atoms_v[i]);
+		}
+		return r;
+	}
+	want = xcalloc((size_t)rc->nr_atoms, sizeof(*want));
+	for (int i = 0; i < rc->nr_atoms; i++)
+		want[i] = rc->atoms_v[i].want;
+	plan = xcalloc((size_t)interleave_total(want, rc->nr_atoms) + 1, sizeof(*plan));
+	n = interleave_plan(want, rc->nr_atoms, plan);
+	for (int k = 0; k < n && r == 0 && !*rc->opts.stop; k++)
+		r = run_atom(rc, &rc->atoms_v[plan[k]], 1);
+	for (int i = 0; i < rc->nr_atoms; i++)
+		atom_done(rc, &rc->atoms_v[i]);
+	free(want);
+	free(plan);
+	return r;
+}
+
+
 
 int cmd_run(int argc, char **argv)
 {
@@ -196,7 +276,14 @@ int cmd_run(int argc, char **argv)
 	rc.opts.stop = catch_stop_signals();
 	rc.opts.said = &rc.said;
 
-	int r = job_split(job, job_path, &sopts, run_atom, &rc);
+	int r = job_split(job, job_path, &sopts, collect_atom, &rc);
+	if (r == 0)
+		r = run_atoms(&rc);
+	for (int i = 0; i < rc.nr_atoms; i++) {
+		job_free(rc.atoms_v[i].atom);
+		free(rc.atoms_v[i].result_root);
+	}
+	free(rc.atoms_v);
 	job_free(job);
 	strbuf_release(&build_env);
 	strbuf_release(&rc.said);

@@ -3,7 +3,8 @@
 /*
  * interleave.h: the order of the runs when two or more commits (sides)
  * are measured against each other -- a bisect's endpoints and the commit
- * under test, watch's commits, `perfbot run --commits`.
+ * under test, watch's commits, the atomic jobs of `perfbot run` (a job
+ * with `commit: [v1, v2]`).
  *
  * Load that comes and goes on a shared machine (another job's build, a
  * backup) would land on one side if all of A's runs went first, then all
