@@ -2,16 +2,14 @@
  * axes.c: the job parameters that describe a compare column, for the
  * "compiler/cpufreq_governor/.../testcase:" line of lkp's tables.
  *
- * lkp takes a result's axes from its job: the result-path keys (testcase,
- * tbox_group, rootfs, kconfig, compiler) plus every workload program's
- * options and scalar-valued programs (fs, disk, cpufreq_governor, ...),
- * i.e. what path_params is made of.  The job is the job.yaml of the
- * column's first run (found through stats_source, else the first numeric
- * run dir), so lkp trees and perfbot's read alike.
+ * lkp takes a result's axes from its job (Job#axes, job/axes.h: the
+ * result-path keys and every program and option of the job).  The job is
+ * the job.yaml of the column's first run (found through stats_source,
+ * else the first numeric run dir), so lkp trees and perfbot's read alike.
  */
 #include "report/compare.h"
 #include "job/job.h"
-#include "job/split.h"
+#include "job/axes.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
@@ -19,24 +17,6 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const path_keys[] = { "testcase", "tbox_group", "rootfs", "kconfig", "compiler" };
-
-static void add_axis(struct compare_col *c, const char *key, const char *value)
-{
-	for (int i = 0; i < c->nr_axes; i++)
-		if (!strcmp(c->axes[i].key, key))
-			return;
-	c->axes = xrealloc(c->axes, sizeof(*c->axes) * (size_t)(c->nr_axes + 1));
-	c->axes[c->nr_axes].key = xstrdup(key);
-	c->axes[c->nr_axes].value = xstrdup(value);
-	c->nr_axes++;
-}
-
-static int cmp_axis(const void *a, const void *b)
-{
-	return strcmp(((const struct axis *)a)->key, ((const struct axis *)b)->key);
-}
 
 /* The job.yaml of the column's first run, or an empty sb. */
 static void find_job(const struct compare_col *c, struct strbuf *sb)
@@ -74,59 +54,19 @@ static void find_job(const struct compare_col *c, struct strbuf *sb)
 
 void compare_col_axes(struct compare_col *c)
 {
-	struct strbuf path = STRBUF_INIT, v = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
 	struct job_load_opts lo;
+	struct job *job = NULL;
+	size_t alloc = 0;
 
 	memset(&lo, 0, sizeof(lo));
 	lo.no_check = true;
-	struct job *job = NULL;
-	struct job_programs progs;
-
 	find_job(c, &path);
-	if (!path.len || job_load_opts(path.buf, &lo, &job) < 0) {
-		strbuf_release(&path);
-		return;
+	if (path.len && job_load_opts(path.buf, &lo, &job) == 0) {
+		job_axes(job, &c->axes, &c->nr_axes, &alloc);
+		job_free(job);
 	}
-	for (size_t i = 0; i < sizeof(path_keys) / sizeof(path_keys[0]); i++) {
-		const char *s = job_get(job, path_keys[i]);
-		if (s)
-			add_axis(c, path_keys[i], s);
-	}
-	job_programs_init(&progs, job->root, NULL);
-	for (size_t i = 0; i < progs.nr_programs; i++) {
-		const struct job_value *val = job_lookup(job, progs.programs[i]);
-		if (!val)
-			continue;
-		if (val->kind == JOB_SCALAR) {
-			strbuf_reset(&v);
-			job_scalar_to_s(val, &v);
-			add_axis(c, progs.programs[i], v.buf);
-		} else if (val->kind == JOB_MAP) {
-			for (size_t k = 0; k < val->nr; k++) {
-				const struct job_entry *e = &val->ent[k];
-				if (e->comment || e->val->kind != JOB_SCALAR)
-					continue;
-				strbuf_reset(&v);
-				job_scalar_to_s(e->val, &v);
-				add_axis(c, e->key, v.buf);
-			}
-		}
-	}
-	/* top-level parameters that are options (runtime, nr_threads, ...) */
-	size_t pos = 0;
-	const struct job_entry *e;
-	while ((e = job_next(job, &pos))) {
-		if (e->val->kind != JOB_SCALAR || !job_programs_option(&progs, e->key))
-			continue;
-		strbuf_reset(&v);
-		job_scalar_to_s(e->val, &v);
-		add_axis(c, e->key, v.buf);
-	}
-	job_programs_release(&progs);
-	qsort(c->axes, (size_t)c->nr_axes, sizeof(*c->axes), cmp_axis);
-	job_free(job);
 	strbuf_release(&path);
-	strbuf_release(&v);
 }
 
 void compare_common_axes(struct compare *cmp)

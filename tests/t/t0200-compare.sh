@@ -115,6 +115,19 @@ test_expect_success '--axis KEY: columns named by a job key; one commit under tw
 	perfbot report --axis fs btrfs/base xfs/base | grep -q "^fs: $"
 '
 
+test_expect_success 'the axes are lkp Job#axes: rootfs by its file name, a false program left out' '
+	for c in ra rb; do
+		mkdir -p $c/0 &&
+		printf "testcase: fio-basic\nrootfs: /osimage/debian/debian-x86_64.cgz\nsleep: false\nruntime: 300s\n" >$c/0/job.yaml || exit 1
+	done &&
+	printf "{\"fio.write_bw_MBps\": [100, 101]}\n" >ra/matrix.json &&
+	printf "{\"fio.write_bw_MBps\": [200, 201]}\n" >rb/matrix.json &&
+	perfbot compare ra rb >out &&
+	sed -n 2,3p out >head &&
+	printf "rootfs/runtime/testcase:\n  debian-x86_64.cgz/300s/fio-basic\n" >expect &&
+	test_cmp expect head
+'
+
 test_expect_success 'the whole table, as ncompare prints it' '
 	(cd "$DATA/compare" && perfbot compare 1d3d4437eae1bb2 9b17c62382dd2e7507984b989) >out &&
 	test_cmp "$DATA/compare/expect/table.txt" out
