@@ -204,6 +204,32 @@ static void keep_name(char **rev, char **name, char *sha)
 	*rev = sha;
 }
 
+void bisect_measure_copy(struct bisect_measure *dst, const struct bisect_measure *src)
+{
+	dst->build = src->build ? xstrdup(src->build) : NULL;
+	dst->kernel_tree = src->kernel_tree ? xstrdup(src->kernel_tree) : NULL;
+	dst->kconfig = src->kconfig ? xstrdup(src->kconfig) : NULL;
+	dst->vm = src->vm;
+	dst->command = NULL;
+	dst->nr_command = src->nr_command;
+	if (src->nr_command) {
+		dst->command = xcalloc((size_t)src->nr_command + 1, sizeof(char *));
+		for (int i = 0; i < src->nr_command; i++)
+			dst->command[i] = xstrdup(src->command[i]);
+	}
+}
+
+void bisect_measure_release(struct bisect_measure *m)
+{
+	free(m->build);
+	free(m->kernel_tree);
+	free(m->kconfig);
+	for (int i = 0; i < m->nr_command; i++)
+		free(m->command[i]);
+	free(m->command);
+	memset(m, 0, sizeof(*m));
+}
+
 void bisect_opts_release(struct bisect_opts *o)
 {
 	free(o->repo);
@@ -213,15 +239,10 @@ void bisect_opts_release(struct bisect_opts *o)
 	free(o->bad_name);
 	free(o->job_path);
 	free(o->metric);
-	free(o->build);
-	free(o->kernel_tree);
-	free(o->kconfig);
+	bisect_measure_release(&o->m);
 	free(o->result_base);
 	free(o->db);
 	free(o->state_path);
-	for (int i = 0; i < o->nr_command; i++)
-		free(o->command[i]);
-	free(o->command);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -304,7 +325,7 @@ static int open_bisection(struct bisect *b)
 	if (pg_is_url(o->db))
 		return error("this perfbot is built without lab mode (--db %s)", o->db);
 #else
-	if (pg_is_url(o->db) && o->kernel_tree) {
+	if (pg_is_url(o->db) && o->m.kernel_tree) {
 		/* the lab's boxes build the user space they are given, not a
 		 * kernel to boot: that flow is a box's own (kexec), not here */
 		return error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
@@ -363,13 +384,8 @@ static int set_params(struct bisect *b)
 
 	/* a kernel bisect files its runs under the VM and the config: the
 	 * job gets those keys before any result is looked up */
-	if (o->kernel_tree) {
-		b->k.tree = o->kernel_tree;
-		b->k.config = o->kconfig;
-		b->k.vm_opts = o->vm;
-		b->k.verbose = o->verbose;
-		b->k.stop = o->stop;
-		b->k.command = o->nr_command ? o->command : NULL;
+	if (o->m.kernel_tree) {
+		bisect_kernel_setup(&b->k, &o->m, o->verbose, o->stop);
 		if (bisect_kernel_init(&b->k, b->job, o->bad, &b->why) < 0)
 			return -1;
 	}

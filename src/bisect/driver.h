@@ -30,12 +30,14 @@
 #include "kernel/vm.h"
 #include "util/strbuf.h"
 
-struct bisect_opts {
-	char *repo, *good, *bad;     /* good/bad: as given, resolved to shas */
-	char *good_name, *bad_name;  /* good/bad as the user named them ("v1"),
-	                              * NULL when given as (a prefix of) the sha */
-	char *job_path;
-	char *metric;
+/*
+ * How each commit is built and measured: the options `perfbot bisect`
+ * and `perfbot watch` share.  A watch embeds one and hands it to each
+ * range's bisect (bisect_measure_copy), so an option added here reaches
+ * both: add it to the parsers (cmd/bisect.c, cmd/watch.c), to the start
+ * line (state.c, log.c), and to copy and release below.
+ */
+struct bisect_measure {
 	char *build;                 /* shell command run in the worktree, or NULL */
 	char *kernel_tree;           /* build and boot each commit (bisect/kernel.h) */
 	char *kconfig;               /* the kernels' --config, NULL: tiny */
@@ -43,6 +45,21 @@ struct bisect_opts {
 	 * the VM each kernel boots in; its pointers stay NULL (kernel.c sets
 	 * the kernel and commit per step) */
 	struct kernel_vm_opts vm;
+	char **command;              /* benchmark argv, or NULL (the job's) */
+	int nr_command;
+};
+
+/* dst (zeroed or released) gets copies of src's strings. */
+void bisect_measure_copy(struct bisect_measure *dst, const struct bisect_measure *src);
+void bisect_measure_release(struct bisect_measure *m);
+
+struct bisect_opts {
+	char *repo, *good, *bad;     /* good/bad: as given, resolved to shas */
+	char *good_name, *bad_name;  /* good/bad as the user named them ("v1"),
+	                              * NULL when given as (a prefix of) the sha */
+	char *job_path;
+	char *metric;
+	struct bisect_measure m;     /* --build, --kernel-tree ..., the command */
 	int runs;                    /* runs of a step before its first verdict */
 	int max_runs;                /* most runs of a step before skipping it */
 	int max_total_runs;          /* the budget, all runs; <= 0: the default */
@@ -50,8 +67,6 @@ struct bisect_opts {
 	char *result_base;
 	char *db;                    /* the store runs are indexed into, or NULL */
 	bool no_index;               /* do not index runs into the store */
-	char **command;              /* benchmark argv, or NULL (the job's) */
-	int nr_command;
 	char *state_path;
 	int verbose;                 /* kept in the log: --resume logs as much */
 	bool quiet;                  /* nothing on stdout: the caller reports

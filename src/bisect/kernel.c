@@ -13,6 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
+void bisect_kernel_setup(struct bisect_kernel *k, const struct bisect_measure *m, int verbose,
+			 volatile sig_atomic_t *stop)
+{
+	k->tree = m->kernel_tree;
+	k->config = m->kconfig;
+	k->vm_opts = m->vm;
+	k->verbose = verbose;
+	k->stop = stop;
+	k->command = m->nr_command ? m->command : NULL;
+}
+
 int bisect_kernel_prepare(struct bisect_kernel *k, const char *sha, struct strbuf *why)
 {
 	struct kernel_build_opts bo = {
@@ -65,12 +76,12 @@ void bisect_kernel_release(struct bisect_kernel *k)
 
 void bisect_kernel_json(const struct bisect_opts *o, enum qemu_accel accel, struct json_writer *jw)
 {
-	const struct kernel_vm_opts *vo = &o->vm;
+	const struct kernel_vm_opts *vo = &o->m.vm;
 
 	jw_key(jw, "kernel");
 	jw_object_begin(jw);
-	jw_key(jw, "tree"); jw_string(jw, o->kernel_tree);
-	jw_key(jw, "config"); jw_string(jw, o->kconfig ? o->kconfig : "tiny");
+	jw_key(jw, "tree"); jw_string(jw, o->m.kernel_tree);
+	jw_key(jw, "config"); jw_string(jw, o->m.kconfig ? o->m.kconfig : "tiny");
 	jw_key(jw, "accel"); jw_string(jw, qemu_accel_name(accel));
 	if (vo->cpus > 0) {
 		jw_key(jw, "cpus"); jw_number(jw, vo->cpus, true);

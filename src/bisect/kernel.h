@@ -43,6 +43,11 @@ struct bisect_kernel {
 	bool vm_ready;
 };
 
+/* k's tree, config, VM options and command from m (borrowed: m outlives
+ * k), verbose and stop; the rest of k as it was. */
+struct bisect_measure;
+void bisect_kernel_setup(struct bisect_kernel *k, const struct bisect_measure *m, int verbose,
+			 volatile sig_atomic_t *stop);
 /* Build bad and give job its keys: 0, or -1 after error() (the bad
  * endpoint does not build: the message says why). */
 int bisect_kernel_init(struct bisect_kernel *k, struct job *job, const char *bad, struct strbuf *why);

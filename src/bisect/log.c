@@ -79,17 +79,17 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 	shell_quote(sb, o->job_path);
 	strbuf_addstr(sb, " --metric ");
 	shell_quote(sb, o->metric);
-	if (o->build) {
+	if (o->m.build) {
 		strbuf_addstr(sb, " --build ");
-		shell_quote(sb, o->build);
+		shell_quote(sb, o->m.build);
 	}
-	if (o->kernel_tree) {
+	if (o->m.kernel_tree) {
 		strbuf_addstr(sb, " --kernel-tree ");
-		shell_quote(sb, o->kernel_tree);
+		shell_quote(sb, o->m.kernel_tree);
 		strbuf_addstr(sb, " --config ");
-		shell_quote(sb, o->kconfig ? o->kconfig : "tiny");
+		shell_quote(sb, o->m.kconfig ? o->m.kconfig : "tiny");
 		/* the VM: --resume boots the same one (plain words, no quoting) */
-		kernel_vm_opts_args(&o->vm, sb);
+		kernel_vm_opts_args(&o->m.vm, sb);
 	}
 	strbuf_addf(sb, " --runs %d --max-runs %d", o->runs, o->max_runs);
 	if (o->max_total_runs > 0)
@@ -106,9 +106,9 @@ void bisect_start_line(const struct bisect_opts *o, struct strbuf *sb)
 		strbuf_addstr(sb, " --no-index");
 	if (o->verbose)
 		strbuf_addf(sb, " --verbose %d", o->verbose);
-	if (o->nr_command) {
+	if (o->m.nr_command) {
 		strbuf_addstr(sb, " -- ");
-		shell_quote_argv(sb, o->command, o->nr_command);
+		shell_quote_argv(sb, o->m.command, o->m.nr_command);
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -143,9 +143,9 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--bad-name")) o->bad_name = xstrdup(v);
 		else if (!strcmp(k, "--job")) o->job_path = xstrdup(v);
 		else if (!strcmp(k, "--metric")) o->metric = xstrdup(v);
-		else if (!strcmp(k, "--build")) o->build = xstrdup(v);
-		else if (!strcmp(k, "--kernel-tree")) o->kernel_tree = xstrdup(v);
-		else if (!strcmp(k, "--config")) o->kconfig = xstrdup(v);
+		else if (!strcmp(k, "--build")) o->m.build = xstrdup(v);
+		else if (!strcmp(k, "--kernel-tree")) o->m.kernel_tree = xstrdup(v);
+		else if (!strcmp(k, "--config")) o->m.kconfig = xstrdup(v);
 		else if (!strcmp(k, "--runs")) o->runs = atoi(v);
 		else if (!strcmp(k, "--max-runs")) o->max_runs = atoi(v);
 		else if (!strcmp(k, "--max-total-runs")) o->max_total_runs = atoi(v);
@@ -156,7 +156,7 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		else if (!strcmp(k, "--accel") || !strcmp(k, "--boot-timeout") || !strcmp(k, "--cpus") ||
 			 !strcmp(k, "--mem") || !strcmp(k, "--numa")) {
 			/* the parser of the command line: the same values, checked */
-			if (kernel_vm_opt(&o->vm, k + 2, v) < 0) {
+			if (kernel_vm_opt(&o->m.vm, k + 2, v) < 0) {
 				ret = error("%s:%d: the VM option '%s %s' is not valid", state_path, lineno, k, v);
 				break;
 			}
@@ -166,10 +166,10 @@ int bisect_parse_start(const char *line, const char *state_path, int lineno,
 		}
 	}
 	if (!ret && i < n) {
-		o->nr_command = n - i;
-		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
-		for (int j = 0; j < o->nr_command; j++)
-			o->command[j] = xstrdup(w[i + j]);
+		o->m.nr_command = n - i;
+		o->m.command = xcalloc((size_t)o->m.nr_command + 1, sizeof(char *));
+		for (int j = 0; j < o->m.nr_command; j++)
+			o->m.command[j] = xstrdup(w[i + j]);
 	}
 	if (!ret && (!o->repo || !o->good || !o->bad || !o->job_path || !o->metric || !o->result_base))
 		ret = error("%s:%d: the start line lacks --repo, --good, --bad, --job, --metric or --result-root",

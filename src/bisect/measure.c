@@ -192,7 +192,7 @@ int bisect_prepare(struct bisect *b, int w, const char *sha)
 
 	/* kernels build in the kernel cache: the endpoints need no worktree,
 	 * the step's is git bisect's */
-	if (b->o->kernel_tree && w != WT_STEP)
+	if (b->o->m.kernel_tree && w != WT_STEP)
 		return prepare_kernel(b, sha);
 
 	if (!c->path) {
@@ -200,13 +200,13 @@ int bisect_prepare(struct bisect *b, int w, const char *sha)
 
 		path_join(&path, b->dir.buf, bisect_wt_name[w]);
 		/* in the lab the boxes build; here only git bisect checks out */
-		checkout_init(c, b->o->repo, path.buf, b->lab ? NULL : b->o->build, b->dir.buf);
+		checkout_init(c, b->o->repo, path.buf, b->lab ? NULL : b->o->m.build, b->dir.buf);
 		c->verbose = b->o->verbose;
 		c->stop = b->o->stop;
 		strbuf_release(&path);
 	}
 	int r = checkout_prepare(c, sha);
-	if (r == 0 && b->o->kernel_tree)
+	if (r == 0 && b->o->m.kernel_tree)
 		r = prepare_kernel(b, sha);
 	else if (r == 1) {
 		strbuf_reset(&b->why);
@@ -231,12 +231,12 @@ static int measure_in_lab(struct bisect *b, const char *sha, int n)
 	char *repo = abs_path(b->o->repo);
 	int before, after, got;
 
-	shell_quote_argv(&cmd, b->o->command, b->o->nr_command);
+	shell_quote_argv(&cmd, b->o->m.command, b->o->m.nr_command);
 	memset(&j, 0, sizeof(j));
 	j.job = b->job;
 	j.command = cmd.len ? cmd.buf : NULL;
 	j.repo = repo;
-	j.build = b->o->build;
+	j.build = b->o->m.build;
 	j.commit = sha;
 	j.tbox_group = job_get(b->job, "tbox_group");
 	j.priority = QUEUE_PRIORITY_DEFAULT;
@@ -289,7 +289,7 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 	ro.runs = n;
 	ro.result_base = b->o->result_base;
 	ro.commit = sha;
-	ro.command = b->o->nr_command ? b->o->command : NULL;
+	ro.command = b->o->m.nr_command ? b->o->m.command : NULL;
 	ro.env = envv;
 	ro.workdir = path.buf;
 	ro.verbose = b->o->verbose > 1;
@@ -297,7 +297,7 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 	ro.stop = b->o->stop;
 	ro.said = &b->said;
 	ro.label = label.buf;
-	ro.backend = b->o->kernel_tree ? &b->k.vm.backend : NULL;
+	ro.backend = b->o->m.kernel_tree ? &b->k.vm.backend : NULL;
 	int before = bisect_samples_of(b, sha, false)->s.nr;
 	r = run_job(&ro, &res);
 	if (res.united && !b->o->no_index)

@@ -199,18 +199,18 @@ static void reproduce_command(const struct bisect_opts *o, const char *job, stru
 		strbuf_addf(sb, " %s ", names[i]);
 		quote_arg(sb, values[i]);
 	}
-	if (o->build) {
+	if (o->m.build) {
 		strbuf_addstr(sb, " --build ");
-		quote_arg(sb, o->build);
+		quote_arg(sb, o->m.build);
 	}
-	if (o->kernel_tree) {
+	if (o->m.kernel_tree) {
 		strbuf_addstr(sb, " --kernel-tree ");
-		quote_arg(sb, o->kernel_tree);
-		if (o->kconfig) {
+		quote_arg(sb, o->m.kernel_tree);
+		if (o->m.kconfig) {
 			strbuf_addstr(sb, " --config ");
-			quote_arg(sb, o->kconfig);
+			quote_arg(sb, o->m.kconfig);
 		}
-		kernel_vm_opts_args(&o->vm, sb);
+		kernel_vm_opts_args(&o->m.vm, sb);
 	}
 	if (o->runs > 0)
 		strbuf_addf(sb, " --runs %d", o->runs);
@@ -230,11 +230,11 @@ static void reproduce_command(const struct bisect_opts *o, const char *job, stru
 		strbuf_addstr(sb, " --db ");
 		quote_arg(sb, o->db);
 	}
-	if (o->nr_command) {
+	if (o->m.nr_command) {
 		strbuf_addstr(sb, " --");
-		for (int i = 0; i < o->nr_command; i++) {
+		for (int i = 0; i < o->m.nr_command; i++) {
 			strbuf_addch(sb, ' ');
-			quote_arg(sb, o->command[i]);
+			quote_arg(sb, o->m.command[i]);
 		}
 	}
 }
@@ -287,8 +287,8 @@ void bisect_write_json(struct bisect *b, const char *parent)
 	jw_key(&jw, "command"); jw_string(&jw, s.buf);
 	/* the accel the runs had: auto resolved, so that the runs land in
 	 * the same tbox_group */
-	if (b->o->kernel_tree)
-		bisect_kernel_json(b->o, b->k.vm_ready ? b->k.vm.accel : b->o->vm.accel, &jw);
+	if (b->o->m.kernel_tree)
+		bisect_kernel_json(b->o, b->k.vm_ready ? b->k.vm.accel : b->o->m.vm.accel, &jw);
 	jw_key(&jw, "commits");
 	jw_object_begin(&jw);
 	for (int i = 0; i < b->nr_cs; i++) {

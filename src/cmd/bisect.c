@@ -111,7 +111,7 @@ int cmd_bisect(int argc, char **argv)
 		case O_BAD: o.bad = xstrdup(optarg); break;
 		case O_JOB: o.job_path = absolute(optarg); break;
 		case O_METRIC: o.metric = xstrdup(optarg); break;
-		case O_BUILD: o.build = xstrdup(optarg); break;
+		case O_BUILD: o.m.build = xstrdup(optarg); break;
 		case O_KTREE:
 			if (spells_kernel(argv, optarg)) {
 				error("bisect has no --kernel: did you mean --kernel-tree? "
@@ -119,11 +119,11 @@ int cmd_bisect(int argc, char **argv)
 				bisect_opts_release(&o);
 				return EXIT_USAGE;
 			}
-			o.kernel_tree = absolute(optarg);
+			o.m.kernel_tree = absolute(optarg);
 			break;
 		case O_KCONFIG:
 			/* a config file is read where the bisect runs, later too */
-			o.kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : absolute(optarg);
+			o.m.kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : absolute(optarg);
 			break;
 		case O_RUNS:
 			o.runs = (int)strtol(optarg, &end, 10);
@@ -156,7 +156,7 @@ int cmd_bisect(int argc, char **argv)
 			/* the parser run and watch share (kernel/vm.h) */
 			vm_opt = c == O_ACCEL ? "accel" : c == O_BOOT_TIMEOUT ? "boot-timeout" :
 				 c == O_CPUS ? "cpus" : c == O_MEM ? "mem" : "numa";
-			if (kernel_vm_opt(&o.vm, vm_opt, optarg) < 0) {
+			if (kernel_vm_opt(&o.m.vm, vm_opt, optarg) < 0) {
 				bisect_opts_release(&o);
 				return EXIT_USAGE;
 			}
@@ -174,10 +174,10 @@ int cmd_bisect(int argc, char **argv)
 		}
 	}
 	if (optind == opts_end && opts_end + 1 < argc) {
-		o.nr_command = argc - opts_end - 1;
-		o.command = xcalloc((size_t)o.nr_command + 1, sizeof(char *));
-		for (int i = 0; i < o.nr_command; i++)
-			o.command[i] = xstrdup(argv[opts_end + 1 + i]);
+		o.m.nr_command = argc - opts_end - 1;
+		o.m.command = xcalloc((size_t)o.m.nr_command + 1, sizeof(char *));
+		for (int i = 0; i < o.m.nr_command; i++)
+			o.m.command[i] = xstrdup(argv[opts_end + 1 + i]);
 	} else if (optind < opts_end) {
 		error("unexpected argument '%s' (the benchmark command goes after --)", argv[optind]);
 		bisect_opts_release(&o);
@@ -189,7 +189,7 @@ int cmd_bisect(int argc, char **argv)
 		bisect_opts_release(&o);
 		return EXIT_USAGE;
 	}
-	if (vm_opt && !o.kernel_tree) {
+	if (vm_opt && !o.m.kernel_tree) {
 		error("--%s sets the VM a kernel boots in: it needs --kernel-tree", vm_opt);
 		bisect_opts_release(&o);
 		return EXIT_USAGE;
@@ -203,7 +203,7 @@ int cmd_bisect(int argc, char **argv)
 		o.state_path = absolute(state);
 	} else {
 		/* as git bisect: in the git dir, out of the work tree and the cwd */
-		const char *repo = o.repo ? o.repo : o.kernel_tree ? o.kernel_tree : ".";
+		const char *repo = o.repo ? o.repo : o.m.kernel_tree ? o.m.kernel_tree : ".";
 		char *gd;
 		struct strbuf path = STRBUF_INIT;
 		if (git_dir(repo, &gd) < 0) {
@@ -230,9 +230,9 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if (!resume) {
 		/* a kernel bisect bisects the kernel tree */
-		if (o.kernel_tree && !o.repo)
-			o.repo = xstrdup(o.kernel_tree);
-		if (o.kernel_tree && o.build) {
+		if (o.m.kernel_tree && !o.repo)
+			o.repo = xstrdup(o.m.kernel_tree);
+		if (o.m.kernel_tree && o.m.build) {
 			error("--kernel-tree builds each commit itself: drop --build");
 			bisect_opts_release(&o);
 			return EXIT_USAGE;

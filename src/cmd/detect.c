@@ -34,12 +34,12 @@
 #include <string.h>
 
 struct detect_args {
-	const char *input, *db, *state_dir, *build, *result_root;
+	const char *input, *db, *state_dir, *result_root;
 	struct history_query q;
 	const char **params;
 	bool json, fail, bisect;
-	char **command;
-	int nr_command;
+	/* --build and the command after --, borrowed from argv */
+	struct bisect_measure m;
 	struct cp_options cp;
 	volatile sig_atomic_t *stop;    /* set by SIGINT/SIGTERM (util/stop.h) */
 };
@@ -113,10 +113,8 @@ static int bisect_regressions(const struct detect_args *a, const struct series *
 	rb.repo = repo;
 	rb.job_path = job;
 	rb.metric = s->metric;
-	rb.build = a->build;
+	rb.m = &a->m;
 	rb.db = db ? db : a->db;
-	rb.command = a->command;
-	rb.nr_command = a->nr_command;
 	rb.stop = a->stop;
 	rb.state_dir = state_dir;
 	char *result_base = abs_path(base.buf);
@@ -226,7 +224,7 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 			break;
 		case O_DB: a->db = optarg; break;
 		case O_BISECT: a->bisect = true; break;
-		case O_BUILD: a->build = optarg; break;
+		case O_BUILD: a->m.build = optarg; break;
 		case O_ROOT: a->result_root = optarg; break;
 		case O_STATE_DIR: a->state_dir = optarg; break;
 		default:
@@ -236,8 +234,8 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 	if (optind < opts_end)
 		return error("unexpected argument '%s'", argv[optind]);
 	if (opts_end + 1 < argc) {
-		a->command = argv + opts_end + 1;
-		a->nr_command = argc - opts_end - 1;
+		a->m.command = argv + opts_end + 1;
+		a->m.nr_command = argc - opts_end - 1;
 	}
 	if (!a->input && !a->q.repo)
 		return error("detect needs --repo DIR and --metric M (the store's history), "

@@ -107,7 +107,7 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 				return -1;
 			break;
 		case O_NO_FETCH: o->fetch = false; break;
-		case O_BUILD: free(o->build); o->build = xstrdup(optarg); break;
+		case O_BUILD: free(o->m.build); o->m.build = xstrdup(optarg); break;
 		case O_ROOT: free(o->result_base); o->result_base = abs_path(optarg); break;
 		case O_DB:
 			free(o->db);
@@ -126,18 +126,18 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 					     optarg) < 0)
 				return -1;
 			break;
-		case O_KTREE: free(o->kernel_tree); o->kernel_tree = abs_path(optarg); break;
+		case O_KTREE: free(o->m.kernel_tree); o->m.kernel_tree = abs_path(optarg); break;
 		case O_KCONFIG:
-			free(o->kconfig);
+			free(o->m.kconfig);
 			/* a config file is read again by each bisect, from elsewhere */
-			o->kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : abs_path(optarg);
+			o->m.kconfig = kconfig_is_builtin_name(optarg) ? xstrdup(optarg) : abs_path(optarg);
 			kernel_opt = "config";
 			break;
 		case O_ACCEL: case O_BOOT_TIMEOUT: case O_CPUS: case O_MEM: case O_NUMA:
 			/* the parser run and bisect share (kernel/vm.h) */
 			kernel_opt = c == O_ACCEL ? "accel" : c == O_BOOT_TIMEOUT ? "boot-timeout" :
 				     c == O_CPUS ? "cpus" : c == O_MEM ? "mem" : "numa";
-			if (kernel_vm_opt(&o->vm, kernel_opt, optarg) < 0)
+			if (kernel_vm_opt(&o->m.vm, kernel_opt, optarg) < 0)
 				return -1;
 			break;
 		case 'v': o->verbose++; break;
@@ -145,23 +145,23 @@ static int parse_args(int argc, char **argv, struct watch_opts *o)
 			return -1;
 		}
 	}
-	if (kernel_opt && !o->kernel_tree)
+	if (kernel_opt && !o->m.kernel_tree)
 		return error("--%s is for a kernel under test: it needs --kernel-tree", kernel_opt);
-	if (o->kernel_tree && o->build)
+	if (o->m.kernel_tree && o->m.build)
 		return error("--kernel-tree builds each commit itself: drop --build");
 	/* a kernel watch follows the kernel tree */
-	if (o->kernel_tree && !o->repo)
-		o->repo = xstrdup(o->kernel_tree);
+	if (o->m.kernel_tree && !o->repo)
+		o->repo = xstrdup(o->m.kernel_tree);
 	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
-		o->nr_command = argc - optind;
-		o->command = xcalloc((size_t)o->nr_command + 1, sizeof(char *));
-		for (int i = 0; i < o->nr_command; i++)
-			o->command[i] = xstrdup(argv[optind + i]);
+		o->m.nr_command = argc - optind;
+		o->m.command = xcalloc((size_t)o->m.nr_command + 1, sizeof(char *));
+		for (int i = 0; i < o->m.nr_command; i++)
+			o->m.command[i] = xstrdup(argv[optind + i]);
 		/* it runs in the worktree: ./bench.sh means the one here */
-		if (strchr(o->command[0], '/') && o->command[0][0] != '/') {
-			char *a = abs_path(o->command[0]);
-			free(o->command[0]);
-			o->command[0] = a;
+		if (strchr(o->m.command[0], '/') && o->m.command[0][0] != '/') {
+			char *a = abs_path(o->m.command[0]);
+			free(o->m.command[0]);
+			o->m.command[0] = a;
 		}
 	} else if (optind < argc) {
 		return error("unexpected argument '%s'", argv[optind]);

@@ -48,21 +48,9 @@ int range_bisect(const struct range_bisect *rb, const char *good, const char *ba
 	o.bad = xstrdup(bad);
 	o.job_path = xstrdup(rb->job_path);
 	o.metric = xstrdup(rb->metric);
-	o.build = rb->build ? xstrdup(rb->build) : NULL;
-	if (rb->kernel_tree) {
-		o.kernel_tree = xstrdup(rb->kernel_tree);
-		o.kconfig = rb->kconfig ? xstrdup(rb->kconfig) : NULL;
-		if (rb->vm)
-			o.vm = *rb->vm;
-	}
+	bisect_measure_copy(&o.m, rb->m);
 	o.result_base = xstrdup(rb->result_base);
 	o.db = rb->db ? xstrdup(rb->db) : NULL;
-	if (rb->nr_command) {
-		o.nr_command = rb->nr_command;
-		o.command = xcalloc((size_t)rb->nr_command + 1, sizeof(char *));
-		for (int i = 0; i < rb->nr_command; i++)
-			o.command[i] = xstrdup(rb->command[i]);
-	}
 	o.state_path = xstrdup(state->buf);
 	o.verbose = rb->verbose;
 	o.quiet = rb->quiet;

@@ -13,20 +13,15 @@
  */
 #include <signal.h>
 #include <stdbool.h>
-#include "kernel/vm.h"
+#include "bisect/driver.h"
 #include "util/strbuf.h"
 
 struct range_bisect {
 	const char *repo, *job_path, *metric;
-	const char *build;              /* or NULL */
-	const char *kernel_tree;        /* a kernel bisect's tree, or NULL */
-	const char *kconfig;            /* its --config, NULL: tiny */
-	const struct kernel_vm_opts *vm;        /* its VM (--accel ...), or NULL */
+	const struct bisect_measure *m; /* --build, --kernel-tree ..., copied */
 	const char *result_base;        /* absolute */
 	const char *db;                 /* store, or NULL: the default */
 	const char *state_dir;          /* absolute */
-	char *const *command;           /* benchmark argv, or NULL */
-	int nr_command;
 	int verbose;
 	bool quiet;                     /* no bisect report on stdout */
 	volatile sig_atomic_t *stop;

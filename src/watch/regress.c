@@ -384,15 +384,10 @@ static int handle_regression(struct watch *w, const struct series *s, const stru
 	rb.repo = w->o->repo;
 	rb.job_path = w->o->job_path;
 	rb.metric = metric;
-	rb.build = w->o->build;
-	rb.kernel_tree = w->o->kernel_tree;
-	rb.kconfig = w->o->kconfig;
-	rb.vm = &w->o->vm;
+	rb.m = &w->o->m;
 	rb.result_base = w->result_base;
 	rb.db = w->o->db;
 	rb.state_dir = w->state.buf;
-	rb.command = w->o->command;
-	rb.nr_command = w->o->nr_command;
 	rb.verbose = w->o->verbose;
 	rb.quiet = true;
 	rb.stop = w->o->stop;

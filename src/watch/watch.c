@@ -317,12 +317,12 @@ static int test_in_lab(struct watch *w, const char *sha, int n)
 		w->remote.verbose = w->o->verbose;
 		w->remote_open = true;
 	}
-	shell_quote_argv(&cmd, w->o->command, w->o->nr_command);
+	shell_quote_argv(&cmd, w->o->m.command, w->o->m.nr_command);
 	memset(&j, 0, sizeof(j));
 	j.job = w->job;
 	j.command = cmd.len ? cmd.buf : NULL;
 	j.repo = w->o->repo;
-	j.build = w->o->build;
+	j.build = w->o->m.build;
 	j.commit = sha;
 	j.tbox_group = job_get(w->job, "tbox_group");
 	j.priority = QUEUE_PRIORITY_DEFAULT;
@@ -364,7 +364,7 @@ static int kernel_prepare(struct watch *w, const char *sha, int k, int nr)
  */
 static int kernel_keys(struct watch *w, const struct git_commit *line, int n)
 {
-	if (!w->o->kernel_tree || w->kernel.vm_ready)
+	if (!w->o->m.kernel_tree || w->kernel.vm_ready)
 		return 0;
 	for (int p = n - 1; p >= 0; p--) {
 		if (strmap_get(&w->tested, line[p].sha) < 0)
@@ -390,7 +390,7 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 	struct run_result res;
 
 	/* a kernel's runs are filed under its VM and config: known once built */
-	if (w->o->kernel_tree && !w->lab) {
+	if (w->o->m.kernel_tree && !w->lab) {
 		r = kernel_prepare(w, sha, k, nr);
 		if (r)
 			return r < 0 ? -1 : 0;
@@ -424,7 +424,7 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 		return log_append(w, "tested %s %d\n", sha, have + got);
 	}
 #endif
-	r = w->o->kernel_tree ? 0 : checkout_prepare(&w->co, sha);
+	r = w->o->m.kernel_tree ? 0 : checkout_prepare(&w->co, sha);
 	if (r < 0)
 		return -1;
 	if (r == 1) {
@@ -434,18 +434,18 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 		return log_append(w, "failed %s build\n", sha);
 	}
 	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", w->co.path);
-	char *envv[] = { w->o->kernel_tree ? NULL : env.buf, NULL };
+	char *envv[] = { w->o->m.kernel_tree ? NULL : env.buf, NULL };
 	strbuf_addf(&label, "watch [%d/%d] %.12s", k, nr, sha);
 	memset(&ro, 0, sizeof(ro));
 	ro.job = w->job;
 	ro.runs = want - have;
 	ro.result_base = w->result_base;
 	ro.commit = sha;
-	ro.command = w->o->nr_command ? w->o->command : NULL;
+	ro.command = w->o->m.nr_command ? w->o->m.command : NULL;
 	ro.env = envv;
-	ro.workdir = w->o->kernel_tree ? NULL : w->co.path;
+	ro.workdir = w->o->m.kernel_tree ? NULL : w->co.path;
 	/* a kernel: each run boots it, the job runs inside (kernel/vm.h) */
-	ro.backend = w->o->kernel_tree ? &w->kernel.vm.backend : NULL;
+	ro.backend = w->o->m.kernel_tree ? &w->kernel.vm.backend : NULL;
 	ro.verbose = w->o->verbose > 0;
 	ro.status_line = w->tty && !w->o->verbose;
 	ro.stop = w->o->stop;
@@ -641,18 +641,13 @@ int watch_run(struct watch_opts *o)
 	w.lab = pg_is_url(o->db);
 #endif
 	w.store = w.lab ? NULL : o->db;
-	if (o->kernel_tree && w.lab) {
+	if (o->m.kernel_tree && w.lab) {
 		/* as bisect: the lab's boxes build user space, not a kernel to boot */
 		error("--kernel-tree runs here, not in the lab: drop --db %s", o->db);
 		goto out;
 	}
 	/* a kernel watch builds and boots as a kernel bisect's steps do */
-	w.kernel.tree = o->kernel_tree;
-	w.kernel.config = o->kconfig;
-	w.kernel.vm_opts = o->vm;
-	w.kernel.verbose = o->verbose;
-	w.kernel.stop = o->stop;
-	w.kernel.command = o->nr_command ? o->command : NULL;
+	bisect_kernel_setup(&w.kernel, &o->m, o->verbose, o->stop);
 	w.kernel.job = w.job;
 	if (o->state_dir)
 		strbuf_addstr(&w.state, o->state_dir);
@@ -673,7 +668,7 @@ int watch_run(struct watch_opts *o)
 		goto out;
 	strbuf_reset(&sb);
 	path_join(&sb, w.state.buf, "wt");
-	checkout_init(&w.co, o->repo, sb.buf, w.lab ? NULL : o->build, w.state.buf);
+	checkout_init(&w.co, o->repo, sb.buf, w.lab ? NULL : o->m.build, w.state.buf);
 	w.co.verbose = o->verbose;
 	w.co.stop = o->stop;
 	printf("watching %s of %s with %s (state %s)\n", o->branch, o->repo, o->job_path, w.state.buf);
@@ -705,10 +700,7 @@ void watch_opts_release(struct watch_opts *o)
 	free(o->branch);
 	free(o->job_path);
 	free_strings(o->metrics, o->nr_metrics);
-	free(o->build);
-	free(o->kernel_tree);
-	free(o->kconfig);
-	free_strings(o->command, o->nr_command);
+	bisect_measure_release(&o->m);
 	free(o->result_base);
 	free(o->db);
 	free(o->state_dir);

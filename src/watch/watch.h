@@ -43,7 +43,7 @@
  */
 #include <signal.h>
 #include <stdbool.h>
-#include "kernel/vm.h"
+#include "bisect/driver.h"
 #include "stats/changepoint.h"
 #include "util/strbuf.h"
 
@@ -60,16 +60,13 @@ struct watch_opts {
 	int runs;                    /* per commit; <= 0: the job's nr_run, else 3 */
 	int depth;                   /* > 0: only the newest depth commits */
 	bool fetch;                  /* git fetch when the repo has a remote */
-	char *build;                 /* shell command run in the worktree */
-	/* a kernel under test (--kernel-tree): each commit is built in the
-	 * kernel cache and booted in QEMU, the job runs inside (bisect's
-	 * kernel path, bisect/kernel.h); the bisects get the same tree,
-	 * config and VM.  NULL: user space, built with --build */
-	char *kernel_tree;           /* absolute; the repo defaults to it */
-	char *kconfig;               /* --config: NULL tiny */
-	struct kernel_vm_opts vm;    /* --accel ... (kernel_vm_opt) */
-	char **command;              /* the benchmark's argv, or NULL */
-	int nr_command;
+	/* how each commit is built and measured, handed as it is to each
+	 * range's bisect: --build (a shell command run in the worktree), or
+	 * a kernel under test (--kernel-tree, absolute; the repo defaults to
+	 * it): each commit is built in the kernel cache and booted in QEMU
+	 * (--config, --accel ...), the job runs inside (bisect's kernel
+	 * path, bisect/kernel.h); the benchmark's argv after -- */
+	struct bisect_measure m;
 	char *result_base;           /* absolute */
 	char *db;                    /* store spec, NULL: the default */
 	char *state_dir;             /* absolute; NULL: the default */

@@ -699,19 +699,19 @@ static void test_bisect_log_vm(void **state)
 	o.job_path = "/j.yaml";
 	o.metric = "m";
 	o.result_base = "/r";
-	o.kernel_tree = "/k";
-	o.vm.accel = QEMU_ACCEL_ICOUNT;
-	o.vm.numa = 2;
-	o.vm.mem_mb = 4096;
+	o.m.kernel_tree = "/k";
+	o.m.vm.accel = QEMU_ACCEL_ICOUNT;
+	o.m.vm.numa = 2;
+	o.m.vm.mem_mb = 4096;
 	bisect_start_line(&o, &sb);
 	assert_non_null(strstr(sb.buf, " --config 'tiny' --accel icount --mem 4G --numa 2 --runs"));
 	memset(&back, 0, sizeof(back));
 	assert_int_equal(bisect_parse_start(sb.buf, "state", 2, &back), 0);
-	assert_int_equal(back.vm.accel, QEMU_ACCEL_ICOUNT);
-	assert_int_equal(back.vm.numa, 2);
-	assert_int_equal(back.vm.mem_mb, 4096);
-	assert_int_equal(back.vm.cpus, 0);
-	assert_true(back.vm.boot_timeout == 0);
+	assert_int_equal(back.m.vm.accel, QEMU_ACCEL_ICOUNT);
+	assert_int_equal(back.m.vm.numa, 2);
+	assert_int_equal(back.m.vm.mem_mb, 4096);
+	assert_int_equal(back.m.vm.cpus, 0);
+	assert_true(back.m.vm.boot_timeout == 0);
 	bisect_opts_release(&back);
 	/* a value the command line would refuse is refused in a log too */
 	assert_int_equal(bisect_parse_start("start --repo /k --good g --bad b --job /j --metric m "
@@ -719,7 +719,7 @@ static void test_bisect_log_vm(void **state)
 	bisect_opts_release(&back);
 	/* a user-space bisect has no VM to keep */
 	strbuf_reset(&sb);
-	o.kernel_tree = NULL;
+	o.m.kernel_tree = NULL;
 	bisect_start_line(&o, &sb);
 	assert_null(strstr(sb.buf, "--numa"));
 	strbuf_release(&sb);

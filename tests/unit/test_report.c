@@ -572,11 +572,11 @@ static void test_kernel_json_round_trip(void **state)
 	(void)state;
 
 	memset(&o, 0, sizeof(o));
-	o.kernel_tree = "/k";
-	o.vm.cpus = 4;
-	o.vm.mem_mb = 1536;
-	o.vm.numa = 3;
-	o.vm.boot_timeout = 45.5;
+	o.m.kernel_tree = "/k";
+	o.m.vm.cpus = 4;
+	o.m.vm.mem_mb = 1536;
+	o.m.vm.numa = 3;
+	o.m.vm.boot_timeout = 45.5;
 	strbuf_addstr(&json, HEAD "\"commits\": {}, ");
 	jw_init(&jw, &json);
 	/* the accel the runs had, not the option's auto */
@@ -589,8 +589,8 @@ static void test_kernel_json_round_trip(void **state)
 			    " --accel icount --boot-timeout 45.5 --cpus 4 --mem 1536M --numa 3");
 	report_bisect_release(&b);
 	/* none given: the accel only; a config file by its path */
-	memset(&o.vm, 0, sizeof(o.vm));
-	o.kconfig = "/cfg/my.config";
+	memset(&o.m.vm, 0, sizeof(o.m.vm));
+	o.m.kconfig = "/cfg/my.config";
 	strbuf_reset(&json);
 	strbuf_addstr(&json, HEAD "\"commits\": {}, ");
 	jw_init(&jw, &json);
