@@ -635,6 +635,16 @@ void job_set(struct job *job, const char *key, const char *text)
 	job_set_value(job, key, job_scalar_new(text));
 }
 
+bool job_set_default(struct job *job, const char *key, struct job_value *val)
+{
+	if (job_get(job, key)) {
+		job_value_free(val);
+		return false;
+	}
+	job_set_value(job, key, val);
+	return true;
+}
+
 bool job_delete(struct job *job, const char *key)
 {
 	return job_map_delete(job->root, key);

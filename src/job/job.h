@@ -272,6 +272,13 @@ bool job_map_delete_comment(struct job_value *map, const char *text);
 void job_set(struct job *job, const char *key, const char *text);
 /* Set top-level key to val (ownership passes). */
 void job_set_value(struct job *job, const char *key, struct job_value *val);
+/*
+ * Set top-level key to val unless job_get finds a value for it (an absent,
+ * null or non-scalar key is set): a default the job's own value beats
+ * (the box a lab job runs on, a result path's parts).  Ownership of val
+ * passes; it is freed when not set.  True when set.
+ */
+bool job_set_default(struct job *job, const char *key, struct job_value *val);
 bool job_delete(struct job *job, const char *key);
 
 /* --- writing ------------------------------------------------------- */

@@ -322,6 +322,25 @@ static void test_set_delete_save(void **state)
 	job_free(back);
 }
 
+/* A default: set where job_get finds nothing (absent, null, a mapping),
+ * never over a value; the value not set is freed (asan). */
+static void test_set_default(void **state)
+{
+	struct job *j = load_str("suite: x\nnone:\nmap:\n  a: 1\n");
+	char *y;
+
+	(void)state;
+	assert_false(job_set_default(j, "suite", job_scalar_new("y")));
+	assert_true(job_set_default(j, "none", job_scalar_new("v")));
+	assert_true(job_set_default(j, "map", job_string_new("300")));
+	assert_true(job_set_default(j, "new", job_scalar_new("z")));
+	assert_false(job_set_default(j, "new", job_scalar_new("w")));
+	y = yaml_of(j);
+	assert_string_equal(y, "---\nsuite: x\nnone: v\nmap: '300'\nnew: z\n");
+	free(y);
+	job_free(j);
+}
+
 /* ---- markers and documents ------------------------------------------ */
 
 static void test_markers(void **state)
@@ -1171,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_long_plain_wraps),
 		cmocka_unit_test(test_set_delete_save),
+		cmocka_unit_test(test_set_default),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_multi_doc),
 		cmocka_unit_test(test_includes),
