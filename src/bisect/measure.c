@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "result/matrix.h"
 #include "run/interleave.h"
+#include "run/desc.h"
 #include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
@@ -229,6 +230,7 @@ static int measure_in_lab(struct bisect *b, const char *sha, int n)
 	struct strbuf rr = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct lab_remote_job j;
 	char *repo = abs_path(b->o->repo);
+	struct job_desc_keys keys;
 	int before, after, got;
 
 	shell_quote_argv(&cmd, b->o->m.command, b->o->m.nr_command);
@@ -238,7 +240,8 @@ static int measure_in_lab(struct bisect *b, const char *sha, int n)
 	j.repo = repo;
 	j.build = b->o->m.build;
 	j.commit = sha;
-	j.tbox_group = job_get(b->job, "tbox_group");
+	job_desc_keys(b->job, &keys);
+	j.tbox_group = keys.tbox_group;
 	j.priority = QUEUE_PRIORITY_DEFAULT;
 	got = job_result_root(b->job, b->o->result_base, sha, &rr);
 	before = bisect_samples_of(b, sha, false)->s.nr;

@@ -15,6 +15,7 @@
 #include "lab/queue.h"
 #include "pg/schema.h"
 #include "lab/upload.h"
+#include "run/desc.h"
 #include "run/run.h"
 #include "util/pathsafe.h"
 #include "util/printable.h"
@@ -77,6 +78,7 @@ out:
 
 static int queue_submit_cmd(int argc, char **argv, const struct cmd *self)
 {
+	struct job_desc_keys keys;
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "commit", required_argument, NULL, 'c' },
@@ -143,7 +145,8 @@ static int queue_submit_cmd(int argc, char **argv, const struct cmd *self)
 	}
 	if (job_load(argv[optind], &job) < 0)
 		return EXIT_ERROR;
-	s.arch_given = job_get(job, "arch") != NULL;
+	job_desc_keys(job, &keys);
+	s.arch_given = keys.arch != NULL;
 	base = strrchr(argv[optind], '/');
 	base = base ? base + 1 : argv[optind];
 	bl = strlen(base);

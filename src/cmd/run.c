@@ -14,6 +14,7 @@
 #include "job/job.h"
 #include "job/split.h"
 #include "kernel/vm.h"
+#include "run/desc.h"
 #include "run/interleave.h"
 #include "run/run.h"
 #include "store/ingest.h"
@@ -85,7 +86,9 @@ static int run_atom(struct run_cmd *rc, struct atom_runs *a, int runs)
 	rc->atoms++;
 	/* a kernel under test: --kernel, or lkp's `kernel:` key in the job */
 	struct kernel_vm vm;
-	const char *kernel = rc->vm.kernel ? rc->vm.kernel : job_get(atom, "kernel");
+	struct job_desc_keys keys;
+	job_desc_keys(atom, &keys);
+	const char *kernel = rc->vm.kernel ? rc->vm.kernel : keys.kernel;
 	if (kernel) {
 		struct kernel_vm_opts ko = rc->vm;
 		char ibuf[32];

@@ -3,6 +3,7 @@
  * with their dependencies, into a guest's initramfs (see guestfiles.h).
  */
 #include "kernel/guestfiles.h"
+#include "run/desc.h"
 #include "run/setup.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
@@ -270,10 +271,11 @@ void guest_files_needs(struct guest_need *n, const struct job *atom, char *const
 		if (!strcmp(run_args[i], "-M"))
 			monitors = run_args[i + 1];
 	/* a benchmark without monitor keys gets lkp's default set, perf's too */
-	const char *category = job_get(atom, "category");
+	struct job_desc_keys k;
+	job_desc_keys(atom, &k);
 	if (monitors ? strstr(monitors, "perf-") != NULL :
 	    job_lookup(atom, "perf-profile") || job_lookup(atom, "perf-stat") ||
-	    (category && !strcmp(category, "benchmark")))
+	    (k.category && !strcmp(k.category, "benchmark")))
 		n->programs[np++] = "perf";
 	memset(&plan, 0, sizeof(plan));
 	if (run_setup_plan(atom, &plan, &why) != 0)

@@ -2,6 +2,7 @@
  * vm.c: runs on a kernel under test in QEMU (see vm.h).
  */
 #include "kernel/vm.h"
+#include "run/desc.h"
 #include "run/setup.h"
 #include "runner/runner.h"
 #include "kernel/cpio.h"
@@ -11,7 +12,6 @@
 #include "monitor/monitor.h"
 #include "parse/parser.h"
 #include "result/matrix.h"
-#include "util/duration.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
@@ -104,12 +104,14 @@ void kernel_vm_opts_args(const struct kernel_vm_opts *o, struct strbuf *sb)
  * host keys), else 1 GiB and 2 CPUs, 1 under icount: it runs vCPUs in
  * turn on one host thread, so a second one adds no parallelism, and
  * Debian's generic kernel hangs bringing it up there. */
-static int vm_size(struct kernel_vm *vm, const struct job *atom)
+static int vm_size(struct kernel_vm *vm, const struct job *atom, const struct job_desc_keys *k)
 {
 	long long nr = 0;
-	const char *mem = job_get(atom, "memory");
+	const char *mem = k->memory;
 
 	if (vm->o.cpus <= 0) {
+		/* read here, not with the job's keys: only the VM refuses a
+		 * bad nr_cpu, a run on this machine ignores it */
 		if (job_get_int(atom, "nr_cpu", &nr) < 0)
 			return -1;
 		vm->o.cpus = nr > 0 && nr <= 64 ? (int)nr : vm->accel == QEMU_ACCEL_ICOUNT ? 1 : 2;
@@ -148,12 +150,6 @@ static int vm_brd(struct kernel_vm *vm, const struct job *atom)
 	return 0;
 }
 
-static void set_unless(struct job *atom, const char *key, const char *value)
-{
-	if (!job_get(atom, key))
-		job_set(atom, key, value);
-}
-
 int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, struct job *atom,
 		      char *const *run_args, char *const *command)
 {
@@ -162,6 +158,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	/* here, not where it is filled: every goto out releases it */
 	struct guest_need need = { .programs = { NULL }, .modules_dir = STRBUF_INIT };
 	const char *qemu = getenv("PERFBOT_QEMU");
+	struct job_desc_keys keys;
 	int ret = -1;
 
 	memset(vm, 0, sizeof(*vm));
@@ -177,7 +174,8 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	}
 	if (kernel_image_load(o->kernel, &vm->img) < 0)
 		goto out;
-	vm->append = job_get(atom, "kernel_cmdline");
+	job_desc_keys(atom, &keys);
+	vm->append = keys.kernel_cmdline;
 	if (vm_brd(vm, atom) < 0)
 		goto out;
 	if (read_file(&cpuinfo, "/proc/cpuinfo") == 0)
@@ -203,14 +201,14 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 		strbuf_reset(&yaml);
 	}
 
-	if (vm_size(vm, atom) < 0)
+	if (vm_size(vm, atom, &keys) < 0)
 		goto out;
 	/* lkp's result path: the kernel's commit and config, the VM as box */
 	job_set(atom, "commit", o->commit ? o->commit : vm->img.commit);
 	if (vm->img.kconfig)
 		job_set(atom, "kconfig", vm->img.kconfig);
 	else
-		set_unless(atom, "kconfig", "x86_64-unknown");
+		job_set_default(atom, "kconfig", job_scalar_new("x86_64-unknown"));
 	if (vm->o.mem_mb % 1024)
 		strbuf_addf(&s, "vm-%s-%dcpu-%ldM", qemu_accel_name(vm->accel), vm->o.cpus, vm->o.mem_mb);
 	else
@@ -221,7 +219,7 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	 * (unless a lab worker names its results by its own group) */
 	job_set(atom, "tbox_group", o->tbox_group ? o->tbox_group : s.buf);
 	job_set(atom, "testbox", s.buf);
-	set_unless(atom, "rootfs", "perfbot-initramfs");
+	job_set_default(atom, "rootfs", job_scalar_new("perfbot-initramfs"));
 	job_set(atom, "kernel", vm->img.bzimage);
 	/* the guest runs the job where it is: without `kernel:` */
 	struct job *guest = job_dup(atom);
@@ -290,12 +288,9 @@ static void note(struct boot *b, const char *fmt, ...)
 	strbuf_release(&msg);
 }
 
-double kernel_vm_job_limit(const struct job *job)
+double kernel_vm_job_limit(const struct job_desc *d)
 {
-	double limit = duration_job_limit(parse_duration(job_get(job, "timeout")),
-					  parse_duration(job_get(job, "runtime")));
-
-	return limit > 0 ? limit : VM_NO_LIMIT;
+	return d->timeout > 0 ? d->timeout : VM_NO_LIMIT;
 }
 
 /* Whether the console says mark yet: its head and tail only, a console
@@ -328,7 +323,7 @@ static int boot_and_wait(struct boot *b)
 	struct qemu_proc p;
 	struct strbuf line = STRBUF_INIT;
 	double boot_to = vm->o.boot_timeout > 0 ? vm->o.boot_timeout : BOOT_TIMEOUT;
-	double job_to = kernel_vm_job_limit(b->info->job) + SEND_SLACK, shown = 0;
+	double job_to = kernel_vm_job_limit(b->info->desc) + SEND_SLACK, shown = 0;
 
 	{
 		struct argv_list a = ARGV_LIST_INIT;

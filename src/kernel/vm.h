@@ -92,13 +92,14 @@ void kernel_vm_release(struct kernel_vm *vm);
 long kernel_vm_mem_mb(const char *s);
 
 /*
- * The job's time limit in the guest in seconds: its `timeout` and
- * `runtime` read as run_job reads them in the guest (duration_job_limit
- * of util/duration.h), so that the host's deadline (this plus a slack for
- * the results to come out) never ends a run the guest would still allow.
+ * The job's time limit in the guest in seconds: the timeout run_job
+ * decodes (run/desc.h), on the host as in the guest, so that the host's
+ * deadline (this plus a slack for the results to come out) never ends a
+ * run the guest would still allow.
  * A job without a limit gets an hour: a guest that hangs must end.
  */
-double kernel_vm_job_limit(const struct job *job);
+struct job_desc;
+double kernel_vm_job_limit(const struct job_desc *d);
 
 /* Guests have at most this many CPUs and NUMA nodes (QEMU's pc machine
  * takes more, a 2-core host gains nothing from them). */

@@ -7,6 +7,7 @@
 #include "job/job.h"
 #include "result/matrix.h"
 #include "store/ingest.h"
+#include "run/desc.h"
 #include "result/unite.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
@@ -597,6 +598,7 @@ int lab_check_root(long long id, const struct lab_job_identity *q, const char *b
 	struct strbuf shown = STRBUF_INIT;
 	char *part[7], *rpart[7], *p;
 	struct job *job = NULL;
+	struct job_desc_keys keys;
 	const char *problem = NULL, *tc, *key;
 	int n = 0, ret = -1;
 
@@ -620,6 +622,7 @@ int lab_check_root(long long id, const struct lab_job_identity *q, const char *b
 	if (job_load_string(q->job, strlen(q->job), q->name,
 			    &(struct job_load_opts){ .no_includes = true }, &job) < 0)
 		goto out;
+	job_desc_keys(job, &keys);
 	if (!(tc = job_testcase(job, &key)))
 		tc = "";
 	job_result_params(job, &params);
@@ -638,11 +641,10 @@ int lab_check_root(long long id, const struct lab_job_identity *q, const char *b
 	}
 	if (check_part(id, rel, part, 0, what[0], tc) < 0 ||
 	    check_part(id, rel, part, 1, what[1], params.buf) < 0 ||
-	    check_part(id, rel, part, 2, what[2], job_get(job, "tbox_group") ? job_get(job, "tbox_group")
-		       : box_group) < 0 ||
-	    check_part(id, rel, part, 3, what[3], job_get(job, "rootfs") ? rpart[3] : NULL) < 0 ||
-	    check_part(id, rel, part, 4, what[4], job_get(job, "kconfig") ? rpart[4] : NULL) < 0 ||
-	    check_part(id, rel, part, 5, what[5], job_get(job, "compiler") ? rpart[5] : NULL) < 0)
+	    check_part(id, rel, part, 2, what[2], keys.tbox_group ? keys.tbox_group : box_group) < 0 ||
+	    check_part(id, rel, part, 3, what[3], keys.rootfs ? rpart[3] : NULL) < 0 ||
+	    check_part(id, rel, part, 4, what[4], keys.kconfig ? rpart[4] : NULL) < 0 ||
+	    check_part(id, rel, part, 5, what[5], keys.compiler ? rpart[5] : NULL) < 0)
 		goto out;
 	if (q->repo && !is_hash(part[6])) {
 		error("job %lld: result root's commit '%s' is no full hash of the job's %s", id,

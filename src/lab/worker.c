@@ -16,6 +16,7 @@
 #include "pg/schema.h"
 #include "lab/upload.h"
 #include "monitor/perf.h"
+#include "run/desc.h"
 #include "run/run.h"
 #include "util/fileio.h"
 #include "git/git.h"
@@ -220,6 +221,7 @@ static int prepare_kernel(const struct worker *w, const struct queue_claim *c, s
 	};
 	struct kernel_vm_opts vo = o->vm;
 	struct strbuf why = STRBUF_INIT;
+	struct job_desc_keys keys;
 	char *group;
 	int r;
 
@@ -239,7 +241,8 @@ static int prepare_kernel(const struct worker *w, const struct queue_claim *c, s
 	vo.kernel = img->dir;
 	vo.commit = c->commit;
 	/* a copy: prepare sets the job's key from it */
-	group = job_get(job, "tbox_group") ? xstrdup(job_get(job, "tbox_group")) : NULL;
+	job_desc_keys(job, &keys);
+	group = keys.tbox_group ? xstrdup(keys.tbox_group) : NULL;
 	vo.tbox_group = group;
 	vo.verbose = o->verbose > 1;
 	vo.stop = o->stop;
@@ -273,10 +276,9 @@ static int child_main(struct worker *w, const struct queue_claim *c, const char 
 	/* this box is where it runs: testbox, and what the submitter left
 	 * open (see src/cmd/queue.c) */
 	job_set_value(job, "testbox", job_string_new(w->host));
-	if (!job_get(job, "tbox_group"))
-		job_set_value(job, "tbox_group", job_string_new(w->group.buf));
-	if (!job_get(job, "arch") && uname(&u) == 0)
-		job_set_value(job, "arch", job_string_new(u.machine));
+	job_set_default(job, "tbox_group", job_string_new(w->group.buf));
+	if (uname(&u) == 0)
+		job_set_default(job, "arch", job_string_new(u.machine));
 	if (check_allowed(w, c, job) < 0 || job_expand_percentages(job, 0) < 0)
 		goto out;
 	memset(&ro, 0, sizeof(ro));

@@ -8,6 +8,7 @@
 #include "job/axes.h"
 #include "job/job.h"
 #include "job/split.h"
+#include "run/desc.h"
 #include "stats/lkp_tables.h"
 #include "stats/summary.h"
 #include "util/fileio.h"
@@ -183,6 +184,7 @@ static void load_job(struct report *r, const char *path)
 {
 	struct job *job = NULL;
 	struct strbuf sb = STRBUF_INIT;
+	struct job_desc_keys keys;
 	const char *tc;
 	size_t alloc = 0;
 
@@ -191,9 +193,8 @@ static void load_job(struct report *r, const char *path)
 		return;
 	}
 	job_axes(job, &r->axes, &r->nr_axes, &alloc);
-	tc = job_get(job, "testcase");
-	if (!tc)
-		tc = job_get(job, "suite");
+	job_desc_keys(job, &keys);
+	tc = keys.testcase ? keys.testcase : keys.suite;
 	if (tc) {
 		strbuf_addf(&sb, "%s/", tc);
 		job_result_params(job, &sb);

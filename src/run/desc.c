@@ -8,6 +8,7 @@
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +53,31 @@ static int program_duration(const struct job *job, const char *program,
 	return *out < 0 ? -1 : 0;
 }
 
+void job_desc_keys(const struct job *job, struct job_desc_keys *k)
+{
+	const char *s = job_get(job, "nr_run");
+	char *end;
+
+	k->testcase = job_get(job, "testcase");
+	k->suite = job_get(job, "suite");
+	k->tbox_group = job_get(job, "tbox_group");
+	k->rootfs = job_get(job, "rootfs");
+	k->kconfig = job_get(job, "kconfig");
+	k->compiler = job_get(job, "compiler");
+	k->arch = job_get(job, "arch");
+	k->category = job_get(job, "category");
+	k->kernel = job_get(job, "kernel");
+	k->kernel_cmdline = job_get(job, "kernel_cmdline");
+	k->memory = job_get(job, "memory");
+	errno = 0;
+	k->nr_run = s ? strtoll(s, &end, 10) : 0;
+	if (!s || errno || end == s || *end)
+		k->nr_run = 0;
+}
+
 static int decode_testcase(struct job_desc *d, const struct run_opts *opts)
 {
-	d->testcase = job_get(d->job, "testcase");
+	d->testcase = d->keys.testcase;
 	if (!d->testcase)
 		d->testcase = d->runner ? d->runner->name :
 			      opts->command || job_lookup(d->job, "mytest") ? "mytest" : NULL;
@@ -160,7 +183,7 @@ static int monitors_of_opts(struct job_desc *d, const char *names)
 
 static void monitors_of_job(struct job_desc *d)
 {
-	const char *category = job_get(d->job, "category");
+	const char *category = d->keys.category;
 	bool benchmark = category && !strcmp(category, "benchmark");
 	const struct job_entry *e;
 	size_t pos = 0;
@@ -386,6 +409,7 @@ int job_desc_decode(const struct job *job, const struct run_opts *opts,
 		opts = &none;
 	d->job = job;
 	d->where = job->path ? job->path : "<job>";
+	job_desc_keys(job, &d->keys);
 	d->runner = runner_for_job(job);
 	if (decode_testcase(d, opts) < 0 || decode_programs(d, opts) < 0 ||
 	    decode_times(d, opts) < 0 ||

@@ -77,9 +77,36 @@
 
 struct monitor;
 
+/*
+ * The job's plain keys, as its text gives them: what is read of a job
+ * that does not run here, or not yet (a watch's state name, a lab job's
+ * box, the VM's size, a report's title), and what job_desc_decode starts
+ * from.  job_desc_keys() reads them all; it checks nothing and never
+ * fails (a bad value is the run's error, job_desc_decode's).  The strings
+ * are borrowed from the job, NULL when the key is absent or no scalar; a
+ * key set on the job afterwards is not seen.
+ */
+struct job_desc_keys {
+	const char *testcase;           /* `testcase` */
+	const char *suite;              /* lkp's name of it in a result's job.yaml */
+	/* where: the result path's keys (job.h) and lkp's host keys */
+	const char *tbox_group, *rootfs, *kconfig, *compiler, *arch;
+	const char *category;           /* "benchmark": lkp's default monitors */
+	/* a kernel under test: its image (`kernel:`), its command line, and
+	 * the VM's memory ("4G", kernel_vm_mem_mb) */
+	const char *kernel, *kernel_cmdline, *memory;
+	/* `nr_run` when it is an integer, else 0: job_desc's nr_run is what
+	 * a run checks (an error for "x") and uses */
+	long long nr_run;
+};
+
+/* Fill k from job's top-level keys (see struct job_desc_keys). */
+void job_desc_keys(const struct job *job, struct job_desc_keys *k);
+
 struct job_desc {
 	const struct job *job;          /* decoded from (borrowed) */
 	const char *where;              /* job->path, or "<job>" */
+	struct job_desc_keys keys;      /* the job's plain keys */
 
 	/* what runs */
 	const char *testcase;           /* borrowed from the job or a table */

@@ -605,16 +605,14 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 			while (slash > rr.buf && slash[-1] != '/')
 				slash--;
 			char *part = xstrndup(slash, (size_t)(p - slash));
-			if (!job_get(rc.saved_job, keys[i]))
-				job_set(rc.saved_job, keys[i], part);
+			job_set_default(rc.saved_job, keys[i], job_scalar_new(part));
 			free(part);
 			p = slash > rr.buf ? slash - 1 : rr.buf;
 		}
-		if (!job_get(rc.saved_job, "testcase"))
-			job_set(rc.saved_job, "testcase", desc.testcase);
+		job_set_default(rc.saved_job, "testcase", job_scalar_new(desc.testcase));
 		/* the run's job.yaml is no longer the file that named it */
-		if (!job_get(rc.saved_job, "name") && desc.name.len)
-			job_set(rc.saved_job, "name", desc.name.buf);
+		if (desc.name.len)
+			job_set_default(rc.saved_job, "name", job_scalar_new(desc.name.buf));
 	}
 
 	/* a killed perfbot's leftovers and half-made run dirs go first */
@@ -648,7 +646,7 @@ runs:
 	ret = 0;
 	for (rc.k = 1; rc.k <= rc.n; rc.k++) {
 		char *dir = NULL;
-		struct run_info info = { opts, rc.saved_job, rc.result_root, rc.k, rc.n };
+		struct run_info info = { opts, rc.saved_job, rc.result_root, rc.k, rc.n, &desc };
 		int r = opts->backend ? opts->backend->run_once(opts->backend->ctx, &info, &dir) :
 					run_once(&rc, &dir);
 		if (r < 0) {

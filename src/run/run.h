@@ -57,6 +57,7 @@
 
 struct run_backend;
 struct perf_caps;
+struct job_desc;
 
 struct run_opts {
 	const struct job *job;       /* an atomic job (no arrays left) */
@@ -101,6 +102,7 @@ struct run_info {
 	const struct job *job;       /* opts->job with its result-path keys set */
 	const char *result_root;
 	int k, n;                    /* run k (1-based) of n */
+	const struct job_desc *desc; /* opts->job decoded (run/desc.h) */
 };
 
 struct run_backend {

@@ -275,6 +275,7 @@ int run_setup_plan(const struct job *job, struct run_setup_plan *plan, struct st
 		return r;
 	/* lkp's second layer (NFS or CIFS over the fs): not done, so refuse
 	 * rather than measure something else than the job says */
+	/* a key: this is desc's decoder of the setup (job_desc_decode) */
 	const char *fs2 = job_get(job, "fs2");
 	if (fs2 && *fs2) {
 		strbuf_addf(why, "fs2 '%s' (lkp's export of the fs over NFS/CIFS) is not "

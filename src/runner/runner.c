@@ -146,6 +146,7 @@ void runner_ctx_release(struct runner_ctx *ctx)
 
 const struct runner *runner_for_job(const struct job *job)
 {
+	/* a key, not run/desc.h: the decoder asks this (runner sits below run) */
 	const char *testcase = job_get(job, "testcase");
 	const struct job_entry *e;
 	size_t pos = 0;

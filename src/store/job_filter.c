@@ -100,6 +100,7 @@ bool store_job_filter_match(const struct store_job_filter *f, const struct store
 			return false;
 	}
 	for (int i = 0; i < f->nr_params; i++) {
+		/* by name: --param K=V names any key the user likes */
 		const char *v = store_job_get(job, f->keys[i]);
 		if (!v || strcmp(v, f->values[i]))
 			return false;

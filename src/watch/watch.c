@@ -12,6 +12,7 @@
 #include "job/job.h"
 #include "report/report.h"
 #include "result/matrix.h"
+#include "run/desc.h"
 #include "run/run.h"
 #include "stats/lkp_tables.h"
 #include "pg/url.h"
@@ -175,10 +176,13 @@ static int lock_state(struct watch *w)
 static int default_state(struct watch *w)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	const char *tc = job_get(w->job, "testcase");
+	struct job_desc_keys keys;
+	const char *tc;
 	const char *parts[3] = { w->o->repo, w->o->branch, w->o->job_path };
 	uint64_t h = 0xcbf29ce484222325ULL;
 
+	job_desc_keys(w->job, &keys);
+	tc = keys.testcase;
 	if (!tc)
 		return error("%s: the job has no testcase", w->o->job_path);
 	if (check_path_component(tc, "the job's testcase") < 0)
@@ -290,12 +294,13 @@ static int complete_runs(const struct watch *w, const char *sha)
 
 static int runs_per_commit(const struct watch *w)
 {
-	long long v;
+	struct job_desc_keys keys;
 
 	if (w->o->runs > 0)
 		return w->o->runs;
-	if (job_get_int(w->job, "nr_run", &v) == 0 && v > 0 && v < 1000)
-		return (int)v;
+	job_desc_keys(w->job, &keys);
+	if (keys.nr_run > 0 && keys.nr_run < 1000)
+		return (int)keys.nr_run;
 	return WATCH_RUNS_DEFAULT;
 }
 
@@ -306,6 +311,7 @@ static int test_in_lab(struct watch *w, const char *sha, int n)
 {
 	struct strbuf rr = STRBUF_INIT, cmd = STRBUF_INIT, journal = STRBUF_INIT;
 	struct lab_remote_job j;
+	struct job_desc_keys keys;
 	int got = -1;
 
 	if (!w->remote_open) {
@@ -324,7 +330,8 @@ static int test_in_lab(struct watch *w, const char *sha, int n)
 	j.repo = w->o->repo;
 	j.build = w->o->m.build;
 	j.commit = sha;
-	j.tbox_group = job_get(w->job, "tbox_group");
+	job_desc_keys(w->job, &keys);
+	j.tbox_group = keys.tbox_group;
 	j.priority = QUEUE_PRIORITY_DEFAULT;
 	if (job_result_root(w->job, w->result_base, sha, &rr) == 0)
 		got = lab_remote_run(&w->remote, &j, n, rr.buf, w->o->stop);

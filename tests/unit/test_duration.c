@@ -118,9 +118,9 @@ static void test_host_and_vm_agree(void **state)
 		strbuf_addf(&yaml, "%smytest:\n  command: sleep 0\n", tab[i].yaml);
 		assert_int_equal(job_load_string(yaml.buf, yaml.len, "j.yaml", &lo, &job), 0);
 		assert_int_equal(job_desc_decode(job, NULL, &d), 0);
-		if (d.timeout != tab[i].limit || kernel_vm_job_limit(job) != tab[i].limit)
+		if (d.timeout != tab[i].limit || kernel_vm_job_limit(&d) != tab[i].limit)
 			fail_msg("%s: host %g, VM %g, expected %g", tab[i].yaml, d.timeout,
-				 kernel_vm_job_limit(job), tab[i].limit);
+				 kernel_vm_job_limit(&d), tab[i].limit);
 		job_desc_release(&d);
 		job_free(job);
 		strbuf_release(&yaml);
@@ -140,7 +140,7 @@ static void test_vm_watchdog(void **state)
 	assert_int_equal(job_load_string(yaml, strlen(yaml), "j.yaml", &lo, &job), 0);
 	assert_int_equal(job_desc_decode(job, NULL, &d), 0);
 	assert_true(d.timeout == 0);
-	assert_true(kernel_vm_job_limit(job) == 3600);
+	assert_true(kernel_vm_job_limit(&d) == 3600);
 	job_desc_release(&d);
 	job_free(job);
 }

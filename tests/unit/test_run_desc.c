@@ -330,6 +330,59 @@ static void test_check_monitors(void **state)
 	strbuf_release(&path);
 }
 
+/* The plain keys: each one as given, NULL when absent or no scalar;
+ * nr_run only when an integer.  job_desc_decode fills d.keys. */
+static void test_keys(void **state)
+{
+	(void)state;
+	struct job_desc_keys k;
+	struct job_desc d = JOB_DESC_INIT;
+	struct job *job = load("testcase: t\nsuite: s\ntbox_group: g\nrootfs: r.cgz\n"
+			       "kconfig: kc\ncompiler: gcc\narch: x86_64\ncategory: benchmark\n"
+			       "kernel: /k/bzImage\nkernel_cmdline: quiet\nmemory: 4G\nnr_run: 7\n");
+
+	job_desc_keys(job, &k);
+	assert_string_equal(k.testcase, "t");
+	assert_string_equal(k.suite, "s");
+	assert_string_equal(k.tbox_group, "g");
+	assert_string_equal(k.rootfs, "r.cgz");
+	assert_string_equal(k.kconfig, "kc");
+	assert_string_equal(k.compiler, "gcc");
+	assert_string_equal(k.arch, "x86_64");
+	assert_string_equal(k.category, "benchmark");
+	assert_string_equal(k.kernel, "/k/bzImage");
+	assert_string_equal(k.kernel_cmdline, "quiet");
+	assert_string_equal(k.memory, "4G");
+	assert_int_equal(k.nr_run, 7);
+	job_free(job);
+
+	job = load("tbox_group:\n  a: 1\nnr_run: x\n" CMD);
+	job_desc_keys(job, &k);
+	assert_null(k.testcase);
+	assert_null(k.suite);
+	assert_null(k.tbox_group);
+	assert_null(k.rootfs);
+	assert_null(k.kernel);
+	assert_null(k.memory);
+	assert_int_equal(k.nr_run, 0);
+	job_free(job);
+
+	for (int i = 0; i < 3; i++) {
+		static const char *const bad[] = { "nr_run: 5x\n", "nr_run: ''\n",
+						   "nr_run: 99999999999999999999\n" };
+		job = load(bad[i]);
+		job_desc_keys(job, &k);
+		assert_int_equal(k.nr_run, 0);
+		job_free(job);
+	}
+
+	assert_int_equal(decode("testcase: t\ntbox_group: g\n" CMD, NULL, &job, &d), 0);
+	assert_string_equal(d.keys.testcase, "t");
+	assert_string_equal(d.keys.tbox_group, "g");
+	job_desc_release(&d);
+	job_free(job);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -487,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_setup_and_path),
 		cmocka_unit_test(test_check_monitors),
 		cmocka_unit_test(test_measure),
+		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
