@@ -13,9 +13,10 @@
 # would eat) runs after the others, by itself.
 # The whole output of each script is kept in tests/out/e2e/<script>.log,
 # with its exit status and its time; the results are printed in the
-# scripts' order whatever the order they finished in, and the failures are
-# repeated at the end, just above the closing line, because a CI log is
-# often read from its tail only.
+# scripts' order whatever the order they finished in, each with its wall
+# time, then the ten slowest scripts (the critical path of -j), and the
+# failures are repeated at the end, just above the closing line, because a
+# CI log is often read from its tail only.
 jobs=1
 case "${1:-}" in
 -j) jobs=${2:?-j needs a number}; shift 2 ;;
@@ -46,13 +47,17 @@ for t in $alone; do
 	sh -c "$run_one" "$logs" "$t"
 done
 
-pass=0 fail=0 failed=
+pass=0 fail=0 failed= times=
 for t in "$@"; do
 	out=$(cat "$logs/$t.log" 2>/dev/null)
 	printf '%s\n' "$out" | grep -E '^(not ok|ok) |^#   ' | sed "s|^|$t: |"
 	p=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\2/p')
 	rc=$(printf '%s\n' "$out" | sed -n 's/^# exit status \([0-9]*\)$/\1/p')
+	took=$(printf '%s\n' "$out" | sed -n 's/^# took \([0-9]*\) s$/\1/p')
+	echo "$t: took ${took:-?} s"
+	times="$times${took:-0} $t
+"
 	if [ -z "$p" ]; then
 		printf '%s\n' "$out" | tail -n 20
 		f=1 p=0
@@ -62,6 +67,8 @@ for t in "$@"; do
 	pass=$((pass + p))
 	fail=$((fail + f))
 done
+echo "slowest scripts (s):"
+printf '%s' "$times" | sort -rn | head -n 10 | sed 's/^/  /'
 for t in $failed; do
 	echo "--- $t failed (whole output: tests/out/e2e/$t.log); its last lines:"
 	grep -E '^not ok ' "$logs/$t.log" | sed "s|^|$t: |"
