@@ -33,6 +33,7 @@
  *   poisson    Poisson with mean 1 / s^2 (relative sd s), integers
  */
 #if __has_include("util/rng.h")
+#include "util/error.h"
 #include "util/rng.h"
 #else
 /* revisions before util/rng.h (aa.sh --rev) kept the generator in sim.h */

@@ -33,6 +33,7 @@
  * search has to save runs in.
  */
 #include "bisect/sim.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

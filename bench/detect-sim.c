@@ -21,6 +21,7 @@
  */
 #include "stats/changepoint.h"
 #include "stats/changepoint_sim.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

@@ -27,6 +27,7 @@
  */
 #include "monitor/monitor.h"
 #include "monitor/sampler.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <pthread.h>

@@ -6,6 +6,7 @@
  * command lives in src/cmd/<name>.c.
  */
 #include "cmd/cmd.h"
+#include "util/error.h"
 #include "util/fileio.h"
 
 #include <stdio.h>

@@ -17,6 +17,7 @@
 #include "run/leftovers.h"
 #include "run/run.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

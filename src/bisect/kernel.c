@@ -3,6 +3,7 @@
  */
 #include "bisect/kernel.h"
 #include "bisect/driver.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
 #include "util/xalloc.h"

@@ -5,6 +5,7 @@
  */
 #include "bisect/driver.h"
 #include "bisect/log.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/quote.h"
 #include "util/xalloc.h"

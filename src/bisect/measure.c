@@ -21,6 +21,7 @@
 #include "run/run.h"
 #include "stats/summary.h"
 #include "store/ingest.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
 #include "util/printable.h"

@@ -10,6 +10,7 @@
 #include "bisect/log.h"
 #include "git/checkout.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -25,6 +25,7 @@
 #include "kernel/kconfig.h"
 #include "run/run.h"
 #include "util/cmdline.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/stop.h"
 #include "git/git.h"

@@ -14,6 +14,7 @@
 #include "result/matrix.h"
 #include "result/change.h"
 #include "util/csv.h"
+#include "util/error.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"

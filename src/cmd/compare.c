@@ -12,6 +12,7 @@
 #include "report/busy.h"
 #include "report/compare.h"
 #include "stats/lkp_tables.h"
+#include "util/error.h"
 
 #include <getopt.h>
 #include <stdio.h>

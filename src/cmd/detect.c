@@ -17,6 +17,7 @@
  */
 #include "cmd/cmd.h"
 #include "detect/detect.h"
+#include "util/error.h"
 #include "watch/range.h"
 #include "run/run.h"
 #include "store/history.h"

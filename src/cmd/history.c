@@ -7,6 +7,7 @@
 #include "report/report_history.h"
 #include "store/history.h"
 #include "store/store.h"
+#include "util/error.h"
 #include "util/fileio.h"
 
 #include <getopt.h>

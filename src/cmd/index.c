@@ -19,6 +19,7 @@
 #include "run/run.h"
 #include "store/ingest.h"
 #include "store/store.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/strmap.h"
 

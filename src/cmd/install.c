@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "job/job.h"
 #include "job/split.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

@@ -17,6 +17,7 @@
 #include "kernel/build.h"
 #include "kernel/initramfs.h"
 #include "kernel/qemu.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/stop.h"
 

@@ -10,6 +10,7 @@
 #include "pg/pg.h"
 #include "pg/schema.h"
 #include "lab/init.h"
+#include "util/error.h"
 
 #include <getopt.h>
 #include <stdio.h>

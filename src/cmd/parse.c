@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "monitor/monitor.h"
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 
 #include <errno.h>

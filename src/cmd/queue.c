@@ -17,6 +17,7 @@
 #include "lab/upload.h"
 #include "run/desc.h"
 #include "run/run.h"
+#include "util/error.h"
 #include "util/pathsafe.h"
 #include "util/printable.h"
 

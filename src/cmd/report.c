@@ -10,6 +10,7 @@
  */
 #include "cmd/cmd.h"
 #include "report/report.h"
+#include "util/error.h"
 #include "util/fileio.h"
 
 #include <getopt.h>

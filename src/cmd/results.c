@@ -15,6 +15,7 @@
 #include "store/job_filter.h"
 #include "store/store.h"
 #include "util/csv.h"
+#include "util/error.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 #include "git/git.h"

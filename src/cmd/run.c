@@ -19,6 +19,7 @@
 #include "run/run.h"
 #include "store/ingest.h"
 #include "util/cmdline.h"
+#include "util/error.h"
 #include "util/stop.h"
 #include "util/xalloc.h"
 

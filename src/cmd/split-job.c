@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "job/job.h"
 #include "job/split.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

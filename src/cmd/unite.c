@@ -1,6 +1,7 @@
 /* unite.c: `perfbot unite RUN_DIR...` (see result/unite.h). */
 #include "cmd/cmd.h"
 #include "result/unite.h"
+#include "util/error.h"
 
 int cmd_unite(int argc, char **argv)
 {

@@ -9,6 +9,7 @@
 #include "detect/detect.h"
 #include "run/run.h"
 #include "util/duration.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/stop.h"

@@ -10,6 +10,7 @@
 #include "pg/schema.h"
 #include "lab/worker.h"
 #include "kernel/kconfig.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/stop.h"

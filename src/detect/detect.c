@@ -4,6 +4,7 @@
  */
 #include "detect/detect.h"
 #include "stats/lkp_tables.h"
+#include "util/error.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"

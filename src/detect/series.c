@@ -4,6 +4,7 @@
 #include "detect/series.h"
 #include "stats/summary.h"
 #include "store/history.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_reader.h"
 #include "util/xalloc.h"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/rx.h"
 #include "util/xalloc.h"

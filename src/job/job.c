@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"

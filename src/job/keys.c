@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/error.h"
 #include "util/fileio.h"
 #include "job/bench_names.h"
 #include "parse/parser.h"

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -20,6 +20,7 @@
 
 #include "job/lkp_programs.h"
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

@@ -19,6 +19,7 @@
 
 #include "job/job_src.h"
 #include "job/revise.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/xalloc.h"
 
 static void collect_diag(struct fy_diag *diag, void *user, const char *buf, size_t len)

@@ -6,6 +6,7 @@
 #include "kernel/bzimage.h"
 #include "kernel/kconfig.h"
 #include "git/git.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

@@ -1,5 +1,6 @@
 /* bzimage.c: the version string of a bzImage (see bzimage.h). */
 #include "kernel/bzimage.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* cpio.c: newc archives, written and read (see cpio.h). */
 #include "kernel/cpio.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

@@ -5,6 +5,7 @@
 #include "kernel/guestfiles.h"
 #include "run/desc.h"
 #include "run/setup.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

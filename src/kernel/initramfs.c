@@ -7,6 +7,7 @@
 #include "kernel/guestfiles.h"
 #include "kernel/kconfig.h"
 #include "kernel/serial.h"
+#include "util/error.h"
 #include "util/exedir.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"

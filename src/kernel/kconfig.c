@@ -3,6 +3,7 @@
  * (see kconfig.h).
  */
 #include "kernel/kconfig.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

@@ -3,6 +3,7 @@
  */
 #include "kernel/serial.h"
 #include "parse/dmesg.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/xalloc.h"

@@ -12,6 +12,8 @@
 #include "monitor/monitor.h"
 #include "parse/parser.h"
 #include "result/matrix.h"
+#include "util/duration.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

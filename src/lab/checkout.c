@@ -3,6 +3,7 @@
  */
 #include "lab/checkout.h"
 #include "git/git.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/lines.h"
 #include "util/run_command.h"

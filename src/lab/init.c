@@ -4,6 +4,7 @@
 #include "lab/init.h"
 #include "pg/schema.h"
 #include "store/store.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <string.h>

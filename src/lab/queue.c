@@ -2,6 +2,7 @@
  * queue.c: the queue's C side (see queue.h; the SQL is in src/pg/migrations/).
  */
 #include "lab/queue.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>

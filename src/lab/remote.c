@@ -7,6 +7,7 @@
 #include "lab/queue.h"
 #include "pg/schema.h"
 #include "lab/upload.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -9,6 +9,7 @@
 #include "store/ingest.h"
 #include "run/desc.h"
 #include "result/unite.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

@@ -18,6 +18,7 @@
 #include "monitor/perf.h"
 #include "run/desc.h"
 #include "run/run.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "git/git.h"
 #include "util/run_command.h"

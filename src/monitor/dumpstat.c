@@ -3,6 +3,7 @@
  * (stats lines -> <monitor>.json time series).  See monitor.h.
  */
 #include "monitor/monitor.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
 #include "util/numfmt.h"

@@ -15,6 +15,7 @@
  */
 #include "monitor/monitor.h"
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

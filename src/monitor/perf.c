@@ -2,6 +2,7 @@
 #include "monitor/perf.h"
 #include "monitor/monitor.h"
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/proc.h"
 #include "util/xalloc.h"

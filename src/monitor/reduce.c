@@ -3,6 +3,7 @@
  * dir's <name>.json time series (see reduce.h).
  */
 #include "monitor/reduce.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

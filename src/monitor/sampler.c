@@ -8,6 +8,7 @@
  */
 #include "monitor/sampler.h"
 #include "util/compiler.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

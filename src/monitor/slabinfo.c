@@ -6,6 +6,7 @@
  * .num_slabs.  It accepts only format version 2.1.
  */
 #include "monitor/monitor.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <string.h>

@@ -24,6 +24,7 @@
  */
 #include "monitor/monitor.h"
 #include "util/compiler.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

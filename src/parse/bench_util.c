@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "util/error.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "parse/bench_util.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "parse/bench_util.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 enum { TCP_SENDER, TCP_RECEIVER, UDP, NR_KINDS };

@@ -8,6 +8,7 @@
  * the file it came from.
  */
 #include "parse/kmsg_denylist.h"
+#include "util/error.h"
 
 #include <stddef.h>
 

@@ -26,6 +26,7 @@
  */
 #include "parse/parser.h"
 #include "parse/parse_util.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>

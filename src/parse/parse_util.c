@@ -1,6 +1,7 @@
 /* parse_util.c: searching, Ruby-exact numbers and the ordered sum map
  * shared by the parsers; see parse_util.h. */
 #include "parse/parse_util.h"
+#include "util/error.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 

@@ -1,5 +1,6 @@
 /* registry.c: the table of parsers, expanded from parsers.h. */
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

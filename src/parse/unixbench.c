@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "parse/bench_util.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 enum { RX_RUN, RX_INDEX_HEADER, RX_RESULT, RX_SCORE, RX_X_ABORT, RX_X_SIGNAL, RX_NR };

@@ -23,6 +23,7 @@
  */
 #include "parse/bench_util.h"
 #include "util/bigint.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 enum {

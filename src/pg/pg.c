@@ -2,6 +2,7 @@
  * pg.c: libpq connections with one-line errors and reconnects (see pg.h).
  */
 #include "pg/pg.h"
+#include "util/error.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

@@ -31,6 +31,7 @@
  */
 #include "pg/schema.h"
 #include "pg/migrations.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>

@@ -10,6 +10,8 @@
 #include "report/compare.h"
 #include "job/job.h"
 #include "job/axes.h"
+#include "job/split.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -12,6 +12,7 @@
 #include "stats/lkp_tables.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"

@@ -26,6 +26,7 @@
  */
 #include "report/compare.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -8,6 +8,7 @@
  */
 #include "report/report.h"
 #include "kernel/vm.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -11,6 +11,7 @@
 #include "run/desc.h"
 #include "stats/lkp_tables.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

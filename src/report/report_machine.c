@@ -5,6 +5,7 @@
  * copies, and the sentence both renderers print.
  */
 #include "report/report.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>

@@ -12,6 +12,7 @@
 #include "report/busy.h"
 #include "report/report.h"
 #include "stats/lkp_tables.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

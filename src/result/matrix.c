@@ -7,6 +7,7 @@
  * sample made loading them several times slower (see json_reader.h).
  */
 #include "result/matrix.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_reader.h"
 #include "util/numfmt.h"

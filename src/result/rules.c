@@ -5,6 +5,7 @@
  * change.c.
  */
 #include "result/change.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 int changed_stats(const struct matrix *a, const struct matrix *b,

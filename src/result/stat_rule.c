@@ -43,6 +43,7 @@
 #include "stats/lkp_tables.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <math.h>

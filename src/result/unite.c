@@ -16,6 +16,7 @@
  */
 #include "result/unite.h"
 #include "result/matrix.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"

@@ -2,6 +2,7 @@
  * cgroup.c: the run's cgroup (see cgroup.h).
  */
 #include "run/cgroup.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -6,6 +6,7 @@
 #include "monitor/sampler.h"
 #include "util/duration.h"
 #include "util/run_command.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

@@ -9,6 +9,7 @@
 #include "run/setup.h"
 #include "run/setup_impl.h"
 #include "util/duration.h"
+#include "util/error.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

@@ -14,6 +14,7 @@
 #include "run/meanwhile.h"
 #include "monitor/perf.h"
 #include "run/setup.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/pathsafe.h"

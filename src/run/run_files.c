@@ -8,6 +8,7 @@
 #include "monitor/reduce.h"
 #include "parse/parser.h"
 #include "result/matrix.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

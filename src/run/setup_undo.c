@@ -6,6 +6,7 @@
 #include "run/setup.h"
 #include "run/setup_impl.h"
 #include "run/workdir.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"

@@ -4,6 +4,7 @@
  * make (see workdir.h).
  */
 #include "run/workdir.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
 #include "util/xalloc.h"

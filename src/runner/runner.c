@@ -7,6 +7,7 @@
 #include "runner/runner.h"
 #include "stats/lkp_tables.h"
 #include "util/duration.h"
+#include "util/error.h"
 #include "util/exedir.h"
 #include "util/fileio.h"
 #include "util/quote.h"

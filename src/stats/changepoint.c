@@ -9,6 +9,7 @@
 #include "stats/changepoint_impl.h"
 #include "stats/stat_tests.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/rng.h"
 #include "util/xalloc.h"
 

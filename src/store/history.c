@@ -10,6 +10,7 @@
 #include "git/git.h"
 #include "store/job_filter.h"
 #include "stats/summary.h"
+#include "util/error.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 

@@ -6,6 +6,7 @@
 #include "job/axes.h"
 #include "job/job.h"
 #include "result/matrix.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -2,6 +2,7 @@
 #include "store/job_filter.h"
 #include "job/job.h"
 #include "job/split.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

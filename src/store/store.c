@@ -9,6 +9,7 @@
  */
 #include "store/backend.h"
 #include "result/matrix.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -22,6 +22,7 @@
 #include "store/backend.h"
 #include "pg/pg.h"
 #include "pg/schema.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <math.h>

@@ -22,6 +22,7 @@
  *     user_version holds the schema version.
  */
 #include "store/backend.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -1,4 +1,5 @@
 /* fileio.c: reading (plain or gzip) and atomic writing of whole files. */
+#include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
 

@@ -1,4 +1,5 @@
 /* json_writer.c: Ruby pretty_generate-compatible JSON output. */
+#include "util/error.h"
 #include "util/json_writer.h"
 #include "util/json_scan.h"
 #include "util/numfmt.h"

@@ -1,4 +1,5 @@
 /* pathsafe.c: the one check for path components from jobs and options. */
+#include "util/error.h"
 #include "util/pathsafe.h"
 #include "util/printable.h"
 #include "util/xalloc.h"

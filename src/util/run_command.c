@@ -1,4 +1,5 @@
 /* run_command.c: fork/exec with redirections, timeouts and rusage. */
+#include "util/error.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 

@@ -1,4 +1,5 @@
 /* strbuf.c: growable strings; see strbuf.h for the invariants. */
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/compiler.h"
 #include "util/xalloc.h"

@@ -8,13 +8,10 @@
  * cannot produce a trustworthy result anyway, and one checked place beats
  * hundreds of unchecked ones.
  *
- * error(), warning(), die() and the exit codes are util/error.h's.  This
- * header still includes it, for the files that reach them through it; new
- * code includes util/error.h for them.
+ * error(), warning(), die() and the exit codes are util/error.h's: a file
+ * that uses them includes it.
  */
 #include <stddef.h>
-
-#include "util/error.h"
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

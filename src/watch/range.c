@@ -1,6 +1,7 @@
 /*
  * range.c: a regression's range handed to the bisect driver (see range.h).
  */
+#include "util/error.h"
 #include "watch/range.h"
 #include "bisect/driver.h"
 #include "git/git.h"

@@ -4,6 +4,7 @@
  * before the bisect of its range, the report (text and HTML), the mail,
  * and the record in the store that it was reported.
  */
+#include "util/error.h"
 #include "watch/internal.h"
 #include "detect/detect.h"
 #include "watch/range.h"

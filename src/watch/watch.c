@@ -3,6 +3,7 @@
  * the commits to test, runs them, finds the regressions in the store's
  * history, bisects each new one, writes and mails its report.
  */
+#include "util/error.h"
 #include "watch/internal.h"
 #include "bisect/driver.h"
 #include "detect/detect.h"

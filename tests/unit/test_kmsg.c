@@ -10,6 +10,7 @@
 #include "monitor/sampler.h"
 #include "parse/dmesg.h"
 #include "parse/parser.h"
+#include "util/error.h"
 #include "util/fileio.h"
 
 #include <errno.h>

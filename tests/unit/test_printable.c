@@ -1,5 +1,6 @@
 /* test_printable.c: util/printable.h, and the messages and names it guards. */
 #include "test_helpers.h"
+#include "util/error.h"
 #include "util/pathsafe.h"
 #include "util/printable.h"
 #include "util/xalloc.h"

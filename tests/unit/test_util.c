@@ -1,6 +1,7 @@
 /* Unit tests of src/util: strbuf, numfmt (Ruby number printing), JSON
  * writer layout, strmap, atomic writes. */
 #include "test_helpers.h"
+#include "util/error.h"
 #include "util/json_writer.h"
 #include "util/bigint.h"
 #include "util/exedir.h"

@@ -37,6 +37,7 @@
  * no result).
  */
 #include "runner/runner.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
