@@ -10,6 +10,7 @@
 #include "pg/schema.h"
 #include "lab/worker.h"
 #include "kernel/kconfig.h"
+#include "util/duration.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/pathsafe.h"
@@ -21,13 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A duration as a job's timeout is written (util/duration.h: 30, 30s, 5m) */
 static int parse_seconds(const char *opt, const char *s, double max, double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v = parse_duration(s);
 
-	if (!*s || *end || !(v >= 0.1 && v <= max))
-		return error("%s expects seconds from 0.1 to %g, got '%s'", opt, max, s);
+	if (!(v >= 0.1 && v <= max))
+		return error("%s expects a duration from 0.1 s to %g s (30, 30s, 5m), got '%s'",
+			     opt, max, s);
 	*out = v;
 	return 0;
 }

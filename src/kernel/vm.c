@@ -62,9 +62,9 @@ int kernel_vm_opt(struct kernel_vm_opts *o, const char *name, const char *arg)
 		if (qemu_accel_parse(arg, &o->accel) < 0)
 			return error("--accel expects auto, icount, tcg or kvm, got '%s'", arg);
 	} else if (!strcmp(name, "boot-timeout")) {
-		o->boot_timeout = strtod(arg, &end);
-		if (end == arg || *end || !(o->boot_timeout > 0) || o->boot_timeout > 86400)
-			return error("--boot-timeout expects seconds (at most a day), got '%s'", arg);
+		o->boot_timeout = parse_duration(arg);
+		if (!(o->boot_timeout > 0) || o->boot_timeout > 86400)
+			return error("--boot-timeout expects a duration such as 90, 90s or 5m (at most a day), got '%s'", arg);
 	} else if (!strcmp(name, "mem")) {
 		o->mem_mb = kernel_vm_mem_mb(arg);
 		if (o->mem_mb < 64 || o->mem_mb > 1024L * 1024)

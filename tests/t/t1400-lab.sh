@@ -30,6 +30,22 @@ test_expect_success 'lab init: missing, bad and unreachable databases, a plain l
 	grep -q "run the first .perfbot lab init. as a superuser" err
 '
 
+# The worker's times are durations as a job's timeout is written; a bad
+# one is said in one line before any database is reached.
+test_expect_success 'worker --lease, --poll and --boot-timeout take durations' '
+	for o in "--lease 11m" "--poll 1.5x" "--poll 1e1" "--lease 0.05s"; do
+		test_must_fail 2 perfbot worker --db postgresql:///nowhere $o 2>err &&
+		test "$(wc -l <err)" = 1 &&
+		grep -q "^perfbot: ${o%% *} expects a duration from 0.1 s to [0-9]* s (30, 30s, 5m), got .${o#* }.$" err || exit 1
+	done &&
+	test_must_fail 2 perfbot worker --db postgresql:///nowhere --kernel-tree . --boot-timeout 2x 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep -q "^perfbot: --boot-timeout expects a duration such as 90, 90s or 5m (at most a day), got .2x.$" err &&
+	# good durations pass the parser: the next check says what is missing
+	test_must_fail 2 perfbot worker --db postgresql:///nowhere --lease 5m --poll 30s --boot-timeout 2m 2>err &&
+	grep -q "^perfbot: --boot-timeout sets the kernel a job boots: it needs --kernel-tree$" err
+'
+
 test_expect_success 'submit splits the job: one entry per atomic job, all or nothing' '
 	db=$(lab_db submit) && S=$(url submit sub) &&
 	job j.yaml "echo score: 1" "  x: [1, 2]" &&
@@ -314,7 +330,7 @@ test_expect_success 'who may do what: their own jobs, their groups, bounded leas
 	grep -q "done, results uploaded" err &&
 	# a lease of a day is no more
 	test_must_fail 2 perfbot worker --db "$(url authz box3)" --lease 86400 2>err &&
-	grep -q "^perfbot: --lease expects seconds from 0.1 to 600, got .86400.$" err &&
+	grep -q "^perfbot: --lease expects a duration from 0.1 s to 600 s (30, 30s, 5m), got .86400.$" err &&
 	perfbot queue submit --db "$S" j.yaml -c abc >/dev/null &&
 	$PSQL "$(url authz box3)" -c "SELECT id FROM perfbot.claim(\$\$g1\$\$, \$\$w\$\$, 86400)" &&
 	test "$(sql authz "SELECT round(extract(epoch FROM lease_expires_at - started_at))

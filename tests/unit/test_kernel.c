@@ -640,6 +640,11 @@ static void test_vm_opt(void **state)
 	assert_true(o.boot_timeout == 30);
 	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "0"), -1);
 	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "86401"), -1);
+	/* a duration, as a job's timeout: a unit, none of strtod's forms */
+	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "5m"), 0);
+	assert_true(o.boot_timeout == 300);
+	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "1e2"), -1);
+	assert_int_equal(kernel_vm_opt(&o, "boot-timeout", "30 s"), -1);
 	assert_int_equal(kernel_vm_opt(&o, "accel", "icount"), 0);
 	assert_int_equal(o.accel, QEMU_ACCEL_ICOUNT);
 	assert_int_equal(kernel_vm_opt(&o, "accel", "fast"), -1);
