@@ -15,24 +15,7 @@
 
 /* ---- helpers ------------------------------------------------------- */
 
-static char tmpdir[64];
-
-static int setup_tmp(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/perfbot-test-job.XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	return 0;
-}
-
-static int teardown_tmp(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	assert_int_equal(system(cmd), 0);
-	return 0;
-}
+TEST_TMPDIR("job")
 
 /* Write text to tmpdir/rel (creating directories). */
 static void put(const char *rel, const char *text)
@@ -1204,5 +1187,5 @@ int main(void)
 		cmocka_unit_test(test_tbox_group),
 		cmocka_unit_test(test_result_root),
 	};
-	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -15,26 +15,20 @@
 
 #define DATA "tests/data/jobs"
 
-static char tmpdir[64];
+TEST_TMPDIR("split")
 static char topdir[4096];
 
 static int setup_tmp(void **state)
 {
-	(void)state;
-	strcpy(tmpdir, "/tmp/perfbot-test-split.XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
 	assert_non_null(getcwd(topdir, sizeof(topdir)));
-	return 0;
+	return tmpdir_setup(state);
 }
 
+/* back to the top first: a test may have left the cwd in tmpdir */
 static int teardown_tmp(void **state)
 {
-	char cmd[128];
-	(void)state;
 	assert_int_equal(chdir(topdir), 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	assert_int_equal(system(cmd), 0);
-	return 0;
+	return tmpdir_teardown(state);
 }
 
 /* The atoms of a split: names and texts, in order. */

@@ -15,26 +15,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static char tmpdir[64];
+TEST_TMPDIR("store")
 static char dbpath[256];
 
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfbot-store-XXXXXX");
-	if (!mkdtemp(tmpdir))
-		return -1;
+	tmpdir_setup(state);
 	snprintf(dbpath, sizeof(dbpath), "%s/sub/dir/p.db", tmpdir);
 	unsetenv("PERFBOT_DB_TIMEOUT");
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
 }
 
 /* A connection to the PostgreSQL store at url, its tables unqualified. */
@@ -760,19 +749,19 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_target),
 		cmocka_unit_test(test_busy_timeout_env),
-		cmocka_unit_test_setup_teardown(test_open_create_and_migrate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_refusals, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_put_and_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_replace_delete_paths, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dollar_params, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_put_and_read_pg, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_replace_delete_paths_pg, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rollback_pg, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dollar_params_pg, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pg_open, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pg_roles, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_create_and_migrate, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_open_refusals, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_locked, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_put_and_read, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_replace_delete_paths, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_rollback, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_dollar_params, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_put_and_read_pg, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_replace_delete_paths_pg, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_rollback_pg, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_dollar_params_pg, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_pg_open, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_pg_roles, setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-static char tmpdir[64];
+TEST_TMPDIR("hist")
 static char repo[128], dbpath[128];
 /* the line's commits, oldest first: c1 c2 c3 merge c4 c5; side s1 merged */
 static char line[6][41], side[41];
@@ -41,21 +41,10 @@ static void head_sha(char *out)
 
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfbot-hist-XXXXXX");
-	if (!mkdtemp(tmpdir))
-		return -1;
+	tmpdir_setup(state);
 	snprintf(repo, sizeof(repo), "%s/repo", tmpdir);
 	snprintf(dbpath, sizeof(dbpath), "%s/p.db", tmpdir);
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
 }
 
 static void make_repo(void)
@@ -409,11 +398,11 @@ static void test_job_filter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_git_helpers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_history_points, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_history_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_history_incomplete_job, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_job_filter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_git_helpers, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_history_points, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_history_errors, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_history_incomplete_job, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_job_filter, setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,25 +8,14 @@
 #include "store/store.h"
 #include "util/xalloc.h"
 
-static char tmpdir[64];
+TEST_TMPDIR("reported")
 static char dbpath[256];
 
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfbot-reported-XXXXXX");
-	if (!mkdtemp(tmpdir))
-		return -1;
+	tmpdir_setup(state);
 	snprintf(dbpath, sizeof(dbpath), "%s/p.db", tmpdir);
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
 }
 
 static void test_reported(void **state)
@@ -106,8 +95,8 @@ static void test_reported_pg(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reported_pg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reported, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_reported_pg, setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
