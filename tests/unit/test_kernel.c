@@ -20,20 +20,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static char *tmpdir(void)
-{
-	char *d = strdup("/tmp/perfbot-kernel-XXXXXX");
-	assert_non_null(mkdtemp(d));
-	return d;
-}
-
 /* ---- kconfig ----------------------------------------------------------- */
 
 static void test_kconfig_names_and_keys(void **state)
 {
 	struct kconfig tiny, def, file, file2;
 	struct strbuf id = STRBUF_INIT, path = STRBUF_INIT;
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	(void)state;
 	assert_int_equal(kconfig_init(&tiny, "tiny"), 0);
 	assert_string_equal(tiny.name, "x86_64-tiny");
@@ -87,7 +80,7 @@ static void test_kconfig_names_and_keys(void **state)
 	kconfig_release(&file);
 	strbuf_release(&id);
 	strbuf_release(&path);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -200,7 +193,7 @@ static void test_kconfig_host_files(void **state)
 	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
 	struct stderr_capture cap;
 	struct kconfig kc;
-	char *d = tmpdir(), *msg;
+	char *d = test_tmpdir("kernel"), *msg;
 	(void)state;
 
 	strbuf_addf(&p, "%s/x86_64-c.config", d);
@@ -229,7 +222,7 @@ static void test_kconfig_host_files(void **state)
 	strbuf_release(&p);
 	strbuf_release(&text);
 	strbuf_release(&want);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -272,7 +265,7 @@ static void test_bzimage_version(void **state)
 static void test_kernel_image_load(void **state)
 {
 	unsigned char buf[2048];
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	struct strbuf p = STRBUF_INIT;
 	struct kernel_image img;
 	(void)state;
@@ -313,7 +306,7 @@ static void test_kernel_image_load(void **state)
 	free(msg);
 	kernel_image_release(&img);
 	strbuf_release(&p);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -404,7 +397,7 @@ static void test_cpio_extract(void **state)
 {
 	struct strbuf ar = STRBUF_INIT, p = STRBUF_INIT, got = STRBUF_INIT;
 	struct cpio c;
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	(void)state;
 	cpio_init(&c, &ar);
 	cpio_add(&c, ".", S_IFDIR | 0755, NULL, 0);
@@ -440,7 +433,7 @@ static void test_cpio_extract(void **state)
 	strbuf_release(&ar);
 	strbuf_release(&p);
 	strbuf_release(&got);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -453,7 +446,7 @@ static void test_cpio_limits(void **state)
 {
 	struct strbuf ar = STRBUF_INIT, p = STRBUF_INIT, name = STRBUF_INIT;
 	struct stderr_capture cap;
-	char *d = tmpdir(), *msg;
+	char *d = test_tmpdir("kernel"), *msg;
 	char zeros[65536] = { 0 };
 	struct cpio c;
 	gzFile gz;
@@ -493,7 +486,7 @@ static void test_cpio_limits(void **state)
 	strbuf_release(&ar);
 	strbuf_release(&p);
 	strbuf_release(&name);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -779,7 +772,7 @@ static void test_serial_read_kept(void **state)
 		"012345678901234567890123456789";
 	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT, again = STRBUF_INIT;
 	struct stderr_capture cap;
-	char *d = tmpdir(), *msg;
+	char *d = test_tmpdir("kernel"), *msg;
 	int fd, pfd[2];
 	(void)state;
 
@@ -836,7 +829,7 @@ static void test_serial_read_kept(void **state)
 	strbuf_release(&p);
 	strbuf_release(&out);
 	strbuf_release(&again);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -857,7 +850,7 @@ static enum boot_state classify(const char *log, enum boot_end end, struct boot_
 /* The size check of a guest's serial files: over max, not at it. */
 static void test_serial_file_over(void **state)
 {
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	struct strbuf path = STRBUF_INIT;
 	(void)state;
 
@@ -1046,7 +1039,7 @@ static const char *joined(const char *const *v, struct strbuf *sb)
 
 static void test_guest_needs(void **state)
 {
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	struct strbuf p = STRBUF_INIT, sb = STRBUF_INIT;
 	struct guest_need n;
 	char *mon[] = { "-i", "1", "-M", "proc-vmstat,numa-vmstat", NULL };
@@ -1114,7 +1107,7 @@ static void test_guest_needs(void **state)
 	job_free(j);
 	strbuf_release(&p);
 	strbuf_release(&sb);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
@@ -1152,7 +1145,7 @@ static int collect_names(const struct cpio_entry *e, void *ctx)
 
 static void test_guest_modules(void **state)
 {
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	struct strbuf dir = STRBUF_INIT, p = STRBUF_INIT, archive = STRBUF_INIT, why = STRBUF_INIT;
 	struct seen_names s = { STRBUF_INIT };
 	struct cpio c;
@@ -1225,13 +1218,13 @@ static void test_guest_modules(void **state)
 	strbuf_release(&p);
 	strbuf_release(&archive);
 	strbuf_release(&why);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 
 static void test_initramfs_build(void **state)
 {
-	char *d = tmpdir();
+	char *d = test_tmpdir("kernel");
 	struct strbuf sdir = STRBUF_INIT, p = STRBUF_INIT, p2 = STRBUF_INIT, data = STRBUF_INIT;
 	struct seen s = { STRBUF_INIT };
 	unsigned char elf[512];
@@ -1299,7 +1292,7 @@ static void test_initramfs_build(void **state)
 	strbuf_release(&out2);
 	strbuf_release(&why);
 	strbuf_release(&s.names);
-	remove_tree(d);
+	test_rm_rf(d);
 	free(d);
 }
 

@@ -39,21 +39,6 @@ static struct job *load(const char *text)
 	return job;
 }
 
-static char *make_tmpdir(void)
-{
-	char tmpl[] = "/tmp/perfbot-setup-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	return xstrdup(tmpl);
-}
-
-static void rm_rf(const char *path)
-{
-	char *const argv[] = { "rm", "-rf", (char *)path, NULL };
-	struct strbuf out = STRBUF_INIT;
-	capture_command(argv, NULL, &out);
-	strbuf_release(&out);
-}
-
 static void write_text(const char *dir, const char *rel, const char *text)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -303,7 +288,7 @@ static void test_apply_cannot_changes_nothing(void **state)
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
 	struct stderr_capture c;
-	char *base = make_tmpdir();
+	char *base = test_tmpdir("setup");
 	struct strbuf wb = STRBUF_INIT;
 	struct job *job = load("testcase: t\nfs: nfsv4\n");
 	(void)state;
@@ -333,7 +318,7 @@ static void test_apply_cannot_changes_nothing(void **state)
 	struct run_setup z;
 	memset(&z, 0, sizeof(z));
 	assert_int_equal(run_setup_undo(&z, &log), 0);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	strbuf_release(&wb);
 	strbuf_release(&log);
@@ -355,10 +340,10 @@ static void test_missing_tools(void **state)
 		{ "testcase: t\nfs: f2fs\n", "'mkfs.f2fs' not found in PATH: install the Debian package f2fs-tools", true },
 		{ "testcase: t\ndisk: 1BRD_1G\n", "'modprobe' not found in PATH: install the Debian package kmod", false },
 	};
-	char *bin = make_tmpdir(), *base = make_tmpdir();
+	char *bin = test_tmpdir("setup"), *base = test_tmpdir("setup");
 	struct strbuf link = STRBUF_INIT, log = STRBUF_INIT, err = STRBUF_INIT, wb = STRBUF_INIT;
 	char *old_path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	char *empty = make_tmpdir();
+	char *empty = test_tmpdir("setup");
 	struct stderr_capture c;
 	(void)state;
 
@@ -382,9 +367,9 @@ static void test_missing_tools(void **state)
 		assert_false(is_dir(wb.buf));
 		job_free(job);
 	}
-	rm_rf(bin);
-	rm_rf(base);
-	rm_rf(empty);
+	test_rm_rf(bin);
+	test_rm_rf(base);
+	test_rm_rf(empty);
 	free(bin);
 	free(base);
 	free(empty);
@@ -400,7 +385,7 @@ static void test_missing_tools(void **state)
 
 static char *fake_cpufreq(void)
 {
-	char *root = make_tmpdir();
+	char *root = test_tmpdir("setup");
 	for (int i = 0; i < 3; i++) {
 		struct strbuf rel = STRBUF_INIT;
 		strbuf_addf(&rel, "cpu%d/cpufreq/scaling_governor", i);
@@ -430,7 +415,7 @@ static void assert_governors(const char *root, const char *g0, const char *g1, c
 
 static void test_governor_apply_undo(void **state)
 {
-	char *root = fake_cpufreq(), *base = make_tmpdir();
+	char *root = fake_cpufreq(), *base = test_tmpdir("setup");
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
 	struct job *job = load("testcase: t\ncpufreq_governor: performance\n");
@@ -467,7 +452,7 @@ static void test_governor_apply_undo(void **state)
 	job_free(job);
 
 	/* no cpufreq (a VM): logged as skipped, nothing made */
-	char *none = make_tmpdir();
+	char *none = test_tmpdir("setup");
 	job = load("testcase: t\ncpufreq_governor: performance\n");
 	s.cpu_sysfs = none;
 	strbuf_reset(&log);
@@ -477,9 +462,9 @@ static void test_governor_apply_undo(void **state)
 	assert_int_equal(run_setup_undo(&s, &log), 0);
 	job_free(job);
 
-	rm_rf(root);
-	rm_rf(base);
-	rm_rf(none);
+	test_rm_rf(root);
+	test_rm_rf(base);
+	test_rm_rf(none);
 	free(root);
 	free(base);
 	free(none);
@@ -490,7 +475,7 @@ static void test_governor_apply_undo(void **state)
 /* The process that applied dies without undo; a later cleanup restores. */
 static void test_governor_crash_cleanup(void **state)
 {
-	char *root = fake_cpufreq(), *base = make_tmpdir();
+	char *root = fake_cpufreq(), *base = test_tmpdir("setup");
 	struct strbuf log = STRBUF_INIT;
 	struct run_setup s = RUN_SETUP_INIT;
 	int status;
@@ -534,7 +519,7 @@ static void test_governor_crash_cleanup(void **state)
 	assert_int_equal(run_setup_cleanup_stale(base, root, &log), 0);
 	assert_int_equal(setup_entries(base), 0);
 	job_free(job);
-	rm_rf(root2);
+	test_rm_rf(root2);
 	free(root2);
 
 	/* a journal torn mid-line and write_file_atomic's leftovers */
@@ -556,8 +541,8 @@ static void test_governor_crash_cleanup(void **state)
 	/* a missing work dir has nothing to clean */
 	assert_int_equal(run_setup_cleanup_stale("/nonexistent/perfbot-setup", NULL, &log), 0);
 
-	rm_rf(root);
-	rm_rf(base);
+	test_rm_rf(root);
+	test_rm_rf(base);
 	free(root);
 	free(base);
 	strbuf_release(&log);
@@ -650,7 +635,7 @@ static void test_loop_fs_roundtrip(void **state)
 	for (size_t i = 0; i < sizeof(fss) / sizeof(fss[0]); i++) {
 		if (!fs_usable(fss[i].fs, fss[i].mkfs))
 			continue;
-		char *base = make_tmpdir();
+		char *base = test_tmpdir("setup");
 		struct strbuf yaml = STRBUF_INIT, log = STRBUF_INIT, want = STRBUF_INIT;
 		struct run_setup s = RUN_SETUP_INIT;
 		/* mkfs.xfs wants at least 300 MiB; the image is sparse */
@@ -676,7 +661,7 @@ static void test_loop_fs_roundtrip(void **state)
 		assert_int_equal(run_setup_undo(&s, &log), 0);
 		print_message("%s: ok\n", fss[i].fs);
 		job_free(job);
-		rm_rf(base);
+		test_rm_rf(base);
 		free(base);
 		strbuf_release(&yaml);
 		strbuf_release(&log);
@@ -694,7 +679,7 @@ static void test_tmpfs_and_default_disk(void **state)
 
 	if (!can_loop())
 		skip();
-	base = make_tmpdir();
+	base = test_tmpdir("setup");
 	job = load("testcase: t\nfs: tmpfs\n");
 	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	check_mounted(&s, "tmpfs");
@@ -712,7 +697,7 @@ static void test_tmpfs_and_default_disk(void **state)
 	assert_int_equal(run_setup_undo(&s, &log), 0);
 	assert_clean(base);
 	job_free(job);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	strbuf_release(&log);
 }
@@ -720,7 +705,7 @@ static void test_tmpfs_and_default_disk(void **state)
 /* Sizes past free space or RAM are refused before any change. */
 static void test_too_large(void **state)
 {
-	char *base = make_tmpdir();
+	char *base = test_tmpdir("setup");
 	struct run_setup s = RUN_SETUP_INIT;
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
 	struct stderr_capture c;
@@ -728,7 +713,7 @@ static void test_too_large(void **state)
 	(void)state;
 
 	if (!can_loop()) {
-		rm_rf(base);
+		test_rm_rf(base);
 		free(base);
 		skip();
 	}
@@ -751,7 +736,7 @@ static void test_too_large(void **state)
 	assert_non_null(strstr(err.buf, "disk '1BRD_100T' needs 100 TiB of RAM but only"));
 	assert_clean(base);
 	job_free(job);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	strbuf_release(&log);
 	strbuf_release(&err);
@@ -770,7 +755,7 @@ static void test_busy_unmount(void **state)
 
 	if (!can_loop())
 		skip();
-	base = make_tmpdir();
+	base = test_tmpdir("setup");
 	job = load("testcase: t\nfs: ext4\ndisk: loop_64M\n");
 	assert_int_equal(setup_apply_job(job, base, &s, &log), 0);
 	path_join(&path, s.mnt, "busy");
@@ -795,7 +780,7 @@ static void test_busy_unmount(void **state)
 	}
 	assert_clean(base);
 	job_free(job);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	strbuf_release(&log);
 	strbuf_release(&path);
@@ -823,7 +808,7 @@ static void test_killed_mid_setup(void **state)
 		skip();
 	for (size_t i = 0; i <= 5; i++) {
 		const char *step = steps[i];
-		char *base = make_tmpdir();
+		char *base = test_tmpdir("setup");
 		struct strbuf log = STRBUF_INIT;
 		int status;
 		pid_t pid = fork();
@@ -847,7 +832,7 @@ static void test_killed_mid_setup(void **state)
 		assert_int_equal(run_setup_cleanup_stale(base, NULL, &log), 1);
 		assert_clean(base);
 		print_message("killed at %s: cleaned\n", step ? step : "(end, no undo)");
-		rm_rf(base);
+		test_rm_rf(base);
 		free(base);
 		strbuf_release(&log);
 	}
@@ -856,7 +841,7 @@ static void test_killed_mid_setup(void **state)
 /* A fake /sys/module with brd built in (no initstate) or loaded. */
 static char *fake_brd(const char *nr, const char *size, bool loaded)
 {
-	char *root = make_tmpdir();
+	char *root = test_tmpdir("setup");
 
 	write_text(root, "brd/parameters/rd_nr", nr);
 	write_text(root, "brd/parameters/rd_size", size);
@@ -887,7 +872,7 @@ static int apply_with_modules(const char *job_text, const char *root, const char
 static void test_brd_builtin(void **state)
 {
 	struct strbuf log = STRBUF_INIT, err = STRBUF_INIT;
-	char *base = make_tmpdir(), *root;
+	char *base = test_tmpdir("setup"), *root;
 	struct run_setup s = RUN_SETUP_INIT;
 	const char *job = "testcase: t\ndisk: 2BRD_64M\n";
 	int r;
@@ -902,21 +887,21 @@ static void test_brd_builtin(void **state)
 				"2 RAM disks of 1048576 KiB, and built-in RAM disks cannot be "
 				"resized (boot with brd.rd_nr=2 brd.rd_size=65536); use disk: "
 				"loop_64M instead\n"));
-	rm_rf(root);
+	test_rm_rf(root);
 	free(root);
 	/* one disk too few */
 	strbuf_reset(&err);
 	root = fake_brd("1\n", "65536\n", false);
 	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
 	assert_non_null(strstr(err.buf, "with 1 RAM disks of 65536 KiB"));
-	rm_rf(root);
+	test_rm_rf(root);
 	free(root);
 	/* loaded as a module: refused as always */
 	strbuf_reset(&err);
 	root = fake_brd("2\n", "65536\n", true);
 	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
 	assert_non_null(strstr(err.buf, "brd is already loaded"));
-	rm_rf(root);
+	test_rm_rf(root);
 	free(root);
 	assert_int_equal(setup_entries(base), 0);
 	/* it fits (more disks than asked are fine): no modprobe, the
@@ -939,9 +924,9 @@ static void test_brd_builtin(void **state)
 			    strstr(err.buf, "cannot use the built-in RAM disk '/dev/ram"));
 	}
 	assert_clean(base);
-	rm_rf(root);
+	test_rm_rf(root);
 	free(root);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	strbuf_release(&log);
 	strbuf_release(&err);
@@ -965,7 +950,7 @@ static void test_brd_or_fallback(void **state)
 		print_message("skipped: brd is already loaded here\n");
 		skip();
 	}
-	base = make_tmpdir();
+	base = test_tmpdir("setup");
 	job = load("testcase: t\nfs: ext4\ndisk: 1BRD_64M\n");
 	capture_start(&c);
 	r = setup_apply_job(job, base, &s, &log);
@@ -1003,7 +988,7 @@ static void test_brd_or_fallback(void **state)
 	free(image);
 	assert_clean(base);
 	job_free(job);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	strbuf_release(&log);
 	strbuf_release(&err);
@@ -1012,7 +997,7 @@ static void test_brd_or_fallback(void **state)
 /* Not root: 1 naming root, checked in a child that drops to nobody. */
 static void test_needs_root(void **state)
 {
-	char *base = make_tmpdir();
+	char *base = test_tmpdir("setup");
 	int status;
 	(void)state;
 
@@ -1043,7 +1028,7 @@ static void test_needs_root(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 }
 

@@ -22,21 +22,6 @@
 
 #define NOBODY 65534
 
-static char *make_tmpdir(void)
-{
-	char tmpl[] = "/tmp/perfbot-workdir-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	return xstrdup(tmpl);
-}
-
-static void rm_rf(const char *path)
-{
-	char *const argv[] = { "rm", "-rf", (char *)path, NULL };
-	struct strbuf out = STRBUF_INIT;
-	capture_command(argv, NULL, &out);
-	strbuf_release(&out);
-}
-
 static char *join(const char *dir, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -165,7 +150,7 @@ static void test_work_dir_default(void **state)
 
 static void test_work_dir_checks(void **state)
 {
-	char *base = make_tmpdir();
+	char *base = test_tmpdir("workdir");
 	char *w = join(base, "w"), *link = join(base, "link"), *file = join(base, "file");
 	struct strbuf real = STRBUF_INIT, err = STRBUF_INIT;
 	struct stderr_capture c;
@@ -253,7 +238,7 @@ static void test_work_dir_checks(void **state)
 	}
 	strbuf_release(&real);
 	strbuf_release(&err);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	free(w);
 	free(link);
@@ -271,7 +256,7 @@ static void dead_journal(struct strbuf *sb, const char *extra)
 
 static void test_cleanup_refuses(void **state)
 {
-	char *base = make_tmpdir();
+	char *base = test_tmpdir("workdir");
 	char *w = join(base, "w"), *victim = join(base, "victim");
 	struct strbuf real = STRBUF_INIT, text = STRBUF_INIT, log = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf line = STRBUF_INIT;
@@ -362,7 +347,7 @@ static void test_cleanup_refuses(void **state)
 	strbuf_release(&log);
 	strbuf_release(&err);
 	strbuf_release(&line);
-	rm_rf(base);
+	test_rm_rf(base);
 	free(base);
 	free(w);
 	free(victim);
@@ -375,7 +360,7 @@ static void test_cleanup_refuses(void **state)
 
 static void test_reap_run_dirs(void **state)
 {
-	char *rr = make_tmpdir();
+	char *rr = test_tmpdir("workdir");
 	struct strbuf self = STRBUF_INIT;
 	int status;
 	(void)state;
@@ -431,7 +416,7 @@ static void test_reap_run_dirs(void **state)
 	assert_int_equal(run_reap_run_dirs("/nonexistent/rr"), 0);
 	strbuf_release(&p);
 	strbuf_release(&self);
-	rm_rf(rr);
+	test_rm_rf(rr);
 	free(rr);
 }
 
