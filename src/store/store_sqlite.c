@@ -22,6 +22,7 @@
  *     user_version holds the schema version.
  */
 #include "store/backend.h"
+#include "store/sqlite_migrations.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/xalloc.h"
@@ -44,81 +45,10 @@
 #define PERFBOT_APPLICATION_ID 0x70666274
 
 /*
- * The schema, as numbered migrations; version N is migrations[N - 1].
- * Never edit one that was released: add the next.
- *
- * sample is the big table (runs x metrics rows).  It is WITHOUT ROWID and
- * keyed (metric_id, run_id): one metric's values across every run are
- * one contiguous key range, which is what history and detect read, and a
- * row costs its key and value only.  Deleting a run's samples walks the
- * metric ids with that run (see Q_RUN_SAMPLES_DELETE) instead of paying
- * for a second index on every insert.
+ * The schema, as numbered migrations (src/store/sqlite/NNN-name.sql,
+ * embedded at build time: store/sqlite_migrations.h); version N is
+ * migrations[N - 1].  Never edit one that was released: add the next.
  */
-static const struct store_migration sqlite_migrations[] = {
-	{ 1,
-	  "CREATE TABLE job (\n"
-	  "  id INTEGER PRIMARY KEY,\n"
-	  "  testcase TEXT NOT NULL,\n"
-	  "  path_params TEXT NOT NULL,\n"
-	  "  tbox_group TEXT NOT NULL,\n"
-	  "  rootfs TEXT NOT NULL,\n"
-	  "  kconfig TEXT NOT NULL,\n"
-	  "  compiler TEXT NOT NULL,\n"
-	  "  UNIQUE (testcase, path_params, tbox_group, rootfs, kconfig, compiler)\n"
-	  ");\n"
-	  "CREATE TABLE job_param (\n"
-	  "  job_id BIGINT NOT NULL REFERENCES job (id),\n"
-	  "  name TEXT NOT NULL,\n"
-	  "  value TEXT NOT NULL,\n"
-	  "  PRIMARY KEY (job_id, name)\n"
-	  ") WITHOUT ROWID;\n"
-	  "CREATE TABLE result_root (\n"
-	  "  id INTEGER PRIMARY KEY,\n"
-	  "  job_id BIGINT NOT NULL REFERENCES job (id),\n"
-	  "  rev TEXT NOT NULL,\n"
-	  "  path TEXT NOT NULL UNIQUE,\n"
-	  "  signature TEXT NOT NULL,\n"
-	  "  indexed_at BIGINT NOT NULL\n"
-	  ");\n"
-	  "CREATE INDEX result_root_job ON result_root (job_id, rev);\n"
-	  "CREATE TABLE run (\n"
-	  "  id INTEGER PRIMARY KEY,\n"
-	  "  root_id BIGINT NOT NULL REFERENCES result_root (id),\n"
-	  "  number INTEGER NOT NULL,\n"
-	  "  incomplete INTEGER NOT NULL,\n"
-	  "  path TEXT NOT NULL,\n"
-	  "  UNIQUE (root_id, number)\n"
-	  ");\n"
-	  "CREATE TABLE metric (\n"
-	  "  id INTEGER PRIMARY KEY,\n"
-	  "  name TEXT NOT NULL UNIQUE\n"
-	  ");\n"
-	  "CREATE TABLE sample (\n"
-	  "  metric_id BIGINT NOT NULL,\n"
-	  "  run_id BIGINT NOT NULL,\n"
-	  "  value DOUBLE PRECISION,\n"
-	  "  PRIMARY KEY (metric_id, run_id)\n"
-	  ") WITHOUT ROWID;\n" },
-	/*
-	 * perfbot watch: each regression's range once handled, so that it is
-	 * reported once (store_reported.c).  culprit is the first bad commit,
-	 * or "" when the bisect could not name one; report the text report's
-	 * path ("" when none was written).
-	 */
-	{ 2,
-	  "CREATE TABLE reported (\n"
-	  "  id INTEGER PRIMARY KEY,\n"
-	  "  job_id BIGINT NOT NULL REFERENCES job (id),\n"
-	  "  metric TEXT NOT NULL,\n"
-	  "  culprit TEXT NOT NULL,\n"
-	  "  good TEXT NOT NULL,\n"
-	  "  bad TEXT NOT NULL,\n"
-	  "  report TEXT NOT NULL,\n"
-	  "  reported_at BIGINT NOT NULL,\n"
-	  "  UNIQUE (job_id, metric, good, bad)\n"
-	  ");\n"
-	  "CREATE INDEX reported_culprit ON reported (job_id, metric, culprit);\n" },
-};
 
 struct sq {
 	sqlite3 *db;
@@ -403,8 +333,8 @@ static void sq_finalize(struct store_stmt *st)
 const struct store_backend store_sqlite_backend = {
 	.name = "sqlite",
 	.accepts = sq_accepts,
-	.migrations = sqlite_migrations,
-	.nr_migrations = (int)(sizeof(sqlite_migrations) / sizeof(sqlite_migrations[0])),
+	.migrations = store_sqlite_migrations,
+	.nr_migrations = STORE_SQLITE_NR_MIGRATIONS,
 	.open = sq_open,
 	.close = sq_close,
 	.exec = sq_exec,
