@@ -33,7 +33,7 @@ static int count_entries(const char *dir, const char *prefix)
 
 struct ctx {
 	char *db;
-	char tmp[64];
+	char *tmp;
 	struct strbuf base, root;
 	struct pg box1, box2, sub;
 };
@@ -46,9 +46,7 @@ static int setup(void **state)
 	c->box1 = c->box2 = c->sub = init;
 	strbuf_init(&c->base, 0);
 	strbuf_init(&c->root, 0);
-	snprintf(c->tmp, sizeof(c->tmp), "/tmp/perfbot-upload-XXXXXX");
-	if (!mkdtemp(c->tmp))
-		return -1;
+	c->tmp = test_tmpdir("upload");
 	*state = c;
 	return 0;
 }
@@ -56,17 +54,17 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct ctx *c = *state;
-	char cmd[128];
 
 	pg_close(&c->box1);
 	pg_close(&c->box2);
 	pg_close(&c->sub);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", c->tmp);
+	test_rm_rf(c->tmp);
+	free(c->tmp);
 	free(c->db);
 	strbuf_release(&c->base);
 	strbuf_release(&c->root);
 	free(c);
-	return system(cmd);
+	return 0;
 }
 
 static void put(const char *dir, const char *name, const char *text)

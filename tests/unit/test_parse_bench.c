@@ -472,11 +472,9 @@ static void test_fio_result_root(void **state)
 		" \"write\": {\"iops\": 0, \"clat_ns\": {\"mean\": 0, \"stddev\": 0,"
 		" \"percentile\": {\"95.000000\": 7, \"99.500000\": 8}},"
 		" \"slat_ns\": {\"mean\": 0, \"stddev\": 0}}}]}\n";
-	char dir[] = "/tmp/perfbot-test-fio.XXXXXX";
+	char *dir = test_tmpdir("fio");
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
-	struct strbuf cmd = STRBUF_INIT;
 
-	assert_non_null(mkdtemp(dir));
 	assert_int_equal(run_capture("fio", "", dir, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "no fio.output or fio.output.<N>"));
 
@@ -511,9 +509,8 @@ static void test_fio_result_root(void **state)
 	assert_int_equal(run_capture("fio", "", dir, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "/fio.output:1: no JSON document"));
 
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&text);
 	strbuf_release(&out);
 	strbuf_release(&err);

@@ -892,7 +892,7 @@ static void test_html_colours(void **state)
  */
 static void test_html_chart_title(void **state)
 {
-	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
+	char *dir;
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, json = STRBUF_INIT, html = STRBUF_INIT;
 	struct strbuf cut = STRBUF_INIT;
 	struct report_options opt;
@@ -904,7 +904,7 @@ static void test_html_chart_title(void **state)
 
 	assert_int_equal(strlen(n64), 64);
 	assert_int_equal(strlen(n65), 65);
-	assert_non_null(mkdtemp(dir));
+	dir = test_tmpdir("report");
 	path_join(&a, dir, "aaaa1111");
 	path_join(&b, dir, "bbbb2222");
 	assert_int_equal(mkdir_p(a.buf, 0755), 0);
@@ -939,9 +939,8 @@ static void test_html_chart_title(void **state)
 	assert_lacks(html.buf, cut.buf);
 	report_release(&r);
 
-	strbuf_reset(&a);
-	strbuf_addf(&a, "rm -rf '%s'", dir);
-	assert_int_equal(system(a.buf), 0);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&json);

@@ -300,7 +300,7 @@ static void test_setup_and_path(void **state)
 static void test_check_monitors(void **state)
 {
 	(void)state;
-	char root[] = "/tmp/test_run_desc.XXXXXX";
+	char *root = test_tmpdir("run-desc");
 	struct strbuf path = STRBUF_INIT;
 	struct perf_caps caps = { .why = STRBUF_INIT, .stat_events = STRBUF_INIT,
 				  .unsupported = STRBUF_INIT };
@@ -308,7 +308,6 @@ static void test_check_monitors(void **state)
 	struct job_desc d = JOB_DESC_INIT;
 	struct job *job;
 
-	assert_non_null(mkdtemp(root));
 	strbuf_addf(&path, "%s/proc", root);
 	assert_int_equal(mkdir_p(path.buf, 0755), 0);
 	strbuf_addstr(&path, "/meminfo");
@@ -326,7 +325,8 @@ static void test_check_monitors(void **state)
 	strbuf_release(&skipped);
 	job_desc_release(&d);
 	job_free(job);
-	remove_tree(root);
+	test_rm_rf(root);
+	free(root);
 	strbuf_release(&path);
 }
 
