@@ -42,7 +42,7 @@ static void add_axis(struct axes *ax, const char *key, const char *value)
 
 /* lkp's each_param: programs and options at any depth, not in monitors. */
 static void collect_axes(struct axes *ax, const struct job_programs *p,
-			 const struct job_value *map, const char *parent)
+			 const struct job_value *map, const char *parent, const char *cmd_section)
 {
 	struct strbuf v = STRBUF_INIT;
 
@@ -51,6 +51,10 @@ static void collect_axes(struct axes *ax, const struct job_programs *p,
 		char type;
 
 		if (e->comment)
+			continue;
+		/* a command line is no axis, as it is no path parameter */
+		if (parent && cmd_section && !strcmp(parent, cmd_section) &&
+		    !strcmp(e->key, "command"))
 			continue;
 		type = job_programs_option(p, e->key);
 		if ((type || job_programs_has_program(p, e->key)) && e->val->kind != JOB_MAP &&
@@ -65,7 +69,7 @@ static void collect_axes(struct axes *ax, const struct job_programs *p,
 				add_axis(ax, e->key, v.buf);
 		}
 		if (e->val->kind == JOB_MAP)
-			collect_axes(ax, p, e->val, e->key);
+			collect_axes(ax, p, e->val, e->key, cmd_section);
 	}
 	strbuf_release(&v);
 }
@@ -82,6 +86,7 @@ void job_axes(const struct job *job, struct axis **axes, int *nr, size_t *alloc)
 	};
 	struct axes ax = { axes, nr, alloc };
 	struct job_programs p;
+	const char *section;
 
 	for (const char *const *k = path_keys; *k; k++) {
 		const char *v = job_get(job, *k);
@@ -89,7 +94,9 @@ void job_axes(const struct job *job, struct axis **axes, int *nr, size_t *alloc)
 			add_axis(&ax, *k, strcmp(*k, "rootfs") ? v : rootfs_filename(v));
 	}
 	job_programs_init(&p, job->root, NULL);
-	collect_axes(&ax, &p, job->root, NULL);
+	if (!job_command(job, &section))
+		section = NULL;
+	collect_axes(&ax, &p, job->root, NULL, section);
 	job_programs_release(&p);
 	if (*nr)
 		qsort(*axes, (size_t)*nr, sizeof(**axes), cmp_axis);

@@ -374,9 +374,19 @@ void job_path_params(const struct job *job, const char *const *include_dirs,
 
 /*
  * The job's testcase: `testcase`, else `suite`, else its first benchmark
- * key; *key names the key it came from.  NULL when there is none.
+ * key, else the key that holds its command (job_command); *key names the
+ * key it came from.  NULL when there is none.
  */
 const char *job_testcase(const struct job *job, const char **key);
+
+/*
+ * The command line a job gives as its benchmark: `mytest: {command: ...}`,
+ * else the same under the testcase's own name (`testcase: spin` with
+ * `spin: {command: ...}`), else, without a testcase, under the first key
+ * that holds one (not a monitor's: perf-stat's `command` is an option).
+ * *section names the key it was under.  NULL when the job gives none.
+ */
+const char *job_command(const struct job *job, const char **section);
 
 /*
  * What names a job of the user's own (testcase mytest), as lkp's
@@ -389,9 +399,10 @@ int job_mytest_name(const struct job *job, struct strbuf *sb);
 
 /*
  * The params part of the job's result path: job_path_params, except that
- * a mytest job's command is no parameter (a command line, with its
- * slashes and $VARs, names nothing a reader knows): job_mytest_name comes
- * first instead, then the other parameters.
+ * the job's command (job_command) is no parameter: a command line, with
+ * its slashes and $VARs, names nothing a reader knows, and a command given
+ * after `perfbot run --` would make another path.  A mytest job's
+ * job_mytest_name comes first instead, then the other parameters.
  */
 void job_result_params(const struct job *job, struct strbuf *sb);
 

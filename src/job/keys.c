@@ -348,6 +348,19 @@ static void warn_unknown(const struct job_entry *e)
 	strbuf_release(&sb);
 }
 
+/*
+ * `spin: {command: ...}` in a job whose testcase is spin (or that has none):
+ * the benchmark's own section, as lkp's jobs have, holding its command.
+ */
+static bool is_command_section(const struct job_value *doc, const struct job_entry *e)
+{
+	const struct job_value *tc = job_map_get(doc, "testcase");
+	const char *name = job_value_text(tc);
+
+	return e->val->kind == JOB_MAP && job_map_get(e->val, "command") &&
+	       !job_monitor_find(e->key) && (!tc || (name && !strcmp(name, e->key)));
+}
+
 int job_check_doc(const struct job_value *doc, const char *const *dirs)
 {
 	bool in_defaults = false;
@@ -370,7 +383,7 @@ int job_check_doc(const struct job_value *doc, const char *const *dirs)
 			in_defaults = is_defaults_marker(e->key);
 			continue;
 		}
-		if (!in_defaults && !job_key_known(e->key, dirs))
+		if (!in_defaults && !job_key_known(e->key, dirs) && !is_command_section(doc, e))
 			warn_unknown(e);
 		k = known_key_find(e->key);
 		if (k && k->shape == KS_SCALAR && !scalar_like(v))

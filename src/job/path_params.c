@@ -309,6 +309,14 @@ void job_programs_init(struct job_programs *p, const struct job_value *root,
 		}
 	}
 	find_programs(p, root, include_dirs);
+	/* a section that holds a command is a benchmark as mytest is
+	 * (job_command): its other keys are options too */
+	for (size_t i = 0; i < root->nr; i++) {
+		const struct job_entry *e = &root->ent[i];
+		if (!e->comment && e->val->kind == JOB_MAP && job_map_get(e->val, "command") &&
+		    !job_monitor_find(e->key))
+			add_program(p, e->key, e->val, include_dirs);
+	}
 }
 
 void job_programs_release(struct job_programs *p)
@@ -331,7 +339,7 @@ struct param {
 /* lkp's each_param: keys at any depth that are programs or options,
  * except those inside a monitor's options and mapping values. */
 static void collect_params(const struct job_programs *p, const struct job_value *map,
-			   const char *parent, const char *const *dirs, bool no_command,
+			   const char *parent, const char *const *dirs, const char *no_command,
 			   struct param **out, size_t *nr, size_t *alloc)
 {
 	for (size_t i = 0; i < map->nr; i++) {
@@ -340,7 +348,7 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 
 		if (e->comment)
 			continue;
-		if (no_command && parent && !strcmp(parent, "mytest") &&
+		if (no_command && parent && !strcmp(parent, no_command) &&
 		    !strcmp(e->key, "command"))
 			continue;
 		type = job_programs_option(p, e->key);
@@ -403,11 +411,11 @@ static void add_cut(struct strbuf *sb, const char *s)
 }
 
 /*
- * path_params, or with name and no_command (a mytest job's result path)
- * the name first and mytest's command left out.
+ * path_params, or with name (a mytest job's result path) the name first,
+ * and with no_command the command of that section left out.
  */
 static void path_params(const struct job *job, const char *const *include_dirs,
-			const char *name, bool no_command, struct strbuf *sb)
+			const char *name, const char *no_command, struct strbuf *sb)
 {
 	struct job_programs p;
 	struct param *params = NULL;
@@ -467,7 +475,7 @@ static void path_params(const struct job *job, const char *const *include_dirs,
 void job_path_params(const struct job *job, const char *const *include_dirs,
 		     struct strbuf *sb)
 {
-	path_params(job, include_dirs, NULL, false, sb);
+	path_params(job, include_dirs, NULL, NULL, sb);
 }
 
 const char *job_testcase(const struct job *job, const char **key)
@@ -481,7 +489,35 @@ const char *job_testcase(const struct job *job, const char **key)
 	while (!testcase && (e = job_next(job, &pos)))
 		if (!job_monitor_find(e->key) && parser_find(e->key))
 			testcase = *key = e->key;
+	if (!testcase && job_command(job, key))
+		testcase = *key;
 	return testcase;
+}
+
+/* A section holding a benchmark's command line: a mapping with `command:`. */
+static const char *section_command(const struct job *job, const char *key)
+{
+	if (!key || job_monitor_find(key))
+		return NULL;
+	return job_program_option(job, key, "command");
+}
+
+const char *job_command(const struct job *job, const char **section)
+{
+	const char *tc = job_get(job, "testcase"), *cmd;
+	size_t pos = 0;
+	const struct job_entry *e;
+
+	if ((cmd = section_command(job, *section = "mytest")))
+		return cmd;
+	if (tc)
+		return (cmd = section_command(job, *section = tc)) ? cmd : NULL;
+	/* no testcase: a section of the benchmark's own name, as lkp's are */
+	while ((e = job_next(job, &pos)))
+		if (e->val->kind == JOB_MAP && !parser_find(e->key) &&
+		    (cmd = section_command(job, *section = e->key)))
+			return cmd;
+	return NULL;
 }
 
 int job_mytest_name(const struct job *job, struct strbuf *sb)
@@ -511,15 +547,17 @@ int job_mytest_name(const struct job *job, struct strbuf *sb)
 
 void job_result_params(const struct job *job, struct strbuf *sb)
 {
-	const char *key, *testcase = job_testcase(job, &key);
+	const char *key, *testcase = job_testcase(job, &key), *section;
 	struct strbuf name = STRBUF_INIT;
 
+	if (!job_command(job, &section))
+		section = NULL;
 	if (!testcase || strcmp(testcase, "mytest")) {
-		path_params(job, NULL, NULL, false, sb);
+		path_params(job, NULL, NULL, section, sb);
 		return;
 	}
 	job_mytest_name(job, &name);
-	path_params(job, NULL, name.len ? name.buf : NULL, true, sb);
+	path_params(job, NULL, name.len ? name.buf : NULL, section, sb);
 	strbuf_release(&name);
 }
 

@@ -165,7 +165,7 @@ static int check_allowed(const struct worker *w, const struct queue_claim *c,
 {
 	const struct worker_opts *o = w->o;
 	const char *key, *tc = job_testcase(job, &key);
-	const char *cmd = job_program_option(job, "mytest", "command");
+	const char *section, *cmd = job_command(job, &section);
 	bool listed = !o->allow && !o->nr_allow_cmds;
 
 	if (c->build && !o->allow_build)

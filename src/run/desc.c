@@ -78,7 +78,11 @@ void job_desc_keys(const struct job *job, struct job_desc_keys *k)
 
 static int decode_testcase(struct job_desc *d, const struct run_opts *opts)
 {
+	const char *section;
+
 	d->testcase = d->keys.testcase;
+	if (!d->testcase && job_command(d->job, &section))
+		d->testcase = section;
 	if (!d->testcase)
 		d->testcase = d->runner ? d->runner->name :
 			      opts->command || job_lookup(d->job, "mytest") ? "mytest" : NULL;
@@ -267,13 +271,18 @@ static int decode_programs(struct job_desc *d, const struct run_opts *opts)
 {
 	const struct job_entry *e, *first[3] = { NULL, NULL, NULL };
 	struct strbuf where = STRBUF_INIT;
+	const char *section;
 	size_t pos = 0;
 	int k;
 
 	if (opts->backend)
 		return 0;
+	/* the section that holds the job's command is its benchmark */
+	if (!job_command(d->job, &section))
+		section = NULL;
 	while ((e = job_next(d->job, &pos)))
-		find_lacking(e, first);
+		if (!section || strcmp(e->key, section))
+			find_lacking(e, first);
 	for (k = opts->command ? 2 : 0; k < 3 && !first[k]; k++)
 		;
 	if (k == 3)
@@ -370,13 +379,14 @@ static int decode_benchmark(struct job_desc *d, const struct run_opts *opts)
 {
 	struct runner_ctx ctx;
 	struct strbuf why = STRBUF_INIT;
+	const char *section;
 	int r;
 
 	if (opts->command) {
 		d->command = opts->command;
 		return 0;
 	}
-	d->shell_command = job_program_option(d->job, "mytest", "command");
+	d->shell_command = job_command(d->job, &section);
 	/* a backend runs the job where the benchmark is: not built here */
 	if (d->shell_command || opts->backend)
 		return 0;

@@ -18,6 +18,7 @@
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/pathsafe.h"
+#include "util/quote.h"
 #include "util/run_command.h"
 #include "util/xalloc.h"
 
@@ -614,6 +615,20 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		/* the run's job.yaml is no longer the file that named it */
 		if (desc.name.len)
 			job_set_default(rc.saved_job, "name", job_scalar_new(desc.name.buf));
+		/* the command after -- is what ran: job.yaml keeps it, the
+		 * result path does not (job_result_params) */
+		if (opts->command && !job_lookup(rc.saved_job, "mytest")) {
+			struct job_value *m = job_value_new(JOB_MAP);
+			struct strbuf cmd = STRBUF_INIT;
+			int argc = 0;
+
+			while (opts->command[argc])
+				argc++;
+			shell_quote_argv(&cmd, opts->command, argc);
+			job_map_set(m, "command", job_string_new(cmd.buf));
+			job_set_value(rc.saved_job, "mytest", m);
+			strbuf_release(&cmd);
+		}
 	}
 
 	/* a killed perfbot's leftovers and half-made run dirs go first */

@@ -46,7 +46,8 @@
  * reports the first bad value with its FILE:LINE:COL.
  *
  * The benchmark is, in this order: opts->command (argv after `--`), the
- * job's `mytest: {command: ...}` (run by /bin/sh), or a benchmark the job
+ * job's command (job_command: `mytest: {command: ...}` or the same under
+ * the testcase's name, run by /bin/sh), or a benchmark the job
  * names whose runner is registered (runner/runner.h).  Its stdout goes to
  * "<run dir>/<testcase>" and is parsed by the testcase's parser, or by the
  * mytest convention ("name: number" lines become <testcase>.<name>).

@@ -95,6 +95,30 @@ test_expect_success 'a job of the user'"'"'s own is named by name:, else by its 
 	test "$(wc -l <err)" = 1
 '
 
+test_expect_success 'a command names one result path, however it is given' '
+	printf "#!/bin/sh\necho ops: 3\n" >prog && chmod +x prog &&
+	printf "testcase: spin\nruntime: 3s\nmytest:\n  command: \$PERFBOT_BUILD_DIR/prog 3\n" >a.yaml &&
+	printf "testcase: spin\nruntime: 3s\nspin:\n  command: \$PERFBOT_BUILD_DIR/prog 3\n" >b.yaml &&
+	printf "testcase: spin\nruntime: 3s\n" >c.yaml &&
+	perfbot run -r res -c w1 -M vmstat a.yaml >out1 &&
+	perfbot run -r res -c w2 -M vmstat b.yaml >out2 2>err2 &&
+	perfbot run -r res -c w3 -M vmstat c.yaml -- ./prog 3 >out3 &&
+	! grep -q "unknown key" err2 &&
+	for i in 1 2 3; do
+		case "$(sed -n "s/: 1 run$//p" out$i)" in
+		"$(pwd -P)"/res/spin/3s/*/w$i) ;; *) cat out$i; false;; esac || return 1
+	done &&
+	grep -q "\"spin.ops\": 3" res/spin/3s/*/*/*/*/w2/0/stats.json &&
+	# the command is kept in job.yaml, not in the path
+	grep -A1 "^mytest:" res/spin/3s/*/*/*/*/w3/0/job.yaml | grep -q "command: .*prog" &&
+	R=$(echo res/spin/3s/*/*/*/*) &&
+	perfbot report "$R/w1" "$R/w3" >rep &&
+	grep -q "^        spin/3s$" rep &&
+	! grep -q "PERFBOT_BUILD_DIR\|prog" rep &&
+	perfbot compare "$R/w1" "$R/w2" >cmp &&
+	! grep -q "PERFBOT_BUILD_DIR\|prog\|command" cmp
+'
+
 test_expect_success '$PERFBOT_BUILD_DIR: the folder perfbot runs in, unless set' '
 	job j.yaml && mkdir co && echo 7 >co/VALUE &&
 	(cd co && perfbot run ../j.yaml -r ../res -c bd1 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&

@@ -1120,6 +1120,62 @@ static void test_tbox_group(void **state)
 	}
 }
 
+/* The result root of job text, below "/r", commit c1. */
+static void check_root(const char *text, const char *want)
+{
+	struct job *j = load_str(text);
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(job_result_root(j, "/r", "c1", &sb), 0);
+	/* testcase/params: what the command must not leak into */
+	char *third = strchr(strchr(sb.buf + 3, '/') + 1, '/');
+	*third = 0;
+	if (strcmp(sb.buf, want))
+		fail_msg("result root of\n%s\nis %s, want %s", text, sb.buf, want);
+	strbuf_release(&sb);
+	job_free(j);
+}
+
+/*
+ * A benchmark given as a command names the same result path whichever way
+ * it was given (mytest: section, the testcase's own section, or after
+ * `run --` with none): the testcase and its parameters, never the command.
+ */
+static void test_result_root_command(void **state)
+{
+	struct job *j;
+	const char *section;
+
+	(void)state;
+	check_root("testcase: spin\nruntime: 3s\nmytest:\n  command: $PERFBOT_BUILD_DIR/prog 3\n",
+		   "/r/spin/3s");
+	check_root("testcase: spin\nruntime: 3s\nspin:\n  command: $PERFBOT_BUILD_DIR/prog 3\n",
+		   "/r/spin/3s");
+	check_root("testcase: spin\nruntime: 3s\n", "/r/spin/3s");
+	/* no testcase: the section that holds the command names it */
+	check_root("runtime: 3s\nspin:\n  command: ./prog 3\n", "/r/spin/3s");
+	/* the section's other options are parameters still */
+	check_root("testcase: spin\nruntime: 3s\nspin:\n  command: ./prog\n  threads: 4\n",
+		   "/r/spin/3s-4");
+	/* a monitor's command is no benchmark's */
+	j = load_str("testcase: spin\nperf-stat:\n  command: ./x\n");
+	assert_null(job_command(j, &section));
+	job_free(j);
+	j = load_str("testcase: spin\nmytest:\n  command: ./a\nspin:\n  command: ./b\n");
+	assert_string_equal(job_command(j, &section), "./a");
+	assert_string_equal(section, "mytest");
+	job_free(j);
+	j = load_str("testcase: spin\nspin:\n  command: ./b\n");
+	assert_string_equal(job_command(j, &section), "./b");
+	assert_string_equal(section, "spin");
+	job_free(j);
+	/* lkp's own `mytest: NAME` is a parameter, as lkp's path has it */
+	check_root("testcase: spin\nruntime: 3s\nmytest: t1\n", "/r/spin/t1-3s");
+	/* and an lkp job's paths are lkp's */
+	check_root("testcase: hackbench\nhackbench:\n  mode: process\n  ipc: pipe\n",
+		   "/r/hackbench/pipe-process");
+}
+
 static void test_result_root(void **state)
 {
 	struct job *j = load_str("testcase: hackbench\ntbox_group: lkp-tbox\n"
@@ -1186,6 +1242,7 @@ int main(void)
 		cmocka_unit_test(test_path_params),
 		cmocka_unit_test(test_tbox_group),
 		cmocka_unit_test(test_result_root),
+		cmocka_unit_test(test_result_root_command),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

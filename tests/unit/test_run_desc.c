@@ -290,7 +290,8 @@ static void test_setup_and_path(void **state)
 
 	assert_int_equal(decode("testcase: x\ntbox_group: t\nrootfs: /a/r.cgz\nkconfig: k\n"
 				"compiler: c\n" CMD, &opts, &job, &d), 0);
-	assert_string_equal(d.result_path.buf, "x/sleep_0/t/r.cgz/k/c/abc123");
+	/* the command is no path parameter (job_result_params) */
+	assert_string_equal(d.result_path.buf, "x/defaults/t/r.cgz/k/c/abc123");
 	job_desc_release(&d);
 	job_free(job);
 }
