@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include "kernel/vm.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 /*
@@ -76,12 +77,12 @@ struct bisect_opts {
 };
 
 /* Exit codes of `perfbot bisect`, beyond 0 (found) and 1 (error). */
-#define BISECT_EXIT_NOTHING 4        /* good and bad do not differ */
-#define BISECT_EXIT_AMBIGUOUS 5      /* only skipped commits were left */
+#define BISECT_EXIT_NOTHING EXIT_NOTHING     /* good and bad do not differ */
+#define BISECT_EXIT_AMBIGUOUS EXIT_RANGE     /* only skipped commits were left */
 /* no answer to trust: the run budget was spent, the verdicts stopped
  * converging, or the machine's noise moved during the bisect */
-#define BISECT_EXIT_UNTRUSTED 6
-#define BISECT_EXIT_INTERRUPTED 130
+#define BISECT_EXIT_UNTRUSTED EXIT_UNTRUSTED
+#define BISECT_EXIT_INTERRUPTED EXIT_INTERRUPTED
 
 /* Run (or, with resume, continue) a bisection.  Returns an exit code. */
 int bisect_run(struct bisect_opts *opts, bool resume);

@@ -27,8 +27,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EXIT_BUILD_FAILED 6
-
 static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 {
 	static const struct option opts[] = {
@@ -88,7 +86,7 @@ static int kernel_build_cmd(int argc, char **argv, const struct cmd *self)
 	if (*o.stop)
 		return 130;
 	if (r)
-		return r == KERNEL_BUILD_FAILED ? EXIT_BUILD_FAILED : EXIT_ERROR;
+		return r == KERNEL_BUILD_FAILED ? EXIT_NO_BUILD : EXIT_ERROR;
 	return finish_stdout() < 0 ? EXIT_ERROR : 0;
 }
 

@@ -16,9 +16,20 @@
  * printing again.  die() is for what cannot go on at all.
  */
 
+/*
+ * perfbot's exit codes: one meaning each, whatever the command (the
+ * README's "Exit status" and perfbot(1) show this table).
+ */
 #define EXIT_ERROR 1            /* something failed; message on stderr */
 #define EXIT_USAGE 2            /* bad command line */
 #define EXIT_REGRESSION 3       /* --fail-on-regression found one */
+#define EXIT_NOTHING 4          /* bisect: the endpoints do not differ */
+#define EXIT_RANGE 5            /* bisect: only skipped commits left: a range */
+#define EXIT_UNTRUSTED 6        /* no answer to trust: a bisect's budget,
+                                 * convergence or noise; watch: the machine
+                                 * moved under one pass */
+#define EXIT_NO_BUILD 7         /* kernel build: the commit does not build */
+#define EXIT_INTERRUPTED 130    /* SIGINT or SIGTERM; a cut run is kept */
 
 /* Print "perfbot: <msg>" and return -1, so callers can `return error(...)`. */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);

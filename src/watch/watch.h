@@ -45,6 +45,7 @@
 #include <stdbool.h>
 #include "bisect/driver.h"
 #include "stats/changepoint.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 struct watch_opts {
@@ -80,11 +81,11 @@ struct watch_opts {
 };
 
 /* Exit codes beyond 0 and 1 (error). */
-#define WATCH_EXIT_INTERRUPTED 130
+#define WATCH_EXIT_INTERRUPTED EXIT_INTERRUPTED
 /* the machine moved: two tested commits with the same tree (the same
  * code; a notes-only or empty commit) differ beyond their noise, so the
  * pass's "no change" cannot be trusted (watch_level_moved) */
-#define WATCH_EXIT_MACHINE_MOVED 6
+#define WATCH_EXIT_MACHINE_MOVED EXIT_UNTRUSTED
 
 /* The defaults of perfbot watch's options. */
 #define WATCH_STRIDE_DEFAULT 1

@@ -116,8 +116,8 @@ test_expect_success 'small: tinyconfig and its own fragment, its own build dir' 
 	! grep -q "fragment.s symbols" err
 '
 
-test_expect_success 'a commit that does not build: exit 6, the first error, the log tail' '
-	test_must_fail 6 perfbot kernel build --tree "$TREE" --commit broken --out ../1/cache >out 2>err &&
+test_expect_success 'a commit that does not build: exit 7, the first error, the log tail' '
+	test_must_fail 7 perfbot kernel build --tree "$TREE" --commit broken --out ../1/cache >out 2>err &&
 	grep -q "^perfbot: kernel build of .broken. failed: init/main.c:1:1: error: planted$" err &&
 	grep -q "^  CC init/main.o$" err &&
 	test ! -s out &&
