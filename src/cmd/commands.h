@@ -67,7 +67,7 @@ COMMAND("run", run, "run a job's benchmark with system monitors",
 	"  -n, --runs N          runs (default: the job's nr_run, else 1)\n"
 	"  -r, --result-root DIR result root (default: $PERFBOT_RESULT_ROOT,\n"
 	"                        else ~/.local/share/perfbot/result)\n"
-	"  -c, --commit ID       the commit the runs belong to (default: uname -r)\n"
+	"  -c, --commit ID       the commit the runs belong to (default: uname -r;\n                        split-job's -c is the kconfig, as lkp's)\n"
 	"  -M, --monitors LIST   comma-separated monitors instead of the job's\n"
 	"  -i, --interval SEC    monitor sampling interval (default 1); monitors\n"
 	"                        keep lkp's pace otherwise: proc-stat, slabinfo\n"
@@ -174,7 +174,7 @@ COMMAND("parse", parse, "run a parser on raw output and print lkp stats lines",
 	"\n"
 	"Reads FILE (standard input without it) and prints lkp's 'key: value'\n"
 	"lines.  --result-root DIR for parsers that read a result dir (fio).\n")
-COMMAND("split-job", split_job, "expand a job's arrays into atomic jobs", "perfbot split-job [options] JOB.yaml... [KEY=VALUE...]\n\nWrites one atomic job per point of JOB's parameter matrix, named\n<job>-<path_params>.yaml as lkp-tests' split-job names them, and prints\n'JOB => DIR/atomic.yaml' for each.\n\n  -o, --output DIR      where to write (default: .)\n  -t, --test-box NAME   testbox (default: $HOSTNAME or the host name)\n  -c, --config KCONFIG  set kconfig\n  -k, --kernel COMMIT   set commit\n  -s, --set 'KEY: VAL'  add or override a key (also KEY=VAL arguments)\n      --lkp-src DIR     an lkp-tests-like root for includes, programs/,\n                        include/ and hosts/ (repeatable; default $LKP_SRC)\n      --compatible      refine a job lkp already expanded\n      --no-defaults     do not add defaults from include files\n")
+COMMAND("split-job", split_job, "expand a job's arrays into atomic jobs", "perfbot split-job [options] JOB.yaml... [KEY=VALUE...]\n\nWrites one atomic job per point of JOB's parameter matrix, named\n<job>-<path_params>.yaml as lkp-tests' split-job names them, and prints\n'JOB => DIR/atomic.yaml' for each.\n\n  -o, --output DIR      where to write (default: .)\n  -t, --test-box NAME   testbox (default: $HOSTNAME or the host name)\n  -c, --kconfig KCONFIG set kconfig (lkp's -c, also --config; not\n                        run's -c, which is the commit)\n  -k, --commit COMMIT   set commit (lkp's -k, also --kernel)\n  -s, --set 'KEY: VAL'  add or override a key (also KEY=VAL arguments)\n      --lkp-src DIR     an lkp-tests-like root for includes, programs/,\n                        include/ and hosts/ (repeatable; default $LKP_SRC)\n      --compatible      refine a job lkp already expanded\n      --no-defaults     do not add defaults from include files\n")
 COMMAND("report", report, "a report people act on: email text or HTML",
 	"perfbot report [options] BASE NEW [NEW2 ...]\n"
 	"perfbot report [options] --bisect STATE\n"

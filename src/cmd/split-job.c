@@ -66,8 +66,10 @@ int cmd_split_job(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "test-box", required_argument, NULL, 't' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "kernel", required_argument, NULL, 'k' },
+		{ "kconfig", required_argument, NULL, 'c' },
+		{ "config", required_argument, NULL, 'c' },	/* lkp's name */
+		{ "commit", required_argument, NULL, 'k' },
+		{ "kernel", required_argument, NULL, 'k' },	/* lkp's name */
 		{ "set", required_argument, NULL, 's' },
 		{ "lkp-src", required_argument, NULL, 'L' },
 		{ "compatible", no_argument, NULL, 'C' },

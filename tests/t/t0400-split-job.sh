@@ -146,4 +146,19 @@ test_expect_success 'bad command lines: exit 2 with usage; -o DIR is created' '
 	grep -q "^perfbot: .*file/sub" err
 '
 
+test_expect_success '-c is the kconfig and -k the commit, as in lkp; long names say which' '
+	printf "testcase: mytest\nruntime: 1s\n" >kc.yaml &&
+	mkdir kc1 kc2 kc3 &&
+	perfbot split-job -o kc1 -c cfg1 -k abc kc.yaml >/dev/null &&
+	perfbot split-job -o kc2 --kconfig cfg1 --commit abc kc.yaml >/dev/null &&
+	perfbot split-job -o kc3 --config cfg1 --kernel abc kc.yaml >/dev/null &&
+	for d in kc1 kc2 kc3; do
+		grep -q "^kconfig: cfg1$" $d/*.yaml && grep -q "^commit: abc$" $d/*.yaml || exit 1
+	done &&
+	perfbot split-job --help >help &&
+	grep -q "^  -c, --kconfig KCONFIG .*not$" help &&
+	perfbot run --help >help &&
+	grep -A1 "^  -c, --commit ID " help | grep -q "split-job.s -c is the kconfig"
+'
+
 test_done
