@@ -380,6 +380,14 @@ void job_path_params(const struct job *job, const char *const *include_dirs,
 const char *job_testcase(const struct job *job, const char **key);
 
 /*
+ * The compiler a Linux banner (/proc/version) names, as lkp's result path
+ * has it: "gcc-12" for "... (gcc (Debian 12.2.0-14) 12.2.0, GNU ld ...)"
+ * or "(gcc version 12.2.0 ...)", "clang-16" for "(Debian clang version
+ * 16.0.6 ...)".  Appends it to sb and returns 1; 0 when none is named.
+ */
+int job_kernel_compiler(const char *banner, struct strbuf *sb);
+
+/*
  * The command line a job gives as its benchmark: `mytest: {command: ...}`,
  * else the same under the testcase's own name (`testcase: spin` with
  * `spin: {command: ...}`), else, without a testcase, under the first key
@@ -418,7 +426,9 @@ void job_result_params(const struct job *job, struct strbuf *sb);
  *   rootfs      the last path part of `rootfs`, else "<ID>-<VERSION_ID>-<arch>"
  *               from /etc/os-release (lkp's rootfs_filename), else "local"
  *   kconfig     `kconfig`, else "<arch>-local"
- *   compiler    `compiler`, else "gcc"
+ *   compiler    `compiler`, else the running kernel's compiler as lkp
+ *               names it (job_kernel_compiler of $PERFBOT_PROC_DIR/version,
+ *               default /proc/version: "gcc-12"), else "gcc"
  *   commit      the commit argument, else `commit`, else the running
  *               kernel's release (uname -r)
  * Returns 0, or -1 with a message when the job has no testcase.

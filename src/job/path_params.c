@@ -649,6 +649,44 @@ static void key_where(const struct job *job, const char *key, struct strbuf *sb)
 	strbuf_addf(sb, ": '%s'", key);
 }
 
+/* The major version after p: "12.2.0" gives 12; 0 when none. */
+static int major_version(const char *p)
+{
+	int n = 0;
+
+	while (*p >= '0' && *p <= '9' && n < 1000)
+		n = n * 10 + (*p++ - '0');
+	return n;
+}
+
+int job_kernel_compiler(const char *banner, struct strbuf *sb)
+{
+	const char *p, *end;
+	int major = 0;
+
+	if ((p = strstr(banner, "clang version "))) {
+		major = major_version(p + strlen("clang version "));
+		if (major)
+			strbuf_addf(sb, "clang-%d", major);
+		return major > 0;
+	}
+	if ((p = strstr(banner, "gcc version "))) {
+		major = major_version(p + strlen("gcc version "));
+	} else if ((p = strstr(banner, "(gcc"))) {
+		/* "(gcc (Debian 12.2.0-14) 12.2.0, GNU ld ...)": the version is
+		 * the last word before the linker's part */
+		end = strstr(p, ", ");
+		if (!end)
+			end = p + strlen(p);
+		for (const char *q = p; q < end; q++)
+			if (*q == ' ' && q[1] >= '0' && q[1] <= '9')
+				major = major_version(q + 1);
+	}
+	if (major)
+		strbuf_addf(sb, "gcc-%d", major);
+	return major > 0;
+}
+
 int job_result_root(const struct job *job, const char *base_dir,
 		    const char *commit, struct strbuf *sb)
 {
@@ -734,9 +772,24 @@ int job_result_root(const struct job *job, const char *base_dir,
 	if (add_dir(sb, part.buf, what.buf) < 0)
 		goto out;
 
-	v = job_get(job, "compiler");
-	key_where(job, "compiler", &what);
-	if (add_dir(sb, v ? v : "gcc", what.buf) < 0)
+	strbuf_reset(&part);
+	if ((v = job_get(job, "compiler"))) {
+		strbuf_addstr(&part, v);
+		key_where(job, "compiler", &what);
+	} else {
+		/* lkp's compiler is the one that built the kernel under test:
+		 * a local run's is the running kernel's */
+		const char *proc = getenv("PERFBOT_PROC_DIR");
+		struct strbuf banner = STRBUF_INIT;
+		strbuf_reset(&what);
+		strbuf_addf(&what, "%s/version", proc && *proc ? proc : "/proc");
+		if (read_file_quiet(&banner, what.buf, 4096) < 0 ||
+		    !job_kernel_compiler(banner.buf, &part))
+			strbuf_addstr(&part, "gcc");
+		strbuf_addstr(&what, "'s compiler");
+		strbuf_release(&banner);
+	}
+	if (add_dir(sb, part.buf, what.buf) < 0)
 		goto out;
 
 	if (commit) {

@@ -1176,6 +1176,48 @@ static void test_result_root_command(void **state)
 		   "/r/hackbench/pipe-process");
 }
 
+/* lkp's compiler level: the one that built the kernel, "gcc-12". */
+static void test_kernel_compiler(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "Linux version 6.1.0-18-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian "
+		  "12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP", "gcc-12" },
+		{ "Linux version 6.18.44 (builder@x) (gcc (GCC) 15.3.0, GNU ld (GNU Binutils) "
+		  "2.46) #1 SMP", "gcc-15" },
+		{ "Linux version 4.19.0 (u@h) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP", "gcc-8" },
+		{ "Linux version 6.8.0 (u@h) (Debian clang version 16.0.6 (15), Debian LLD "
+		  "16.0.6) #1 SMP", "clang-16" },
+		{ "Linux version 6.8.0 (u@h) #1 SMP", "" },
+	};
+	struct job *j;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		assert_int_equal(job_kernel_compiler(cases[i][0], &sb), *cases[i][1] != 0);
+		assert_string_equal(sb.buf, cases[i][1]);
+	}
+	/* a local run's default: the running kernel's, from $PERFBOT_PROC_DIR */
+	char *proc = path_of("proc");
+	put("proc/version", cases[0][0]);
+	setenv("PERFBOT_PROC_DIR", proc, 1);
+	free(proc);
+	j = load_str("testcase: x\ntbox_group: t\nrootfs: r\nkconfig: k\n");
+	strbuf_reset(&sb);
+	assert_int_equal(job_result_root(j, "/r", "c1", &sb), 0);
+	assert_string_equal(sb.buf, "/r/x/defaults/t/r/k/gcc-12/c1");
+	job_free(j);
+	/* the job's own compiler wins */
+	j = load_str("testcase: x\ntbox_group: t\nrootfs: r\nkconfig: k\ncompiler: clang-17\n");
+	strbuf_reset(&sb);
+	assert_int_equal(job_result_root(j, "/r", "c1", &sb), 0);
+	assert_string_equal(sb.buf, "/r/x/defaults/t/r/k/clang-17/c1");
+	job_free(j);
+	unsetenv("PERFBOT_PROC_DIR");
+	strbuf_release(&sb);
+}
+
 static void test_result_root(void **state)
 {
 	struct job *j = load_str("testcase: hackbench\ntbox_group: lkp-tbox\n"
@@ -1195,10 +1237,13 @@ static void test_result_root(void **state)
 				    "debian-12-x86_64.cgz/x86_64-rhel/gcc-12/def456");
 	job_free(j);
 
-	/* local defaults: testbox -> tbox_group, arch-local kconfig, gcc */
+	/* local defaults: testbox -> tbox_group, arch-local kconfig, gcc
+	 * when no /proc/version names a compiler */
 	j = load_str("suite: hackbench\ntestbox: box-3\narch: aarch64\nhackbench:\n");
 	strbuf_reset(&sb);
+	setenv("PERFBOT_PROC_DIR", "/nonexistent-perfbot-proc", 1);
 	assert_int_equal(job_result_root(j, "/r", "c1", &sb), 0);
+	unsetenv("PERFBOT_PROC_DIR");
 	assert_non_null(strstr(sb.buf, "/r/hackbench/defaults/box/"));
 	assert_non_null(strstr(sb.buf, "/aarch64-local/gcc/c1"));
 	job_free(j);
@@ -1243,6 +1288,7 @@ int main(void)
 		cmocka_unit_test(test_tbox_group),
 		cmocka_unit_test(test_result_root),
 		cmocka_unit_test(test_result_root_command),
+		cmocka_unit_test(test_kernel_compiler),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
