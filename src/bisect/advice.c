@@ -42,7 +42,7 @@ static int budget_for(const struct bisect_outlook *o, int n)
 void bisect_say_outlook(const struct bisect_outlook *o, const char *metric,
 			struct strbuf *out)
 {
-	strbuf_addf(out, "%s: %+.1f%% from good to bad, noise %.1f%% a run", metric,
+	strbuf_addf(out, "%s: %+.1f%% from good to bad (means of their runs), noise %.1f%% a run", metric,
 		    100 * o->shift, 100 * o->noise);
 	if (o->runs_needed > 0)
 		strbuf_addf(out, ": a verdict needs about %d run%s a commit", o->runs_needed,

@@ -486,14 +486,16 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 			return -1;
 		}
 		if (!o->quiet)
-			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, p = %.2g)\n",
+			printf("nothing to bisect: %s is %g on %.12s and %g on %.12s (%+.1f%%, means of "
+			       "their runs, p = %.2g)\n",
 		       o->metric, ep.good_mean, o->good, ep.bad_mean, o->bad, 100 * ep.rel_shift, ep.p);
 		e->ret = BISECT_EXIT_NOTHING;
 		e->over = true;
 		return -1;
 	}
 	if (o->verbose)
-		fprintf(stderr, "perfbot: %s: %g -> %g (%+.1f%%, p = %.2g): bisecting\n", o->metric,
+		fprintf(stderr, "perfbot: %s: %g -> %g (%+.1f%%, means of the endpoints' runs, "
+			"p = %.2g): bisecting\n", o->metric,
 			ep.good_mean, ep.bad_mean, 100 * ep.rel_shift, ep.p);
 	/* say at the start what this noise means for the runs to come */
 	bisect_outlook_init(&b->outlook, &g->s, &bd->s, &b->p, bisect_count_commits(b));

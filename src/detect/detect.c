@@ -192,7 +192,10 @@ void detect_print_text(const struct series *s, const struct detect_result *r,
 			strbuf_addf(out, "from 0 to %g", c->cp.after);
 		else
 			strbuf_addf(out, "%+.1f%%", 100 * c->cp.change);
-		strbuf_addf(out, " (%.6g -> %.6g, p = %.2g) ", c->cp.before, c->cp.after, c->cp.p);
+		/* every percentage says what it compares: here the means of
+		 * the segments either side of the change point */
+		strbuf_addf(out, " (segment means %.6g -> %.6g, p = %.2g) ", c->cp.before,
+			    c->cp.after, c->cp.p);
 		detect_where(s, c, out);
 		strbuf_addch(out, '\n');
 		point_line(s, c->cp.index - 1, "last before", out);

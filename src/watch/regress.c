@@ -367,7 +367,7 @@ static int handle_regression(struct watch *w, const struct series *s, const stru
 		/* nothing left to bisect: bad is the first bad commit, and
 		 * when it was reported (a bisect before narrowed the range
 		 * to it), the range is handled without measuring again */
-		printf("%s %+.1f%% %s: no untested commit in %.12s..%.12s\n", metric,
+		printf("%s %+.1f%% (segment means, detect) %s: no untested commit in %.12s..%.12s\n", metric,
 		       100 * c->cp.change, where.buf, good, bad);
 		strbuf_reset(&rep);
 		r = reported(w, job_id, metric, bad, NULL, NULL, &rep);
@@ -378,7 +378,8 @@ static int handle_regression(struct watch *w, const struct series *s, const stru
 			goto out;
 		}
 	}
-	printf("bisect %s %+.1f%% %s: %.12s..%.12s, %d untested commit%s\n", metric,
+	printf("bisect %s %+.1f%% (segment means, detect) %s: %.12s..%.12s, %d untested commit%s\n",
+	       metric,
 	       100 * c->cp.change, where.buf, good, bad, r, r == 1 ? "" : "s");
 	fflush(stdout);
 	memset(&rb, 0, sizeof(rb));

@@ -39,7 +39,7 @@ test_expect_success 'a regression between two tags that stays, in the seed'"'"'s
 	cat >expect <<-\EOF &&
 	mytest.throughput along main: 9 tested commits, 1 change (higher is better; pvalue 0.01, min-change 1%)
 
-	regression: -30.0% (1000.42 -> 700.467, p = 6.5e-33) between v1.1 and v1.2, and it'"'"'s still low as of v1.3
+	regression: -30.0% (segment means 1000.42 -> 700.467, p = 6.5e-33) between v1.1 and v1.2, and it'"'"'s still low as of v1.3
 	    last before c04000000000  v1.1          1000.33 ±  0%   3 runs  commit 4
 	    first after c05000000000                701.333 ±  0%   3 runs  commit 5
 	EOF

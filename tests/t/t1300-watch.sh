@@ -65,7 +65,7 @@ test_expect_success '--once: tests the grid and the tags, finds, bisects and rep
 	grep "^\[1/6\] $(git -C repo rev-parse v1.3 | cut -c1-12) v1.3 \"commit 15\": 2 runs$" out &&
 	grep "^\[6/6\] $(git -C repo rev-parse v1.0 | cut -c1-12) v1.0 \"commit 0\": 2 runs$" out &&
 	grep "^detect mytest.throughput: 6 tested commits, 1 change, 1 regression$" out &&
-	grep "^bisect mytest.throughput -1[0-9].[0-9]% between v1.1 and v1.2, and it.s still low as of v1.3: .*, 2 untested commits$" out &&
+	grep "^bisect mytest.throughput -1[0-9].[0-9]% (segment means, detect) between v1.1 and v1.2, and it.s still low as of v1.3: .*, 2 untested commits$" out &&
 	grep "^bisect: first bad commit $c8 (\"mm/demo: take the slow path\")$" out &&
 	txt=st/reports/mytest.throughput-$(echo $c8 | cut -c1-12).txt &&
 	grep "^report: $(pwd)/$txt (and .html)$" out &&
@@ -76,6 +76,9 @@ test_expect_success '--once: tests the grid and the tags, finds, bisects and rep
 	grep -E "^ +v1\.1 +v1\.2 +v1\.3 *$" $txt &&
 	change=$(sed -n "s/^We noticed a \(-[0-9.]*%\) regression.*/\1/p" $txt) &&
 	grep "^Subject: .* mytest.throughput $change regression$" mails/msg.0 &&
+	# the subject'"'"'s figure is the table'"'"'s: v1.2 against v1.1
+	row=$(sed -n "/^ *v1\.1  *v1\.2  *v1\.3 *\$/,/mytest.throughput\$/p" $txt | tail -1) &&
+	test "$(echo "$row" | awk "{print \$4}")" = "$change" &&
 	# the mail: headers in the seeds'"'"' style, the greeting, the report
 	test "$(ls mails)" = msg.0 &&
 	sed -n "1,/^\$/p" mails/msg.0 >headers &&
@@ -116,7 +119,7 @@ test_expect_success 'a second --once: nothing new, runs nothing, reports and mai
 	# the bisect put commits 7 and 8 in the history: the change is now
 	# between them, and its first bad commit was reported before
 	grep "^detect mytest.throughput: 8 tested commits, 1 change, 1 regression$" out &&
-	grep "^mytest.throughput -1[0-9].[0-9]%.*: no untested commit in .*$" out &&
+	grep "^mytest.throughput -1[0-9].[0-9]% (segment means, detect) .*: no untested commit in .*$" out &&
 	grep "^mytest.throughput: $(sha_of "mm/demo" | cut -c1-12) was reported before (.*/st/reports/mytest.throughput-.*.txt)$" out
 '
 

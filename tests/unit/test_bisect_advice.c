@@ -25,7 +25,7 @@ static void test_outlook(void **state)
 	assert_int_equal(o.runs_needed, bisect_runs_needed(0.05, -0.10, p.alpha));
 	assert_int_equal(o.budget, 325);
 	bisect_say_outlook(&o, "m", &sb_out);
-	assert_string_equal(sb_out.buf, "m: -10.0% from good to bad, noise 5.0% a run: a verdict "
+	assert_string_equal(sb_out.buf, "m: -10.0% from good to bad (means of their runs), noise 5.0% a run: a verdict "
 			    "needs about 4 runs a commit; at most 325 runs in all\n");
 
 	/* more than a step may have: say so, and what would do */

@@ -219,7 +219,7 @@ static void test_print_text(void **state)
 	assert_string_equal(out.buf,
 		"mytest.throughput: 12 tested commits, 1 change (higher is better; pvalue 0.01, min-change 1%)\n"
 		"\n"
-		"regression: -19.9% (99.8929 -> 80, p = 8e-14) between v2 and v3, and it's still low as of v4\n"
+		"regression: -19.9% (segment means 99.8929 -> 80, p = 8e-14) between v2 and v3, and it's still low as of v4\n"
 		"    last before 000000000000                    100 ±  5%   2 runs\n"
 		"    first after 000000000000  v3                 80         1 run   mm: take the lock\n");
 	detect_result_release(&r);
