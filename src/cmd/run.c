@@ -277,6 +277,8 @@ int cmd_run(int argc, char **argv)
 	}
 	rc.opts.status_line = isatty(2) && !rc.opts.verbose;
 	rc.opts.in_guest = getenv("PERFBOT_GUEST") != NULL;
+	/* a log or a pipe gets what the status line shows, a line a run */
+	rc.opts.progress_lines = !isatty(2) && !rc.opts.verbose && !rc.opts.in_guest;
 	rc.opts.stop = catch_stop_signals();
 	rc.opts.said = &rc.said;
 

@@ -663,12 +663,18 @@ runs:
 	for (rc.k = 1; rc.k <= rc.n; rc.k++) {
 		char *dir = NULL;
 		struct run_info info = { opts, rc.saved_job, rc.result_root, rc.k, rc.n, &desc };
+		double t0 = now_seconds();
 		int r = opts->backend ? opts->backend->run_once(opts->backend->ctx, &info, &dir) :
 					run_once(&rc, &dir);
 		if (r < 0) {
 			ret = -1;
 			break;
 		}
+		/* an incomplete run said why already, naming its run K/N */
+		if (opts->progress_lines && r == 0)
+			fprintf(stderr, "perfbot: %s%srun %d/%d: done in %.0fs\n",
+				opts->label ? opts->label : "", opts->label ? ": " : "", rc.k, rc.n,
+				now_seconds() - t0);
 		res->run_dirs = xrealloc(res->run_dirs, sizeof(char *) * (size_t)(res->nr_runs + 1));
 		res->run_dirs[res->nr_runs++] = dir;
 		if (r == 1) {

@@ -72,6 +72,7 @@ struct run_opts {
 	double interval;             /* monitor interval, <= 0: job's or 1 s */
 	int verbose;                 /* -v: phase log lines on stderr */
 	bool status_line;            /* a live status line on stderr */
+	bool progress_lines;         /* no terminal: a line a run on stderr */
 	volatile sig_atomic_t *stop; /* set by a signal handler, or NULL */
 	const char *label;           /* prefix for the status line, or NULL */
 	/* where the runs happen: NULL here, else e.g. a kernel under test

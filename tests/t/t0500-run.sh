@@ -119,6 +119,16 @@ test_expect_success 'a command names one result path, however it is given' '
 	! grep -q "PERFBOT_BUILD_DIR\|prog\|command" cmp
 '
 
+test_expect_success 'no terminal: a line a run on stderr; -v logs phases instead' '
+	job j.yaml &&
+	perfbot run -n 2 -r res -c pl1 -M vmstat j.yaml -- sh -c "echo ops: 1" >out 2>err &&
+	grep -q "^perfbot: run 1/2: done in [0-9]*s$" err &&
+	grep -q "^perfbot: run 2/2: done in [0-9]*s$" err &&
+	test "$(grep -c "done in" err)" = 2 &&
+	perfbot run -v -r res -c pl2 -M vmstat j.yaml -- sh -c "echo ops: 1" >out 2>err &&
+	! grep -q "done in" err
+'
+
 test_expect_success '$PERFBOT_BUILD_DIR: the folder perfbot runs in, unless set' '
 	job j.yaml && mkdir co && echo 7 >co/VALUE &&
 	(cd co && perfbot run ../j.yaml -r ../res -c bd1 -M vmstat -- sh -c "echo v: \$(cat \$PERFBOT_BUILD_DIR/VALUE)") >out &&
