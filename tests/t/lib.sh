@@ -181,7 +181,7 @@ test_no_leftovers() {
 	n=0
 	while [ -n "$(test_leftovers "$1")" ]; do
 		n=$((n + 1))
-		if [ $n -ge 50 ]; then
+		if [ $n -ge 300 ]; then
 			echo "left running:"
 			for p in $(test_leftovers "$1"); do
 				echo "  $p: $(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)"

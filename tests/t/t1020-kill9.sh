@@ -71,10 +71,10 @@ test_expect_success "run: $ROUNDS kills at random moments leave nothing behind" 
 test_expect_success 'the start after a kill names what it cleaned, in one line' '
 	export PERFBOT_WORK_DIR=$PWD/work && tag=$(test_tag) &&
 	printf "testcase: mytest\n" >j.yaml &&
-	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c c1 -M vmstat j.yaml -- sleep 30 \
+	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c c1 -M vmstat j.yaml -- sleep 3600 \
 		>/dev/null 2>&1 & } &&
 	pid=$! && rr= && n=0 &&
-	while [ -z "$(ls -A res/mytest/*/*/*/*/*/c1 2>/dev/null)" ] && [ $n -lt 100 ]; do
+	while [ -z "$(ls -A res/mytest/*/*/*/*/*/c1 2>/dev/null)" ] && [ $n -lt 3000 ]; do
 		sleep 0.1; n=$((n + 1))
 	done &&
 	kill -9 $pid && { wait $pid || true; } &&

@@ -258,7 +258,7 @@ test_expect_success '--every: a pass, then waits; SIGTERM between passes ends it
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
 		--result-root res --db s.db --every 1s --runs 1 --depth 2 -- "$TRASH/bench.sh" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 200 ] && [ "$(grep -c "^nothing new" out)" -lt 2 ]; do
+	i=0 && while [ $i -lt 6000 ] && [ "$(grep -c "^nothing new" out)" -lt 2 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
 	kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
 	test $rc = 0 && test "$(grep -c "^nothing new" out)" -ge 2
@@ -270,7 +270,7 @@ test_expect_success 'without --once or --every: a pass an hour' '
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
 		--result-root res --db s.db --runs 1 --depth 2 -- "$TRASH/bench.sh" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 200 ] && ! grep -q "^nothing new" out; do sleep 0.05; i=$((i + 1)); done &&
+	i=0 && while [ $i -lt 6000 ] && ! grep -q "^nothing new" out; do sleep 0.05; i=$((i + 1)); done &&
 	sleep 2 && kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
 	test $rc = 0 && test "$(grep -c "^nothing new" out)" = 1
 '
