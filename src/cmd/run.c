@@ -110,8 +110,8 @@ static int run_atom(struct run_cmd *rc, struct atom_runs *a, int runs)
 			args[na++] = ibuf;
 		}
 		if (kernel_vm_prepare(&vm, &ko, atom, args, rc->opts.command) < 0) {
+			/* the atom is rc's (collect_atom), freed with the others */
 			kernel_vm_release(&vm);
-			job_free(atom);
 			return -1;
 		}
 		rc->opts.backend = &vm.backend;
