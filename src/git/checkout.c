@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 void checkout_init(struct checkout *c, const char *repo, const char *path,
 		   const char *build, const char *log_dir)
@@ -57,6 +58,30 @@ static int git(const struct checkout *c, const char *dir, struct strbuf *out, co
 	return rc;
 }
 
+/*
+ * The index.lock a git left in the worktree when perfbot was killed mid-
+ * checkout: every later git there refuses ("remove the file manually").
+ * The worktree is private and its user holds the bisect's or watch's lock,
+ * so a lock here is the killed run's git: given a minute to finish (it
+ * outlives perfbot), then taken as a dead one's and removed.
+ */
+static void drop_stale_lock(const struct checkout *c)
+{
+	struct strbuf dir = STRBUF_INIT, lock = STRBUF_INIT;
+
+	if (git(c, c->path, &dir, NULL, "rev-parse", "--absolute-git-dir", NULL) == 0) {
+		strbuf_rtrim(&dir);
+		strbuf_addf(&lock, "%s/index.lock", dir.buf);
+		double wait = c->lock_wait > 0 ? c->lock_wait : 60;
+		for (int i = 0; i < wait * 10 && file_exists(lock.buf); i++)
+			usleep(100000);
+		if (unlink(lock.buf) == 0)
+			warning("removed '%s' that a killed git left", lock.buf);
+	}
+	strbuf_release(&dir);
+	strbuf_release(&lock);
+}
+
 /* Put the worktree at sha: create it, or check sha out unless HEAD is it. */
 static int check_out(struct checkout *c, const char *sha)
 {
@@ -70,6 +95,7 @@ static int check_out(struct checkout *c, const char *sha)
 		strbuf_addf(&what, "cannot create worktree '%s' at %.12s", c->path, sha);
 		ret = git(c, c->repo, NULL, what.buf, "worktree", "add", "--detach", c->path, sha, NULL);
 	} else {
+		drop_stale_lock(c);
 		git(c, c->path, &head, NULL, "rev-parse", "HEAD", NULL);
 		strbuf_rtrim(&head);
 		strbuf_addf(&what, "cannot check out %s in '%s'", sha, c->path);

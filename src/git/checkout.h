@@ -29,6 +29,9 @@ struct checkout {
 	char *built;                 /* the sha checked out and built, or NULL */
 	int verbose;                 /* 1: say what is built; 2: also git */
 	volatile sig_atomic_t *stop; /* set by a signal: the build is killed */
+	double lock_wait;            /* seconds a git's index.lock in the
+					worktree is waited for before it is taken
+					as a killed git's and removed (0: 60) */
 };
 
 /* Everything is copied; build may be NULL. */

@@ -3,6 +3,8 @@
  * stderr into a file, and -vv's trace. */
 #include "test_helpers.h"
 #include "git/git.h"
+#include "git/checkout.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 #include <unistd.h>
@@ -163,6 +165,50 @@ static void test_no_git(void **state)
 	assert_int_equal(rc, 127);
 }
 
+/* A worktree's index.lock left by a git killed with perfbot: a later
+ * checkout takes it as a dead git's, removes it and goes on. */
+static void test_checkout_stale_lock(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT, wt = STRBUF_INIT, logs = STRBUF_INIT,
+		      lock = STRBUF_INIT, head = STRBUF_INIT, first = STRBUF_INIT,
+		      second = STRBUF_INIT;
+	struct git_cmd g = { .dir = repo };
+	struct checkout c;
+
+	(void)state;
+	strbuf_addf(&cmd, "git -C %s -c user.name=t -c user.email=t@t commit -q --allow-empty "
+		    "-m second", repo);
+	assert_int_equal(system(cmd.buf), 0);
+	g.out = &first;
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD~1", NULL), 0);
+	g.out = &second;
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD", NULL), 0);
+	strbuf_rtrim(&first);
+	strbuf_rtrim(&second);
+	strbuf_addf(&wt, "%s/wt", tmpdir);
+	strbuf_addf(&logs, "%s/logs", tmpdir);
+	checkout_init(&c, repo, wt.buf, NULL, logs.buf);
+	c.lock_wait = 0.2;
+	assert_int_equal(checkout_prepare(&c, first.buf), 0);
+	strbuf_addf(&lock, "%s/.git/worktrees/wt/index.lock", repo);
+	assert_int_equal(write_file_atomic(lock.buf, "", 0), 0);
+	assert_int_equal(checkout_prepare(&c, second.buf), 0);
+	assert_false(file_exists(lock.buf));
+	g.dir = wt.buf;
+	g.out = &head;
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD", NULL), 0);
+	strbuf_rtrim(&head);
+	assert_string_equal(head.buf, second.buf);
+	checkout_release(&c);
+	strbuf_release(&cmd);
+	strbuf_release(&wt);
+	strbuf_release(&logs);
+	strbuf_release(&lock);
+	strbuf_release(&head);
+	strbuf_release(&first);
+	strbuf_release(&second);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_err_path),
 		cmocka_unit_test(test_verbose_trace),
 		cmocka_unit_test(test_no_git),
+		cmocka_unit_test(test_checkout_stale_lock),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
