@@ -34,14 +34,3 @@ testcase: mytest
 vmstat:
 EOF2
 
-# wait_for CMD...: poll until CMD succeeds (a file the bisect writes), so
-# that a signal lands at a known point of the bisect, not after a guessed
-# sleep; fails after 10 minutes, for a bisect that died first.
-wait_for() {
-	n=0
-	until "$@"; do
-		n=$((n + 1))
-		[ $n -lt 6000 ] || { echo "never came: $*"; return 1; }
-		sleep 0.1
-	done
-}

@@ -171,6 +171,18 @@ test_must_fail() {
 #     test_no_leftovers "$tag"
 # fails, listing them, when a process started with that tag is still alive
 # after a grace of up to 5 s (a killed process takes a moment to go).
+# test_wait_for CMD...: poll until CMD succeeds (a file or process another
+# process makes), so that a signal lands at a known point, not after a
+# guessed sleep.  Bounded by 10 minutes, for what died first: however
+# busy the machine, the wait ends as soon as CMD succeeds.
+test_wait_for() {
+	n=0
+	until "$@"; do
+		n=$((n + 1))
+		[ $n -lt 6000 ] || { echo "never came: $*"; return 1; }
+		sleep 0.1
+	done
+}
 test_tag() { echo "perfbot-t-$$-$test_count"; }
 test_leftovers() {
 	grep -lsxzF "PERFBOT_TEST_TAG=$1" /proc/[0-9]*/environ 2>/dev/null |

@@ -78,8 +78,7 @@ test_expect_success 'killed with -9: the next run reaps the leftover cgroup' '
 	# the wait is for perfbot to start it, however busy the machine
 	job "setsid sleep $secs & sleep 3600; echo score: 1" &&
 	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c k -M vmstat j.yaml >/dev/null 2>&1 & } &&
-	pid=$! && n=0 &&
-	while [ -z "$(pids_of sleep $secs)" ] && [ $n -lt 3000 ]; do sleep 0.1; n=$((n + 1)); done &&
+	pid=$! && sleeping() { test -n "$(pids_of sleep $secs)"; } && test_wait_for sleeping &&
 	test -n "$(pids_of sleep $secs)" &&
 	test -n "$(cgroup_dirs $pid)" &&
 	kill -9 $pid && { wait $pid || true; } &&
@@ -101,7 +100,7 @@ test_expect_success 'a leftover cgroup with a process in it: killed, removed' '
 	dead=$(sh -c "echo \$\$") && tag=$(test_tag) && secs=$((3000 + $$ % 1000)) &&
 	mkdir -p "$v2/$P/$dead-1" &&
 	{ env PERFBOT_TEST_TAG=$tag setsid sleep $secs & } &&
-	n=0 && while [ -z "$(pids_of sleep $secs)" ] && [ $n -lt 3000 ]; do sleep 0.1; n=$((n + 1)); done &&
+	sleeping() { test -n "$(pids_of sleep $secs)"; } && test_wait_for sleeping &&
 	echo "$(pids_of sleep $secs)" >"$v2/$P/$dead-1/cgroup.procs" &&
 	job "echo score: 1" &&
 	perfbot run -r res -c l -M vmstat j.yaml >out 2>err &&

@@ -81,7 +81,7 @@ test_expect_success 'Ctrl-C says interrupted once; --reset removes the state and
 	make_repo repo 8 && export COUNTER=$(pwd)/counter && export BENCH_SLEEP=3 &&
 	{ "$PERFBOT" bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err & } &&
-	pid=$! && wait_for test -s counter && kill -INT $pid && { wait $pid || echo $? >rc; } &&
+	pid=$! && test_wait_for test -s counter && kill -INT $pid && { wait $pid || echo $? >rc; } &&
 	test "$(cat rc)" = 130 &&
 	test "$(grep -c interrupted err)" = 1 &&
 	grep -q "^perfbot: interrupted: continue with .perfbot bisect --resume --state $(pwd -P)/st.$" err &&

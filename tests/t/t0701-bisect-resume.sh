@@ -8,7 +8,7 @@ test_expect_success 'kill -9 then --resume reaches the same answer' '
 	make_repo repo 11 && export COUNTER=$(pwd)/counter && export BENCH_SLEEP=0.3 &&
 	{ "$PERFBOT" bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >/dev/null 2>&1 & } &&
-	pid=$! && wait_for grep -q "^verdict " st && kill -9 $pid && { wait $pid || true; } &&
+	pid=$! && test_wait_for grep -q "^verdict " st && kill -9 $pid && { wait $pid || true; } &&
 	! grep -q "^result" st &&
 	unset BENCH_SLEEP &&
 	perfbot bisect --resume --state st >out 2>err &&

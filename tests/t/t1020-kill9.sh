@@ -73,10 +73,9 @@ test_expect_success 'the start after a kill names what it cleaned, in one line' 
 	printf "testcase: mytest\n" >j.yaml &&
 	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -r res -c c1 -M vmstat j.yaml -- sleep 3600 \
 		>/dev/null 2>&1 & } &&
-	pid=$! && rr= && n=0 &&
-	while [ -z "$(ls -A res/mytest/*/*/*/*/*/c1 2>/dev/null)" ] && [ $n -lt 3000 ]; do
-		sleep 0.1; n=$((n + 1))
-	done &&
+	pid=$! && rr= &&
+	run_dir_made() { test -n "$(ls -A res/mytest/*/*/*/*/*/c1 2>/dev/null)"; } &&
+	test_wait_for run_dir_made &&
 	kill -9 $pid && { wait $pid || true; } &&
 	test_no_leftovers $tag &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/c1) &&

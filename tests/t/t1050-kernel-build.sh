@@ -142,8 +142,7 @@ test_expect_success 'kill -9 mid-build: make and its children die, the next buil
 	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" kernel build --tree "$TREE" --commit slow --out ../1/cache >out 2>err & } &&
 	pid=$! &&
 	obj=$(ls -d ../1/cache/trees/tree-*/obj-x86_64-tiny-*) &&
-	i=0 && while [ ! -s "$obj/slow.pid" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done &&
-	test -s "$obj/slow.pid" &&
+	test_wait_for test -s "$obj/slow.pid" &&
 	kill -9 $pid && { wait $pid || true; } &&
 	test_no_leftovers $tag &&
 	test -f "$obj/.perfbot-building" &&

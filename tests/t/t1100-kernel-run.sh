@@ -83,8 +83,7 @@ test_expect_success 'kill -9 of perfbot: QEMU dies with it' '
 	tag=$(test_tag) &&
 	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run --accel tcg -r res --kernel "$KERNEL" "$TRASH/job.yaml" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ -z "$(tagged_qemu $tag)" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done &&
-	test -n "$(tagged_qemu $tag)" &&
+	qemu_up() { test -n "$(tagged_qemu $tag)"; } && test_wait_for qemu_up &&
 	kill -9 $pid && { wait $pid || true; } &&
 	test_no_leftovers $tag
 '

@@ -179,8 +179,8 @@ test_expect_success 'kill -9 in the middle: the next start continues without rep
 		--result-root res --db s.db --once --stride 3 --runs 2 -- "$TRASH/bench.sh" >out1 2>&1 & } &&
 	pid=$! &&
 	# until two commits are tested, then kill it
-	i=0 && while [ $i -lt 1200 ] && [ "$(grep -c "^tested" st/log 2>/dev/null)" != 2 ]; do
-		sleep 0.05; i=$((i + 1)); done &&
+	tested() { test "$(grep -c "^tested" st/log 2>/dev/null)" -ge "$1" 2>/dev/null; } &&
+	test_wait_for tested 2 &&
 	kill -9 $pid && { wait $pid || true; } &&
 	grep -c "^tested" st/log >before && test "$(cat before)" -ge 2 &&
 	cp runlog runlog.before &&
@@ -258,8 +258,8 @@ test_expect_success '--every: a pass, then waits; SIGTERM between passes ends it
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
 		--result-root res --db s.db --every 1s --runs 1 --depth 2 -- "$TRASH/bench.sh" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 6000 ] && [ "$(grep -c "^nothing new" out)" -lt 2 ]; do
-		sleep 0.05; i=$((i + 1)); done &&
+	passes() { test "$(grep -c "^nothing new" out)" -ge "$1"; } &&
+	test_wait_for passes 2 &&
 	kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
 	test $rc = 0 && test "$(grep -c "^nothing new" out)" -ge 2
 '
@@ -270,7 +270,7 @@ test_expect_success 'without --once or --every: a pass an hour' '
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
 		--result-root res --db s.db --runs 1 --depth 2 -- "$TRASH/bench.sh" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 6000 ] && ! grep -q "^nothing new" out; do sleep 0.05; i=$((i + 1)); done &&
+	test_wait_for grep -q "^nothing new" out &&
 	sleep 2 && kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
 	test $rc = 0 && test "$(grep -c "^nothing new" out)" = 1
 '

@@ -95,10 +95,9 @@ test_expect_success 'an idle worker waiting for a database that is gone stops at
 	bg perfbot worker --db "$(url gone box1)" --dir w --poll 0.2 2>log && p=$pid &&
 	wait_sql gone "SELECT count(*) FROM pg_stat_activity WHERE usename = '\''box1'\'' AND datname = '\''gone'\''" 1 &&
 	pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null &&
-	i=0 && until grep -q "database unreachable" log || [ $i -ge 3000 ]; do sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for grep -q "database unreachable" log &&
 	kill -TERM $p &&
-	i=0 && while kill -0 $p 2>/dev/null && [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done &&
-	! kill -0 $p 2>/dev/null &&
+	gone() { ! kill -0 $p 2>/dev/null; } && test_wait_for gone &&
 	wait $p &&
 	grep -q "stopped$" log &&
 	pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w start >/dev/null
