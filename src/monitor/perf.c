@@ -147,11 +147,7 @@ static void perf_stop(struct perf_proc *p)
 {
 	if (!p->running)
 		return;
-	for (int i = 0; i < 1000 && !perf_workload_started(p->cp.pid); i++) {
-		if (poll_command(&p->cp) != 1)
-			break;
-		usleep(10000);
-	}
+	perf_record_wait_ready(p, 10);
 	/* perf may have ended meanwhile (no events here): poll_command then
 	 * reaped it and its pid is gone; -pid would be a signal to pid 1 */
 	if (p->cp.pid <= 0) {

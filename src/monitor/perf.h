@@ -66,7 +66,7 @@ int perf_stat_finish(struct perf_proc *p, const char *dir);
 int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 		      const char *dir, double duration);
 /*
- * Wait until the perf record p is recording: its workload started (see
+ * Wait until the perf p (record, or stat) is counting: its workload started (see
  * perf_workload_started), at most max_seconds.  1 ready; 0 not yet; -1
  * perf ended (reaped: p->cp.pid is then 0).  A run that profiles from its
  * start waits here before starting the benchmark, which would otherwise
