@@ -880,29 +880,24 @@ static void test_brd_builtin(void **state)
 
 	if (geteuid() != 0 || !program_in_path("modprobe"))
 		skip();
-	/* the size differs: refused, with what to boot with */
-	root = fake_brd("2\n", "1048576\n", false);
-	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
-	assert_non_null(strstr(err.buf, "disk '2BRD_64M': brd is built into this kernel with "
-				"2 RAM disks of 1048576 KiB, and built-in RAM disks cannot be "
-				"resized (boot with brd.rd_nr=2 brd.rd_size=65536); use disk: "
-				"loop_64M instead\n"));
-	test_rm_rf(root);
-	free(root);
-	/* one disk too few */
-	strbuf_reset(&err);
-	root = fake_brd("1\n", "65536\n", false);
-	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
-	assert_non_null(strstr(err.buf, "with 1 RAM disks of 65536 KiB"));
-	test_rm_rf(root);
-	free(root);
-	/* loaded as a module: refused as always */
-	strbuf_reset(&err);
-	root = fake_brd("2\n", "65536\n", true);
-	assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
-	assert_non_null(strstr(err.buf, "brd is already loaded"));
-	test_rm_rf(root);
-	free(root);
+	/* refused: the size differs (saying what to boot with), one disk
+	 * too few, and brd loaded as a module as always */
+	static const struct { const char *nr, *size; bool loaded; const char *want; } no[] = {
+		{ "2\n", "1048576\n", false, "disk '2BRD_64M': brd is built into this kernel with "
+		  "2 RAM disks of 1048576 KiB, and built-in RAM disks cannot be resized (boot "
+		  "with brd.rd_nr=2 brd.rd_size=65536); use disk: loop_64M instead\n" },
+		{ "1\n", "65536\n", false, "with 1 RAM disks of 65536 KiB" },
+		{ "2\n", "65536\n", true, "brd is already loaded" },
+	};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		strbuf_reset(&err);
+		root = fake_brd(no[i].nr, no[i].size, no[i].loaded);
+		assert_int_equal(apply_with_modules(job, root, base, &s, &log, &err), 1);
+		if (!strstr(err.buf, no[i].want))
+			fail_msg("case %zu: '%s' not in '%s'", i, no[i].want, err.buf);
+		test_rm_rf(root);
+		free(root);
+	}
 	assert_int_equal(setup_entries(base), 0);
 	/* it fits (more disks than asked are fine): no modprobe, the
 	 * disks as they are; whether this host has /dev/ram0 and /dev/ram1
