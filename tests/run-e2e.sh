@@ -14,7 +14,8 @@
 # The whole output of each script is kept in tests/out/e2e/<script>.log,
 # with its exit status and its time; the results are printed in the
 # scripts' order whatever the order they finished in, each with its wall
-# time, then the ten slowest scripts (the critical path of -j), and the
+# wall and CPU time, then the ten slowest scripts (the critical path of
+# -j) and the ten that use the most CPU (what bounds -j on few CPUs), and the
 # failures are repeated at the end, just above the closing line, because a
 # CI log is often read from its tail only.
 jobs=1
@@ -32,8 +33,10 @@ mkdir -p "$logs" || exit 1
 run_one='start=$(date +%s)
 	sh "$1" >"$0/$1.out" 2>&1
 	rc=$?
-	{ cat "$0/$1.out"; printf "# exit status %d\n# took %d s\n" $rc $(($(date +%s) - start)); } >"$0/$1.log"
-	rm -f "$0/$1.out"'
+	times >"$0/$1.times"	# not in $(...): a subshell has no children yet
+	cpu=$(sed -n "2{s/m/ /g;s/s//g;p}" "$0/$1.times" | awk "{ printf \"%d\", \$1 * 60 + \$2 + \$3 * 60 + \$4 + 0.5 }")
+	{ cat "$0/$1.out"; printf "# exit status %d\n# took %d s, %d s of CPU\n" $rc $(($(date +%s) - start)) "$cpu"; } >"$0/$1.log"
+	rm -f "$0/$1.out" "$0/$1.times"'
 
 together= alone=
 for t in "$@"; do
@@ -47,16 +50,19 @@ for t in $alone; do
 	sh -c "$run_one" "$logs" "$t"
 done
 
-pass=0 fail=0 failed= times=
+pass=0 fail=0 failed= times= cpus=
 for t in "$@"; do
 	out=$(cat "$logs/$t.log" 2>/dev/null)
 	printf '%s\n' "$out" | grep -E '^(not ok|ok) |^#   ' | sed "s|^|$t: |"
 	p=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^# passed \([0-9]*\) failed \([0-9]*\)$/\2/p')
 	rc=$(printf '%s\n' "$out" | sed -n 's/^# exit status \([0-9]*\)$/\1/p')
-	took=$(printf '%s\n' "$out" | sed -n 's/^# took \([0-9]*\) s$/\1/p')
-	echo "$t: took ${took:-?} s"
+	took=$(printf '%s\n' "$out" | sed -n 's/^# took \([0-9]*\) s, .*/\1/p')
+	cpu=$(printf '%s\n' "$out" | sed -n 's/^# took [0-9]* s, \([0-9]*\) s of CPU$/\1/p')
+	echo "$t: took ${took:-?} s, ${cpu:-?} s of CPU"
 	times="$times${took:-0} $t
+"
+	cpus="$cpus${cpu:-0} $t
 "
 	if [ -z "$p" ]; then
 		printf '%s\n' "$out" | tail -n 20
@@ -69,6 +75,9 @@ for t in "$@"; do
 done
 echo "slowest scripts (s):"
 printf '%s' "$times" | sort -rn | head -n 10 | sed 's/^/  /'
+# on a machine with few CPUs the suite is bound by the CPU it needs
+echo "CPU: $(printf '%s' "$cpus" | awk '{ s += $1 } END { print s + 0 }') s in all; the most (s):"
+printf '%s' "$cpus" | sort -rn | head -n 10 | sed 's/^/  /'
 for t in $failed; do
 	echo "--- $t failed (whole output: tests/out/e2e/$t.log); its last lines:"
 	grep -E '^not ok ' "$logs/$t.log" | sed "s|^|$t: |"
