@@ -301,9 +301,17 @@ static: $(STATIC_BINS)
 all: static
 check-unit check-e2e check-asan: static
 ifeq ($(BUILD),build)
-build/static-obj/%.o: %.c Makefile
+# Most files read nothing of PERFBOT_NO_LAB: where neither the file nor
+# a header it includes (its .d from build/ lists them) names it, the
+# object is build/'s, copied, not compiled a second time (a quarter of
+# the static build's CPU).
+build/static-obj/%.o: %.c Makefile build/%.o
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<
+	@if tr ' \\' '\n\n' <build/$*.d | grep -E '\.[ch]$$' | sort -u | \
+		xargs grep -l PERFBOT_NO_LAB | grep -q .; then \
+		echo "$(CC) ... -DPERFBOT_NO_LAB -c -o $@ $<"; \
+		$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<; \
+	else cp build/$*.o $@ && sed 's|^build/|build/static-obj/|' build/$*.d >$(@:.o=.d); fi
 build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(filter-out $(BUILD)/gen/pg/%,$(GEN_OBJS))
 	@rm -f $@
 	ar rcs $@ $^
