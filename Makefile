@@ -33,7 +33,8 @@ SRCS     = $(sort $(shell find src -name '*.c'))
 LIB_SRCS = $(filter-out src/perfbot.c,$(SRCS))
 # files generated from src/ at build time (never committed)
 GEN_OBJS = $(BUILD)/gen/kernel/tiny_config.o $(BUILD)/gen/kernel/small_config.o \
-	$(BUILD)/gen/pg/migrations.o $(BUILD)/gen/store/sqlite_migrations.o
+	$(BUILD)/gen/pg/migrations.o $(BUILD)/gen/store/sqlite_migrations.o \
+	$(BUILD)/gen/store/pg_migrations.o
 OBJS     = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 TEST_SRCS= $(sort $(wildcard tests/unit/test_*.c))
 TESTS    = $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -81,24 +82,33 @@ $(BUILD)/gen/pg/migrations.c: $(MIGRATIONS) Makefile
 	  echo 'const int lab_nr_migrations = (int)(sizeof(lab_migrations) / sizeof(lab_migrations[0]));'; \
 	} >$@.tmp && mv $@.tmp $@
 $(BUILD)/gen/pg/migrations.o: src/pg/migrations.h
-# the SQLite store's schema (src/store/sqlite_migrations.h): each
-# NNN-name.sql becomes { NNN, "<sql>" } of store_sqlite_migrations, by the
-# same rules as the lab's, its "-- <what>" line a C comment
-STORE_MIGRATIONS = $(sort $(wildcard src/store/sqlite/*.sql))
-$(BUILD)/gen/store/sqlite_migrations.c: $(STORE_MIGRATIONS) Makefile
+# a store's schema (src/store/<backend>_migrations.h): each
+# src/store/<backend>/NNN-name.sql becomes { NNN, "<sql>" } of
+# store_<backend>_migrations, by the same rules as the lab's, its
+# "-- <what>" line a C comment.
+# $(call store_migrations,BACKEND,NR_MACRO,FILES)
+define store_migrations
 	@mkdir -p $(dir $@)
-	{ echo '/* generated from src/store/sqlite/ by the Makefile */'; \
-	  echo '#include "store/sqlite_migrations.h"'; \
-	  echo 'const struct store_migration store_sqlite_migrations[] = {'; \
-	  for f in $(STORE_MIGRATIONS); do \
+	{ echo '/* generated from src/store/$(1)/ by the Makefile */'; \
+	  echo '#include "store/$(1)_migrations.h"'; \
+	  echo 'const struct store_migration store_$(1)_migrations[] = {'; \
+	  for f in $(3); do \
 	    n=$$(basename $$f | sed 's/-.*//; s/^0*//'); \
 	    sed -e '1!{/^[[:space:]]*\(--.*\)\{0,1\}$$/d;}' -e 's/\\/\\\\/g' -e 's/"/\\"/g' \
 	        -e "1{s|^-- \(.*\)|{ $$n, /* \1 */|;b;}" -e 's/.*/"&\\n"/' $$f && echo '},' || exit 1; \
 	  done; \
 	  echo '};'; \
-	  echo '_Static_assert(sizeof(store_sqlite_migrations) / sizeof(store_sqlite_migrations[0]) =='; \
-	  echo '	       STORE_SQLITE_NR_MIGRATIONS, "src/store/sqlite/ has not STORE_SQLITE_NR_MIGRATIONS files");'; \
+	  echo '_Static_assert(sizeof(store_$(1)_migrations) / sizeof(store_$(1)_migrations[0]) =='; \
+	  echo '	       $(2), "src/store/$(1)/ has not $(2) files");'; \
 	} >$@.tmp && mv $@.tmp $@
+endef
+STORE_MIGRATIONS = $(sort $(wildcard src/store/sqlite/*.sql))
+$(BUILD)/gen/store/sqlite_migrations.c: $(STORE_MIGRATIONS) Makefile
+	$(call store_migrations,sqlite,STORE_SQLITE_NR_MIGRATIONS,$(STORE_MIGRATIONS))
+STORE_PG_MIGRATIONS = $(sort $(wildcard src/store/pg/*.sql))
+$(BUILD)/gen/store/pg_migrations.c: $(STORE_PG_MIGRATIONS) Makefile
+	$(call store_migrations,pg,STORE_PG_NR_MIGRATIONS,$(STORE_PG_MIGRATIONS))
+$(BUILD)/gen/store/pg_migrations.o: src/store/pg_migrations.h src/store/backend.h
 $(BUILD)/gen/store/sqlite_migrations.o: src/store/sqlite_migrations.h src/store/backend.h
 # kept: they are what the objects were compiled from
 .SECONDARY: $(GEN_OBJS:%.o=%.c)

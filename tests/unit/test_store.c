@@ -6,6 +6,8 @@
  * PostgreSQL server (lab_helpers.h), with dbpath holding its URL. */
 #include "lab_helpers.h"
 #include "store/backend.h"
+#include "store/pg_migrations.h"
+#include "store/sqlite_migrations.h"
 #include "store/store.h"
 #include "result/matrix.h"
 #include "util/xalloc.h"
@@ -744,9 +746,44 @@ static void test_pg_roles(void **state)
 	matrix_release(&mx);
 }
 
+/* Both backends' migrations as the Makefile embeds them from
+ * src/store/{sqlite,pg}/: versions 1..N in order, comment and blank lines
+ * left out, and the role names C grants by (pg/schema.h) spelled the same
+ * in the SQL.  No server needed. */
+static void check_embedded(const struct store_migration *m, int nr)
+{
+	assert_int_equal(nr, STORE_SCHEMA_VERSION);
+	for (int i = 0; i < nr; i++) {
+		const char *sql = m[i].sql;
+		assert_int_equal(m[i].version, i + 1);
+		assert_true(*sql && sql[strlen(sql) - 1] == '\n');
+		for (const char *l = sql; *l; l = strchr(l, '\n') + 1) {
+			const char *t = l + strspn(l, " \t");
+			assert_true(*t != '\n' && strncmp(t, "--", 2));
+		}
+	}
+}
+
+static void test_migrations_embedded_as_written(void **state)
+{
+	(void)state;
+	check_embedded(store_sqlite_migrations, STORE_SQLITE_NR_MIGRATIONS);
+	check_embedded(store_pg_migrations, STORE_PG_NR_MIGRATIONS);
+	assert_ptr_equal(store_pg_backend.migrations, store_pg_migrations);
+	assert_int_equal(store_pg_backend.nr_migrations, STORE_PG_NR_MIGRATIONS);
+	assert_true(!strncmp(store_sqlite_migrations[0].sql, "CREATE TABLE job (\n", 19));
+	assert_true(!strncmp(store_pg_migrations[0].sql, "CREATE TABLE perfbot.job (\n", 27));
+	assert_non_null(strstr(store_pg_migrations[0].sql,
+			       "perfbot.metric, perfbot.sample TO " LAB_ROLE_SUBMITTER ";\n"));
+	assert_non_null(strstr(store_pg_migrations[1].sql,
+			       "GRANT USAGE ON SEQUENCE perfbot.reported_id_seq TO "
+			       LAB_ROLE_SUBMITTER ";\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_migrations_embedded_as_written),
 		cmocka_unit_test(test_default_target),
 		cmocka_unit_test(test_busy_timeout_env),
 		cmocka_unit_test_setup_teardown(test_open_create_and_migrate, setup, tmpdir_teardown),
