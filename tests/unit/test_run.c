@@ -8,6 +8,8 @@
 #include "run/run.h"
 #include "util/xalloc.h"
 
+TEST_TMPDIR("run")
+
 static void result_base(const char *env, const char *xdg, const char *home, const char *want)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -60,13 +62,11 @@ static void make_dir(const char *root, const char *name)
  * meanwhile by another perfbot push it further. */
 static void test_run_dir_numbering(void **state)
 {
-	const char *t = getenv("TMPDIR");
 	struct strbuf root = STRBUF_INIT, tmp = STRBUF_INIT, want = STRBUF_INIT;
 	char *final = NULL;
 	(void)state;
 
-	strbuf_addf(&root, "%s/perfbot-run-XXXXXX", t && *t ? t : "/tmp");
-	assert_non_null(mkdtemp(root.buf));
+	strbuf_addstr(&root, tmpdir);
 
 	/* an empty root: run 0 */
 	assert_int_equal(run_dir_begin(root.buf, &tmp), 0);
@@ -117,7 +117,6 @@ static void test_run_dir_numbering(void **state)
 	strbuf_addf(&want, "%s/11", root.buf);
 	assert_false(is_dir(want.buf));
 
-	assert_int_equal(remove_tree(root.buf), 0);
 	strbuf_release(&root);
 	strbuf_release(&tmp);
 	strbuf_release(&want);
@@ -127,7 +126,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_result_base),
-		cmocka_unit_test(test_run_dir_numbering),
+		cmocka_unit_test_setup_teardown(test_run_dir_numbering, tmpdir_setup,
+						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

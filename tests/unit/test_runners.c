@@ -365,8 +365,7 @@ static void test_build_argv(void **state)
 	job_free(job);
 
 	/* the same with the program present (a fake one on a private PATH) */
-	char dir[] = "/tmp/perfbot-runner-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char *dir = test_tmpdir("runner");
 	struct strbuf prog = STRBUF_INIT;
 	strbuf_addf(&prog, "%s/hackbench", dir);
 	assert_int_equal(write_file_atomic(prog.buf, "#!/bin/sh\n", 10), 0);
@@ -386,9 +385,8 @@ static void test_build_argv(void **state)
 	assert_string_equal(argv.v[3], "hackbench");
 	job_free(job);
 	setenv("PATH", path, 1);
-	unlink(prog.buf);
-	unlink(harness.buf);
-	rmdir(dir);
+	test_rm_rf(dir);
+	free(dir);
 	free(path);
 	strbuf_release(&prog);
 	strbuf_release(&harness);

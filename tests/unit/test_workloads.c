@@ -175,10 +175,9 @@ static void test_aim7_list(void **state)
 static void test_aim7_tests(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/perfbot-aim7-XXXXXX";
+	char *dir = test_tmpdir("aim7");
 	struct strbuf names = STRBUF_INIT, dir_opt = STRBUF_INIT;
 
-	assert_non_null(mkdtemp(dir));
 	strbuf_addf(&dir_opt, "--dir=%s", dir);
 	list_of("aim7", &names);
 	for (char *p = names.buf, *sp; (sp = strchr(p, ' ')); p = sp + 1) {
@@ -204,8 +203,9 @@ static void test_aim7_tests(void **state)
 		strbuf_release(&out);
 		strbuf_release(&stats);
 	}
-	/* its work directory and every file gone */
+	/* every file gone from its work directory */
 	assert_int_equal(rmdir(dir), 0);
+	free(dir);
 	strbuf_release(&names);
 	strbuf_release(&dir_opt);
 }
@@ -213,10 +213,9 @@ static void test_aim7_tests(void **state)
 static void test_vm_scalability_cases(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/perfbot-vms-XXXXXX";
+	char *dir = test_tmpdir("vms");
 	struct strbuf names = STRBUF_INIT, dir_opt = STRBUF_INIT, shm_opt = STRBUF_INIT;
 
-	assert_non_null(mkdtemp(dir));
 	strbuf_addf(&dir_opt, "--dir=%s", dir);
 	strbuf_addf(&shm_opt, "--shm-dir=%s", dir);
 	list_of("vm-scalability", &names);
@@ -245,6 +244,7 @@ static void test_vm_scalability_cases(void **state)
 		strbuf_release(&stats);
 	}
 	assert_int_equal(rmdir(dir), 0);
+	free(dir);
 	strbuf_release(&names);
 	strbuf_release(&dir_opt);
 	strbuf_release(&shm_opt);
@@ -254,11 +254,13 @@ static void test_vm_scalability_cases(void **state)
 static void test_vm_scalability_readtwice_workers(void **state)
 {
 	(void)state;
-	static const char *const args[] = { "--runtime=0.2", "--size=8m", "--nr-task=3", "--dir=/tmp",
-					    "lru-file-readtwice", NULL };
-	struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT;
+	char *dir = test_tmpdir("vms");
+	struct strbuf out = STRBUF_INIT, stats = STRBUF_INIT, dir_opt = STRBUF_INIT;
 	int n = 0;
 
+	strbuf_addf(&dir_opt, "--dir=%s", dir);
+	const char *args[] = { "--runtime=0.2", "--size=8m", "--nr-task=3", dir_opt.buf,
+			       "lru-file-readtwice", NULL };
 	assert_int_equal(run("vm-scalability", args, &out), 0);
 	for (const char *p = out.buf; (p = strstr(p, " copied, ")); p++)
 		n++;
@@ -267,8 +269,11 @@ static void test_vm_scalability_readtwice_workers(void **state)
 	assert_non_null(strstr(stats.buf, "# 6 "));
 	/* each reader read its whole file: 8 MB / 3 files, whole pages */
 	assert_non_null(strstr(out.buf, "2793472 bytes (2.8 MB, 2.7 MiB) copied, "));
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&out);
 	strbuf_release(&stats);
+	strbuf_release(&dir_opt);
 }
 
 static void test_will_it_scale_tests(void **state)
