@@ -607,12 +607,11 @@ static void test_bisect_missing_roots(void **state)
 {
 	struct report_options opt;
 	struct report r;
-	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
+	char *dir = test_tmpdir("report");
 	struct strbuf path = STRBUF_INIT, json = STRBUF_INIT;
 	char cwd[PATH_MAX];
 
 	options(&opt);
-	assert_non_null(mkdtemp(dir));
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	/* no result root for the parent: an error naming it */
 	strbuf_addf(&json, "{\"version\": 1, \"metric\": \"mytest.throughput\", \"first_bad\": \"%s\", "
@@ -639,8 +638,8 @@ static void test_bisect_missing_roots(void **state)
 	assert_string_equal(r.headline.base, "v1");
 	assert_string_equal(r.headline.new, "d2e3f4a5b6");
 	report_release(&r);
-	unlink(path.buf);
-	rmdir(dir);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&path);
 	strbuf_release(&json);
 }
@@ -836,7 +835,7 @@ static void test_bisect_mail_block(void **state)
  * kernel warning that appears is a regression, not "direction unknown". */
 static void test_html_colours(void **state)
 {
-	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
+	char *dir = test_tmpdir("report");
 	static const char *const json[] = {
 		"{\"mytest.throughput\": [1000, 1001, 999, 1000, 1000, 1002, 998, 1000],"
 		" \"dmesg.WARNING:at_mm/slub.c:123_foo\": [0, 0, 0, 0, 0, 0, 0, 0]}",
@@ -850,7 +849,6 @@ static void test_html_colours(void **state)
 	struct report_options opt;
 	struct report r;
 
-	assert_non_null(mkdtemp(dir));
 	for (int i = 0; i < 3; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/c%d", dir, i);
@@ -873,14 +871,10 @@ static void test_html_colours(void **state)
 	assert_lacks(html.buf, "direction unknown</figcaption>");
 	assert_contains(html.buf, ", a regression</figcaption>");
 	report_release(&r);
-	for (int i = 0; i < 3; i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/matrix.json", paths[i]);
-		unlink(path.buf);
-		rmdir(paths[i]);
+	for (int i = 0; i < 3; i++)
 		free(paths[i]);
-	}
-	rmdir(dir);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&path);
 	strbuf_release(&html);
 }
@@ -950,14 +944,13 @@ static void test_html_chart_title(void **state)
 
 static void test_html_escaping(void **state)
 {
-	char dir[] = "/tmp/perfbot-report-test.XXXXXX";
+	char *dir = test_tmpdir("report");
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, json = STRBUF_INIT, html = STRBUF_INIT;
 	struct report_options opt;
 	struct report r;
 	const char *evil = "mytest.<script>alert(\\\"x\\\")</script>&amp;'\\u00e9";
 	const char *subject = "\\\"/><img src=x onerror=alert(1)> & <b>bold</b>";
 
-	assert_non_null(mkdtemp(dir));
 	path_join(&a, dir, "aaaa1111");
 	path_join(&b, dir, "bbbb2222");
 	assert_int_equal(mkdir_p(a.buf, 0755), 0);
@@ -1002,18 +995,8 @@ static void test_html_escaping(void **state)
 	assert_lacks(html.buf, "url(");
 	report_release(&r);
 
-	/* clean up */
-	const char *files[] = { "aaaa1111/matrix.json", "bbbb2222/matrix.json", "bisect.json",
-				"aaaa1111", "bbbb2222" };
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		strbuf_reset(&a);
-		path_join(&a, dir, files[i]);
-		if (i < 3)
-			unlink(a.buf);
-		else
-			rmdir(a.buf);
-	}
-	rmdir(dir);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&json);

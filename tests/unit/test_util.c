@@ -200,10 +200,9 @@ static void test_strmap(void **state)
 
 static void test_write_file_atomic(void **state)
 {
-	char dir[] = "/tmp/perfbot-util-XXXXXX";
+	char *dir = test_tmpdir("util");
 	struct strbuf path = STRBUF_INIT, back = STRBUF_INIT;
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	path_join(&path, dir, "f.json");
 	assert_int_equal(write_file_atomic(path.buf, "one", 3), 0);
 	assert_int_equal(write_file_atomic(path.buf, "two!", 4), 0);
@@ -222,9 +221,8 @@ static void test_write_file_atomic(void **state)
 	assert_int_equal(mkdir_p(ls.buf, 0755), 0);
 	assert_int_equal(mkdir_p(ls.buf, 0755), 0);
 	assert_true(is_dir(ls.buf));
-	strbuf_reset(&ls);
-	strbuf_addf(&ls, "rm -rf %s", dir);
-	assert_int_equal(system(ls.buf), 0);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&ls);
 	strbuf_release(&path);
 	strbuf_release(&back);
@@ -520,12 +518,11 @@ static void test_ruby_float_shortest_random(void **state)
 /* read_file_limited: the byte and line bounds, also inside .gz. */
 static void test_bounded_reads(void **state)
 {
-	char dir[] = "/tmp/perfbot-util-XXXXXX";
+	char *dir = test_tmpdir("util");
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, err = STRBUF_INIT;
 	struct stderr_capture cap;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
 	path_join(&path, dir, "f");
 	assert_int_equal(write_file_atomic(path.buf, "abc\ndefg\nhi", 12), 0);
 	/* exactly at the bounds: fine */
@@ -569,7 +566,8 @@ static void test_bounded_reads(void **state)
 	assert_int_equal(read_file_quiet(&sb, "/dev/zero", 100), 0);
 	assert_int_equal(sb.len, 100);
 	assert_int_equal(read_file_quiet(&sb, "/nonexistent", 100), -1);
-	assert_true(remove_tree(dir) == 0);
+	test_rm_rf(dir);
+	free(dir);
 	strbuf_release(&path);
 	strbuf_release(&sb);
 	strbuf_release(&err);
@@ -578,12 +576,10 @@ static void test_bounded_reads(void **state)
 /* remove_tree removes links, never what they point to. */
 static void test_remove_tree(void **state)
 {
-	char dir[] = "/tmp/perfbot-util-XXXXXX", keep[] = "/tmp/perfbot-keep-XXXXXX";
+	char *dir = test_tmpdir("util"), *keep = test_tmpdir("keep");
 	struct strbuf cmd = STRBUF_INIT, p = STRBUF_INIT;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
-	assert_non_null(mkdtemp(keep));
 	strbuf_addf(&cmd, "mkdir -p %s/t/a/b && touch %s/t/a/b/f %s/k && "
 		    "ln -s %s %s/t/a/link && ln -s %s/k %s/t/flink && chmod 0 %s/t/a/b",
 		    dir, dir, keep, keep, dir, keep, dir, dir);
@@ -610,6 +606,8 @@ static void test_remove_tree(void **state)
 	assert_int_equal(remove_tree("/nonexistent/x"), 0);
 	assert_int_equal(remove_tree(keep), 0);
 	assert_int_equal(remove_tree(dir), 0);
+	free(keep);
+	free(dir);
 	strbuf_release(&cmd);
 	strbuf_release(&p);
 }
@@ -760,13 +758,12 @@ static void test_dying(void **state)
 /* Every failure of the file helpers is an error naming the file. */
 static void test_fileio_errors(void **state)
 {
-	char dir[] = "/tmp/perfbot-util-XXXXXX";
+	char *dir = test_tmpdir("util");
 	struct strbuf p = STRBUF_INIT, sb = STRBUF_INIT, msg = STRBUF_INIT;
 	struct stderr_capture cap;
 	char *abs;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
 	/* a directory is not a file */
 	capture_start(&cap);
 	assert_int_equal(read_file(&sb, dir), -1);
@@ -845,6 +842,7 @@ static void test_fileio_errors(void **state)
 	assert_int_equal(remove_tree(sb.buf), 0);       /* a file */
 	assert_false(file_exists(sb.buf));
 	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
 	strbuf_release(&p);
 	strbuf_release(&sb);
 	strbuf_release(&msg);
