@@ -20,7 +20,7 @@
 struct out_ctx {
 	const char *jobfile;
 	const char *prefix;
-	const char *const *dirs;
+	struct job_catalog *catalog;
 };
 
 static int save_atom(struct job *atom, void *data)
@@ -29,7 +29,7 @@ static int save_atom(struct job *atom, void *data)
 	struct strbuf name = STRBUF_INIT;
 	int ret = -1;
 
-	if (job_atom_name(atom, c->prefix, c->dirs, &name) == 0)
+	if (job_atom_name(atom, c->prefix, c->catalog, &name) == 0)
 		ret = job_save(atom, name.buf);
 	if (!ret)
 		printf("%s => %s\n", c->jobfile, name.buf);
@@ -78,6 +78,7 @@ int cmd_split_job(int argc, char **argv)
 	};
 	const struct cmd *self = cmd_find("split-job");
 	struct split_opts opts;
+	struct job_catalog catalog;
 	struct job_value *overrides = job_value_new(JOB_MAP);
 	const char **dirs = xcalloc((size_t)argc + 1, sizeof(*dirs));
 	const char *outdir = ".";
@@ -86,6 +87,7 @@ int cmd_split_job(int argc, char **argv)
 	int nr_dirs = 0, c, ret = 0, nr_jobs = 0;
 
 	memset(&opts, 0, sizeof(opts));
+	job_catalog_init(&catalog, NULL);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:t:c:k:s:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -130,6 +132,10 @@ int cmd_split_job(int argc, char **argv)
 			goto out;
 		}
 	opts.include_dirs = nr_dirs ? dirs : NULL;
+	/* one index of the catalog for every job and every atom's name */
+	job_catalog_release(&catalog);
+	job_catalog_init(&catalog, opts.include_dirs);
+	opts.catalog = &catalog;
 	opts.overrides = overrides;
 	for (int i = optind; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
@@ -182,7 +188,7 @@ int cmd_split_job(int argc, char **argv)
 		if (!ret) {
 			oc.jobfile = argv[i];
 			oc.prefix = prefix.buf;
-			oc.dirs = opts.include_dirs;
+			oc.catalog = &catalog;
 			if (job_split(job, argv[i], &opts, save_atom, &oc) < 0)
 				ret = EXIT_ERROR;
 		}
@@ -191,6 +197,7 @@ int cmd_split_job(int argc, char **argv)
 		strbuf_release(&prefix);
 	}
 out:
+	job_catalog_release(&catalog);
 	job_value_free(overrides);
 	free(outbuf);
 	free(dirs);

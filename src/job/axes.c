@@ -86,6 +86,7 @@ void job_axes(const struct job *job, struct axis **axes, int *nr, size_t *alloc)
 	};
 	struct axes ax = { axes, nr, alloc };
 	struct job_programs p;
+	struct job_catalog cat;
 	const char *section;
 
 	for (const char *const *k = path_keys; *k; k++) {
@@ -93,11 +94,13 @@ void job_axes(const struct job *job, struct axis **axes, int *nr, size_t *alloc)
 		if (v)
 			add_axis(&ax, *k, strcmp(*k, "rootfs") ? v : rootfs_filename(v));
 	}
-	job_programs_init(&p, job->root, NULL);
+	job_catalog_init(&cat, NULL);
+	job_programs_init(&p, job->root, &cat);
 	if (!job_command(job, &section))
 		section = NULL;
 	collect_axes(&ax, &p, job->root, NULL, section);
 	job_programs_release(&p);
+	job_catalog_release(&cat);
 	if (*nr)
 		qsort(*axes, (size_t)*nr, sizeof(**axes), cmp_axis);
 }

@@ -32,7 +32,7 @@ struct erb {
 	int line;                       /* of the segment being evaluated */
 	const struct job_value *job;
 	const struct job_value *___;
-	const char *const *dirs;
+	struct job_catalog *cat;
 	struct job_value **temps;       /* synthetic maps to free at the end */
 	size_t nr_temps, alloc_temps;
 	int err;                        /* -1 error (said), 1 lkp's KeyError */
@@ -182,7 +182,7 @@ static struct rv index_top(struct lexer *lx, const char *key)
 {
 	const struct job_value *v = job_map_get(lx->e->job, key);
 
-	if (v && v->kind == JOB_SCALAR && job_is_workload_program(key, lx->e->dirs)) {
+	if (v && v->kind == JOB_SCALAR && job_is_workload_program(key, lx->e->cat)) {
 		struct job_value *m = job_value_new(JOB_MAP);
 		job_map_set(m, key, job_value_dup(v));
 		ALLOC_GROW(lx->e->temps, lx->e->nr_temps + 1, lx->e->alloc_temps);
@@ -859,10 +859,10 @@ static int run_code(struct erb *e, const char *code, struct frame *st, int *dept
 }
 
 int erb_expand(const char *t, const char *file, const struct job_value *job,
-	       const struct job_value *___, const char *const *include_dirs,
+	       const struct job_value *___, struct job_catalog *cat,
 	       struct strbuf *out)
 {
-	struct erb e = { file, 1, job, ___, include_dirs, NULL, 0, 0, 0 };
+	struct erb e = { file, 1, job, ___, cat, NULL, 0, 0, 0 };
 	struct frame st[32];
 	int depth = 0, ret = 0;
 	bool line_start = true;
@@ -936,9 +936,9 @@ int erb_expand(const char *t, const char *file, const struct job_value *job,
 
 
 int erb_eval(const char *expr, const char *where, const struct job_value *job,
-	     const char *const *include_dirs, struct job_value **out)
+	     struct job_catalog *cat, struct job_value **out)
 {
-	struct erb e = { where, 0, job, NULL, include_dirs, NULL, 0, 0, 0 };
+	struct erb e = { where, 0, job, NULL, cat, NULL, 0, 0, 0 };
 	struct rv r = eval_code(&e, expr, false);
 	int ret = e.err;
 

@@ -326,10 +326,6 @@ const char *job_key_lacks(const struct job_entry *e, const char *const *include_
  * (2 slots), else NULL. */
 const char *const *job_default_include_dirs(const char *const *dirs,
 					    const char **buf);
-/* Set dir to the first "<include dir>/programs/<name>" that exists and
- * return true; false (dir empty) when none does. */
-bool job_program_dir(const char *name, const char *const *include_dirs,
-		     struct strbuf *dir);
 
 struct job_monitor {
 	const char *name;

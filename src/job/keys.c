@@ -3,6 +3,7 @@
  * knows, and the check that loading runs on each document.
  */
 #include "job/job.h"
+#include "job/catalog.h"
 #include "job/job_src.h"
 #include "job/lkp_programs.h"
 
@@ -160,78 +161,73 @@ const char *const *job_default_include_dirs(const char *const *dirs,
 	return buf[0] && *buf[0] ? buf : NULL;
 }
 
-bool job_program_dir(const char *name, const char *const *include_dirs,
-		     struct strbuf *dir)
-{
-	const char *buf[2];
-
-	include_dirs = job_default_include_dirs(include_dirs, buf);
-	if (!include_dirs || !*name || strchr(name, '/') || name[0] == '.')
-		return false;
-	for (; *include_dirs; include_dirs++) {
-		strbuf_reset(dir);
-		strbuf_addf(dir, "%s/programs/%s", *include_dirs, name);
-		if (is_dir(dir->buf))
-			return true;
-	}
-	strbuf_reset(dir);
-	return false;
-}
-
 bool job_key_known(const char *key, const char *const *include_dirs)
 {
+	struct job_catalog cat;
 	struct strbuf dir = STRBUF_INIT;
 	bool ok;
 
 	if (known_key_find(key) || job_monitor_find(key) || parser_find(key) ||
 	    bench_registered(key) || is_code_key(key) || key[0] == '#')
 		return true;
-	ok = job_program_dir(key, include_dirs, &dir);
+	job_catalog_init(&cat, include_dirs);
+	ok = job_catalog_program_dir(&cat, key, &dir);
+	job_catalog_release(&cat);
 	strbuf_release(&dir);
 	return ok;
 }
 
 /* Does an executable programs/<name>/<script> exist under a catalog? */
-static bool catalog_script(const char *name, const char *const *dirs, const char *script)
+static bool catalog_script(struct job_catalog *cat, const char *name, const char *script)
 {
 	struct strbuf f = STRBUF_INIT;
 	bool ok = false;
 
-	for (; *dirs && !ok; dirs++) {
+	for (const char *const *d = cat->dirs; *d && !ok; d++) {
 		strbuf_reset(&f);
-		strbuf_addf(&f, "%s/programs/%s/%s", *dirs, name, script);
-		ok = !access(f.buf, X_OK) && !is_dir(f.buf);
+		strbuf_addf(&f, "%s/programs/%s/%s", *d, name, script);
+		ok = job_catalog_access_x(cat, f.buf) && !S_ISDIR(job_catalog_mode(cat, f.buf));
 	}
 	strbuf_release(&f);
 	return ok;
 }
 
-const char *job_key_lacks(const struct job_entry *e, const char *const *include_dirs)
+/* job_key_lacks with a catalog: what programs/<key>/ holds, else a parameter */
+static const char *catalog_lacks(struct job_catalog *cat, const char *key)
 {
 	static const char *const monitor_scripts[] = { "monitor", "no-stdout-monitor",
 		"one-shot-monitor", "plain-monitor", NULL };
-	const char *key = e->key, *buf[2];
+
+	if (!*key || strchr(key, '/') || key[0] == '.')
+		return NULL;
+	if (catalog_script(cat, key, "run"))
+		return "benchmark";
+	if (catalog_script(cat, key, "daemon"))
+		return "daemon";
+	if (catalog_script(cat, key, "setup"))
+		return "setup";
+	for (const char *const *m = monitor_scripts; *m; m++)
+		if (catalog_script(cat, key, *m))
+			return "monitor";
+	return NULL;
+}
+
+const char *job_key_lacks(const struct job_entry *e, const char *const *include_dirs)
+{
+	const char *key = e->key;
 	const struct lkp_program *lp;
+	struct job_catalog cat;
 
 	if (e->comment || key[0] == '#' || is_code_key(key) || known_key_find(key) ||
 	    job_monitor_find(key) || bench_registered(key) || !strcmp(key, "mytest"))
 		return NULL;
-	include_dirs = job_default_include_dirs(include_dirs, buf);
-	if (include_dirs && *include_dirs) {
-		/* as lkp: what programs/<key>/ holds; else a parameter */
-		if (!*key || strchr(key, '/') || key[0] == '.')
-			return NULL;
-		if (catalog_script(key, include_dirs, "run"))
-			return "benchmark";
-		if (catalog_script(key, include_dirs, "daemon"))
-			return "daemon";
-		if (catalog_script(key, include_dirs, "setup"))
-			return "setup";
-		for (const char *const *m = monitor_scripts; *m; m++)
-			if (catalog_script(key, include_dirs, *m))
-				return "monitor";
-		return NULL;
+	job_catalog_init(&cat, include_dirs);
+	if (job_catalog_active(&cat)) {
+		const char *lacks = catalog_lacks(&cat, key);
+		job_catalog_release(&cat);
+		return lacks;
 	}
+	job_catalog_release(&cat);
 	if (parser_find(key))
 		return "benchmark";
 	lp = lkp_program_find(key);

@@ -507,25 +507,25 @@ static bool map_value(const char *text, const char *rules_text, const struct job
 }
 
 /* The rule file of key: params/KEY, not *.rb, not executable. */
-static bool rule_file(const char *const *dirs, const char *key, struct strbuf *path)
+static bool rule_file(struct job_catalog *cat, const char *key, struct strbuf *path)
 {
-	struct stat st;
-
 	if (!*key || strchr(key, '/') || key[0] == '.')
 		return false;
-	for (; dirs && *dirs; dirs++) {
+	for (const char *const *d = cat->dirs; d && *d; d++) {
+		mode_t m;
 		strbuf_reset(path);
-		strbuf_addf(path, "%s/params/%s", *dirs, key);
-		if (!stat(path->buf, &st) && S_ISREG(st.st_mode) && !(st.st_mode & 0111))
+		strbuf_addf(path, "%s/params/%s", *d, key);
+		m = job_catalog_mode(cat, path->buf);
+		if (S_ISREG(m) && !(m & 0111))
 			return true;
 	}
 	return false;
 }
 
 static bool map_walk(struct job_value *map, const struct job_value *job,
-		     const char *const *dirs)
+		     struct job_catalog *cat)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
 	bool ok = true;
 
 	for (size_t i = 0; i < map->nr && ok; i++) {
@@ -537,10 +537,11 @@ static bool map_walk(struct job_value *map, const struct job_value *job,
 		if (e->comment)
 			continue;
 		if (e->val->kind == JOB_SCALAR && e->val->type == JOB_STR &&
-		    rule_file(dirs, e->key, &path)) {
-			strbuf_reset(&text);
-			if (read_file(&text, path.buf) == 0) {
-				ok = map_value(e->val->text, text.buf, job, &nv);
+		    rule_file(cat, e->key, &path)) {
+			const char *text;
+			size_t len;
+			if (job_catalog_read(cat, path.buf, &text, &len) == 0) {
+				ok = map_value(e->val->text, text, job, &nv);
 				if (nv) {
 					job_value_free(e->val);
 					e->val = nv;
@@ -548,14 +549,13 @@ static bool map_walk(struct job_value *map, const struct job_value *job,
 			}
 		}
 		if (ok && was_map)
-			ok = map_walk(e->val, job, dirs);
+			ok = map_walk(e->val, job, cat);
 	}
 	strbuf_release(&path);
-	strbuf_release(&text);
 	return ok;
 }
 
-void job_params_map(struct job_value *job, const char *const *include_dirs)
+void job_params_map(struct job_value *job, struct job_catalog *cat)
 {
-	map_walk(job, job, include_dirs);
+	map_walk(job, job, cat);
 }

@@ -9,6 +9,7 @@
  */
 #include "job/job.h"
 #include "job/split.h"
+#include "job/catalog.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -59,55 +60,21 @@ static const char *const commit_dims[] = {
 
 static const char *const script_names[] = { "run", "setup", "daemon", NULL };
 
-/* An executable regular file (lkp skips the others, with a warning). */
-static bool is_executable(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-}
-
-/* Does some catalog hold programs/<name>/<one of scripts>, executable? */
-static bool catalog_has_script(const char *name, const char *const *dirs,
-			       const char *const *scripts)
-{
-	struct strbuf f = STRBUF_INIT;
-	bool ok = false;
-
-	if (!*name || strchr(name, '/') || name[0] == '.')
-		return false;
-	for (; *dirs && !ok; dirs++)
-		for (const char *const *s = scripts; *s && !ok; s++) {
-			strbuf_reset(&f);
-			strbuf_addf(&f, "%s/programs/%s/%s", *dirs, name, *s);
-			ok = is_executable(f.buf);
-		}
-	strbuf_release(&f);
-	return ok;
-}
-
-bool job_is_monitor(const char *name, const char *const *include_dirs)
+bool job_is_monitor(const char *name, struct job_catalog *cat)
 {
 	static const char *const monitor_scripts[] = { "monitor",
 		"no-stdout-monitor", "one-shot-monitor", "plain-monitor", NULL };
-	const char *buf[2];
 
-	include_dirs = job_default_include_dirs(include_dirs, buf);
-	if (!include_dirs || !*include_dirs)
+	if (!job_catalog_active(cat))
 		return job_monitor_find(name) != NULL;
-	return catalog_has_script(name, include_dirs, monitor_scripts);
+	return job_catalog_has_script(cat, name, monitor_scripts);
 }
 
-bool job_is_workload_program(const char *name, const char *const *include_dirs)
+bool job_is_workload_program(const char *name, struct job_catalog *cat)
 {
-	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT;
-	const char *buf[2];
-	bool ok = false;
-
 	/* with an lkp catalog, as lkp: programs/<name>/{run,setup,daemon} */
-	include_dirs = job_default_include_dirs(include_dirs, buf);
-	if (include_dirs && *include_dirs)
-		return catalog_has_script(name, include_dirs, script_names);
+	if (job_catalog_active(cat))
+		return job_catalog_has_script(cat, name, script_names);
 	for (const char *const *p = setup_programs; *p; p++)
 		if (!strcmp(*p, name))
 			return true;
@@ -119,22 +86,7 @@ bool job_is_workload_program(const char *name, const char *const *include_dirs)
 		if (lp && strchr("rds", lp->kind))
 			return true;
 	}
-	if (job_program_dir(name, include_dirs, &dir)) {
-		for (const char *const *s = script_names; *s && !ok; s++) {
-			strbuf_reset(&f);
-			strbuf_addf(&f, "%s/%s", dir.buf, *s);
-			ok = file_exists(f.buf);
-		}
-		/* a program with only include files is a setup-like parameter */
-		if (!ok) {
-			strbuf_reset(&f);
-			strbuf_addf(&f, "%s/monitor", dir.buf);
-			ok = !file_exists(f.buf);
-		}
-	}
-	strbuf_release(&dir);
-	strbuf_release(&f);
-	return ok;
+	return false;
 }
 
 bool job_programs_has_program(const struct job_programs *p, const char *name)
@@ -167,38 +119,19 @@ static void add_option(struct job_programs *p, const char *name, char type)
 	p->nr_options++;
 }
 
-/*
- * The "# - name" and "# = name" lines of an lkp program script, read as
- * lkp's bin/program-options reads them: any such line (name of
- * [A-Za-z0-9_.]) before the first empty line.
- */
-static void read_script_options(struct job_programs *p, const char *path)
+/* The options an lkp program script declares (catalog.h). */
+static void read_script_options(struct job_programs *p, struct job_catalog *cat,
+				const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char buf[512];
+	size_t nr;
+	const struct job_option *o = job_catalog_script_options(cat, path, &nr);
 
-	if (!f)
-		return;
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t n = strcspn(buf, "\n"), k = 4;
-
-		if (!n)
-			break;
-		if (n < 5 || strncmp(buf, "# ", 2) || (buf[2] != '-' && buf[2] != '=') ||
-		    buf[3] != ' ')
-			continue;
-		while (k < n && (isalnum((unsigned char)buf[k]) || buf[k] == '_' || buf[k] == '.'))
-			k++;
-		if (k == n) {
-			buf[n] = 0;
-			add_option(p, buf + 4, buf[2]);
-		}
-	}
-	fclose(f);
+	for (size_t i = 0; i < nr; i++)
+		add_option(p, o[i].name, o[i].type);
 }
 
 static void add_program(struct job_programs *p, const char *name,
-			const struct job_value *val, const char *const *dirs)
+			const struct job_value *val, struct job_catalog *cat)
 {
 	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT;
 
@@ -206,7 +139,7 @@ static void add_program(struct job_programs *p, const char *name,
 		return;
 	ALLOC_GROW(p->programs, p->nr_programs + 1, p->alloc_programs);
 	p->programs[p->nr_programs++] = xstrdup(name);
-	if (job_program_dir(name, dirs, &dir)) {
+	if (job_catalog_program_dir(cat, name, &dir)) {
 		/*
 		 * lkp reads one script's options: its program table merges
 		 * setup, then run, then daemon scripts, so the last one wins
@@ -216,17 +149,18 @@ static void add_program(struct job_programs *p, const char *name,
 		 */
 		static const char *const lkp_order[] = { "daemon", "run", "setup", NULL };
 		bool one = false;
-		if (dirs && *dirs)
-			for (const char *const *s = lkp_order; *s && !one; s++) {
-				strbuf_reset(&f);
-				strbuf_addf(&f, "%s/%s", dir.buf, *s);
-				if ((one = is_executable(f.buf)))
-					read_script_options(p, f.buf);
-			}
+		for (const char *const *s = lkp_order; *s && !one; s++) {
+			mode_t m;
+			strbuf_reset(&f);
+			strbuf_addf(&f, "%s/%s", dir.buf, *s);
+			m = job_catalog_mode(cat, f.buf);
+			if ((one = S_ISREG(m) && (m & 0111)))
+				read_script_options(p, cat, f.buf);
+		}
 		for (const char *const *s = script_names; *s && !one; s++) {
 			strbuf_reset(&f);
 			strbuf_addf(&f, "%s/%s", dir.buf, *s);
-			read_script_options(p, f.buf);
+			read_script_options(p, cat, f.buf);
 		}
 	}
 	/* without a catalog, the options lkp's program declares ... */
@@ -261,27 +195,24 @@ static void add_program(struct job_programs *p, const char *name,
 }
 
 static void find_programs(struct job_programs *p, const struct job_value *map,
-			  const char *const *dirs)
+			  struct job_catalog *cat)
 {
 	for (size_t i = 0; i < map->nr; i++) {
 		const struct job_entry *e = &map->ent[i];
 		if (e->comment)
 			continue;
-		if (job_is_workload_program(e->key, dirs))
-			add_program(p, e->key, e->val, dirs);
+		if (job_is_workload_program(e->key, cat))
+			add_program(p, e->key, e->val, cat);
 		if (e->val->kind == JOB_MAP)
-			find_programs(p, e->val, dirs);
+			find_programs(p, e->val, cat);
 	}
 }
 
 void job_programs_init(struct job_programs *p, const struct job_value *root,
-		       const char *const *include_dirs)
+		       struct job_catalog *cat)
 {
-	const char *buf[2];
-
 	memset(p, 0, sizeof(*p));
-	include_dirs = job_default_include_dirs(include_dirs, buf);
-	if (!include_dirs || !*include_dirs) {
+	if (!job_catalog_active(cat)) {
 		for (size_t i = 0; top_options[i].name; i++)
 			add_option(p, top_options[i].name, top_options[i].type);
 	} else {
@@ -292,12 +223,12 @@ void job_programs_init(struct job_programs *p, const struct job_value *root,
 		bool found = false;
 
 		add_option(p, "cluster", '-');
-		for (const char *const *d = include_dirs; *d; d++)
+		for (const char *const *d = cat->dirs; *d; d++)
 			for (const char *const *w = wrappers; *w; w++) {
 				strbuf_reset(&f);
 				strbuf_addf(&f, "%s/%s", *d, *w);
-				if (file_exists(f.buf)) {
-					read_script_options(p, f.buf);
+				if (job_catalog_mode(cat, f.buf)) {
+					read_script_options(p, cat, f.buf);
 					found = true;
 				}
 			}
@@ -308,14 +239,14 @@ void job_programs_init(struct job_programs *p, const struct job_value *root,
 			add_option(p, "mem_node_bind", '-');
 		}
 	}
-	find_programs(p, root, include_dirs);
+	find_programs(p, root, cat);
 	/* a section that holds a command is a benchmark as mytest is
 	 * (job_command): its other keys are options too */
 	for (size_t i = 0; i < root->nr; i++) {
 		const struct job_entry *e = &root->ent[i];
 		if (!e->comment && e->val->kind == JOB_MAP && job_map_get(e->val, "command") &&
 		    !job_monitor_find(e->key))
-			add_program(p, e->key, e->val, include_dirs);
+			add_program(p, e->key, e->val, cat);
 	}
 }
 
@@ -339,7 +270,7 @@ struct param {
 /* lkp's each_param: keys at any depth that are programs or options,
  * except those inside a monitor's options and mapping values. */
 static void collect_params(const struct job_programs *p, const struct job_value *map,
-			   const char *parent, const char *const *dirs, const char *no_command,
+			   const char *parent, struct job_catalog *cat, const char *no_command,
 			   struct param **out, size_t *nr, size_t *alloc)
 {
 	for (size_t i = 0; i < map->nr; i++) {
@@ -353,7 +284,7 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 			continue;
 		type = job_programs_option(p, e->key);
 		if ((type || job_programs_has_program(p, e->key)) &&
-		    e->val->kind != JOB_MAP && !(parent && job_is_monitor(parent, dirs))) {
+		    e->val->kind != JOB_MAP && !(parent && job_is_monitor(parent, cat))) {
 			ALLOC_GROW(*out, *nr + 1, *alloc);
 			(*out)[*nr].key = e->key;
 			(*out)[*nr].val = e->val;
@@ -361,7 +292,7 @@ static void collect_params(const struct job_programs *p, const struct job_value 
 			(*nr)++;
 		}
 		if (e->val->kind == JOB_MAP)
-			collect_params(p, e->val, e->key, dirs, no_command, out, nr, alloc);
+			collect_params(p, e->val, e->key, cat, no_command, out, nr, alloc);
 	}
 }
 
@@ -414,7 +345,7 @@ static void add_cut(struct strbuf *sb, const char *s)
  * path_params, or with name (a mytest job's result path) the name first,
  * and with no_command the command of that section left out.
  */
-static void path_params(const struct job *job, const char *const *include_dirs,
+static void path_params(const struct job *job, struct job_catalog *cat,
 			const char *name, const char *no_command, struct strbuf *sb)
 {
 	struct job_programs p;
@@ -426,8 +357,8 @@ static void path_params(const struct job *job, const char *const *include_dirs,
 		strbuf_addstr(&path, name);
 		strbuf_addch(&path, '-');
 	}
-	job_programs_init(&p, job->root, include_dirs);
-	collect_params(&p, job->root, NULL, include_dirs, no_command, &params, &nr, &alloc);
+	job_programs_init(&p, job->root, cat);
+	collect_params(&p, job->root, NULL, cat, no_command, &params, &nr, &alloc);
 	if (nr)
 		qsort(params, nr, sizeof(*params), cmp_param);
 	for (size_t i = 0; i < nr; i++) {
@@ -475,7 +406,11 @@ static void path_params(const struct job *job, const char *const *include_dirs,
 void job_path_params(const struct job *job, const char *const *include_dirs,
 		     struct strbuf *sb)
 {
-	path_params(job, include_dirs, NULL, NULL, sb);
+	struct job_catalog cat;
+
+	job_catalog_init(&cat, include_dirs);
+	path_params(job, &cat, NULL, NULL, sb);
+	job_catalog_release(&cat);
 }
 
 const char *job_testcase(const struct job *job, const char **key)
@@ -549,15 +484,18 @@ void job_result_params(const struct job *job, struct strbuf *sb)
 {
 	const char *key, *testcase = job_testcase(job, &key), *section;
 	struct strbuf name = STRBUF_INIT;
+	struct job_catalog cat;
 
 	if (!job_command(job, &section))
 		section = NULL;
+	job_catalog_init(&cat, NULL);
 	if (!testcase || strcmp(testcase, "mytest")) {
-		path_params(job, NULL, NULL, section, sb);
-		return;
+		path_params(job, &cat, NULL, section, sb);
+	} else {
+		job_mytest_name(job, &name);
+		path_params(job, &cat, name.len ? name.buf : NULL, section, sb);
 	}
-	job_mytest_name(job, &name);
-	path_params(job, NULL, name.len ? name.buf : NULL, section, sb);
+	job_catalog_release(&cat);
 	strbuf_release(&name);
 }
 
@@ -813,14 +751,17 @@ out:
 }
 
 int job_atom_name(const struct job *atom, const char *prefix,
-		  const char *const *include_dirs, struct strbuf *sb)
+		  struct job_catalog *catalog, struct strbuf *sb)
 {
 	struct strbuf what = STRBUF_INIT, part = STRBUF_INIT;
+	struct job_catalog own;
 	const char *v;
 	int ret = -1;
 
+	if (!catalog)
+		job_catalog_init(catalog = &own, NULL);
 	strbuf_addf(sb, "%s-", prefix);
-	job_path_params(atom, include_dirs, sb);
+	path_params(atom, catalog, NULL, NULL, sb);
 	/* each value is checked alone: "-" joins them, so "a-.." is one
 	 * harmless name, but a '/' in any of them leaves the output folder */
 	for (const char *const *d = commit_dims; *d; d++)
@@ -840,6 +781,8 @@ int job_atom_name(const struct job *atom, const char *prefix,
 	strbuf_addstr(sb, ".yaml");
 	ret = 0;
 out:
+	if (catalog == &own)
+		job_catalog_release(&own);
 	strbuf_release(&what);
 	strbuf_release(&part);
 	return ret;

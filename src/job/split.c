@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -32,7 +33,7 @@
  * files already read (by this pass or, for an atom, by its job's pass).
  */
 struct defaults_ctx {
-	const char *const *dirs;
+	struct job_catalog *cat;
 	struct job_value *ctx;          /* the job as the templates see it */
 	const struct job_value *overrides;
 	struct job_value *defaults;     /* collected, with "#! file" markers */
@@ -41,11 +42,20 @@ struct defaults_ctx {
 	size_t *nr_loaded, *alloc_loaded;
 };
 
+/* A file that is no directory, as the include look-ups want it. */
+static bool is_file(struct job_catalog *cat, const char *path)
+{
+	mode_t m = job_catalog_mode(cat, path);
+	return m && !S_ISDIR(m);
+}
+
 /* The include file for (key, name): include/KEY/NAME, include/KEY (name ==
  * key), programs/KEY/include/NAME, programs/KEY/include (name == key). */
-static bool include_file(const char *const *dirs, const char *key,
+static bool include_file(struct job_catalog *cat, const char *key,
 			 const char *name, struct strbuf *path, struct strbuf *label)
 {
+	const char *const *dirs = cat->dirs;
+
 	static const char *const forms[] = {
 		"%s/include/%s/%s", "%s/programs/%s/include/%s", NULL
 	};
@@ -56,17 +66,17 @@ static bool include_file(const char *const *dirs, const char *key,
 		for (const char *const *f = forms; *f; f++) {
 			strbuf_reset(path);
 			strbuf_addf(path, *f, *d, key, name);
-			if (file_exists(path->buf) && !is_dir(path->buf))
+			if (is_file(cat, path->buf))
 				goto found;
 		}
 		if (!strcmp(key, name)) {
 			strbuf_reset(path);
 			strbuf_addf(path, "%s/include/%s", *d, key);
-			if (file_exists(path->buf) && !is_dir(path->buf))
+			if (is_file(cat, path->buf))
 				goto found;
 			strbuf_reset(path);
 			strbuf_addf(path, "%s/programs/%s/include", *d, key);
-			if (file_exists(path->buf) && !is_dir(path->buf))
+			if (is_file(cat, path->buf))
 				goto found;
 		}
 		continue;
@@ -83,21 +93,21 @@ found:
 	return false;
 }
 
-static bool has_include_set(const char *const *dirs, const char *key)
+static bool has_include_set(struct job_catalog *cat, const char *key)
 {
 	struct strbuf p = STRBUF_INIT;
 	bool ok = false;
 
 	if (strchr(key, '/') || key[0] == '.' || !*key)
 		return false;
-	for (const char *const *d = dirs; d && *d && !ok; d++) {
+	for (const char *const *d = cat->dirs; d && *d && !ok; d++) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/include/%s", *d, key);
-		ok = file_exists(p.buf);
+		ok = job_catalog_mode(cat, p.buf) != 0;
 		if (!ok) {
 			strbuf_reset(&p);
 			strbuf_addf(&p, "%s/programs/%s/include", *d, key);
-			ok = file_exists(p.buf);
+			ok = job_catalog_mode(cat, p.buf) != 0;
 		}
 	}
 	strbuf_release(&p);
@@ -108,19 +118,21 @@ static bool has_include_set(const char *const *dirs, const char *key)
 static int load_one(struct defaults_ctx *c, const char *key, const char *name,
 		    const struct job_value *___)
 {
-	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT;
 	struct strbuf yaml = STRBUF_INIT;
 	struct job_value *ctxmap = NULL;
 	struct job *inc = NULL;
-	struct job_load_opts o = { .include_dirs = c->dirs, .no_check = true };
+	struct job_load_opts o = { .include_dirs = c->cat->dirs, .no_check = true };
+	const char *text;
+	size_t len;
 	int ret = 0;
 
-	if (!include_file(c->dirs, key, name, &path, &label))
+	if (!include_file(c->cat, key, name, &path, &label))
 		goto out;
 	for (size_t i = 0; i < *c->nr_loaded; i++)
 		if (!strcmp((*c->loaded)[i], path.buf))
 			goto out;
-	if (read_file(&text, path.buf) < 0) {
+	if (job_catalog_read(c->cat, path.buf, &text, &len) < 0) {
 		ret = -1;
 		goto out;
 	}
@@ -129,7 +141,7 @@ static int load_one(struct defaults_ctx *c, const char *key, const char *name,
 	revise_map(ctxmap, c->ctx, true);
 	if (c->overrides)
 		revise_map(ctxmap, c->overrides, true);
-	ret = erb_expand(text.buf, path.buf, ctxmap, ___, c->dirs, &yaml);
+	ret = erb_expand(text, path.buf, ctxmap, ___, c->cat, &yaml);
 	if (ret) {
 		/* lkp's KeyError (1): not loaded now, a later pass may */
 		ret = ret < 0 ? -1 : 0;
@@ -151,7 +163,6 @@ out:
 	job_value_free(ctxmap);
 	strbuf_release(&path);
 	strbuf_release(&label);
-	strbuf_release(&text);
 	strbuf_release(&yaml);
 	return ret;
 }
@@ -171,7 +182,7 @@ static int walk_defaults(struct defaults_ctx *c, const struct job_value *map)
 
 		if (e->comment)
 			continue;
-		if (has_include_set(c->dirs, e->key)) {
+		if (has_include_set(c->cat, e->key)) {
 			bool done = false;
 			set_underscores(c, v);
 			/*
@@ -262,14 +273,14 @@ static void drop_dim_lists(struct job_value *map, const struct job_programs *p)
 static struct job_value *collect_defaults(const struct job_value *job,
 					  const struct job_value *doc2,
 					  const struct job_value *overrides,
-					  const char *const *dirs, char ***loaded,
+					  struct job_catalog *cat, char ***loaded,
 					  size_t *nr_loaded, size_t *alloc_loaded)
 {
 	struct defaults_ctx c;
 	struct job_value *ret;
 
 	memset(&c, 0, sizeof(c));
-	c.dirs = dirs;
+	c.cat = cat;
 	c.overrides = overrides;
 	c.loaded = loaded;
 	c.nr_loaded = nr_loaded;
@@ -285,9 +296,9 @@ static struct job_value *collect_defaults(const struct job_value *job,
 	if (overrides)
 		revise_map(c.ctx, overrides, true);
 	job_map_set(c.ctx, "___", job_value_new(JOB_NULL));
-	job_programs_init(&c.progs, c.ctx, dirs);
+	job_programs_init(&c.progs, c.ctx, cat);
 	drop_dim_lists(c.ctx, &c.progs);
-	job_params_map(c.ctx, dirs);
+	job_params_map(c.ctx, cat);
 	c.defaults = job_value_new(JOB_MAP);
 	{
 		/* walk a copy: the walk rewrites ctx's "___" as it goes */
@@ -307,13 +318,13 @@ static struct job_value *collect_defaults(const struct job_value *job,
 
 /* perfbot's own default monitors when lkp's catalog is not at hand. */
 static void builtin_defaults(const struct job_value *job, struct job_value *defaults,
-			     const char *const *dirs)
+			     struct job_catalog *catalog)
 {
 	const struct job_value *cat = job_map_get(job, "category");
 	struct strbuf p = STRBUF_INIT, l = STRBUF_INIT;
 
 	if (cat && cat->kind == JOB_SCALAR && !strcmp(cat->text, "benchmark") &&
-	    !include_file(dirs, "category", "benchmark", &p, &l)) {
+	    !include_file(catalog, "category", "benchmark", &p, &l)) {
 		job_map_add_comment(defaults, "! include/category/benchmark");
 		for (const struct job_monitor *m = job_monitor_table(); m->name; m++)
 			if (m->supported && m->in_benchmark_set)
@@ -328,24 +339,6 @@ static void free_loaded(char **loaded, size_t nr)
 	for (size_t i = 0; i < nr; i++)
 		free(loaded[i]);
 	free(loaded);
-}
-
-int job_apply_defaults(struct job *atom, const char *const *include_dirs)
-{
-	const char *buf[2];
-	const char *const *dirs = job_default_include_dirs(include_dirs, buf);
-	char **loaded = NULL;
-	size_t nr = 0, alloc = 0;
-	struct job_value *d = collect_defaults(atom->root, NULL, NULL, dirs,
-					       &loaded, &nr, &alloc);
-
-	free_loaded(loaded, nr);
-	if (!d)
-		return -1;
-	builtin_defaults(atom->root, d, dirs);
-	revise_map(atom->root, d, false);
-	job_value_free(d);
-	return 0;
 }
 
 /*
@@ -414,7 +407,7 @@ static struct job_entry *first_dim(struct job_value *map, const struct job_progr
 
 struct split_ctx {
 	const struct split_opts *opts;
-	const char *const *dirs;
+	struct job_catalog *cat;
 	const struct job_value *doc2;   /* the later document, or NULL */
 	char **loaded;                  /* include files the job's pass read */
 	size_t nr_loaded;
@@ -469,7 +462,7 @@ static int emit_atom(struct split_ctx *s, const struct job *job)
 
 		for (size_t i = 0; i < nr; i++)
 			loaded[i] = xstrdup(s->loaded[i]);
-		d = collect_defaults(atom->root, doc2, s->opts->overrides, s->dirs,
+		d = collect_defaults(atom->root, doc2, s->opts->overrides, s->cat,
 				     &loaded, &nr, &alloc);
 		job_value_free(doc2);
 		free_loaded(loaded, nr);
@@ -506,7 +499,7 @@ static int expand(struct split_ctx *s, struct job *job, const struct job_program
 			t++;
 		struct strbuf where = STRBUF_INIT;
 		strbuf_addf(&where, "%s: key '%s'", job->path, e->key);
-		ret = erb_eval(expr, where.buf, job->root, s->dirs, &v);
+		ret = erb_eval(expr, where.buf, job->root, s->cat, &v);
 		strbuf_release(&where);
 		free(expr);
 		if (ret < 0)
@@ -555,18 +548,18 @@ static void origin_label(const char *origin, const char *const *dirs, struct str
 }
 
 /* lkp's load_hosts_config: the host's keys after a marker; the job's win. */
-static void load_hosts(struct job *base, const char *const *dirs)
+static void load_hosts(struct job *base, struct job_catalog *cat)
 {
 	const char *group = job_get(base, "tbox_group");
 	struct strbuf path = STRBUF_INIT;
 
-	for (const char *const *d = dirs; group && !strchr(group, '/') && d && *d; d++) {
-		struct job_load_opts o = { .include_dirs = dirs, .no_check = true };
+	for (const char *const *d = cat->dirs; group && !strchr(group, '/') && d && *d; d++) {
+		struct job_load_opts o = { .include_dirs = cat->dirs, .no_check = true };
 		struct job *hw;
 
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/hosts/%s", *d, group);
-		if (!file_exists(path.buf) || is_dir(path.buf))
+		if (!is_file(cat, path.buf))
 			continue;
 		if (job_load_opts(path.buf, &o, &hw) < 0) {
 			warning("ignoring host file '%s'", path.buf);
@@ -601,13 +594,13 @@ static int split_doc(struct split_ctx *s, const struct job *base)
 	s->loaded = NULL;
 	s->nr_loaded = 0;
 	if (!s->opts->no_defaults) {
-		struct job_value *d = collect_defaults(combo->root, s->doc2, over, s->dirs,
+		struct job_value *d = collect_defaults(combo->root, s->doc2, over, s->cat,
 						       &s->loaded, &s->nr_loaded, &alloc);
 		if (!d) {
 			ret = -1;
 			goto out;
 		}
-		builtin_defaults(combo->root, d, s->dirs);
+		builtin_defaults(combo->root, d, s->cat);
 		revise_map(combo->root, d, false);
 		job_value_free(d);
 	} else {
@@ -623,7 +616,7 @@ static int split_doc(struct split_ctx *s, const struct job *base)
 		job_map_add_comment(combo->root, "! user overrides");
 		revise_map(combo->root, over, true);
 	}
-	job_programs_init(&p, combo->root, s->dirs);
+	job_programs_init(&p, combo->root, s->cat);
 	ret = expand(s, combo, &p);
 	job_programs_release(&p);
 out:
@@ -637,18 +630,19 @@ out:
 int job_split(const struct job *job, const char *origin,
 	      const struct split_opts *opts, job_atom_fn fn, void *ctx)
 {
-	struct split_ctx s = { opts, NULL, NULL, NULL, 0, fn, ctx };
-	const char *buf[2];
+	struct split_ctx s = { opts, opts->catalog, NULL, NULL, 0, fn, ctx };
+	struct job_catalog own;
 	struct job *base = job_new();
 	struct strbuf sb = STRBUF_INIT;
 	struct utsname u;
 	int ret = 0;
 
-	s.dirs = job_default_include_dirs(opts->include_dirs, buf);
+	if (!s.cat)
+		job_catalog_init(s.cat = &own, opts->include_dirs);
 	/* the atoms' messages name the file they came from */
 	base->path = xstrdup(job->path ? job->path : origin);
 	if (!job_lookup(job, "job_origin")) {
-		origin_label(origin, s.dirs, &sb);
+		origin_label(origin, s.cat->dirs, &sb);
 		job_map_add_comment(base->root, sb.buf);
 	}
 	/*
@@ -715,12 +709,14 @@ int job_split(const struct job *job, const char *origin,
 		strbuf_release(&n);
 	}
 	if (!opts->no_defaults)
-		load_hosts(base, s.dirs);
+		load_hosts(base, s.cat);
 
 	for (size_t d = 0; d <= job->nr_docs && !ret; d++) {
 		s.doc2 = d ? job->docs[d - 1] : NULL;
 		ret = split_doc(&s, base);
 	}
+	if (s.cat == &own)
+		job_catalog_release(&own);
 	strbuf_release(&sb);
 	job_free(base);
 	return ret;

@@ -29,6 +29,7 @@
  * "#! include/category/benchmark".
  */
 #include <stdbool.h>
+#include "job/catalog.h"
 #include "job/job.h"
 #include "util/strbuf.h"
 
@@ -40,6 +41,12 @@ struct split_opts {
 	const char *commit;       /* -k: set commit */
 	struct job_value *overrides;  /* -s 'k: v' map (borrowed), or NULL */
 	bool no_defaults;         /* do not load include defaults */
+	/*
+	 * include_dirs indexed by the caller (job_catalog_init), to share
+	 * what it learns with the caller's own look-ups (job_atom_name of
+	 * each atom); NULL: job_split indexes include_dirs for its call.
+	 */
+	struct job_catalog *catalog;
 };
 
 /*
@@ -57,28 +64,28 @@ struct job_programs {
 	size_t nr_options, alloc_options;
 };
 void job_programs_init(struct job_programs *p, const struct job_value *root,
-		       const char *const *include_dirs);
+		       struct job_catalog *cat);
 void job_programs_release(struct job_programs *p);
 bool job_programs_has_program(const struct job_programs *p, const char *name);
 /* Option type of name ('-' or '='), or 0 when name is no option. */
 char job_programs_option(const struct job_programs *p, const char *name);
 /*
- * True for a workload program: with an lkp catalog (include_dirs, else
- * $LKP_SRC), as lkp decides, an executable programs/NAME/run, setup or
- * daemon; without one, perfbot's benchmarks and lkp's usual setup programs.
+ * True for a workload program: with an lkp catalog (cat active), as lkp
+ * decides, an executable programs/NAME/run, setup or daemon; without one,
+ * perfbot's benchmarks and lkp's usual setup programs.
  */
-bool job_is_workload_program(const char *name, const char *const *include_dirs);
+bool job_is_workload_program(const char *name, struct job_catalog *cat);
 /* A monitor: programs/NAME/monitor (or no-stdout-, one-shot-, plain-)
  * with a catalog; perfbot's monitor table without. */
-bool job_is_monitor(const char *name, const char *const *include_dirs);
+bool job_is_monitor(const char *name, struct job_catalog *cat);
 
 /*
  * lkp's params/ map rules (params.c): every string value at any depth
- * whose key has a rule file params/KEY under include_dirs takes the
+ * whose key has a rule file params/KEY in the catalog takes the
  * rules' reading ("1HDD" -> {nr_hdd: 1}).  Include defaults are chosen
  * on that reading; the atoms keep what the job says.
  */
-void job_params_map(struct job_value *job, const char *const *include_dirs);
+void job_params_map(struct job_value *job, struct job_catalog *cat);
 
 /* Called once per atomic job; the atom is the callee's to keep or free. */
 typedef int (*job_atom_fn)(struct job *atom, void *ctx);
@@ -94,19 +101,14 @@ int job_split(const struct job *job, const char *origin,
 	      const struct split_opts *opts, job_atom_fn fn, void *ctx);
 
 /*
- * Add lkp's include defaults to one atomic job (see above).  Returns 0 or
- * -1 after an error naming the include file.
- */
-int job_apply_defaults(struct job *atom, const char *const *include_dirs);
-
-/*
  * The atomic job's file name as lkp's split-job names it, appended to sb:
- * "<prefix>-<path_params>[-<commit>...][-<rootfs file>].yaml".  Returns
+ * "<prefix>-<path_params>[-<commit>...][-<rootfs file>].yaml", with
+ * catalog's programs (NULL: $LKP_SRC's, indexed for this call).  Returns
  * 0, or -1 after an error naming the key whose value is not one safe path
  * component (util/pathsafe.h): the name must stay in prefix's folder.
  */
 int job_atom_name(const struct job *atom, const char *prefix,
-		  const char *const *include_dirs, struct strbuf *sb);
+		  struct job_catalog *catalog, struct strbuf *sb);
 
 /*
  * lkp's split-job --compatible: a job lkp already expanded may carry
@@ -129,7 +131,7 @@ void job_refine_compatible(const char *text, struct strbuf *out);
  * KeyError, after which lkp leaves the include file for a later pass.
  */
 int erb_expand(const char *template, const char *file, const struct job_value *job,
-	       const struct job_value *___, const char *const *include_dirs,
+	       const struct job_value *___, struct job_catalog *cat,
 	       struct strbuf *out);
 
 /*
@@ -138,6 +140,6 @@ int erb_expand(const char *template, const char *file, const struct job_value *j
  * "WHERE: what was expected" (an unknown key is an error here).
  */
 int erb_eval(const char *expr, const char *where, const struct job_value *job,
-	     const char *const *include_dirs, struct job_value **out);
+	     struct job_catalog *cat, struct job_value **out);
 
 #endif

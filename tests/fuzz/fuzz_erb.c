@@ -31,10 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct strbuf tpl = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
+	struct job_catalog cat;
 	int ret;
 
 	fuzz_text(&tpl, data, size);
-	ret = erb_expand(tpl.buf, "fuzz.erb", job->root, ___, fuzz_no_dirs, &out);
+	job_catalog_init(&cat, fuzz_no_dirs);
+	ret = erb_expand(tpl.buf, "fuzz.erb", job->root, ___, &cat, &out);
+	job_catalog_release(&cat);
 	/* 1: a key the job lacks, left for a later pass (split.h) */
 	FUZZ_CHECK(ret == 0 || ret == -1 || ret == 1, "erb_expand returned %d", ret);
 	strbuf_release(&out);

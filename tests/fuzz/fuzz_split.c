@@ -31,14 +31,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+struct atoms {
+	struct job_catalog *catalog;    /* the split's, for the names */
+	int nr;
+};
+
 static int check_atom(struct job *atom, void *ctx)
 {
 	struct job_load_opts opts = { .include_dirs = dirs, .no_check = true };
 	struct strbuf name = STRBUF_INIT, yaml = STRBUF_INIT;
 	struct job *again;
-	int *nr = ctx;
+	struct atoms *a = ctx;
 
-	if (job_atom_name(atom, "fuzz", dirs, &name) == 0)
+	if (job_atom_name(atom, "fuzz", a->catalog, &name) == 0)
 		FUZZ_CHECK(!strchr(name.buf, '/') && strcmp(name.buf, "..") &&
 			   !strncmp(name.buf, "fuzz", 4),
 			   "atom name '%s' is no file name in the prefix's folder", name.buf);
@@ -51,7 +56,7 @@ static int check_atom(struct job *atom, void *ctx)
 	job_free(atom);
 	strbuf_release(&name);
 	strbuf_release(&yaml);
-	(*nr)++;
+	a->nr++;
 	return 0;
 }
 
@@ -59,17 +64,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct strbuf text = STRBUF_INIT;
 	struct job_load_opts lo = { .include_dirs = dirs };
+	struct job_catalog catalog;
 	struct split_opts so = { .include_dirs = dirs, .testbox = "fuzz-box",
-				 .arch = "x86_64" };
+				 .arch = "x86_64", .catalog = &catalog };
+	struct atoms a = { &catalog, 0 };
 	struct job *job;
-	int nr = 0;
 
 	fuzz_text(&text, data, size);
 	if (fuzz_include_escapes(text.buf, text.len))
 		return -1;
 	if (job_load_string(text.buf, text.len, fuzz_job_name, &lo, &job) < 0)
 		return 0;
-	(void)job_split(job, "fuzz.yaml", &so, check_atom, &nr);
+	/* per input: the include files are the input's */
+	job_catalog_init(&catalog, dirs);
+	(void)job_split(job, "fuzz.yaml", &so, check_atom, &a);
+	job_catalog_release(&catalog);
 	job_free(job);
 	return 0;
 }

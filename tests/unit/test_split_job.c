@@ -46,7 +46,11 @@ static int collect(struct job *atom, void *ctx)
 	struct strbuf n = STRBUF_INIT, t = STRBUF_INIT;
 
 	assert_true(a->nr < 64);
-	assert_int_equal(job_atom_name(atom, a->prefix, a->dirs, &n), 0);
+	struct job_catalog cat;
+
+	job_catalog_init(&cat, a->dirs);
+	assert_int_equal(job_atom_name(atom, a->prefix, &cat, &n), 0);
+	job_catalog_release(&cat);
 	job_to_yaml(atom, &t);
 	a->names[a->nr] = strbuf_detach(&n, NULL);
 	a->texts[a->nr] = strbuf_detach(&t, NULL);
@@ -78,12 +82,25 @@ static void split_text(const char *text, const struct split_opts *o, struct atom
 
 static const char *const no_dirs[] = { NULL };
 
+/* erb_expand with no lkp catalog */
+static int erb_plain(const char *tmpl, const struct job_value *job,
+		     const struct job_value *___, struct strbuf *out)
+{
+	struct job_catalog cat;
+	int ret;
+
+	job_catalog_init(&cat, no_dirs);
+	ret = erb_expand(tmpl, "tmpl", job, ___, &cat, out);
+	job_catalog_release(&cat);
+	return ret;
+}
+
 /* A key of many dotted parts nests REVISE_PATH_MAX deep, the rest one
  * key: lkp would nest it as deep as it has parts, and an atom deeper than
  * a job may be read did not load again (found by fuzz_split). */
 static void test_deep_dotted_key(void **state)
 {
-	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct strbuf text = STRBUF_INIT;
 	struct job_load_opts lo = { .include_dirs = no_dirs };
@@ -114,7 +131,7 @@ static void test_deep_dotted_key(void **state)
 
 static void test_cartesian(void **state)
 {
-	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	static const char *const want[] = {
 		"j-pipe-process-1.yaml", "j-socket-process-1.yaml",
@@ -153,7 +170,7 @@ static void test_cartesian(void **state)
 
 static void test_commit_rootfs_names(void **state)
 {
-	struct split_opts o = { no_dirs, "box", "x86_64", "x86_64-rhel", "abc", NULL, false };
+	struct split_opts o = { no_dirs, "box", "x86_64", "x86_64-rhel", "abc", NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 
 	(void)state;
@@ -170,7 +187,7 @@ static void test_multi_doc_and_overrides(void **state)
 {
 	struct job *ov;
 	struct job_load_opts lo = { .no_check = true };
-	struct split_opts o = { no_dirs, "box", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { no_dirs, "box", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 
 	(void)state;
@@ -199,7 +216,7 @@ static void test_multi_doc_and_overrides(void **state)
 static void test_include_defaults(void **state)
 {
 	const char *dirs[] = { DATA "/lkp", NULL };
-	struct split_opts o = { dirs, "box", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { dirs, "box", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct job *j;
 	struct atoms a = { .nr = 0 };
 
@@ -242,7 +259,7 @@ static void erb(const char *tmpl, const char *jobtext, const char *___, const ch
 	struct job_value *u = ___ ? job_scalar_new(___) : NULL;
 
 	assert_int_equal(job_load_string(jobtext, strlen(jobtext), "e.yaml", &lo, &j), 0);
-	assert_int_equal(erb_expand(tmpl, "tmpl", j->root, u, no_dirs, &out), 0);
+	assert_int_equal(erb_plain(tmpl, j->root, u, &out), 0);
 	if (strcmp(out.buf, want))
 		fail_msg("template:\n%s\ngot:\n%s\nwant:\n%s", tmpl, out.buf, want);
 	strbuf_release(&out);
@@ -259,7 +276,7 @@ static void erb_fails(const char *tmpl, const char *want)
 
 	struct stderr_capture cap;
 	capture_start(&cap);
-	ret = erb_expand(tmpl, "tmpl", j->root, NULL, no_dirs, &out);
+	ret = erb_plain(tmpl, j->root, NULL, &out);
 	msg = capture_end(&cap);
 	assert_int_equal(ret, -1);
 	if (!strstr(msg, want))
@@ -320,11 +337,9 @@ static void test_erb(void **state)
 		struct stderr_capture cap;
 		char *msg;
 		capture_start(&cap);
-		assert_int_equal(erb_expand("<%= nokey %>", "tmpl", j->root, NULL, no_dirs, &out), 1);
-		assert_int_equal(erb_expand("% if nokey.upcase == 'x'\n% end\n", "tmpl", j->root, NULL,
-					    no_dirs, &out), 1);
-		assert_int_equal(erb_expand("<%= job['nokey'].nil? %>", "tmpl", j->root, NULL,
-					    no_dirs, &out), 0);
+		assert_int_equal(erb_plain("<%= nokey %>", j->root, NULL, &out), 1);
+		assert_int_equal(erb_plain("% if nokey.upcase == 'x'\n% end\n", j->root, NULL, &out), 1);
+		assert_int_equal(erb_plain("<%= job['nokey'].nil? %>", j->root, NULL, &out), 0);
 		msg = capture_end(&cap);
 		assert_string_equal(msg, "");
 		assert_string_equal(out.buf, "true");
@@ -354,7 +369,7 @@ static void test_template_error_in_split(void **state)
 {
 	char *root;
 	const char *dirs[2];
-	struct split_opts o = { NULL, "box", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { NULL, "box", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct job *j;
 	struct strbuf p = STRBUF_INIT;
@@ -413,7 +428,7 @@ static void put_file(const char *rel, const char *text, bool exec)
  */
 static void test_program_include_pass(void **state)
 {
-	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct strbuf root = STRBUF_INIT;
 	const char *dirs[2];
@@ -456,7 +471,7 @@ static void test_program_include_pass(void **state)
  */
 static void test_later_doc_atom_pass(void **state)
 {
-	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct strbuf root = STRBUF_INIT;
 	const char *dirs[2];
@@ -493,7 +508,7 @@ static void test_later_doc_atom_pass(void **state)
  */
 static void test_double_brace_templates(void **state)
 {
-	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct strbuf q = STRBUF_INIT;
 
@@ -543,7 +558,7 @@ static void test_double_brace_templates(void **state)
  */
 static void test_one_script_options(void **state)
 {
-	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct strbuf root = STRBUF_INIT;
 	const char *dirs[2];
@@ -573,7 +588,7 @@ static void test_one_script_options(void **state)
  * first revises the job, merging the defaults). */
 static void test_minus_key_over_defaults(void **state)
 {
-	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { NULL, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct strbuf root = STRBUF_INIT;
 	const char *dirs[2];
@@ -602,7 +617,7 @@ static void test_minus_key_over_defaults(void **state)
  * included job file is a dimension too (fsmark-1brd.yaml's case). */
 static void test_templates_in_included_file(void **state)
 {
-	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { no_dirs, "box-1", "x86_64", NULL, NULL, NULL, false, NULL };
 	struct atoms a = { .nr = 0 };
 	struct job_load_opts lo = { .include_dirs = no_dirs };
 	struct strbuf path = STRBUF_INIT;
@@ -675,7 +690,12 @@ static void test_params_map(void **state)
 	dirs[0] = root.buf;
 	dirs[1] = NULL;
 	assert_int_equal(job_load_string(t, strlen(t), "p.yaml", &lo, &j), 0);
-	job_params_map(j->root, dirs);
+	{
+		struct job_catalog cat;
+		job_catalog_init(&cat, dirs);
+		job_params_map(j->root, &cat);
+		job_catalog_release(&cat);
+	}
 	/* a match is cut out before the next rule: 1BRD, then _32G */
 	v = job_lookup(j, "disk");
 	assert_int_equal(v->kind, JOB_MAP);
@@ -735,7 +755,7 @@ static void test_conformance(void **state)
 	};
 	struct strbuf fixtures = STRBUF_INIT, cmd = STRBUF_INIT, lkp = STRBUF_INIT;
 	const char *dirs[2];
-	struct split_opts o = { NULL, "lkp-tbox", "x86_64", NULL, NULL, NULL, false };
+	struct split_opts o = { NULL, "lkp-tbox", "x86_64", NULL, NULL, NULL, false, NULL };
 
 	(void)state;
 	skip_without_conformance();
