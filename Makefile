@@ -319,7 +319,6 @@ build/static-obj/%.o: %.c Makefile build/%.o
 	@mkdir -p $(dir $@)
 	@if tr ' \\' '\n\n' <build/$*.d | grep -E '\.[ch]$$' | sort -u | \
 		xargs grep -l PERFBOT_NO_LAB | grep -q .; then \
-		echo "$(CC) ... -DPERFBOT_NO_LAB -c -o $@ $<"; \
 		$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -DPERFBOT_NO_LAB -c -o $@ $<; \
 	else cp build/$*.o $@ && sed 's|^build/|build/static-obj/|' build/$*.d >$(@:.o=.d); fi
 build/static-obj/libperfbot.a: $(STATIC_SRCS:%.c=build/static-obj/%.o) $(filter-out $(BUILD)/gen/pg/%,$(GEN_OBJS))
