@@ -52,6 +52,7 @@ test_expect_success 'no init: an incomplete run, the panic in dmesg.* and the re
 	sed "s/^runtime: 2s$/runtime: 2s\nkernel_cmdline: rdinit=\/job.yaml/" "$TRASH/job.yaml" >j.yaml &&
 	test_must_fail 1 perfbot run --accel tcg -r res --kernel "$KERNEL" j.yaml >out 2>err &&
 	rr=$(sed -n "s/: 1 run (some incomplete)$//p" out) &&
+	cat "$rr/0/last_state" &&	# (shown only when the test fails)
 	grep -q "^is_incomplete_run: 1$" "$rr/0/last_state" &&
 	grep -q "^reason: no init: No working init found" "$rr/0/last_state" &&
 	grep -q "^boot: no-init$" "$rr/0/last_state" &&
@@ -125,8 +126,10 @@ test_expect_success 'the seed job in the guest under icount: reclaim, NUMA nodes
 	perfbot split-job -o split "$TEST_DIR/../../jobs/short/vm-scalability-lru-file-readtwice.yaml" >/dev/null &&
 	atom=$(ls split/*-ext4-*.yaml) &&
 	sed "s/^runtime: .*/runtime: 30s/" "$atom" >ext4.yaml &&
-	perfbot run --accel icount --numa 2 --mem 320M -r seed --kernel "$KERNEL" ext4.yaml >out 2>err &&
+	{ perfbot run --accel icount --numa 2 --mem 320M -r seed --kernel "$KERNEL" ext4.yaml >out 2>err ||
+		{ tail -n 5 err; cat seed/*/*/*/*/*/*/*/0/last_state; false; }; } &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
+	cat "$rr/0/last_state" &&
 	case "$rr" in */vm-scalability/loop_4G-4G-ext4-30s-lru-file-readtwice/vm-icount-1cpu-320M-2node/*) ;;
 		*) echo "path: $rr"; false;; esac &&
 	s="$rr/0/stats.json" &&
