@@ -136,7 +136,7 @@ TEST_LIBS_test_bisect_trend = $(shell pkg-config --libs gsl 2>/dev/null)
 unit-tests: $(TESTS)
 
 check-unit: $(TESTS) $(PERFBOT)
-	@sh tests/run-unit.sh $(TESTS)
+	@sh tests/run-unit.sh -j $(CHECK_JOBS) $(TESTS)
 
 # e2e scripts side by side (tests/run-e2e.sh -j): most of their time is
 # spent waiting on children, so twice the CPUs keeps the CPUs busy
@@ -168,7 +168,7 @@ check-full: deps
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" check-asan
 
 check-asan: $(TESTS) $(PERFBOT)
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(TESTS)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh -j $(CHECK_JOBS) $(TESTS)
 	@ASAN_OPTIONS=detect_leaks=1 PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh -j $(CHECK_JOBS)
 
 deps:
