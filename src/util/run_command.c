@@ -388,6 +388,9 @@ int capture_command_err(char *const *argv, const char *dir, struct strbuf *out,
 	cp.out_fd = fds[1];
 	cp.err_path = err_path;
 	cp.no_stdin = true;
+	/* git above all: a perfbot killed with -9 leaves none running (in
+	 * perfbot's group still, so that Ctrl-C reaches it as before) */
+	cp.die_with_parent = true;
 	if (start_command(&cp) < 0) {
 		close(fds[0]);
 		close(fds[1]);

@@ -79,7 +79,9 @@ int poll_command(struct child_process *cp);
 void kill_command(struct child_process *cp, double grace_s);
 
 /* Run argv to completion capturing stdout into out (appended); stderr is
- * passed through.  Returns the exit code (0..255), or -1 with a message. */
+ * passed through.  The child dies with perfbot (die_with_parent, so call
+ * it from the main thread: the signal comes when the calling thread
+ * ends).  Returns the exit code (0..255), or -1 with a message. */
 int capture_command(char *const *argv, const char *dir, struct strbuf *out);
 /* The same with stderr sent to err_path ("/dev/null" to silence chatty
  * tools such as git's "HEAD is now at ..."), or passed through when NULL. */

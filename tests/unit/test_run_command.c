@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -211,6 +213,48 @@ static void test_die_with_parent(void **state)
 }
 
 /*
+ * What capture_command runs (git, most of all) dies with perfbot too: a
+ * helper captures `sh -c 'echo $$ >&N; exec sleep 30'` and is killed
+ * with -9 while it waits; this test, the sleep's subreaper, sees how the
+ * sleep ended.  The wait has no deadline: were the flag lost, the test
+ * would fail after the sleep's 30 s, whatever the machine's load.
+ */
+static void test_capture_dies_with_parent(void **state)
+{
+	(void)state;
+	int fds[2], st = 0;
+	pid_t helper, child = 0;
+	char cmd[64], buf[32] = "";
+	ssize_t n, got = 0;
+
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	assert_int_equal(pipe(fds), 0);
+	snprintf(cmd, sizeof(cmd), "echo $$ >&%d; exec sleep 30", fds[1]);
+	helper = fork();
+	assert_true(helper >= 0);
+	if (helper == 0) {
+		char *const argv[] = { "sh", "-c", cmd, NULL };
+		struct strbuf out = STRBUF_INIT;
+		close(fds[0]);
+		capture_command(argv, NULL, &out);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < (ssize_t)sizeof(buf) - 1 && !strchr(buf, '\n') &&
+	       (n = read(fds[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fds[0]);
+	child = (pid_t)atoi(buf);
+	assert_true(child > 0);
+	kill(helper, SIGKILL);
+	assert_int_equal(waitpid(helper, &st, 0), helper);
+	assert_int_equal(waitpid(child, &st, 0), child);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGKILL);
+}
+
+/*
  * Whether process group `group` empties within 2 s, reaping what this
  * test (a child subreaper) adopted; kills what is left so that a failing
  * test leaves nothing running, and ends the subreaper role.
@@ -341,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_rusage),
 		cmocka_unit_test(test_die_with_parent),
+		cmocka_unit_test(test_capture_dies_with_parent),
 		cmocka_unit_test(test_group_dies_with_parent),
 		cmocka_unit_test(test_group_guard_status),
 		cmocka_unit_test(test_poll_kills_stragglers),
