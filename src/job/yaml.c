@@ -298,6 +298,20 @@ static struct job_value *resolve_alias(struct builder *b, struct fy_token *tok,
 	return NULL;
 }
 
+/*
+ * May v not be a value?  A plain key may end in ':' (`&a :x:: v`), a
+ * plain value may not (':' then the line's end starts a mapping), so an
+ * alias of such a key as a value (`k: *a`) would be written back as
+ * `k: :x:`, which does not load; quoted, it would read back a String,
+ * not the Symbol it was (found by fuzzing).  No job means such a value.
+ */
+static bool unwritable_value(const struct job_value *v)
+{
+	size_t len = v->kind == JOB_SCALAR && v->text ? strlen(v->text) : 0;
+
+	return len && v->type != JOB_STR && v->text[len - 1] == ':';
+}
+
 /* Attach a finished value to the container on top of the stack. */
 static int attach(struct builder *b, struct job_value *v, const struct fy_mark *m)
 {
@@ -308,6 +322,11 @@ static int attach(struct builder *b, struct job_value *v, const struct fy_mark *
 		return 0;
 	}
 	f = &b->stack[b->depth - 1];
+	if ((f->v->kind == JOB_SEQ || f->key) && unwritable_value(v)) {
+		job_value_free(v);
+		return builder_error(b, m, "expected a value that can be written back, not an alias "
+				     "of a key that ends in ':' (a Ruby Symbol no value can spell)");
+	}
 	if (f->v->kind == JOB_SEQ) {
 		job_seq_append(f->v, v);
 		return 0;

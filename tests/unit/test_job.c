@@ -234,6 +234,8 @@ static void test_round_trip(void **state)
 		"a:\n- - - deep\n- {x: [1, 2], y: {z: null}}\n- ''\n- \" lead\"\n- \"trail \"\n- \"multi\\nline\\n\"\n- \"no final\\nnewline\"\n",
 		"s: \"!bang\"\nt: \"%pct\"\nu: \"@at\"\nv: \"- dash\"\nw: \"?q\"\nx: \"key: v\"\ny: \"a #b\"\nz: \"<<\"\n",
 		"k1: true\nk2: 'true'\nk3: 1.0e+3\nk4: 2020-01-02\nk5: ':sym'\nk6: '1_000'\n",
+		/* Symbols: a key's, quoted (a String), an alias of one */
+		"&a :x:: v\nk: ':x:'\nm: &b :y\nn: *b\n&c :z: w\no: *c\n",
 	};
 
 	(void)state;
@@ -686,6 +688,14 @@ static void test_aliases(void **state)
 		job_free(j);
 		free(p);
 	}
+	/* a Symbol key ending in ':' as a value: no spelling reads it back */
+	expect_load_error("testcase: mytest\n&a :x:: v\nk: *a\n", &any,
+			  "t.yaml:3:5: expected a value that can be written back");
+	expect_load_error("&a :x:: v\nk: [*a]\n", &any, "t.yaml:2:6: expected a value that");
+	/* as a key it is a key (test_round_trip has the texts that load) */
+	j = load_any("&a :x:: v\nb:\n  *a : w\n");
+	assert_string_equal(job_lookup(j, "b")->ent[0].key, ":x:");
+	job_free(j);
 	expect_load_error("a: &r [1, *r]\n", &any,
 			  "t.yaml:1:12: expected an alias of a complete node");
 	/* 10 * 10 * ...: 10^6 nodes from 300 bytes, refused at the 5th line */
