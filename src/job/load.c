@@ -345,6 +345,18 @@ static int do_include(struct expansion *x, const char *content, size_t clen,
 		strbuf_release(&text);
 		text = q;
 	}
+	/*
+	 * A file not named .yaml is included when it is job YAML, as lkp's
+	 * include (a text merge of any file search_file_in_paths finds) does:
+	 * lkp's own hosts/ and include/ files are YAML without the suffix.
+	 * Refusing the name would not make it safer: a YAML-shaped secret is
+	 * as often .yml or .yaml (a token file), and whoever can make perfbot
+	 * run a job can as well give it `command: cat FILE`, with the same
+	 * rights.  What the include rules keep: no file at all from a queued
+	 * job (no_includes: the box never reads one), no text that is not job
+	 * YAML (a shadow, passwd), and never the text of such a file in a
+	 * message (hidden), as it may go where the job's output does not.
+	 */
 	hidden = !ends_with(path.buf, ".yaml") && !ends_with(path.buf, ".yml");
 	/* before libfyaml reads it (job_check_included_yaml) */
 	if (check_quote_runs(text.buf, text.len, path.buf) < 0)

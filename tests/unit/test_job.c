@@ -533,6 +533,34 @@ static void test_include_not_job_yaml(void **state)
 }
 
 /*
+ * A job-YAML file not named .yaml is included, as lkp does (an lkp
+ * hosts/ file has no suffix; load.c says why this is safe), its text
+ * hidden in messages; from the lab queue it is refused as any include.
+ */
+static void test_include_not_named_yaml(void **state)
+{
+	struct job_load_opts q = { .no_includes = true };
+	struct stderr_capture cap;
+	struct job *j;
+	char *p = path_of("ny/job.yaml"), *msg;
+	(void)state;
+
+	put("ny/hosts/box", "nr_cpu: 8\nmemory: 16G\n");
+	put("ny/job.yaml", "testcase: mytest\n<<: hosts/box\nruntime: 1\n");
+	assert_int_equal(job_load(p, &j), 0);
+	assert_string_equal(job_get(j, "nr_cpu"), "8");
+	assert_string_equal(job_get(j, "memory"), "16G");
+	assert_non_null(strstr(job_value_shown(job_lookup(j, "memory")), "<not shown"));
+	job_free(j);
+	capture_start(&cap);
+	assert_int_equal(job_load_opts(p, &q, &j), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "ny/job.yaml:2:1: '<<:' includes a file, which a queued job"));
+	free(msg);
+	free(p);
+}
+
+/*
  * A job from the lab queue (no_includes): any submitter wrote its text,
  * so no '<<:' of it may make the box read a file, even a job YAML one
  * that exists (here ok.yaml beside the job); the same text loads
@@ -1277,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_include_not_job_yaml),
 		cmocka_unit_test(test_no_includes),
+		cmocka_unit_test(test_include_not_named_yaml),
 		cmocka_unit_test(test_quote_runs),
 		cmocka_unit_test(test_get_int_error),
 		cmocka_unit_test(test_scalar_types),
