@@ -416,7 +416,7 @@ static uint32_t temp_suffix(void)
  * forms, and the first name is the one tried, so the usual case costs no
  * more than before: one open.
  */
-int temp_file_create(struct strbuf *tmp, const char *path)
+static int temp_create_at(int dfd, struct strbuf *tmp, const char *path)
 {
 	size_t base;
 	int fd;
@@ -424,13 +424,18 @@ int temp_file_create(struct strbuf *tmp, const char *path)
 	strbuf_reset(tmp);
 	strbuf_addf(tmp, "%s.tmp.%ld", path, (long)getpid());
 	base = tmp->len;
-	fd = open(tmp->buf, TEMP_FLAGS, 0644);
+	fd = openat(dfd, tmp->buf, TEMP_FLAGS, 0644);
 	for (int tries = 0; fd < 0 && errno == EEXIST && tries < 100; tries++) {
 		strbuf_setlen(tmp, base);
 		strbuf_addf(tmp, ".%08x", (unsigned)temp_suffix());
-		fd = open(tmp->buf, TEMP_FLAGS, 0644);
+		fd = openat(dfd, tmp->buf, TEMP_FLAGS, 0644);
 	}
 	return fd;
+}
+
+int temp_file_create(struct strbuf *tmp, const char *path)
+{
+	return temp_create_at(AT_FDCWD, tmp, path);
 }
 
 int open_nofollow(const char *path, int flags, const char *verb)
@@ -457,12 +462,11 @@ int open_nofollow(const char *path, int flags, const char *verb)
 }
 
 /* Is path a dir of ours, checked through an fd opened without following
- * a link?  0, or -1 with why set. */
+ * a link?  The fd (O_CLOEXEC), or -1 with why set. */
 static int own_dir(const char *path, const char **why)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	int ret = 0;
 
 	if (fd < 0) {
 		*why = errno == ELOOP || errno == ENOTDIR ? "it is a symbolic link or not a directory" :
@@ -471,42 +475,122 @@ static int own_dir(const char *path, const char **why)
 	}
 	if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
 		*why = "it is another user's";
-		ret = -1;
+		close(fd);
+		return -1;
 	}
-	close(fd);
-	return ret;
+	return fd;
 }
 
-int mkdir_fresh(const char *path, int mode)
+int held_dir_make(struct held_dir *hd, const char *path, int mode)
 {
 	const char *why = NULL;
+	int fd;
 
+	hd->fd = -1;
+	hd->path = NULL;
 	if (mkdir(path, (mode_t)mode) < 0) {
 		if (errno != EEXIST)
 			return error("cannot create directory '%s': %s", path, strerror(errno));
 		/* our pid's: a dead perfbot's leftover, or ours given up */
-		if (own_dir(path, &why) < 0)
+		fd = own_dir(path, &why);
+		if (fd < 0)
 			return 1;
+		close(fd);
 		if (remove_tree(path) < 0)
 			return -1;
 		if (mkdir(path, (mode_t)mode) < 0)
 			return error("cannot create directory '%s': %s", path, strerror(errno));
 	}
-	/* replaced between the mkdir and now? */
-	if (own_dir(path, &why) < 0)
+	/* replaced between the mkdir and now?  From here on the fd says
+	 * where the dir is, not the name */
+	fd = own_dir(path, &why);
+	if (fd < 0)
 		return error("directory '%s' was replaced while being made (%s); refusing to "
 			     "use it", path, why);
+	hd->fd = fd;
+	hd->path = xstrdup(path);
 	return 0;
 }
 
-int atomic_file_open(struct atomic_file *af, const char *path)
+int mkdir_fresh(const char *path, int mode)
+{
+	struct held_dir hd;
+	int r = held_dir_make(&hd, path, mode);
+
+	held_dir_close(&hd);
+	return r;
+}
+
+void held_dir_close(struct held_dir *hd)
+{
+	if (hd->fd >= 0)
+		close(hd->fd);
+	hd->fd = -1;
+	free(hd->path);
+	hd->path = NULL;
+}
+
+int held_dir_create(const struct held_dir *hd, const char *name)
+{
+	int fd = openat(hd->fd, name, TEMP_FLAGS, 0644);
+
+	if (fd < 0)
+		return error("cannot create '%s/%s': %s", hd->path, name, strerror(errno));
+	return fd;
+}
+
+int held_dir_open_read(const struct held_dir *hd, const char *name)
+{
+	/* O_NONBLOCK: a FIFO must not hang the open; reads block again */
+	int fd = openat(hd->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Does path (not followed) name the dir held in fd? */
+static bool leads_to(const char *path, int fd)
+{
+	struct stat a, b;
+
+	return lstat(path, &a) == 0 && fstat(fd, &b) == 0 && S_ISDIR(a.st_mode) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int held_dir_publish(struct held_dir *hd, const char *to)
+{
+	/* a planted link renamed into place would be a run of theirs: the
+	 * check before the rename keeps it where it is; the one after
+	 * catches a swap between the two */
+	if (!leads_to(hd->path, hd->fd))
+		return error("directory '%s' was replaced while in use (its name no longer "
+			     "leads to it); refusing to publish it", hd->path);
+	if (rename(hd->path, to) < 0) {
+		if (errno == EEXIST || errno == ENOTEMPTY)
+			return 1;
+		return error("cannot rename '%s' to '%s': %s", hd->path, to, strerror(errno));
+	}
+	if (!leads_to(to, hd->fd))
+		return error("directory '%s' was replaced while being renamed to '%s'; "
+			     "refusing to publish it", hd->path, to);
+	free(hd->path);
+	hd->path = xstrdup(to);
+	fsync(hd->fd);
+	return 0;
+}
+
+/* Open af for name relative to dfd; path names it in messages. */
+static int af_open(struct atomic_file *af, int dfd, const char *path, const char *name)
 {
 	strbuf_init(&af->path, 0);
 	strbuf_init(&af->tmp, 0);
 	strbuf_addstr(&af->path, path);
+	af->dfd = dfd;
+	af->name_at = af->path.len - strlen(name);
 	af->err = 0;
 	af->synced = false;
-	af->fd = temp_file_create(&af->tmp, path);
+	af->fd = temp_create_at(dfd, &af->tmp, name);
 	if (af->fd < 0) {
 		error("cannot write '%s': %s", path, strerror(errno));
 		strbuf_release(&af->path);
@@ -514,6 +598,32 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+int atomic_file_open(struct atomic_file *af, const char *path)
+{
+	return af_open(af, AT_FDCWD, path, path);
+}
+
+int atomic_file_open_in(struct atomic_file *af, const struct held_dir *hd, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	path_join(&path, hd->path, name);
+	ret = af_open(af, hd->fd, path.buf, name);
+	strbuf_release(&path);
+	return ret;
+}
+
+int held_dir_write(const struct held_dir *hd, const char *name, const void *data, size_t len)
+{
+	struct atomic_file af;
+
+	if (atomic_file_open_in(&af, hd, name) < 0)
+		return -1;
+	atomic_file_write(&af, data, len);
+	return atomic_file_commit(&af);
 }
 
 void atomic_file_write(struct atomic_file *af, const void *data, size_t len)
@@ -537,7 +647,7 @@ static void atomic_file_end(struct atomic_file *af)
 {
 	if (af->fd >= 0)
 		close(af->fd);
-	unlink(af->tmp.buf);
+	unlinkat(af->dfd, af->tmp.buf, 0);
 	strbuf_release(&af->path);
 	strbuf_release(&af->tmp);
 }
@@ -558,7 +668,8 @@ static int put_in_place(struct atomic_file *af)
 		int fd = af->fd;
 
 		af->fd = -1;
-		if (close(fd) < 0 || rename(af->tmp.buf, af->path.buf) < 0)
+		if (close(fd) < 0 ||
+		    renameat(af->dfd, af->tmp.buf, af->dfd, af->path.buf + af->name_at) < 0)
 			af->err = errno;
 	}
 	if (af->err) {
@@ -569,13 +680,15 @@ static int put_in_place(struct atomic_file *af)
 	return 0;
 }
 
-/* Do a and b name files of one directory? */
-static bool same_dir(const struct strbuf *a, const struct strbuf *b)
+/* Are a and b files of one directory? */
+static bool same_dir(const struct atomic_file *a, const struct atomic_file *b)
 {
-	const char *sa = strrchr(a->buf, '/'), *sb = strrchr(b->buf, '/');
-	size_t la = sa ? (size_t)(sa - a->buf) : 0, lb = sb ? (size_t)(sb - b->buf) : 0;
+	const char *sa = strrchr(a->path.buf, '/'), *sb = strrchr(b->path.buf, '/');
+	size_t la = sa ? (size_t)(sa - a->path.buf) : 0, lb = sb ? (size_t)(sb - b->path.buf) : 0;
 
-	return la == lb && !memcmp(a->buf, b->buf, la);
+	if (a->dfd != AT_FDCWD || b->dfd != AT_FDCWD)
+		return a->dfd == b->dfd;
+	return la == lb && !memcmp(a->path.buf, b->path.buf, la);
 }
 
 int atomic_file_commit_all(struct atomic_file *af, size_t n)
@@ -593,8 +706,12 @@ int atomic_file_commit_all(struct atomic_file *af, size_t n)
 	/* the renames are durable once their directory is synced: once a
 	 * directory, not once a file */
 	for (size_t i = 0; i < done; i++) {
-		if (i + 1 == done || !same_dir(&af[i].path, &af[i + 1].path))
-			fsync_dir_of(af[i].path.buf);
+		if (i + 1 == done || !same_dir(&af[i], &af[i + 1])) {
+			if (af[i].dfd != AT_FDCWD)
+				fsync(af[i].dfd);
+			else
+				fsync_dir_of(af[i].path.buf);
+		}
 	}
 	for (size_t i = 0; i < done; i++) {
 		strbuf_release(&af[i].path);

@@ -123,8 +123,11 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  * directory once after its renames rather than once a file.
  */
 struct atomic_file {
-	struct strbuf path, tmp;
+	struct strbuf path;     /* the file, as messages name it */
+	struct strbuf tmp;      /* the temp file, relative to dfd */
 	int fd;
+	int dfd;                /* AT_FDCWD, or a held dir's fd (atomic_file_open_in) */
+	size_t name_at;         /* path.buf + name_at: the name relative to dfd */
 	int err;                /* the first write's errno, or 0 */
 	bool synced;
 };
@@ -167,6 +170,54 @@ int open_nofollow(const char *path, int flags, const char *verb);
  * of ours.  0, 1, or -1 with a message naming path.
  */
 int mkdir_fresh(const char *path, int mode);
+
+/*
+ * A dir perfbot made, held open (O_DIRECTORY | O_NOFOLLOW) so that its
+ * files are written by name relative to the fd, never through its path.
+ * In a tree another user can write (a shared result root, run as root),
+ * that user can rename a fresh run dir away mid-run and plant a symbolic
+ * link with its name: a write by path would then go through the link,
+ * with root's rights.  Through the fd, every file goes into the dir that
+ * was made, wherever it is now, and publishing refuses a dir whose name
+ * no longer leads to it.
+ *
+ *   struct held_dir hd;
+ *   if (held_dir_make(&hd, ".run-0.123", 0755) != 0)
+ *           return ...;                         // 1: the name is taken
+ *   held_dir_write(&hd, "stats.json", text, len);
+ *   r = held_dir_publish(&hd, "0");             // hd.path becomes "0"
+ *   held_dir_close(&hd);
+ *
+ * held_dir_make: as mkdir_fresh (0, 1, or -1 with a message), and on 0 hd
+ * holds the new dir (path xstrdup'd for messages and for readers by path).
+ * held_dir_write: write_file_atomic of name inside the held dir: a temp
+ * made by openat with O_CREAT | O_EXCL | O_NOFOLLOW, renameat over name,
+ * fsync of the dir's fd; 0 or -1 with a message naming "<path>/<name>".
+ * atomic_file_open_in: the same for a file written in pieces (then
+ * atomic_file_write, _commit or _abort as above).
+ * held_dir_create: a new file name in the dir, O_WRONLY | O_CREAT |
+ * O_EXCL | O_NOFOLLOW, 0644 (a benchmark's output): the fd, or -1 with a
+ * message.  held_dir_open_read: name in the dir, O_RDONLY | O_NOFOLLOW:
+ * the fd, or -1 with errno and no message.
+ * held_dir_publish: rename the dir to `to` (a path), which must not exist
+ * as a non-empty dir: 0 (hd->path is then `to`), 1 when `to` is taken
+ * (EEXIST, ENOTEMPTY: nothing said, try another name), or -1 after
+ * "directory '<path>' was replaced ..." when its name no longer leads to
+ * the held dir, before or after the rename, or the rename's error.
+ * held_dir_close: close the fd and free the path (safe twice, and after
+ * a failed make).
+ */
+struct held_dir {
+	int fd;                 /* -1 when closed */
+	char *path;
+};
+int held_dir_make(struct held_dir *hd, const char *path, int mode);
+int held_dir_write(const struct held_dir *hd, const char *name, const void *data, size_t len);
+int atomic_file_open_in(struct atomic_file *af, const struct held_dir *hd, const char *name);
+int held_dir_create(const struct held_dir *hd, const char *name);
+int held_dir_open_read(const struct held_dir *hd, const char *name);
+int held_dir_publish(struct held_dir *hd, const char *to);
+void held_dir_close(struct held_dir *hd);
 
 /* mkdir -p; 0 or -1 with a message. */
 int mkdir_p(const char *path, int mode);

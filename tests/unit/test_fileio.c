@@ -4,6 +4,7 @@
 #include "test_helpers.h"
 #include "util/fileio.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <fcntl.h>
@@ -433,6 +434,111 @@ static void test_mkdir_fresh(void **state)
 	strbuf_release(&other);
 }
 
+/* Is the dir at path empty? */
+static bool dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return !n;
+}
+
+/*
+ * The attack on a run dir, step by step rather than timed: another user
+ * who can write the result root renames the fresh dir away between its
+ * making and its files, and plants a link with its name to a dir of
+ * theirs.  Every file goes into the dir that was made (now "moved"),
+ * nothing through the link into "victim", and the dir is not published:
+ * its name leads to the link, not to it.
+ */
+static void test_held_dir_planted_link(void **state)
+{
+	struct strbuf run = STRBUF_INIT, moved = STRBUF_INIT, victim = STRBUF_INIT;
+	struct strbuf p = STRBUF_INIT, to = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct atomic_file af;
+	struct held_dir hd;
+	char *msg;
+	int fd;
+	(void)state;
+
+	path_in(&run, ".run-0.1");
+	path_in(&moved, "moved");
+	path_in(&victim, "victim");
+	path_in(&to, "0");
+	assert_int_equal(mkdir_p(victim.buf, 0755), 0);
+	assert_int_equal(held_dir_make(&hd, run.buf, 0755), 0);
+	assert_string_equal(hd.path, run.buf);
+	assert_int_equal(rename(run.buf, moved.buf), 0);
+	assert_int_equal(symlink(victim.buf, run.buf), 0);
+
+	assert_int_equal(held_dir_write(&hd, "stats.json", "{}", 2), 0);
+	assert_int_equal(atomic_file_open_in(&af, &hd, "last_state"), 0);
+	atomic_file_write(&af, "x: 1\n", 5);
+	assert_int_equal(atomic_file_commit(&af), 0);
+	fd = held_dir_create(&hd, "mytest");
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "out\n", 4), 4);
+	close(fd);
+	fd = held_dir_open_read(&hd, "mytest");
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(dir_empty(victim.buf));
+	path_in(&p, "moved/stats.json");
+	expect_text(p.buf, "{}");
+	path_in(&p, "moved/last_state");
+	expect_text(p.buf, "x: 1\n");
+	path_in(&p, "moved/mytest");
+	expect_text(p.buf, "out\n");
+
+	/* a name taken is never opened: the file was there, or a link */
+	capture_start(&cap);
+	assert_int_equal(held_dir_create(&hd, "mytest"), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "cannot create '"));
+	assert_non_null(strstr(msg, "/.run-0.1/mytest': File exists"));
+	free(msg);
+	path_in(&p, "moved/link");
+	assert_int_equal(symlink(victim.buf, p.buf), 0);
+	assert_int_equal(held_dir_open_read(&hd, "link"), -1);
+
+	capture_start(&cap);
+	assert_int_equal(held_dir_publish(&hd, to.buf), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "was replaced while in use"));
+	free(msg);
+	assert_false(file_exists(to.buf));
+	assert_true(dir_empty(victim.buf));
+
+	/* its real name back: published, and written to under the new name */
+	assert_int_equal(unlink(run.buf), 0);
+	assert_int_equal(rename(moved.buf, run.buf), 0);
+	assert_int_equal(held_dir_publish(&hd, to.buf), 0);
+	assert_string_equal(hd.path, to.buf);
+	assert_int_equal(held_dir_write(&hd, "perfbot.log", "", 0), 0);
+	path_in(&p, "0/perfbot.log");
+	assert_true(file_exists(p.buf));
+	/* a taken name: 1, nothing said, nothing moved */
+	path_in(&p, "1/x");
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	path_in(&p, "1");
+	assert_int_equal(held_dir_publish(&hd, p.buf), 1);
+	assert_string_equal(hd.path, to.buf);
+	held_dir_close(&hd);
+	held_dir_close(&hd);
+	assert_null(hd.path);
+	strbuf_release(&run);
+	strbuf_release(&moved);
+	strbuf_release(&victim);
+	strbuf_release(&p);
+	strbuf_release(&to);
+}
+
 /* file_text reads only regular files, of at most FILE_TEXT_MAX bytes:
  * a stats.json linked to /dev/zero or a FIFO is an error, not RAM. */
 static void test_file_text_bounds(void **state)
@@ -484,6 +590,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_atomic_file_planted, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_open_nofollow, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_fresh, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_held_dir_planted_link, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_file_text_bounds, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
