@@ -116,48 +116,78 @@ static int next_run_index(const char *dir)
 }
 
 /*
- * The run dir is new, never reused: mkdir_fresh fails on a name that
+ * The run dir is new, never reused: held_dir_make fails on a name that
  * exists, so a link planted at ".run-K.<pid>" (in a result root another
  * user can write) never receives a run.  Such a name, or another user's
  * dir there, is skipped for the next K; the pid, which the leftovers
- * reaping reads, stays in the name.
+ * reaping reads, stays in the name.  Once made, the dir is held open and
+ * written through its fd (fileio.h's held_dir): renamed away and
+ * replaced by a link mid-run, it still gets the run's files, and the
+ * link none.
  */
-int run_dir_begin(const char *result_root, struct strbuf *tmp)
+int run_dir_hold(const char *result_root, struct held_dir *hd)
 {
+	struct strbuf tmp = STRBUF_INIT;
 	int k = next_run_index(result_root), r = 1;
-	size_t base = tmp->len;
 
 	for (int tries = 0; r == 1 && tries < 100; tries++, k++) {
-		strbuf_setlen(tmp, base);
-		strbuf_addf(tmp, "%s/.run-%d.%ld", result_root, k, (long)getpid());
-		r = mkdir_fresh(tmp->buf, 0755);
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/.run-%d.%ld", result_root, k, (long)getpid());
+		r = held_dir_make(hd, tmp.buf, 0755);
 	}
 	if (r == 1)
-		return error("cannot create directory '%s': it exists and is not a directory of "
-			     "ours (nor are 99 names before it); refusing to use it", tmp->buf);
-	return r;
+		error("cannot create directory '%s': it exists and is not a directory of "
+		      "ours (nor are 99 names before it); refusing to use it", tmp.buf);
+	strbuf_release(&tmp);
+	return r ? -1 : 0;
+}
+
+int run_dir_begin(const char *result_root, struct strbuf *tmp)
+{
+	struct held_dir hd;
+
+	if (run_dir_hold(result_root, &hd) < 0)
+		return -1;
+	strbuf_addstr(tmp, hd.path);
+	held_dir_close(&hd);
+	return 0;
+}
+
+int run_dir_publish_held(const char *result_root, struct held_dir *hd, char **final_dir)
+{
+	struct strbuf dst = STRBUF_INIT;
+	int k = next_run_index(result_root), r = 1;
+
+	/* another perfbot may have taken number k meanwhile: take the next */
+	for (int tries = 0; r == 1 && tries < 100; tries++, k++) {
+		strbuf_reset(&dst);
+		strbuf_addf(&dst, "%s/%d", result_root, k);
+		r = held_dir_publish(hd, dst.buf);
+		if (r == 1)
+			k = next_run_index(result_root) - 1;
+	}
+	if (r == 1)
+		error("cannot rename '%s' to '%s': the run numbers up to it are taken", hd->path,
+		      dst.buf);
+	if (r) {
+		strbuf_release(&dst);
+		return -1;
+	}
+	*final_dir = strbuf_detach(&dst, NULL);
+	return 0;
 }
 
 int run_dir_publish(const char *result_root, const char *tmp, char **final_dir)
 {
-	struct strbuf dst = STRBUF_INIT;
-	int k = next_run_index(result_root);
+	struct held_dir hd = { open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), NULL };
+	int r;
 
-	/* another perfbot may have taken number k meanwhile: take the next */
-	for (int tries = 0; tries < 100; tries++, k++) {
-		strbuf_reset(&dst);
-		strbuf_addf(&dst, "%s/%d", result_root, k);
-		if (rename(tmp, dst.buf) == 0) {
-			*final_dir = strbuf_detach(&dst, NULL);
-			return 0;
-		}
-		if (errno != EEXIST && errno != ENOTEMPTY)
-			break;
-		k = next_run_index(result_root) - 1;
-	}
-	error("cannot rename '%s' to '%s': %s", tmp, dst.buf, strerror(errno));
-	strbuf_release(&dst);
-	return -1;
+	if (hd.fd < 0)
+		return error("cannot rename '%s': %s", tmp, strerror(errno));
+	hd.path = xstrdup(tmp);
+	r = run_dir_publish_held(result_root, &hd, final_dir);
+	held_dir_close(&hd);
+	return r;
 }
 
 /* The benchmark to run, as the description has it (desc.h). */
@@ -230,6 +260,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 {
 	const struct run_opts *opts = rc->opts;
 	struct strbuf tmp = STRBUF_INIT, path = STRBUF_INIT;
+	struct held_dir hd = { -1, NULL };
 	struct child_process cp;
 	struct sampler *sampler = NULL;
 	struct perf_proc pstat = { 0 }, prec = { 0 };
@@ -254,11 +285,14 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	strbuf_reset(&rc->isolation);
 	rc->has_mw = false;
 	rc->has_instructions = false;
-	if (run_dir_begin(rc->result_root, &tmp) < 0)
+	if (run_dir_hold(rc->result_root, &hd) < 0)
 		goto out;
+	/* for the monitors and tools that write by path */
+	strbuf_addstr(&tmp, hd.path);
+	rc->dir = &hd;
 	run_phase(rc, "setup in %s", tmp.buf);
-	path_join(&path, tmp.buf, "job.yaml");
-	if (job_save(rc->saved_job, path.buf) < 0)
+	job_to_yaml(rc->saved_job, &path);
+	if (held_dir_write(&hd, "job.yaml", path.buf, path.len) < 0)
 		goto out;
 	/* fs:, disk:, cpufreq_governor: before monitors, so mkfs is not measured */
 	int sr = run_setup_apply_plan(&d->setup, rc->work_base, &setup, &rc->log);
@@ -276,9 +310,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		strbuf_addf(&eat, "locked_bytes: %llu\nmem_available_before: %llu\npid: %ld\n"
 			    "asked: %s\n", setup.eaten, setup.eat_avail, setup.eater,
 			    d->setup.eatmem.desc);
-		strbuf_reset(&path);
-		path_join(&path, tmp.buf, "eatmem");
-		int w = write_file_atomic(path.buf, eat.buf, eat.len);
+		int w = held_dir_write(&hd, "eatmem", eat.buf, eat.len);
 		strbuf_release(&eat);
 		if (w < 0)
 			goto out;
@@ -319,8 +351,6 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	}
 	cg_on = iso > 0;
 	benchmark_command(d, &cp);
-	strbuf_reset(&path);
-	path_join(&path, tmp.buf, d->testcase);
 	struct strbuf errpath = STRBUF_INIT;
 	path_join(&errpath, tmp.buf, "stderr");
 	strbuf_addf(&rundir_env, "PERFBOT_RUN_DIR=%s", tmp.buf);
@@ -338,7 +368,14 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	cp.env = env;
 	/* a benchmark with a test filesystem runs in it, as lkp's do */
 	cp.dir = opts->workdir ? opts->workdir : setup.mnt;
-	cp.out_path = path.buf;
+	/* stdout through the held dir; stderr by path (run_command opens
+	 * it in the child, with O_NOFOLLOW on its name) */
+	cp.out_fd = held_dir_create(&hd, d->testcase);
+	if (cp.out_fd < 0) {
+		strbuf_release(&errpath);
+		remove_tree(tmp.buf);
+		goto out;
+	}
 	cp.err_path = errpath.buf;
 	cp.no_stdin = true;
 	cp.new_pgrp = true;
@@ -366,6 +403,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		cp.cgroup_kill_fd = -1;
 		started = start_command(&cp);
 	}
+	close(cp.out_fd);
+	cp.out_fd = -1;
 	strbuf_release(&errpath);
 	if (started < 0)
 		goto out;
@@ -471,7 +510,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	if (time_write(tmp.buf, &tr) < 0)
 		goto out;
 	if (o.failed_exit)
-		run_report_failed_exit(rc, tmp.buf, o.exit_status);
+		run_report_failed_exit(rc, o.exit_status);
 	/* what a failed benchmark printed may still be worth keeping, but
 	 * "no metrics found" in nothing is not news after the above */
 	struct stat out_st;
@@ -479,19 +518,18 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		/* killed by us: half an output, no news (the caller says
 		 * "interrupted"); the run is incomplete anyway */
 		run_phase(rc, "interrupted: output not parsed");
-	else if (o.failed_exit && stat(path.buf, &out_st) == 0 && out_st.st_size == 0)
+	else if (o.failed_exit && fstatat(hd.fd, d->testcase, &out_st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		 out_st.st_size == 0)
 		run_phase(rc, "benchmark printed nothing");
-	else if (run_parse_benchmark(rc, tmp.buf) < 0)
+	else if (run_parse_benchmark(rc) < 0)
 		o.incomplete = true;
-	if (run_write_last_state(rc, tmp.buf, &o) < 0 || run_write_stats(rc, tmp.buf, &o) < 0 ||
-	    run_write_machine(rc->monitor_root, tmp.buf, rc) < 0)
+	if (run_write_last_state(rc, &o) < 0 || run_write_stats(rc, &o) < 0 ||
+	    run_write_machine(rc->monitor_root, rc) < 0)
 		goto out;
 	run_phase(rc, "stats written%s", o.incomplete ? " (run incomplete)" : "");
-	strbuf_reset(&path);
-	path_join(&path, tmp.buf, "perfbot.log");
-	write_file_atomic(path.buf, rc->log.buf, rc->log.len);
+	held_dir_write(&hd, "perfbot.log", rc->log.buf, rc->log.len);
 
-	if (run_dir_publish(rc->result_root, tmp.buf, final_dir) < 0)
+	if (run_dir_publish_held(rc->result_root, &hd, final_dir) < 0)
 		goto out;
 	ret = o.incomplete ? 1 : 0;
 out:
@@ -508,6 +546,8 @@ out:
 	run_setup_undo(&setup, &rc->log);
 	free(env);
 	strbuf_release(&rundir_env);
+	held_dir_close(&hd);
+	rc->dir = NULL;
 	strbuf_release(&tmp);
 	strbuf_release(&path);
 	return ret;

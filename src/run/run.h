@@ -56,6 +56,8 @@
 #include <stdbool.h>
 #include "job/job.h"
 
+struct held_dir;
+
 struct run_backend;
 struct perf_caps;
 struct job_desc;
@@ -119,10 +121,16 @@ struct run_backend {
 };
 
 /* Make "<result_root>/.run-K.<pid>" for a new run (K the next free run
- * number), its path appended to tmp.  0 or -1 after error(). */
+ * number), held open in hd (util/fileio.h: its files are written
+ * through the fd).  0 or -1 after error(). */
+int run_dir_hold(const char *result_root, struct held_dir *hd);
+/* Rename the finished run dir hd to "<result_root>/K", K the next free
+ * number, refusing one whose name no longer leads to it; *final_dir
+ * gets the path (xstrdup'd).  0 or -1 after error(). */
+int run_dir_publish_held(const char *result_root, struct held_dir *hd, char **final_dir);
+/* The same by path, for a backend that writes its files by path (the
+ * VM's): run_dir_begin appends the new dir's path to tmp. */
 int run_dir_begin(const char *result_root, struct strbuf *tmp);
-/* Rename the finished run dir tmp to "<result_root>/K", K the next free
- * number; *final_dir gets the path (xstrdup'd).  0 or -1 after error(). */
 int run_dir_publish(const char *result_root, const char *tmp, char **final_dir);
 
 struct run_result {

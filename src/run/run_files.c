@@ -13,6 +13,7 @@
 #include "util/pathsafe.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,16 +22,24 @@
 #include <unistd.h>
 
 /* Parse the benchmark's stdout into <dir>/<testcase>.json. */
-int run_parse_benchmark(struct run_ctx *rc, const char *dir)
+int run_parse_benchmark(struct run_ctx *rc)
 {
 	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
 	const struct parser *p = parser_find(rc->desc->testcase);
-	int ret = -1;
+	const char *dir = rc->dir->path;
+	int ret = -1, fd;
 
 	if (!p || p->unimplemented_reason)
 		p = parser_find("mytest");
 	path_join(&path, dir, rc->desc->testcase);
-	if (parser_read_file(&raw, path.buf) < 0)
+	fd = held_dir_open_read(rc->dir, rc->desc->testcase);
+	if (fd < 0) {
+		error("cannot read '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	int r = parser_read_fd(&raw, fd, path.buf);
+	close(fd);
+	if (r < 0)
 		goto out;
 	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
 	if (p->parse(&in, &lines) < 0)
@@ -39,8 +48,9 @@ int run_parse_benchmark(struct run_ctx *rc, const char *dir)
 	if (n < 0)
 		goto out;
 	if (n) {
-		strbuf_addstr(&path, ".json");
-		if (write_file_atomic(path.buf, json.buf, json.len) < 0)
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s.json", rc->desc->testcase);
+		if (held_dir_write(rc->dir, path.buf, json.buf, json.len) < 0)
 			goto out;
 	} else {
 		run_phase(rc, "benchmark printed no metric");
@@ -56,14 +66,15 @@ out:
 
 
 /*
- * Up to max_lines last lines of the file at path (its last 4 KiB at
+ * Up to max_lines last lines of the file name in dir (its last 4 KiB at
  * most: a benchmark's stderr may be huge), control characters shown as
  * '?', each cut at 200 bytes, appended to lines one per line.
  */
-static void file_tail(const char *path, int max_lines, struct strbuf *lines)
+static void file_tail(const struct held_dir *dir, const char *name, int max_lines,
+		      struct strbuf *lines)
 {
 	char buf[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = held_dir_open_read(dir, name);
 	off_t size;
 	ssize_t n;
 
@@ -108,12 +119,11 @@ static void file_tail(const char *path, int max_lines, struct strbuf *lines)
  * its stderr (a shell's "bench: not found" is the whole story); one line
  * when its stderr ends in one.
  */
-void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int status)
+void run_report_failed_exit(const struct run_ctx *rc, int status)
 {
-	struct strbuf path = STRBUF_INIT, tail = STRBUF_INIT;
+	struct strbuf tail = STRBUF_INIT;
 
-	path_join(&path, dir, "stderr");
-	file_tail(path.buf, 5, &tail);
+	file_tail(rc->dir, "stderr", 5, &tail);
 	strbuf_rtrim(&tail);
 	if (!tail.len)
 		error("%s: the benchmark exited with status %d (run %d/%d), its stderr is empty",
@@ -130,7 +140,6 @@ void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int statu
 			l = *nl ? nl + 1 : nl;
 		}
 	}
-	strbuf_release(&path);
 	strbuf_release(&tail);
 }
 
@@ -139,7 +148,7 @@ void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int statu
  * (model, nr_node, nr_cpu, memory), so that a report written elsewhere
  * later still says what ran the test.
  */
-int run_write_machine(const char *root, const char *dir, const struct run_ctx *rc)
+int run_write_machine(const char *root, const struct run_ctx *rc)
 {
 	struct strbuf cpuinfo = STRBUF_INIT, meminfo = STRBUF_INIT, s = STRBUF_INIT, path = STRBUF_INIT;
 	const char *model = NULL;
@@ -181,15 +190,14 @@ int run_write_machine(const char *root, const char *dir, const struct run_ctx *r
 		unsigned long long gb = (mem_kb + 524288) / 1048576;  /* nearest GiB */
 		strbuf_addf(&s, "memory: %lluG\n", gb ? gb : 1);
 	}
-	if (rc && (rc->isolation.len || rc->has_mw)) {
+	if (rc->isolation.len || rc->has_mw) {
 		strbuf_addstr(&s, "# during the run (run/meanwhile.h): CPU in percent of one CPU\n");
 		if (rc->isolation.len)
 			strbuf_addf(&s, "isolation: %s\n", rc->isolation.buf);
 		if (rc->has_mw)
 			meanwhile_lines(&rc->mw, &s);
 	}
-	path_join(&path, dir, "machine");
-	ret = write_file_atomic(path.buf, s.buf, s.len);
+	ret = held_dir_write(rc->dir, "machine", s.buf, s.len);
 	strbuf_release(&cpuinfo);
 	strbuf_release(&meminfo);
 	strbuf_release(&s);
@@ -197,9 +205,9 @@ int run_write_machine(const char *root, const char *dir, const struct run_ctx *r
 	return ret;
 }
 
-int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o)
+int run_write_last_state(struct run_ctx *rc, const struct outcome *o)
 {
-	struct strbuf s = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf s = STRBUF_INIT;
 	int ret;
 
 	strbuf_addf(&s, "is_incomplete_run: %d\n", o->incomplete);
@@ -221,10 +229,8 @@ int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outco
 		if (rc->desc->missing.len)
 			strbuf_addf(&s, "  not in perfbot yet: %s\n", rc->desc->missing.buf);
 	}
-	path_join(&path, dir, "last_state");
-	ret = write_file_atomic(path.buf, s.buf, s.len);
+	ret = held_dir_write(rc->dir, "last_state", s.buf, s.len);
 	strbuf_release(&s);
-	strbuf_release(&path);
 	return ret;
 }
 
@@ -259,15 +265,15 @@ static void put_meanwhile(struct matrix *stats, const struct meanwhile *mw)
 	}
 }
 
-int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o)
+int run_write_stats(struct run_ctx *rc, const struct outcome *o)
 {
 	struct matrix stats;
-	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	int ret = -1;
 
 	matrix_init(&stats);
 	stats.ncols = 1;
-	if (monitors_to_stats(dir, &stats) < 0)
+	if (monitors_to_stats(rc->dir->path, &stats) < 0)
 		goto out;
 	if (rc->has_instructions) {
 		/* beside the benchmark's own metrics, under its name; not in
@@ -282,11 +288,9 @@ int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o
 	if (rc->has_mw)
 		put_meanwhile(&stats, &rc->mw);
 	stats_to_json(&stats, &text);
-	path_join(&path, dir, "stats.json");
-	ret = write_file_atomic(path.buf, text.buf, text.len);
+	ret = held_dir_write(rc->dir, "stats.json", text.buf, text.len);
 out:
 	matrix_release(&stats);
 	strbuf_release(&text);
-	strbuf_release(&path);
 	return ret;
 }

@@ -16,6 +16,7 @@ struct run_ctx {
 	const struct run_opts *opts;
 	const struct job_desc *desc;  /* the job, decoded (desc.h) */
 	const char *result_root;
+	const struct held_dir *dir; /* the run's dir, while run_once fills it */
 	struct strbuf skipped_monitors;  /* "name: reason\n": what
 					   run_check_monitors dropped */
 	struct perf_caps caps;
@@ -70,12 +71,14 @@ void run_check_monitors(struct job_desc *d, const struct perf_caps *caps, const 
 int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env,
 			   const char *cwd);
 
-/* run_files.c */
-int run_parse_benchmark(struct run_ctx *rc, const char *dir);
-void run_report_failed_exit(const struct run_ctx *rc, const char *dir, int status);
-/* the machine, then (rc not NULL) the run's isolation and meanwhile lines */
-int run_write_machine(const char *root, const char *dir, const struct run_ctx *rc);
-int run_write_last_state(struct run_ctx *rc, const char *dir, const struct outcome *o);
-int run_write_stats(struct run_ctx *rc, const char *dir, const struct outcome *o);
+/* run_files.c: each reads and writes in rc->dir through its fd
+ * (util/fileio.h's held_dir), but for the monitors' files, which
+ * monitors_to_stats reads by path */
+int run_parse_benchmark(struct run_ctx *rc);
+void run_report_failed_exit(const struct run_ctx *rc, int status);
+/* the machine, then the run's isolation and meanwhile lines */
+int run_write_machine(const char *root, const struct run_ctx *rc);
+int run_write_last_state(struct run_ctx *rc, const struct outcome *o);
+int run_write_stats(struct run_ctx *rc, const struct outcome *o);
 
 #endif
