@@ -8,7 +8,10 @@
  *           (temp file, write, fsync, rename, fsync of the dir): new,
  *           the temp made by temp_file_create (O_EXCL | O_NOFOLLOW,
  *           never reused); old, the temp opened O_CREAT | O_TRUNC as
- *           fileio.c did before commit eddb09e, the rest the library's
+ *           fileio.c did before commit eddb09e, the rest the library's;
+ *           held, the same files by name in the dir held open
+ *           (held_dir_write: openat, renameat, fsync of the dir's fd),
+ *           as a run writes its run dir since commit 47b31eb
  *   dir     FILES run dirs made and removed: new, mkdir_fresh (mkdir,
  *           then an O_NOFOLLOW | O_DIRECTORY open and fstat to check
  *           it is ours); old, a plain mkdir
@@ -50,6 +53,8 @@ static int old_write_file_atomic(const char *path, const void *data, size_t len)
 	strbuf_init(&af.tmp, 0);
 	strbuf_addstr(&af.path, path);
 	strbuf_addf(&af.tmp, "%s.tmp.%ld", path, (long)getpid());
+	af.dfd = AT_FDCWD;
+	af.name_at = 0;
 	af.err = 0;
 	af.synced = false;
 	af.fd = open(af.tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -62,18 +67,29 @@ static int old_write_file_atomic(const char *path, const void *data, size_t len)
 	return atomic_file_commit(&af);
 }
 
-/* microseconds a file for FILES writes, wall (returned) and CPU (*cpu) */
-static double writes(const char *dir, int files, const char *data, size_t len, int old,
-		     double *cpu)
+enum way { OLD, NEW, HELD };
+
+/* microseconds a file for FILES writes, wall (returned) and CPU (*cpu);
+ * hd holds dir */
+static double writes(const struct held_dir *hd, int files, const char *data, size_t len,
+		     enum way way, double *cpu)
 {
 	struct strbuf p = STRBUF_INIT;
 	double t = now_seconds(), c = cpu_seconds();
 
 	for (int i = 0; i < files; i++) {
+		int r;
+
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/f%d.json", dir, i);
-		if ((old ? old_write_file_atomic(p.buf, data, len) :
-		     write_file_atomic(p.buf, data, len)) < 0) {
+		if (way == HELD) {
+			strbuf_addf(&p, "f%d.json", i);
+			r = held_dir_write(hd, p.buf, data, len);
+		} else {
+			strbuf_addf(&p, "%s/f%d.json", hd->path, i);
+			r = way == OLD ? old_write_file_atomic(p.buf, data, len) :
+			    write_file_atomic(p.buf, data, len);
+		}
+		if (r < 0) {
 			perror(p.buf);
 			exit(1);
 		}
@@ -130,35 +146,47 @@ int main(int argc, char **argv)
 	int files = atoi(argv[2]), rounds = atoi(argv[4]);
 	size_t size = (size_t)atol(argv[3]);
 	char *data = xmalloc(size + 1);
-	double *w[2], *wc[2], *d[2];
+	double *w[3], *wc[3], *d[2];
+	struct held_dir hd = { open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), NULL };
 
 	if (files < 1 || rounds < 1) {
 		fprintf(stderr, "shared-tree: FILES and ROUNDS must be at least 1\n");
 		return 2;
 	}
+	if (hd.fd < 0) {
+		perror(dir);
+		return 1;
+	}
+	hd.path = xstrdup(dir);
 	memset(data, 'x', size);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		w[k] = xcalloc((size_t)rounds, sizeof(double));
 		wc[k] = xcalloc((size_t)rounds, sizeof(double));
-		d[k] = xcalloc((size_t)rounds, sizeof(double));
 	}
-	for (int r = 0; r < rounds; r++)
-		for (int old = 1; old >= 0; old--) {
-			w[!old][r] = writes(dir, files, data, size, old, &wc[!old][r]);
+	for (int k = 0; k < 2; k++)
+		d[k] = xcalloc((size_t)rounds, sizeof(double));
+	for (int r = 0; r < rounds; r++) {
+		for (int old = 1; old >= 0; old--)
 			d[!old][r] = dirs(dir, files, old);
-		}
-	printf("%d files of %zu bytes, %d rounds (old then new in each)\n", files, size, rounds);
-	report("write, old (O_TRUNC)", w[0], rounds);
-	report("write, new (O_EXCL)", w[1], rounds);
-	report("write CPU, old", wc[0], rounds);
-	report("write CPU, new", wc[1], rounds);
+		for (enum way way = OLD; way <= HELD; way++)
+			w[way][r] = writes(&hd, files, data, size, way, &wc[way][r]);
+	}
+	printf("%d files of %zu bytes, %d rounds (old, new, held in each)\n", files, size, rounds);
+	report("write, old (O_TRUNC)", w[OLD], rounds);
+	report("write, new (O_EXCL)", w[NEW], rounds);
+	report("write, held (openat)", w[HELD], rounds);
+	report("write CPU, old", wc[OLD], rounds);
+	report("write CPU, new", wc[NEW], rounds);
+	report("write CPU, held", wc[HELD], rounds);
 	report("run dir, old (mkdir)", d[0], rounds);
 	report("run dir, new (fresh)", d[1], rounds);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		free(w[k]);
 		free(wc[k]);
-		free(d[k]);
 	}
+	for (int k = 0; k < 2; k++)
+		free(d[k]);
+	held_dir_close(&hd);
 	free(data);
 	return 0;
 }

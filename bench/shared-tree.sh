@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/shared-tree.sh: what the shared-tree rules cost (bench/shared-tree.c):
 # write_file_atomic with its temp made O_EXCL | O_NOFOLLOW against the old
-# O_CREAT | O_TRUNC open, and mkdir_fresh against a plain mkdir, old and
-# new alternating in one dir of the disk the result trees are on
+# O_CREAT | O_TRUNC open and against held_dir_write (by name in a dir held
+# open, as a run writes its run dir), and mkdir_fresh against a plain
+# mkdir, the ways alternating in one dir of the disk the result trees are on
 # (DIR, default a temp dir under /var/tmp).  FILES (200) files of SIZE
 # (4096) bytes a round, ROUNDS (9) rounds.  Prints `uptime` first.
 set -e
