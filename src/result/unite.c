@@ -50,12 +50,22 @@ struct run {
 	int left;               /* runs of the same root from this one on */
 };
 
-/* A _result_root being united. */
+/* A _result_root being united: held open (util/fileio.h), so that the
+ * files are written in the dir that was locked, even when another user
+ * who can write its parent renames it away and plants a link. */
 struct root {
 	char *dir;              /* borrowed from a struct run */
+	struct held_dir hd;
 	int lock_fd;
 	struct matrix mx;
 };
+
+/* Let go of r's lock and its dir. */
+static void release_root(struct root *r)
+{
+	close(r->lock_fd);      /* releases the flock */
+	held_dir_close(&r->hd);
+}
 
 /* The root's three files, in the order they are committed. */
 static const struct {
@@ -92,18 +102,14 @@ static int close_root(struct root *r, const struct unite_opts *opts)
 {
 	struct atomic_file af[NR_ROOT_FILES];
 	struct reduced_job job = { &r->mx, af };
-	struct strbuf path = STRBUF_INIT;
 	pthread_t thread;
 	bool threaded;
 	size_t opened;
 	int ret = -1;
 
-	for (opened = 0; opened < NR_ROOT_FILES; opened++) {
-		strbuf_reset(&path);
-		path_join(&path, r->dir, root_files[opened].name);
-		if (atomic_file_open(&af[opened], path.buf) < 0)
+	for (opened = 0; opened < NR_ROOT_FILES; opened++)
+		if (atomic_file_open_in(&af[opened], &r->hd, root_files[opened].name) < 0)
 			break;
-	}
 	if (opened < NR_ROOT_FILES) {
 		while (opened > 0)
 			atomic_file_abort(&af[--opened]);
@@ -120,8 +126,7 @@ static int close_root(struct root *r, const struct unite_opts *opts)
 	/* in order; past a failure, the later files stay as they were */
 	ret = atomic_file_commit_all(af, NR_ROOT_FILES);
 out:
-	strbuf_release(&path);
-	close(r->lock_fd);      /* releases the flock */
+	release_root(r);
 	matrix_release(&r->mx);
 	return ret;
 }
@@ -134,14 +139,17 @@ out:
  * lock, a live process, keeps its file.)  unlink removes a link planted
  * at such a name, never what it points to.
  */
-static void remove_dead_temps(const char *dir)
+static void remove_dead_temps(const struct held_dir *hd)
 {
-	struct strbuf path = STRBUF_INIT;
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	int fd = dup(hd->fd);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((de = readdir(d)) != NULL) {
 		for (size_t f = 0; f < NR_ROOT_FILES; f++) {
 			size_t n = strlen(root_files[f].name);
@@ -157,14 +165,12 @@ static void remove_dead_temps(const char *dir)
 			if (end == pid || *end || v <= 0 || v == (long)getpid() ||
 			    kill((pid_t)v, 0) == 0 || errno != ESRCH)
 				continue;
-			strbuf_reset(&path);
-			path_join(&path, dir, de->d_name);
-			if (unlink(path.buf) < 0 && errno != ENOENT)
-				warning("cannot remove the dead unite's '%s': %s", path.buf, strerror(errno));
+			if (unlinkat(hd->fd, de->d_name, 0) < 0 && errno != ENOENT)
+				warning("cannot remove the dead unite's '%s/%s': %s", hd->path,
+					de->d_name, strerror(errno));
 		}
 	}
 	closedir(d);
-	strbuf_release(&path);
 }
 
 /* Lock the root dir and load its matrix, if it has one.  0 or -1. */
@@ -175,23 +181,27 @@ static int open_root(struct root *r, char *dir)
 
 	r->dir = dir;
 	matrix_init(&r->mx);
+	if (held_dir_open(&r->hd, dir) < 0)
+		goto out;
 	path_join(&path, dir, ".unite.lock");
 	/* a link planted in a shared root is refused, not followed */
-	r->lock_fd = open_nofollow(path.buf, O_RDWR | O_CREAT, "lock");
-	if (r->lock_fd < 0)
-		goto out;
-	if (flock(r->lock_fd, LOCK_EX) < 0) {
-		error("cannot lock '%s': %s", path.buf, strerror(errno));
-		close(r->lock_fd);
+	r->lock_fd = held_dir_open_file(&r->hd, ".unite.lock", O_RDWR | O_CREAT, "lock");
+	if (r->lock_fd < 0) {
+		held_dir_close(&r->hd);
 		goto out;
 	}
-	remove_dead_temps(dir);
+	if (flock(r->lock_fd, LOCK_EX) < 0) {
+		error("cannot lock '%s': %s", path.buf, strerror(errno));
+		release_root(r);
+		goto out;
+	}
+	remove_dead_temps(&r->hd);
 	/* an lkp tree may hold matrix.json.gz only: matrix_load finds either */
 	strbuf_reset(&path);
 	path_join(&path, dir, "matrix.json");
 	if (file_exists(path.buf) || (strbuf_addstr(&path, ".gz"), file_exists(path.buf))) {
 		if (matrix_load(&r->mx, dir) < 0) {
-			close(r->lock_fd);
+			release_root(r);
 			matrix_release(&r->mx);
 			goto out;
 		}
@@ -302,7 +312,7 @@ static int unite_one(const struct run *run, const char *arg, struct root *open_r
 	if (add_run(r, &text, used, stats_path.buf) < 0) {
 		/* opened for this run only: nothing of it to write */
 		if (opened) {
-			close(r->lock_fd);
+			release_root(r);
 			matrix_release(&r->mx);
 			(*nr_open)--;
 		}

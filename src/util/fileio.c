@@ -438,10 +438,12 @@ int temp_file_create(struct strbuf *tmp, const char *path)
 	return temp_create_at(AT_FDCWD, tmp, path);
 }
 
-int open_nofollow(const char *path, int flags, const char *verb)
+/* open_nofollow of name relative to dfd; path names it in messages */
+static int open_nofollow_at(int dfd, const char *path, const char *name, int flags,
+			    const char *verb)
 {
 	/* O_NONBLOCK: a FIFO planted at the name must not hang the open */
-	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	int fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	struct stat st;
 
 	if (fd < 0) {
@@ -459,6 +461,35 @@ int open_nofollow(const char *path, int flags, const char *verb)
 	/* back to blocking writes (a full disk, NFS) */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+int open_nofollow(const char *path, int flags, const char *verb)
+{
+	return open_nofollow_at(AT_FDCWD, path, path, flags, verb);
+}
+
+int held_dir_open_file(const struct held_dir *hd, const char *name, int flags, const char *verb)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	path_join(&path, hd->path, name);
+	fd = open_nofollow_at(hd->fd, path.buf, name, flags, verb);
+	strbuf_release(&path);
+	return fd;
+}
+
+int held_dir_open(struct held_dir *hd, const char *path)
+{
+	hd->path = NULL;
+	hd->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (hd->fd < 0)
+		return error("cannot open directory '%s': %s", path,
+			     errno == ELOOP || errno == ENOTDIR ?
+			     "it is a symbolic link or not a directory (refusing to follow it)" :
+			     strerror(errno));
+	hd->path = xstrdup(path);
+	return 0;
 }
 
 /* Is path a dir of ours, checked through an fd opened without following

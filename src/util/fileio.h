@@ -206,6 +206,11 @@ int mkdir_fresh(const char *path, int mode);
  * the held dir, before or after the rename, or the rename's error.
  * held_dir_close: close the fd and free the path (safe twice, and after
  * a failed make).
+ *
+ * held_dir_open holds a dir that exists (a result root, to lock it and
+ * write its files in the dir locked): path's last component is not
+ * followed; 0, or -1 after "cannot open directory '<path>': <why>".
+ * held_dir_open_file is open_nofollow (below) of name in the dir.
  */
 struct held_dir {
 	int fd;                 /* -1 when closed */
@@ -218,6 +223,8 @@ int held_dir_create(const struct held_dir *hd, const char *name);
 int held_dir_open_read(const struct held_dir *hd, const char *name);
 int held_dir_publish(struct held_dir *hd, const char *to);
 void held_dir_close(struct held_dir *hd);
+int held_dir_open(struct held_dir *hd, const char *path);
+int held_dir_open_file(const struct held_dir *hd, const char *name, int flags, const char *verb);
 
 /* mkdir -p; 0 or -1 with a message. */
 int mkdir_p(const char *path, int mode);

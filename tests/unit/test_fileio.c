@@ -539,6 +539,54 @@ static void test_held_dir_planted_link(void **state)
 	strbuf_release(&to);
 }
 
+/* A dir that exists, held (a result root for unite): never through a
+ * link, its lock file neither; files land in it once it is renamed. */
+static void test_held_dir_open(void **state)
+{
+	struct strbuf root = STRBUF_INIT, link = STRBUF_INIT, p = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct held_dir hd;
+	char *msg;
+	int fd;
+	(void)state;
+
+	path_in(&root, "root");
+	path_in(&link, "link");
+	assert_int_equal(mkdir_p(root.buf, 0755), 0);
+	assert_int_equal(symlink(root.buf, link.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(held_dir_open(&hd, link.buf), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "cannot open directory '"));
+	assert_non_null(strstr(msg, "/link': it is a symbolic link or not a directory"));
+	free(msg);
+	held_dir_close(&hd);
+
+	assert_int_equal(held_dir_open(&hd, root.buf), 0);
+	fd = held_dir_open_file(&hd, ".unite.lock", O_RDWR | O_CREAT, "lock");
+	assert_true(fd >= 0);
+	close(fd);
+	path_in(&p, "root/.unite.lock");
+	assert_true(file_exists(p.buf));
+	path_in(&p, "root/planted");
+	assert_int_equal(symlink(root.buf, p.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(held_dir_open_file(&hd, "planted", O_RDWR | O_CREAT, "lock"), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "cannot lock '"));
+	assert_non_null(strstr(msg, "/root/planted': it is a symbolic link"));
+	free(msg);
+	path_in(&p, "moved");
+	assert_int_equal(rename(root.buf, p.buf), 0);
+	assert_int_equal(held_dir_write(&hd, "matrix.json", "{}", 2), 0);
+	path_in(&p, "moved/matrix.json");
+	expect_text(p.buf, "{}");
+	held_dir_close(&hd);
+	strbuf_release(&root);
+	strbuf_release(&link);
+	strbuf_release(&p);
+}
+
 /* file_text reads only regular files, of at most FILE_TEXT_MAX bytes:
  * a stats.json linked to /dev/zero or a FIFO is an error, not RAM. */
 static void test_file_text_bounds(void **state)
@@ -592,6 +640,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdir_fresh, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_held_dir_planted_link, tmpdir_setup,
 						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_held_dir_open, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_file_text_bounds, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
