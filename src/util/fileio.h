@@ -4,9 +4,10 @@
  * Whole-file reading and crash-safe writing.
  *
  * The promise of the project is that nothing already written is lost or
- * half-written: every file perfbot produces goes through write_file_atomic,
- * which writes "<path>.tmp.<pid>", fsyncs it, renames it over <path> and
- * fsyncs the directory.  A reader therefore sees the old file or the new
+ * half-written: every file perfbot produces goes through write_file_atomic
+ * (or held_dir_write, the same inside a dir held open, below), which
+ * writes "<path>.tmp.<pid>", fsyncs it, renames it over <path> and fsyncs
+ * the directory.  A reader therefore sees the old file or the new
  * one, never a torn one, even after kill -9 or a power cut.
  */
 #include <stdbool.h>
