@@ -11,7 +11,7 @@
  *           fileio.c did before commit eddb09e, the rest the library's;
  *           held, the same files by name in the dir held open
  *           (held_dir_write: openat, renameat, fsync of the dir's fd),
- *           as a run writes its run dir since commit 47b31eb
+ *           as a run writes its run dir (src/run/run.c)
  *   dir     FILES run dirs made and removed: new, mkdir_fresh (mkdir,
  *           then an O_NOFOLLOW | O_DIRECTORY open and fstat to check
  *           it is ours); old, a plain mkdir
