@@ -1,7 +1,7 @@
 #!/bin/sh
 # t1005: a result tree another user can write (here `nobody`), used by
 # root: root never writes through that user's symbolic links (temp files,
-# run dirs, .unite.lock), never reads endless files planted as stats.json,
+# run dirs, also renamed away mid-run, .unite.lock), never reads endless files planted as stats.json,
 # and unite's averages of finite values near DBL_MAX stay finite.  Each
 # attack is planted by nobody, then perfbot runs as root; the root-owned
 # victim must be unchanged and perfbot must succeed or fail in one line.
@@ -110,6 +110,26 @@ test_expect_success 'run: a link planted at its .run-K.<pid> dir receives nothin
 	test -f "$root/1/stats.json" &&
 	test "$(find "$root" -maxdepth 1 -name ".run-*" -type l | wc -l)" = 4 &&
 	test "$(find "$root" -maxdepth 1 -name ".run-*" -type d | wc -l)" = 0
+'
+
+# The benchmark plays the other user: between the making of the run dir
+# and the writing of its files, nobody renames it away and plants a link
+# at its name.  (The monitors, time here, still write by path.)
+test_expect_success 'run: its dir renamed away mid-run, a link planted: the files go to the dir' '
+	printf "testcase: mytest\n" >m.yaml &&
+	perfbot run -r res/mid -n 1 m.yaml -- echo score: 0 2>/dev/null &&
+	root=$(dirname "$(dirname "$(find res/mid -name stats.json)")") &&
+	chown -R nobody res/mid && mkdir elsewhere &&
+	test_must_fail 1 perfbot run -r res/mid -n 1 m.yaml -- sh -c "
+		runuser -u nobody -- sh -c \"mv \$PERFBOT_RUN_DIR \$PERFBOT_RUN_DIR.moved &&
+			ln -s $PWD/elsewhere \$PERFBOT_RUN_DIR\" && echo score: 1" 2>err &&
+	grep -q "^perfbot: directory .*/\.run-1\.[0-9]*. was replaced while in use (its name no longer leads to it); refusing to publish it$" err &&
+	moved=$(find "$root" -maxdepth 1 -name ".run-1.*.moved") && test -d "$moved" &&
+	for f in job.yaml mytest mytest.json stderr last_state stats.json machine perfbot.log; do
+		test -f "$moved/$f" && ! test -e "elsewhere/$f" || return 1
+	done &&
+	grep -q "^score: 1$" "$moved/mytest" &&
+	! test -e "$root/1"
 '
 
 test_done
