@@ -2,8 +2,9 @@
  * proc-vmstat: /proc/vmstat, one "name value" line per counter.
  *
  * lkp's monitor cats the file each second (keeping the first of duplicate
- * names, `awk '!x[$1]++'`); its stats script prints "name: value".  Most
- * of these are event counters (pg*, numa_*, ...: see reduce.c).
+ * names, `awk '!x[$1]++'`); its stats script prints "name: value".  A
+ * line without a name (":  123") is skipped.  Most of these are event
+ * counters (pg*, numa_*, ...: see reduce.c).
  */
 #include "monitor/monitor.h"
 
@@ -28,6 +29,10 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 			continue;
 		if (f[0].len && f[0].s[f[0].len - 1] == ':')   /* key.chomp(':') */
 			f[0].len--;
+		/* ":  123" is no vmstat line: it gave a stats line with an
+		 * empty key (found by fuzzing, as in meminfo) */
+		if (!f[0].len)
+			continue;
 		emit_kv(out, f[0].s, f[0].len, n > 1 ? f[1].s : "", n > 1 ? f[1].len : 0);
 	}
 	keyset_release(&seen);
