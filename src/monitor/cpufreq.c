@@ -51,7 +51,8 @@ static int list_sources(const char *root, struct monitor_sources *out)
 	return 0;
 }
 
-/* lkp's stats script is `cat`: the lines are already "key: value" */
+/* lkp's stats script is `cat`: the lines are already "key: value"; one
+ * without a key (": 5", found by fuzzing) is skipped */
 static int parse_snapshot(void *state, const char *buf, size_t len,
 			  const char *name, struct strbuf *out)
 {
@@ -60,7 +61,9 @@ static int parse_snapshot(void *state, const char *buf, size_t len,
 
 	line_iter_init(&it, buf, len);
 	while (line_next(&it, &l)) {
-		if (!memmem(l.s, l.len, ": ", 2))
+		const char *sep = memmem(l.s, l.len, ": ", 2);
+
+		if (!sep || sep == l.s)
 			continue;
 		strbuf_add(out, l.s, l.len);
 		strbuf_addch(out, '\n');

@@ -399,6 +399,8 @@ static void test_cpufreq(void **state)
 {
 	check_snapshot("cpufreq", "cpu0.time_in_state.3000000: 10\ncpu0.total_trans: 4\n",
 		       "cpu0.time_in_state.3000000: 10\ncpu0.total_trans: 4\n");
+	/* a line without a key (found by fuzzing): skipped */
+	check_snapshot("cpufreq", ": 5\ncpu0.total_trans: 4\n", "cpu0.total_trans: 4\n");
 }
 
 /* lkp's conformance fixture: vmstat --timestamp output and its stats */
