@@ -35,10 +35,12 @@ static int parse_mytest(const struct parse_input *in, struct strbuf *out)
 		double v;
 		bool is_int;
 
+		/* parse_number too: is_decimal takes a trailing \v or \f,
+		 * which parse_number refuses, leaving is_int unset (found by
+		 * fuzzing) */
 		if (!colon || !is_word(l, (size_t)(colon - l)) || colon[1] != ' ' ||
-		    !is_decimal(colon + 1))
+		    !is_decimal(colon + 1) || parse_number(colon + 1, &v, &is_int) < 0)
 			continue;
-		parse_number(colon + 1, &v, &is_int);
 		strbuf_add(out, l, (size_t)(colon - l));
 		strbuf_addstr(out, ": ");
 		fmt_number(out, v, is_int);

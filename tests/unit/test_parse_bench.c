@@ -445,7 +445,7 @@ static void test_rules(void **state)
 		      "Requeued 8 of 8 threads in 0.0138 ms (+-3.86%)\n",
 		      "requeued_time_ms: 0.0138\nstddev%: 3.86\n");
 	expect_output("mytest", "hello\nops: 007\nlat_us: 1.50\nbig: 2e3\nneg: -4\n"
-		      "two words: 5\nx:5\n12:30:01 foo\nrate: 1,000\n",
+		      "two words: 5\nx:5\n12:30:01 foo\nrate: 1,000\nvt: 3.50\v\n",
 		      "ops: 7\nlat_us: 1.5\nbig: 2000.0\nneg: -4\n");
 	expect_output("iperf", "  {\"end\": {\"sum_sent\": {\"bits_per_second\": 10},"
 		      " \"sum_received\": {\"bits_per_second\": 9.5}}}\n"
