@@ -47,6 +47,7 @@ void kernel_image_release(struct kernel_image *img)
 	free(img->commit);
 	free(img->kconfig);
 	free(img->release);
+	free(img->compiler);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -67,6 +68,29 @@ static char *info_field(const char *text, const char *key)
 		l = nl ? nl + 1 : l + len;
 	}
 	return NULL;
+}
+
+/*
+ * The image's own config: an image dir's "config" (the cache's), else
+ * "config-R" beside a "vmlinuz-R" (a distribution's /boot), else the
+ * ".config" of the build tree a ".../arch/x86/boot/bzImage" is in.
+ * Its path into sb, 0 when there is none.
+ */
+static int image_config(const struct kernel_image *img, bool in_cache, struct strbuf *sb)
+{
+	const char *base = strrchr(img->bzimage, '/');
+	const char *tail = "/arch/x86/boot/bzImage";
+	size_t len = strlen(img->bzimage), tlen = strlen(tail);
+
+	base = base ? base + 1 : img->bzimage;
+	strbuf_reset(sb);
+	if (in_cache)
+		path_join(sb, img->dir, "config");
+	else if (!strncmp(base, "vmlinuz-", 8) && base[8])
+		strbuf_addf(sb, "%s/config-%s", img->dir, base + 8);
+	else if (len > tlen && !strcmp(img->bzimage + len - tlen, tail))
+		strbuf_addf(sb, "%.*s/.config", (int)(len - tlen), img->bzimage);
+	return sb->len && file_exists(sb->buf);
 }
 
 int kernel_image_load(const char *path, struct kernel_image *img)
@@ -93,12 +117,20 @@ int kernel_image_load(const char *path, struct kernel_image *img)
 	img->release = xstrndup(ver.buf, sp ? (size_t)(sp - ver.buf) : ver.len);
 	/* a bzImage of the cache knows its commit and config */
 	path_join(&p, img->dir, "info");
-	if (file_exists(p.buf) && read_file(&info, p.buf) == 0) {
+	bool in_cache = file_exists(p.buf) && read_file(&info, p.buf) == 0;
+	if (in_cache) {
 		img->commit = info_field(info.buf, "commit");
 		img->kconfig = info_field(info.buf, "kconfig");
 		char *s = info_field(info.buf, "build_seconds");
 		img->build_seconds = s ? atof(s) : 0;
 		free(s);
+	}
+	if (image_config(img, in_cache, &p)) {
+		struct strbuf cfg = STRBUF_INIT, cc = STRBUF_INIT;
+		if (read_file(&cfg, p.buf) == 0 && kconfig_compiler(cfg.buf, &cc))
+			img->compiler = strbuf_detach(&cc, NULL);
+		strbuf_release(&cfg);
+		strbuf_release(&cc);
 	}
 	if (!img->commit)
 		img->commit = xstrdup(img->release);

@@ -51,6 +51,9 @@ struct kernel_image {
 	char *commit;              /* full sha */
 	char *kconfig;             /* the config's name: lkp's <kconfig> */
 	char *release;             /* `uname -r` of the kernel */
+	char *compiler;            /* lkp's <compiler> from the image's own
+	                            * config (kconfig_compiler): "gcc-12";
+	                            * NULL when it has none or names none */
 	double build_seconds;      /* how long its build took */
 	bool cached;               /* kernel_build found it built already */
 };
@@ -72,6 +75,9 @@ int kernel_build(const struct kernel_build_opts *o, struct kernel_image *img, st
  * Describe the kernel at path: an image dir of the cache or a bzImage in
  * one (its info file gives commit and kconfig), or any bzImage (commit is
  * then its release, read from the image's header, and kconfig NULL).
+ * The compiler comes from the image's config: the cache dir's "config",
+ * a distribution's "config-R" beside "vmlinuz-R", or the build tree's
+ * ".config" of an ".../arch/x86/boot/bzImage".
  * 0, or -1 after error() (missing file, not a bzImage).
  */
 int kernel_image_load(const char *path, struct kernel_image *img);

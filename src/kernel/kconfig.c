@@ -242,3 +242,69 @@ int kconfig_missing(const char *fragment, const char *dotconfig, struct strbuf *
 	}
 	return n;
 }
+
+/* The number at p ("12.2.0" gives 12), 0 when p starts no number. */
+static long leading_number(const char *p)
+{
+	long n = 0;
+
+	while (*p >= '0' && *p <= '9' && n < 100000000)
+		n = n * 10 + (*p++ - '0');
+	return n;
+}
+
+/* The compiler CONFIG_CC_VERSION_TEXT names: "gcc-12", "clang-16"; 0 when
+ * the text names neither. */
+static int version_text_compiler(const char *text, struct strbuf *sb)
+{
+	const char *p = strstr(text, "clang version ");
+	const char *sp = strchr(text, ' ');
+	long major = 0;
+
+	if (p) {
+		if ((major = leading_number(p + strlen("clang version "))) > 0)
+			strbuf_addf(sb, "clang-%ld", major);
+		return major > 0;
+	}
+	/* `gcc --version`'s first line: the program ("gcc", "gcc-12",
+	 * "x86_64-linux-gnu-gcc-12"), its package in parentheses, then the
+	 * version as the last word */
+	if (!sp || !memmem(text, (size_t)(sp - text), "gcc", 3))
+		return 0;
+	p = strrchr(text, ' ');
+	if ((major = leading_number(p + 1)) > 0)
+		strbuf_addf(sb, "gcc-%ld", major);
+	return major > 0;
+}
+
+int kconfig_compiler(const char *dotconfig, struct strbuf *sb)
+{
+	struct strbuf v = STRBUF_INIT;
+	long n;
+	int ret = 0;
+
+	if (config_value(dotconfig, "CONFIG_CC_VERSION_TEXT", &v)) {
+		/* the value is quoted: "gcc (Debian 12.2.0-14) 12.2.0" */
+		const char *text = v.buf;
+		if (v.len >= 2 && v.buf[0] == '"' && v.buf[v.len - 1] == '"') {
+			strbuf_setlen(&v, v.len - 1);
+			text++;
+		}
+		ret = version_text_compiler(text, sb);
+	}
+	/* older kernels (before 5.8) have only the numbers: 120200 is 12.2.0 */
+	strbuf_reset(&v);
+	if (!ret && config_value(dotconfig, "CONFIG_CLANG_VERSION", &v) &&
+	    (n = leading_number(v.buf) / 10000) > 0) {
+		strbuf_addf(sb, "clang-%ld", n);
+		ret = 1;
+	}
+	strbuf_reset(&v);
+	if (!ret && config_value(dotconfig, "CONFIG_GCC_VERSION", &v) &&
+	    (n = leading_number(v.buf) / 10000) > 0) {
+		strbuf_addf(sb, "gcc-%ld", n);
+		ret = 1;
+	}
+	strbuf_release(&v);
+	return ret;
+}

@@ -71,6 +71,17 @@ void kconfig_id(const struct kconfig *kc, struct strbuf *sb);
  */
 int kconfig_missing(const char *fragment, const char *dotconfig, struct strbuf *out);
 
+/*
+ * The compiler that built a kernel, named as lkp's result path names it,
+ * from the kernel's final .config: CONFIG_CC_VERSION_TEXT, the first
+ * line of `$(CC) --version` ("gcc (Debian 12.2.0-14) 12.2.0" and
+ * "gcc-12 (Debian ...) 12.2.0" give "gcc-12", "Debian clang version
+ * 16.0.6" gives "clang-16"), else, for a kernel older than that symbol,
+ * CONFIG_CLANG_VERSION or CONFIG_GCC_VERSION (120200: "gcc-12").
+ * Appends it to sb and returns 1; 0 when the config names no compiler.
+ */
+int kconfig_compiler(const char *dotconfig, struct strbuf *sb);
+
 /* FNV-1a, 64 bits, continuing from h (start with KCONFIG_HASH_INIT). */
 #define KCONFIG_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t kconfig_hash(uint64_t h, const void *data, size_t len);

@@ -222,8 +222,9 @@ int kernel_vm_prepare(struct kernel_vm *vm, const struct kernel_vm_opts *o, stru
 	job_set(atom, "tbox_group", o->tbox_group ? o->tbox_group : s.buf);
 	job_set(atom, "testbox", s.buf);
 	job_set_default(atom, "rootfs", job_scalar_new("perfbot-initramfs"));
-	/* the guest's kernel is no kin of this machine's /proc/version */
-	job_set_default(atom, "compiler", job_scalar_new("gcc"));
+	/* the compiler that built the guest's kernel, not this machine's
+	 * /proc/version's; "gcc" when the image comes with no config */
+	job_set_default(atom, "compiler", job_scalar_new(vm->img.compiler ? vm->img.compiler : "gcc"));
 	job_set(atom, "kernel", vm->img.bzimage);
 	/* the guest runs the job where it is: without `kernel:` */
 	struct job *guest = job_dup(atom);

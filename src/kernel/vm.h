@@ -14,6 +14,7 @@
  * a cache build, else the bzImage's release), sets the atom's result-path
  * keys the lkp way unless the job sets them (commit: the kernel's commit;
  * kconfig: its config name, "x86_64-unknown" for a foreign bzImage;
+ * compiler: the one its config names, kernel_image_load, else "gcc";
  * tbox_group: "vm-<accel>-<N>cpu-<M>G", "-<K>node" added with NUMA
  * nodes, since another topology is another box, unless o->tbox_group
  * names the lab box's; rootfs: "perfbot-initramfs"),

@@ -216,7 +216,9 @@ test_done() {
 # O=) and "builds" Debian's packaged kernel (/boot/vmlinuz-*: call
 # test_packaged_kernel first) with the commit's VALUE in the setup
 # header's obsolete ram_size field, which the guest reads back from
-# /sys/kernel/boot_params/data.  Commits: c1 (VALUE 1000), c2 (850),
+# /sys/kernel/boot_params/data.  Its config names clang 16 as the
+# compiler (Debian's kernel was built by gcc 12: the result path's
+# compiler is the config's).  Commits: c1 (VALUE 1000), c2 (850),
 # c3 (does not build: "init/main.c:1:1: error: planted").
 make_kernel_tree() {
 	mkdir -p "$1/scripts/kconfig" && (
@@ -228,6 +230,7 @@ KERNEL := $(lastword $(sort $(wildcard /boot/vmlinuz-*)))
 tinyconfig defconfig:
 	@mkdir -p $(O)
 	@echo "CONFIG_64BIT=y" >$(O)/.config
+	@echo "CONFIG_CC_VERSION_TEXT=\"Debian clang version 16.0.6 (15)\"" >>$(O)/.config
 olddefconfig:
 	@true
 bzImage:

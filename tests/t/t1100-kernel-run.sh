@@ -12,6 +12,9 @@ test_packaged_kernel
 # the kernel cache (initramfs files, the KVM probe's answer) stays in the test
 export PERFBOT_KERNEL_CACHE="$TRASH/kcache"
 RELEASE=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
+# the compiler Debian's config-R beside vmlinuz-R names (by its version
+# number: perfbot reads CONFIG_CC_VERSION_TEXT), gcc-12 for bookworm's
+KCC=$(sed -n "s/^CONFIG_GCC_VERSION=\([1-9][0-9]*\)[0-9]\{4\}$/gcc-\1/p" "$(dirname "$KERNEL")/config-$RELEASE")
 
 cat >"$TRASH/job.yaml" <<'EOF'
 testcase: mytest
@@ -22,9 +25,10 @@ mytest:
 EOF
 
 test_expect_success 'a run in the guest: lkp layout on the host, the kernel in the path' '
+	test -n "$KCC" &&
 	perfbot run --accel tcg -r res --kernel "$KERNEL" -M proc-vmstat,meminfo "$TRASH/job.yaml" >out 2>err &&
 	rr=$(sed -n "s/: 1 run$//p" out) &&
-	case "$rr" in "$(pwd -P)"/res/mytest/*/vm-tcg-2cpu-1G/perfbot-initramfs/x86_64-unknown/gcc/$RELEASE) ;;
+	case "$rr" in "$(pwd -P)"/res/mytest/*/vm-tcg-2cpu-1G/perfbot-initramfs/x86_64-unknown/$KCC/$RELEASE) ;;
 		*) echo "path: $rr"; false;; esac &&
 	grep -q "\"mytest.ops\": 42" "$rr/0/stats.json" &&
 	grep -q "\"mytest.loops\": 20000" "$rr/0/stats.json" &&

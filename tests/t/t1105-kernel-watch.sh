@@ -39,8 +39,8 @@ test_expect_success 'watch --kernel-tree: each commit built in the cache and boo
 	grep -q "^tested $C1 1$" "$TRASH/st/log" &&
 	grep -q "^detect mytest.throughput: 2 tested commits, 0 changes, 0 regressions (too few to tell yet)$" out &&
 	# lkp s path: the VM as the box, the config, the commit; the score the kernel s
-	r1=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/$C1) &&
-	r2=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/$C2) &&
+	r1=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/$C1) &&
+	r2=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/$C2) &&
 	grep -q "\"mytest.throughput\": 1000" "$r1/0/stats.json" &&
 	grep -q "\"mytest.throughput\": 850" "$r2/0/stats.json" &&
 	grep -q "^qemu_accel: tcg$" "$r2/0/last_state" &&
@@ -62,8 +62,8 @@ test_expect_success 'the next pass builds nothing and finds the results under th
 # a finished bisect of c1..c2 as perfbot bisect writes it (bisect.json,
 # "kernel" included), on the watch s runs: its reproduce lines, pasted
 test_expect_success 'a kernel bisect report s reproduce lines build and boot when pasted' '
-	r1=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/$C1) &&
-	r2=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/$C2) &&
+	r1=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/$C1) &&
+	r2=$(ls -d "$TRASH"/res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/$C2) &&
 	mkdir bj &&
 	cat >bj/bisect.json <<-EOF &&
 	{"version": 1, "repo": "$TREE", "metric": "mytest.throughput", "good": "$C1", "bad": "$C2",
@@ -87,12 +87,12 @@ test_expect_success 'bisect --kernel-tree: the VM of the log, also on --resume' 
 		--metric mytest.throughput $VM --boot-timeout 1 --state st --result-root res 2>err &&
 	grep -q "an endpoint could not be built or measured" err &&
 	grep -q "^start .* --accel tcg --boot-timeout 1 --mem 2G --numa 2 " st &&
-	ls -d res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/$C1/0 &&
-	grep -q "^reason: .*hang: .* before the boot timeout$" res/mytest/*/$BOX/*/*/gcc/$C1/0/last_state &&
+	ls -d res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/$C1/0 &&
+	grep -q "^reason: .*hang: .* before the boot timeout$" res/mytest/*/$BOX/*/*/clang-16/$C1/0/last_state &&
 	test_must_fail 1 perfbot bisect --resume --state st 2>err &&
 	grep -q "an endpoint could not be built or measured" err &&
-	test -d res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/$C1/1 &&
-	test "$(ls -d res/mytest/*/*/*/*/gcc/$C1 | wc -l)" -eq 1
+	test -d res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/$C1/1 &&
+	test "$(ls -d res/mytest/*/*/*/*/clang-16/$C1 | wc -l)" -eq 1
 '
 
 test_expect_success 'watch hands a regression s range to bisect --kernel-tree with its VM' '
@@ -116,7 +116,7 @@ test_expect_success 'watch hands a regression s range to bisect --kernel-tree wi
 	grep -q "^bisect mytest.throughput -15.0%" out &&
 	state=$(ls st2/bisect-*.state) &&
 	grep -q "^start --repo .$(pwd)/tree2. .* --kernel-tree .$(pwd)/tree2. --config .tiny. --accel tcg --boot-timeout 1 --mem 2G --numa 2 " "$state" &&
-	ls -d res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/gcc/*/0/last_state
+	ls -d res/mytest/*/$BOX/perfbot-initramfs/x86_64-tiny/clang-16/*/0/last_state
 '
 
 test_done

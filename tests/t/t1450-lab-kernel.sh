@@ -35,9 +35,10 @@ test_expect_success 'a kernel worker builds the job commit, boots it with the jo
 	grep -q "done, results uploaded$" err &&
 	test "$(sql kern "SELECT state FROM perfbot.queue WHERE id = 1")" = done &&
 	# lkp s path: the box s group, the guest s rootfs, the config, the
-	# commit as queued (the upload takes no other)
+	# compiler its .config names, the commit as queued (the upload takes
+	# no other)
 	rr=$(sql kern "SELECT path FROM perfbot.result_root") &&
-	case "$rr" in lab:1/mytest/*/kbox/perfbot-initramfs/x86_64-tiny/gcc/c2) ;; *) false ;; esac &&
+	case "$rr" in lab:1/mytest/*/kbox/perfbot-initramfs/x86_64-tiny/clang-16/c2) ;; *) false ;; esac &&
 	# the score is the booted kernel s
 	test "$(sql kern "SELECT s.value FROM perfbot.sample s JOIN perfbot.metric m
 		ON m.id = s.metric_id WHERE m.name = \$\$mytest.throughput\$\$")" = 850 &&

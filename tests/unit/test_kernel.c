@@ -175,6 +175,44 @@ static void test_kconfig_missing(void **state)
  * the file, line and option, when the value leaves the kernel tree; lkp's
  * defaults (a key the build makes in certs/, empty lists) pass.
  */
+/* one config's compiler, "" when it names none */
+static void check_compiler(const char *dotconfig, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(kconfig_compiler(dotconfig, &sb), *want != 0);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void test_kconfig_compiler(void **state)
+{
+	(void)state;
+	/* what the kernel cache's small builds and Debian's kernel say */
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14+deb12u1) 12.2.0\"\n"
+		       "CONFIG_CC_IS_GCC=y\nCONFIG_GCC_VERSION=120200\n", "gcc-12");
+	check_compiler("CONFIG_X=y\nCONFIG_CC_VERSION_TEXT=\"gcc-12 (Debian 12.2.0-14) 12.2.0\"\n", "gcc-12");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"x86_64-linux-gnu-gcc-13 (Ubuntu 13.2.0-4ubuntu3) 13.2.0\"\n",
+		       "gcc-13");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"gcc (GCC) 9.4.0\"", "gcc-9");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"Debian clang version 16.0.6 (15)\"\n"
+		       "CONFIG_CC_IS_CLANG=y\nCONFIG_CLANG_VERSION=160006\n", "clang-16");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"clang version 18.1.8 (Fedora 18.1.8-1.fc40)\"\n", "clang-18");
+	/* the text first: the numbers are only a kernel's before 5.8 */
+	check_compiler("CONFIG_GCC_VERSION=110000\nCONFIG_CC_VERSION_TEXT=\"gcc (GCC) 12.1.0\"\n", "gcc-12");
+	check_compiler("CONFIG_GCC_VERSION=80300\n", "gcc-8");
+	check_compiler("CONFIG_GCC_VERSION=0\nCONFIG_CLANG_VERSION=110001\n", "clang-11");
+	/* odd or missing texts */
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"icx 2024.0\"\nCONFIG_GCC_VERSION=0\n", "");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"gcc (GCC) unknown\"\n", "");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"clang version x\"\nCONFIG_GCC_VERSION=120200\n", "gcc-12");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"\"\n", "");
+	check_compiler("CONFIG_CC_VERSION_TEXT=\"\n", "");
+	check_compiler("CONFIG_CC_VERSION_TEXT=gcc\n", "");
+	check_compiler("# CONFIG_CC_VERSION_TEXT is not set\n", "");
+	check_compiler("CONFIG_64BIT=y\n", "");
+	check_compiler("", "");
+}
+
 static void test_kconfig_host_files(void **state)
 {
 	static const struct { const char *line, *why; } cases[] = {
@@ -277,6 +315,42 @@ static void test_kernel_image_load(void **state)
 	assert_string_equal(img.release, "6.1.192");
 	assert_string_equal(img.commit, "6.1.192");
 	assert_null(img.kconfig);
+	assert_null(img.compiler);
+	kernel_image_release(&img);
+	/* a distribution's /boot: config-R beside vmlinuz-R names its compiler */
+	const char *clang = "CONFIG_CC_VERSION_TEXT=\"Debian clang version 16.0.6 (15)\"\n";
+	const char *gcc = "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n";
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/vmlinuz-6.1.192", d);
+	assert_int_equal(write_file_atomic(p.buf, buf, sizeof(buf)), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/config-6.1.192", d);
+	assert_int_equal(write_file_atomic(p.buf, clang, strlen(clang)), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/vmlinuz-6.1.192", d);
+	assert_int_equal(kernel_image_load(p.buf, &img), 0);
+	assert_string_equal(img.compiler, "clang-16");
+	kernel_image_release(&img);
+	/* a build tree: its .config */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/obj/arch/x86/boot", d);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/bzImage");
+	assert_int_equal(write_file_atomic(p.buf, buf, sizeof(buf)), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/obj/.config", d);
+	assert_int_equal(write_file_atomic(p.buf, gcc, strlen(gcc)), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/obj/arch/x86/boot/bzImage", d);
+	assert_int_equal(kernel_image_load(p.buf, &img), 0);
+	assert_string_equal(img.compiler, "gcc-12");
+	kernel_image_release(&img);
+	/* a plain bzImage is not the cache's: config-R beside it is no
+	 * bzImage's config but a vmlinuz-R's */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/bzImage", d);
+	assert_int_equal(kernel_image_load(p.buf, &img), 0);
+	assert_null(img.compiler);
 	kernel_image_release(&img);
 	/* one of the cache: its info file names commit and config */
 	strbuf_reset(&p);
@@ -288,7 +362,17 @@ static void test_kernel_image_load(void **state)
 	assert_string_equal(img.kconfig, "x86_64-tiny");
 	assert_true(img.build_seconds == 12.5);
 	assert_non_null(strstr(img.bzimage, "/bzImage"));
+	assert_null(img.compiler);      /* no config in the dir yet */
 	kernel_image_release(&img);
+	/* the cache's image dir keeps the build's final .config as "config" */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/config", d);
+	assert_int_equal(write_file_atomic(p.buf, gcc, strlen(gcc)), 0);
+	assert_int_equal(kernel_image_load(d, &img), 0);
+	assert_string_equal(img.compiler, "gcc-12");
+	kernel_image_release(&img);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/info", d);
 	/* not a kernel, no file */
 	struct stderr_capture cap;
 	capture_start(&cap);
@@ -1341,6 +1425,7 @@ int main(void)
 		cmocka_unit_test(test_kconfig_small),
 		cmocka_unit_test(test_kconfig_hash),
 		cmocka_unit_test(test_kconfig_missing),
+		cmocka_unit_test(test_kconfig_compiler),
 		cmocka_unit_test(test_kconfig_host_files),
 		cmocka_unit_test(test_bzimage_version),
 		cmocka_unit_test(test_kernel_image_load),
