@@ -32,13 +32,24 @@
  * The endpoints again, fresh runs at the end, against their runs at the
  * start: a machine whose noise moved meanwhile (another job started)
  * made the verdicts in between against references that no longer hold.
- * Within the budget only; the report says what was found.
+ * Within the budget only; the report says what was found.  A bisect
+ * that ran nothing (every verdict from runs in the result tree, a
+ * watch's or an earlier bisect's) had no "meanwhile": its runs were
+ * checked by the bisect that made them, and fresh ones would be the
+ * only runs it makes.
  */
 static void recheck_endpoints(struct bisect *b)
 {
 	int n = b->p.ref_min_runs;
 	struct commit_samples *g, *bd;
 
+	if (!b->runs_made) {
+		if (!b->o->no_progress)
+			fprintf(stderr, "perfbot: every run counted was in the result tree already: "
+				"the endpoints are not run again\n");
+		b->stop = BISECT_GO_ON;
+		return;
+	}
 	if (!b->start_good || !bisect_afford(b, 2 * n) ||
 	    bisect_measure_sides(b, (const struct bisect_side[]){ { WT_GOOD, b->o->good, n },
 							  { WT_BAD, b->o->bad, n } }, 2, NULL)) {

@@ -20,6 +20,17 @@
  * reads the log, rebuilds git's bisect state from the verdicts, counts
  * the runs already in the tree (reusing them) and carries on.
  *
+ * A new bisect reuses the runs in the tree as well: a watch's runs of
+ * the range's ends, an earlier bisect's of the same job (the result path
+ * is the job, the machine, the config and the commit; a kernel bisect
+ * also checks each run's kernel image, measure.c).  Each reused commit
+ * is said on stderr ("reusing N runs of <commit> from <root>").  A
+ * verdict counts the fewest runs found, in run order, that give one (as
+ * if measured now), so a confirmation finds its fresh runs among the
+ * later ones; and when nothing had to run at all, the endpoints are not
+ * measured again at the end (their noise check is for runs made
+ * meanwhile).
+ *
  * Worktrees (under "<state>.d/"): "good" and "bad" hold the endpoints,
  * built once, so that extra reference runs never rebuild; "step" is where
  * git bisect checks out the commit under test.  The user's checkout and

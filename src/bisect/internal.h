@@ -60,6 +60,8 @@ struct bisect {
 	struct strbuf why;           /* why the commit being measured cannot be */
 	bool metric_checked;         /* a complete run had --metric (bisect_check_metric) */
 	bool confirming;             /* the final pair is re-measured (the console says so) */
+	int runs_made;               /* runs this invocation started (not those it
+	                              * found in the result tree) */
 	struct strbuf skips;         /* "sha reason\n" of skipped commits */
 	struct strbuf said;          /* run_job's warnings said (run_opts.said) */
 	struct strbuf range_buf;     /* git rev-list --reverse good..bad */
@@ -82,8 +84,16 @@ int bisect_rev_parse(struct bisect *b, const char *rev, char **sha);
 int bisect_check_repo(struct bisect *b);
 /* sha's subject line into out. */
 void bisect_subject_of(struct bisect *b, const char *sha, struct strbuf *out);
-/* Samples of the metric for sha from the result tree (complete runs),
- * read again with reload. */
+/*
+ * Samples of the metric for sha from the result tree (complete runs),
+ * read again with reload.  Runs already there (a watch's, an earlier
+ * bisect's of the same job) count as this bisect's own: the result path
+ * is the job, the machine (a kernel's VM as its tbox_group), the config
+ * and the commit.  A kernel bisect also leaves out the runs that booted
+ * another build than its own (bisect_kernel_run_is_ours).  The first
+ * look at sha says on stderr (unless no_progress) how many runs it
+ * reuses, and from where, and how many it left out.
+ */
 struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool reload);
 /* Prepare worktree w at sha and build it, unless already built there:
  * 0, 1 when it does not build (b->why says why), -1. */

@@ -3,6 +3,7 @@
  */
 #include "bisect/kernel.h"
 #include "bisect/driver.h"
+#include "kernel/kconfig.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_writer.h"
@@ -60,7 +61,18 @@ int bisect_kernel_prepare(struct bisect_kernel *k, const char *sha, struct strbu
 
 int bisect_kernel_init(struct bisect_kernel *k, struct job *job, const char *bad, struct strbuf *why)
 {
+	struct kconfig kc;
+	struct strbuf id = STRBUF_INIT;
+
 	k->job = job;
+	if (kconfig_init(&kc, k->config) < 0) {
+		kconfig_release(&kc);
+		return -1;
+	}
+	kconfig_id(&kc, &id);
+	kconfig_release(&kc);
+	free(k->config_id);
+	k->config_id = strbuf_detach(&id, NULL);
 	int r = bisect_kernel_prepare(k, bad, why);
 	if (r > 0)
 		return error("the bad endpoint does not build (%s): nothing can be bisected", why->buf);
@@ -73,6 +85,51 @@ void bisect_kernel_release(struct bisect_kernel *k)
 		kernel_vm_release(&k->vm);
 	k->vm_ready = false;
 	kernel_image_release(&k->img);
+	free(k->config_id);
+	k->config_id = NULL;
+}
+
+bool bisect_kernel_run_is_ours(const struct bisect_kernel *k, const char *run_dir, const char *sha,
+			       struct strbuf *other)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	const char *v = NULL;
+	size_t len = 0;
+	bool ours = false;
+
+	path_join(&path, run_dir, "job.yaml");
+	if (file_exists(path.buf) && read_file(&text, path.buf) == 0) {
+		/* kernel: "/var/cache/perfbot/kernel/images/<sha>-<cfg>/bzImage" */
+		const char *p = strstr(text.buf, "\nkernel: ");
+		if (p) {
+			v = p + strlen("\nkernel: ");
+			len = strcspn(v, "\n");
+			if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
+				v++;
+				len -= 2;
+			}
+		}
+	}
+	if (v && k->config_id) {
+		/* the image dir: the part before the last slash, after the one before */
+		const char *end = v + len, *slash = end;
+		while (slash > v && slash[-1] != '/')
+			slash--;
+		end = slash > v ? slash - 1 : v;
+		const char *dir = end;
+		while (dir > v && dir[-1] != '/')
+			dir--;
+		strbuf_addf(&want, "%s-%s", sha, k->config_id);
+		ours = (size_t)(end - dir) == want.len && !memcmp(dir, want.buf, want.len);
+		if (!ours)
+			strbuf_add(other, dir, (size_t)(end - dir));
+	} else if (!v) {
+		strbuf_addstr(other, "no kernel");
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	return ours;
 }
 
 void bisect_kernel_json(const struct bisect_opts *o, enum qemu_accel accel, struct json_writer *jw)

@@ -41,6 +41,9 @@ struct bisect_kernel {
 	struct kernel_image img;     /* the last commit built */
 	struct kernel_vm vm;         /* its runs */
 	bool vm_ready;
+	char *config_id;             /* kconfig_id of config ("x86_64-small-a9451ce0"):
+	                              * its builds' image dirs end in it; set by
+	                              * bisect_kernel_init */
 };
 
 /* k's tree, config, VM options and command from m (borrowed: m outlives
@@ -49,7 +52,8 @@ struct bisect_measure;
 void bisect_kernel_setup(struct bisect_kernel *k, const struct bisect_measure *m, int verbose,
 			 volatile sig_atomic_t *stop);
 /* Build bad and give job its keys: 0, or -1 after error() (the bad
- * endpoint does not build: the message says why). */
+ * endpoint does not build, an unreadable --config: the message says
+ * why). */
 int bisect_kernel_init(struct bisect_kernel *k, struct job *job, const char *bad, struct strbuf *why);
 /* Build sha and set k->vm.backend up for its runs.  0; 1 when sha does
  * not build (why: the first error); -1 after error(). */
@@ -65,6 +69,20 @@ void bisect_kernel_release(struct bisect_kernel *k);
 struct bisect_opts;
 struct json_writer;
 void bisect_kernel_json(const struct bisect_opts *o, enum qemu_accel accel, struct json_writer *jw);
+
+/*
+ * Whether the run in run_dir (a run dir of sha's result root) booted the
+ * kernel this bisect boots for sha: its job.yaml's `kernel:` is in an
+ * image dir "<sha>-<k->config_id>" of a kernel cache (false before
+ * bisect_kernel_init).  The result path
+ * names the config only by its name ("x86_64-small"), so a run of an
+ * earlier fragment, or of a --config file of the same name, files under
+ * the same path; its kernel differs, and its runs measure that kernel.
+ * The kernel the run had goes into other (the image dir's name, or "no
+ * kernel") when it is not this one.
+ */
+bool bisect_kernel_run_is_ours(const struct bisect_kernel *k, const char *run_dir, const char *sha,
+			       struct strbuf *other);
 
 /* The "reason:" of the last incomplete run under result_root, appended
  * to why ("kernel panic: Fatal exception"); 0 when found, -1 when none. */

@@ -99,12 +99,44 @@ void bisect_subject_of(struct bisect *b, const char *sha, struct strbuf *out)
 	make_printable(out->buf + at, out->len - at, false);
 }
 
-/* Samples of the metric for sha from the result tree (complete runs). */
+/*
+ * Whether matrix column col is a run of this bisect's own kernel build:
+ * always for user space (the result path is all there is to compare);
+ * a kernel run's dir is <rr>/<N>, N from the column's stats source.
+ */
+static bool column_is_ours(struct bisect *b, const struct matrix *mx, int col, const char *rr,
+			   const char *sha, struct strbuf *other)
+{
+	const char *src = col < mx->nr_sources ? mx->sources[col] : NULL;
+	struct strbuf dir = STRBUF_INIT;
+	bool ours;
+
+	if (!b->o->m.kernel_tree || b->lab)
+		return true;
+	if (!src) {
+		strbuf_addstr(other, "no run dir");
+		return false;
+	}
+	/* ".../<N>/stats.json": the run dir is N under today's result root,
+	 * wherever the tree was when the matrix was written */
+	const char *end = strrchr(src, '/'), *start = end;
+	while (start && start > src && start[-1] != '/')
+		start--;
+	strbuf_addstr(&dir, rr);
+	if (end && end > start)
+		strbuf_addf(&dir, "/%.*s", (int)(end - start), start);
+	ours = end && end > start && bisect_kernel_run_is_ours(&b->k, dir.buf, sha, other);
+	strbuf_release(&dir);
+	return ours;
+}
+
 struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool reload)
 {
 	struct commit_samples *c = NULL;
-	struct strbuf rr = STRBUF_INIT;
+	struct strbuf rr = STRBUF_INIT, other = STRBUF_INIT;
 	struct matrix mx;
+	bool first = false;
+	int left_out = 0;
 
 	for (int i = 0; i < b->nr_cs; i++)
 		if (!strcmp(b->cs[i].sha, sha))
@@ -116,6 +148,7 @@ struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool
 		c = &b->cs[b->nr_cs++];
 		c->sha = xstrdup(sha);
 		c->s = (struct sample_set)SAMPLE_SET_INIT;
+		first = true;
 	}
 	sample_set_release(&c->s);
 	matrix_init(&mx);
@@ -124,17 +157,32 @@ struct commit_samples *bisect_samples_of(struct bisect *b, const char *sha, bool
 		struct strbuf mpath = STRBUF_INIT;
 		path_join(&mpath, rr.buf, "matrix.json");
 		if (file_exists(mpath.buf) && matrix_load(&mx, rr.buf) == 0) {
-			double *v = xmalloc(sizeof(double) * ((size_t)mx.ncols + 1));
-			int n = matrix_complete_values(&mx, b->o->metric, v);
+			int m = matrix_find(&mx, b->o->metric);
+			int inc = matrix_find(&mx, "last_state.is_incomplete_run");
 
-			for (int r = 0; r < n; r++)
-				sample_set_add(&c->s, v[r]);
-			free(v);
+			/* matrix_complete_values, run by run */
+			for (int col = 0; m >= 0 && col < mx.ncols; col++) {
+				if (inc >= 0 && mx.m[inc].v[col] == 1)
+					continue;
+				/* other: the first build left out, for the message */
+				size_t had = other.len;
+				if (column_is_ours(b, &mx, col, rr.buf, sha, &other))
+					sample_set_add(&c->s, mx.m[m].v[col]);
+				else if (left_out++)
+					strbuf_setlen(&other, had);
+			}
 		}
 		strbuf_release(&mpath);
 	}
+	if (first && !b->o->no_progress && c->s.nr)
+		fprintf(stderr, "perfbot: reusing %d run%s of %.12s from %s\n", c->s.nr,
+			c->s.nr == 1 ? "" : "s", sha, rr.buf);
+	if (first && !b->o->no_progress && left_out)
+		fprintf(stderr, "perfbot: %d run%s of %.12s in %s booted another build of it (%s): "
+			"not reused\n", left_out, left_out == 1 ? "" : "s", sha, rr.buf, other.buf);
 	matrix_release(&mx);
 	strbuf_release(&rr);
+	strbuf_release(&other);
 	return c;
 }
 
@@ -248,6 +296,8 @@ static int measure_in_lab(struct bisect *b, const char *sha, int n)
 	before = bisect_samples_of(b, sha, false)->s.nr;
 	if (got == 0)
 		got = lab_remote_run(b->lab, &j, n, rr.buf, b->o->stop);
+	if (got > 0)
+		b->runs_made += got;
 	after = bisect_samples_of(b, sha, true)->s.nr;
 	if (b->o->verbose && got >= 0)
 		fprintf(stderr, "perfbot: %.12s: %d run%s from the lab\n", sha, got, got == 1 ? "" : "s");
@@ -303,6 +353,7 @@ int bisect_measure(struct bisect *b, int w, const char *sha, int n)
 	ro.label = label.buf;
 	ro.backend = b->o->m.kernel_tree ? &b->k.vm.backend : NULL;
 	int before = bisect_samples_of(b, sha, false)->s.nr;
+	b->runs_made += n;
 	r = run_job(&ro, &res);
 	if (res.united && !b->o->no_index)
 		store_index_result_root(b->o->db, res.result_root);

@@ -37,7 +37,7 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 	struct sample_set *runs = xcalloc((size_t)b->nr_d + 2, sizeof(*runs));
 	int ret;
 
-	for (;;) {
+	for (bool found = true;; found = false) {
 		struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT, lo, hi;
 		struct commit_samples *c = bisect_samples_of(b, sha, false);
 		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
@@ -48,6 +48,20 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		if (!bisect_positions(b, sha, sha, pt, runs, &trend))
 			tr = NULL;
 		int want = bisect_runs_wanted(&step, &good, &bad, &lo, &hi, tr, p, &more);
+		/*
+		 * Runs found in the result tree (a watch's, an earlier
+		 * bisect's): the verdict counts the fewest of them, in run
+		 * order, that give one, as if they had just been measured; the
+		 * later ones stay uncounted, fresh runs for a confirmation.
+		 */
+		for (int k = 1; found && !want && k < step.nr; k++) {
+			struct sample_set first = { step.v, k, 0 };
+			struct bisect_runs m;
+			if (!bisect_runs_wanted(&first, &good, &bad, &lo, &hi, tr, p, &m)) {
+				step.nr = k;
+				break;
+			}
+		}
 		enum bisect_verdict v = want ? BISECT_UNKNOWN : old != BISECT_UNKNOWN ?
 			bisect_confirm_verdict(old, &step, &good, &bad, &lo, &hi, tr, p) :
 			bisect_classify(&step, &good, &bad, &lo, &hi, tr, p);
@@ -64,7 +78,7 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		sample_set_release(&good);
 		sample_set_release(&bad);
 		if (!want) {
-			*used = c->s.nr;
+			*used = from + step.nr;
 			ret = v;
 			break;
 		}

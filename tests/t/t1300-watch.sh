@@ -67,6 +67,13 @@ test_expect_success '--once: tests the grid and the tags, finds, bisects and rep
 	grep "^detect mytest.throughput: 6 tested commits, 1 change, 1 regression$" out &&
 	grep "^bisect mytest.throughput -1[0-9].[0-9]% (segment means, detect) between v1.1 and v1.2, and it.s still low as of v1.3: .*, 2 untested commits$" out &&
 	grep "^bisect: first bad commit $c8 (\"mm/demo: take the slow path\")$" out &&
+	# the watch hands its runs of the range s ends to the bisect: found
+	# in the result tree, not run again
+	range=$(sed -n "s/^bisect mytest.throughput .*: \([0-9a-f]*\.\.[0-9a-f]*\), 2 untested commits$/\1/p" out) &&
+	test "${range%..*}" = "$(git -C repo rev-parse --short=12 v1.1)" &&
+	for sha in ${range%..*} ${range#*..}; do
+		grep "^perfbot: reusing 2 runs of $sha from $(pwd -P)/res/mytest/.*/$sha[0-9a-f]*$" err || return 1
+	done &&
 	txt=st/reports/mytest.throughput-$(echo $c8 | cut -c1-12).txt &&
 	grep "^report: $(pwd)/$txt (and .html)$" out &&
 	grep "between v1.1 and v1.2, and it.s still low as of v1.3" $txt &&
@@ -151,13 +158,18 @@ test_expect_success 'killed after the runs, before the log line: the runs are fo
 
 test_expect_success 'a store started afresh: the runs already in the result tree go into it' '
 	cd "$TRASH/1" && here &&
+	n1=$(cat counter) &&
 	perfbot watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st-fresh \
 		--result-root res --db fresh.db --once --stride 3 --tags --runs 2 \
 		-- "$TRASH/bench.sh" >out 2>&1 &&
 	cat out &&
 	grep "^\[1/[0-9]*\] .* \"commit 19\": 2 runs already in the result tree$" out &&
 	! grep "is not in the store" out &&
-	grep "^detect mytest.throughput: [0-9]* tested commits, 1 change, 1 regression$" out
+	grep "^detect mytest.throughput: [0-9]* tested commits, 1 change, 1 regression$" out &&
+	# its bisect, started afresh, finds every run it needs in the tree
+	test "$(cat counter)" = "$n1" &&
+	grep "^perfbot: every run counted was in the result tree already: the endpoints are not run again$" out &&
+	grep "^bisect: first bad commit $(sha_of "mm/demo") " out
 '
 
 test_expect_success 'a mail command that fails: the mail stays pending, sent by the next pass' '

@@ -2,6 +2,7 @@
  * header, cpio archives, static-ELF checks, QEMU's command line, the
  * serial-log verdicts, the guest's /init, build-log reasons. */
 #include "test_helpers.h"
+#include "bisect/kernel.h"
 #include "bisect/log.h"
 #include "job/job.h"
 #include "kernel/build.h"
@@ -769,6 +770,65 @@ static void test_vm_opts_args(void **state)
 }
 
 /* A kernel bisect's log keeps its VM, so that --resume boots the same */
+/* a run dir whose job.yaml has the line kernel (none when NULL) */
+static void write_run(const char *dir, const char *kernel)
+{
+	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	strbuf_addf(&p, "%s/job.yaml", dir);
+	strbuf_addstr(&text, "---\ntestcase: mytest\n");
+	if (kernel)
+		strbuf_addf(&text, "kernel: %s\n", kernel);
+	strbuf_addstr(&text, "compiler: gcc-12\n");
+	assert_int_equal(write_file_atomic(p.buf, text.buf, text.len), 0);
+	strbuf_release(&p);
+	strbuf_release(&text);
+}
+
+static void test_bisect_kernel_run_is_ours(void **state)
+{
+	char *d = test_tmpdir("kernel");
+	struct bisect_kernel k;
+	struct strbuf run = STRBUF_INIT, other = STRBUF_INIT;
+	const char *sha = "0d34e68345d88671f80238c0cf665995dc9324eb";
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	strbuf_addf(&run, "%s/0", d);
+	write_run(run.buf, "\"/var/cache/perfbot/kernel/images/0d34e68345d88671f80238c0cf665995dc9324eb-x86_64-small-a9451ce0/bzImage\"");
+	/* before bisect_kernel_init: no build to compare with */
+	assert_false(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	k.config_id = strdup("x86_64-small-a9451ce0");
+	assert_non_null(k.config_id);
+	strbuf_reset(&other);
+	assert_true(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	assert_string_equal(other.buf, "");
+	/* another cache dir, the same build; unquoted */
+	write_run(run.buf, "/root/.cache/perfbot/kernel/images/0d34e68345d88671f80238c0cf665995dc9324eb-x86_64-small-a9451ce0/bzImage");
+	assert_true(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	/* the config's name, another fragment; another commit's image */
+	write_run(run.buf, "/c/images/0d34e68345d88671f80238c0cf665995dc9324eb-x86_64-small-0badf00d/bzImage");
+	assert_false(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	assert_string_equal(other.buf, "0d34e68345d88671f80238c0cf665995dc9324eb-x86_64-small-0badf00d");
+	write_run(run.buf, "/c/images/6d8c7642d32705bb23ad5561504ca9e2db98c9e5-x86_64-small-a9451ce0/bzImage");
+	assert_false(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	/* a foreign bzImage, a run with no kernel, no job.yaml at all */
+	write_run(run.buf, "/boot/vmlinuz-6.1.0-57-amd64");
+	assert_false(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	write_run(run.buf, NULL);
+	strbuf_reset(&other);
+	assert_false(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	assert_string_equal(other.buf, "no kernel");
+	strbuf_reset(&run);
+	strbuf_addf(&run, "%s/missing", d);
+	assert_false(bisect_kernel_run_is_ours(&k, run.buf, sha, &other));
+	bisect_kernel_release(&k);
+	assert_null(k.config_id);
+	strbuf_release(&run);
+	strbuf_release(&other);
+	test_rm_rf(d);
+	free(d);
+}
+
 static void test_bisect_log_vm(void **state)
 {
 	struct bisect_opts o, back;
@@ -1446,6 +1506,7 @@ int main(void)
 		cmocka_unit_test(test_vm_opt),
 		cmocka_unit_test(test_vm_opts_args),
 		cmocka_unit_test(test_bisect_log_vm),
+		cmocka_unit_test(test_bisect_kernel_run_is_ours),
 		cmocka_unit_test(test_initramfs_build),
 		cmocka_unit_test(test_build_log_reason),
 		cmocka_unit_test(test_cache_dir),
