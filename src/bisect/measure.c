@@ -241,9 +241,21 @@ int bisect_prepare(struct bisect *b, int w, const char *sha)
 	struct checkout *c = &b->wt[w];
 
 	/* kernels build in the kernel cache: the endpoints need no worktree,
-	 * the step's is git bisect's */
+	 * the step's is git bisect's, without files (git bisect start
+	 * --no-checkout: a kernel tree's 75,000 files took minutes to check
+	 * out and to remove) */
 	if (b->o->m.kernel_tree && w != WT_STEP)
 		return prepare_kernel(b, sha);
+	if (b->o->m.kernel_tree) {
+		struct strbuf path = STRBUF_INIT;
+		path_join(&path, b->dir.buf, bisect_wt_name[w]);
+		int r = is_dir(path.buf) ? 0 : bisect_git(b, b->o->repo, NULL, "worktree", "add",
+							 "--no-checkout", "--detach", path.buf, sha, NULL);
+		if (r)
+			error("%s: cannot add a worktree at %s for git bisect", b->o->repo, path.buf);
+		strbuf_release(&path);
+		return r ? -1 : prepare_kernel(b, sha);
+	}
 
 	if (!c->path) {
 		struct strbuf path = STRBUF_INIT;

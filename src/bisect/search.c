@@ -124,7 +124,9 @@ static enum git_state parse_git(struct bisect *b, const char *out, char **sha)
 		return GIT_AMBIGUOUS;
 	struct strbuf head = STRBUF_INIT, path = STRBUF_INIT;
 	path_join(&path, b->dir.buf, bisect_wt_name[WT_STEP]);
-	if (bisect_git(b, path.buf, &head, "rev-parse", "HEAD", NULL, NULL) != 0) {
+	/* a kernel bisect's git bisect checks nothing out (measure.c) */
+	if (bisect_git(b, path.buf, &head, "rev-parse", b->o->m.kernel_tree ? "BISECT_HEAD" : "HEAD",
+		       NULL, NULL) != 0) {
 		strbuf_release(&head);
 		strbuf_release(&path);
 		return GIT_ERROR;
@@ -177,7 +179,9 @@ static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *ou
 		goto out;
 	bisect_git(b, path.buf, NULL, "bisect", "reset", NULL, NULL);
 	strbuf_reset(out);
-	if (bisect_git(b, path.buf, out, "bisect", "start", b->o->bad, b->o->good, NULL) != 0) {
+	if ((b->o->m.kernel_tree ?
+	     bisect_git(b, path.buf, out, "bisect", "start", "--no-checkout", b->o->bad, b->o->good, NULL) :
+	     bisect_git(b, path.buf, out, "bisect", "start", b->o->bad, b->o->good, NULL)) != 0) {
 		error("git bisect start failed: %s", out->buf);
 		goto out;
 	}
