@@ -7,6 +7,15 @@
  * benchmark's own, time.*, the monitors') must stay those of the
  * program as it runs.  The count is exact where the clock is not: on a
  * loaded machine the same code gives the same count, run after run.
+ *
+ * Exact, not nearly: what cachegrind counts depends on the size of the
+ * environment (the dynamic loader and a shell walk every byte of it; the
+ * stack starts lower by as much), never on ASLR (valgrind lays out the
+ * client's memory itself, the same every time: no `setarch -R` needed).
+ * The one entry that changes from run to run of a commit is
+ * PERFBOT_RUN_DIR, ".run-K.<pid>": run 10 counted 14 instructions more
+ * than run 9 of a shell loop.  The count gets it padded with '/' to a
+ * fixed length, the same directory by another spelling.
  */
 #include "parse/cachegrind.h"
 #include "run/run_impl.h"
@@ -14,18 +23,47 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/run_command.h"
+#include "util/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 /* A count takes this many times the job's timeout at most (none: none). */
 #define ICOUNT_SLOWDOWN 50
 
+/* The length of PERFBOT_RUN_DIR's last part, '/'s added: ".run-" and
+ * two numbers of up to 20 digits fit. */
+#define ICOUNT_RUN_NAME_WIDTH 48
+
+/*
+ * env with PERFBOT_RUN_DIR=dir padded (see above) in padded: a copy of
+ * env's pointers (yours to free, the strings env's but the one).
+ */
+static char **pad_run_dir(char *const *env, const char *dir, struct strbuf *padded)
+{
+	const char *slash = strrchr(dir, '/');
+	size_t n = 0, width = (slash ? (size_t)(slash - dir) : 0) + 1 + ICOUNT_RUN_NAME_WIDTH;
+	char **out;
+
+	while (env && env[n])
+		n++;
+	out = xcalloc(n + 1, sizeof(*out));
+	strbuf_addf(padded, "PERFBOT_RUN_DIR=%s", dir);
+	while (padded->len < strlen("PERFBOT_RUN_DIR=") + width)
+		strbuf_addch(padded, '/');
+	for (size_t i = 0; i < n; i++)
+		out[i] = strncmp(env[i], "PERFBOT_RUN_DIR=", 16) ? env[i] : padded->buf;
+	return out;
+}
+
 int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env,
 			   const char *cwd)
 {
 	const struct job_desc *d = rc->desc;
 	struct strbuf sub = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf run_dir = STRBUF_INIT;
+	char **cenv = pad_run_dir(env, dir, &run_dir);
 	struct argv_list av = ARGV_LIST_INIT;
 	struct child_process cp;
 	const char *why = NULL;
@@ -60,7 +98,7 @@ int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env
 	path_join(&err, sub.buf, "stderr");
 	child_process_init(&cp);
 	cp.argv = av.v;
-	cp.env = env;
+	cp.env = cenv;
 	cp.dir = cwd;
 	cp.out_path = out.buf;
 	cp.err_path = err.buf;
@@ -98,6 +136,8 @@ out:
 	if (ret && why)
 		run_phase(rc, "count of instructions failed: %s", why);
 	argv_list_release(&av);
+	free(cenv);
+	strbuf_release(&run_dir);
 	strbuf_release(&sub);
 	strbuf_release(&out);
 	strbuf_release(&err);

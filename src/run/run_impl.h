@@ -61,7 +61,8 @@ void run_check_monitors(struct job_desc *d, const struct perf_caps *caps, const 
 /* icount.c */
 /*
  * `measure: instructions`: run the benchmark again, as run_once did (env,
- * cwd), under valgrind's cachegrind with --trace-children, its files kept
+ * PERFBOT_RUN_DIR padded with '/' to a length fixed by the result root,
+ * since the count follows the environment's size; cwd), under valgrind's cachegrind with --trace-children, its files kept
  * in "<dir>/cachegrind/" (cachegrind.out.<pid>, valgrind.log.<pid>, the
  * benchmark's stdout and stderr), and set rc->instructions to the sum of
  * their Ir.  0 counted; 1 when the count failed (valgrind or the
