@@ -16,8 +16,10 @@
 # exit 6 (no answer to trust, the busy-machine message), nothing (exit
 # 4: "nothing to bisect", a miss), other exit codes; and the tally.
 #
-# The busy half runs stress-ng --cpu 4 for its whole length: it loads the
-# machine, so run it when nothing else needs the CPUs.  The issue's
+# With --load both the two take turns, a quiet try then a busy one, so
+# that a run cut short has as many of each.  A busy try runs beside
+# stress-ng --cpu 4: it loads the machine, so run it when nothing else
+# needs the CPUs.  The issue's
 # target: under load, 10 of 10 tries right or exit 6, never WRONG or
 # nothing; the noise within 2x of the quiet machine's.
 #
@@ -109,35 +111,62 @@ print("%.2f%% of %d runs" % (100 * statistics.stdev(v) / statistics.mean(v), len
 EOP
 }
 
-fail=0
-for load in $loads; do
-	if [ "$load" = busy ]; then
+# stress-ng --cpu 4 while busy, none while quiet
+load_on() {
+	if [ "$1" = busy ] && [ -z "$stress" ]; then
 		stress-ng --cpu 4 --timeout 0 >/dev/null 2>&1 & stress=$!
 		sleep 2
+	elif [ "$1" = quiet ] && [ -n "$stress" ]; then
+		kill "$stress"; wait "$stress" 2>/dev/null || true; stress=
 	fi
+}
+
+echo "bench/busy.sh at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'):" \
+	"$TRIES tries, $COMMITS commits, +$SHIFT%, $METRIC"
+for load in $loads; do
+	load_on "$load"
 	make_repo "$T/noise-repo-$load" 0 >/dev/null
-	echo "$load ($(cut -d" " -f1-3 /proc/loadavg)): noise of $METRIC: $(noise "$T/noise-repo-$load" "$load")"
-	right=0 wrong=0 six=0 nothing=0 other=0 t=1
-	while [ $t -le "$TRIES" ]; do
+	echo "$load (load average $(cut -d" " -f1-3 /proc/loadavg)): noise of $METRIC: $(noise "$T/noise-repo-$load" "$load")"
+	eval "right_$load=0 wrong_$load=0 six_$load=0 nothing_$load=0 other_$load=0 secs_$load=0"
+done
+# the loads take turns, try after try: a run cut short still has both
+t=1
+while [ $t -le "$TRIES" ]; do
+	for load in $loads; do
+		load_on "$load"
 		r="$T/$load-$t"
 		want_i=$(make_repo "$r" "$t")
 		want=$(git -C "$r" log --format=%H --grep="^commit $want_i\$" bad)
-		s=$(date +%s)
+		s=$(date +%s) la=$(cut -d" " -f1 /proc/loadavg)
 		rc=0
 		"$PERFBOT" bisect --repo "$r" --good good --bad bad --job "$T/job.yaml" \
 			--metric "$METRIC" --state "$r.st" --result-root "$r.res" --no-index -q \
 			-- "$T/loop" >"$r.out" 2>"$r.err" || rc=$?
-		if [ $rc = 0 ] && grep -q "^first bad commit: $want" "$r.out"; then what=right; right=$((right + 1))
-		elif [ $rc = 0 ]; then what=WRONG; wrong=$((wrong + 1))
-		elif [ $rc = 6 ]; then what="exit 6"; six=$((six + 1))
-		elif [ $rc = 4 ]; then what=nothing; nothing=$((nothing + 1))
-		else what="exit $rc"; other=$((other + 1))
+		why=
+		if [ $rc = 0 ] && grep -q "^first bad commit: $want" "$r.out"; then what=right
+		elif [ $rc = 0 ]; then what=wrong
+		elif [ $rc = 6 ]; then what=six
+			# which no answer, and what the machine was doing
+			why=$(grep -m1 "^no answer: " "$r.out" | cut -c12-100)
+			m=$(grep -m1 "^the machine: " "$r.out" | cut -c14-90)
+			[ -z "$m" ] || why="$why; $m"
+		elif [ $rc = 4 ]; then what=nothing
+		else what=other
 		fi
-		echo "  $load try $t: $COMMITS commits, planted at $want_i: $what ($(($(date +%s) - s)) s)"
-		t=$((t + 1))
+		took=$(($(date +%s) - s))
+		eval "${what}_$load=\$((${what}_$load + 1)) secs_$load=\$((secs_$load + took))"
+		case $what in six) what="exit 6: $why" ;; other) what="exit $rc" ;;
+		wrong) what=WRONG ;; nothing) what="nothing to bisect" ;; esac
+		echo "  $load try $t: planted at $want_i, load average $la: $what ($took s)"
 	done
-	echo "$load: $right right, $six exit 6, $wrong WRONG, $nothing nothing to bisect, $other other, of $TRIES"
-	[ $((wrong + nothing)) = 0 ] || fail=1
-	if [ -n "$stress" ]; then kill "$stress"; wait "$stress" 2>/dev/null || true; stress=; fi
+	t=$((t + 1))
+done
+load_on quiet
+fail=0
+for load in $loads; do
+	eval "echo \"$load: \$right_$load right, \$six_$load exit 6, \$wrong_$load WRONG,\" \
+		\"\$nothing_$load nothing to bisect, \$other_$load other, of $TRIES\" \
+		\"(mean \$((secs_$load / TRIES)) s a try)\""
+	eval "[ \$((wrong_$load + nothing_$load)) = 0 ]" || fail=1
 done
 exit $fail
