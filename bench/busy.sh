@@ -7,8 +7,9 @@
 #                    [--load quiet|busy|both] [--measure time|instructions]
 #
 # Each try makes a repository of --commits commits (default 16) whose
-# benchmark, a CPU loop sized by the checkout's VALUE, does --shift percent
-# more work (default 12) from a commit chosen by the try's seed on; then
+# benchmark, a CPU loop sized by the checkout's VALUE, runs --shift
+# percent slower (default 12) from a commit chosen by the try's seed on;
+# then
 # `perfbot bisect --metric mytest.ops_per_sec` (or mytest.instructions
 # with --measure instructions) runs on it.  Per load it prints: the
 # noise of --runs runs (default 10) of one commit (stddev/mean), then
@@ -55,7 +56,10 @@ stress=
 cleanup() { [ -z "$stress" ] || kill "$stress" 2>/dev/null || true; rm -rf "$T"; }
 trap cleanup EXIT INT TERM
 
-# The benchmark: VALUE million loop steps, timed by itself.
+# The benchmark: 100 million operations of VALUE/100 loop steps each,
+# timed by itself: VALUE 113 makes each operation 13 % longer, so
+# ops_per_sec drops by 1 - 100/113 (11.5 %; a rate of loop steps would
+# not move at all) and the instructions rise by 13 %.
 cat >"$T/loop.c" <<'EOC'
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,22 +79,23 @@ int main(void)
 		x += (unsigned long)i ^ (x >> 3);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-	printf("ops_per_sec: %.0f\n", (double)n * 1e6 / s);
+	printf("ops_per_sec: %.0f\n", 100e6 / s);
 	return 0;
 }
 EOC
 cc -O1 -o "$T/loop" "$T/loop.c"
 printf "testcase: mytest\nmeasure: %s\n" "$MEASURE" >"$T/job.yaml"
 
-# make_repo DIR SEED: COMMITS commits, VALUE 100, then 100+SHIFT from the
-# seed's commit on; prints that commit's number
+# make_repo DIR SEED: COMMITS commits, VALUE 100, then 10000/(100-SHIFT)
+# (113 for 12: the throughput SHIFT percent lower) from the seed's commit
+# on; prints that commit's number
 make_repo() {
 	bad=$((1 + $2 * 7919 % (COMMITS - 1)))
 	git init -q -b main "$1"
 	( cd "$1" && git config user.name busy && git config user.email busy@perfbot.invalid &&
 	  i=0 && v=100 &&
 	  while [ $i -lt "$COMMITS" ]; do
-		[ $i -eq $bad ] && v=$((100 + SHIFT))
+		[ $i -eq $bad ] && v=$((10000 / (100 - SHIFT)))
 		echo $v >VALUE && echo "line $i" >>LOG && git add VALUE LOG &&
 		git commit -q -m "commit $i" || exit 1
 		i=$((i + 1))
@@ -122,7 +127,7 @@ load_on() {
 }
 
 echo "bench/busy.sh at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'):" \
-	"$TRIES tries, $COMMITS commits, +$SHIFT%, $METRIC"
+	"$TRIES tries, $COMMITS commits, -$SHIFT% planted, $METRIC"
 for load in $loads; do
 	load_on "$load"
 	make_repo "$T/noise-repo-$load" 0 >/dev/null
@@ -147,7 +152,7 @@ while [ $t -le "$TRIES" ]; do
 		elif [ $rc = 0 ]; then what=wrong
 		elif [ $rc = 6 ]; then what=six
 			# which no answer, and what the machine was doing
-			why=$(grep -m1 "^no answer: " "$r.out" | cut -c12-100)
+			why=$(grep -m1 "^no answer: " "$r.out" | cut -c12-140)
 			m=$(grep -m1 "^the machine: " "$r.out" | cut -c14-90)
 			[ -z "$m" ] || why="$why; $m"
 		elif [ $rc = 4 ]; then what=nothing
