@@ -15,6 +15,13 @@
 struct job;
 struct git_commit;
 
+/*
+ * How many commits of a pass take turns at a time (A B C D A B C D ...),
+ * and so how many worktrees a watch keeps ("wt", "wt-1" ...): more would
+ * spread load over more of the line, at one checkout and build each.
+ */
+#define WATCH_TURNS 4
+
 struct watch {
 	struct watch_opts *o;
 	struct job *job;
@@ -28,7 +35,8 @@ struct watch {
 	char **pending;              /* "mail" lines in log order */
 	int nr_pending;
 	size_t alloc_pending;
-	struct checkout co;
+	/* the worktrees: the commits of a group take turns, each in its own */
+	struct checkout co[WATCH_TURNS];
 	struct bisect_kernel kernel; /* --kernel-tree: the commit built and its VM */
 	struct strbuf said;          /* run_job's warnings said (run_opts.said) */
 	char *result_base;

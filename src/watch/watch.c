@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "result/matrix.h"
 #include "run/desc.h"
+#include "run/interleave.h"
 #include "run/run.h"
 #include "stats/lkp_tables.h"
 #include "pg/url.h"
@@ -387,71 +388,108 @@ static int kernel_keys(struct watch *w, const struct git_commit *line, int n)
 }
 
 /*
- * Build and run sha, only the runs missing from the result tree.  0
- * tested, 1 recorded as failed, -1 error or stopped.
+ * A commit of the pass being measured: the commits of a group take turns
+ * (run/interleave.h), each in a worktree of its own, built once.
  */
-static int test_commit(struct watch *w, const char *sha, const char *what, int k, int nr)
+struct turn {
+	const char *sha;
+	struct strbuf what;          /* "<sha12> [tags] \"subject\"" */
+	int k, nr;                   /* [k/nr] in the pass's lines */
+	int want, have;              /* runs wanted, complete before the turns */
+	struct checkout *co;         /* NULL with a kernel tree */
+	bool done;                   /* logged (tested or failed) */
+};
+
+/*
+ * Before t's turns: its kernel or its worktree built, the runs it lacks
+ * said.  A commit with all its runs, one that does not build, and one
+ * measured in the lab (whose boxes run its runs at once: turns mean
+ * nothing there) are logged and done.  0, or -1 error or stopped.
+ */
+static int turn_begin(struct watch *w, struct turn *t)
 {
-	int want = runs_per_commit(w), have, r;
-	struct strbuf env = STRBUF_INIT, label = STRBUF_INIT;
-	struct run_opts ro;
-	struct run_result res;
+	int r;
 
 	/* a kernel's runs are filed under its VM and config: known once built */
 	if (w->o->m.kernel_tree && !w->lab) {
-		r = kernel_prepare(w, sha, k, nr);
-		if (r)
+		r = kernel_prepare(w, t->sha, t->k, t->nr);
+		if (r) {
+			t->done = true;
 			return r < 0 ? -1 : 0;
+		}
 	}
-	have = complete_runs(w, sha);
-	printf("[%d/%d] %s: ", k, nr, what);
-	if (have >= want) {
-		printf("%d runs already in the result tree\n", have);
+	t->have = complete_runs(w, t->sha);
+	printf("[%d/%d] %s: ", t->k, t->nr, t->what.buf);
+	if (t->have >= t->want) {
+		printf("%d runs already in the result tree\n", t->have);
 		fflush(stdout);
 		/* a result tree kept from an earlier watch, its store started
 		 * afresh: the runs belong in this store's history too */
 		struct strbuf rr = STRBUF_INIT;
-		if (job_result_root(w->job, w->result_base, sha, &rr) == 0)
+		if (job_result_root(w->job, w->result_base, t->sha, &rr) == 0)
 			store_index_result_root(w->store, rr.buf);
 		strbuf_release(&rr);
-		return log_append(w, "tested %s %d\n", sha, have);
+		t->done = true;
+		return log_append(w, "tested %s %d\n", t->sha, t->have);
 	}
-	printf("%d run%s%s\n", want - have, want - have == 1 ? "" : "s",
-	       have ? " more" : "");
+	printf("%d run%s%s\n", t->want - t->have, t->want - t->have == 1 ? "" : "s",
+	       t->have ? " more" : "");
 	fflush(stdout);
 #ifndef PERFBOT_NO_LAB
 	if (w->lab) {
-		int got = test_in_lab(w, sha, want - have);
+		int got = test_in_lab(w, t->sha, t->want - t->have);
 		if (got < 0)
 			return -1;
+		t->done = true;
 		if (got == 0) {
 			printf("[%d/%d] %.12s: no run came back from the lab: skipped from now on\n",
-			       k, nr, sha);
-			return log_append(w, "failed %s lab\n", sha);
+			       t->k, t->nr, t->sha);
+			return log_append(w, "failed %s lab\n", t->sha);
 		}
-		return log_append(w, "tested %s %d\n", sha, have + got);
+		return log_append(w, "tested %s %d\n", t->sha, t->have + got);
 	}
 #endif
-	r = w->o->m.kernel_tree ? 0 : checkout_prepare(&w->co, sha);
+	r = t->co ? checkout_prepare(t->co, t->sha) : 0;
 	if (r < 0)
 		return -1;
 	if (r == 1) {
 		printf("[%d/%d] %.12s: the build failed (%s/build-%.12s.log): skipped from now on\n",
-		       k, nr, sha, w->state.buf, sha);
+		       t->k, t->nr, t->sha, w->state.buf, t->sha);
 		fflush(stdout);
-		return log_append(w, "failed %s build\n", sha);
+		t->done = true;
+		return log_append(w, "failed %s build\n", t->sha);
 	}
-	strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", w->co.path);
-	char *envv[] = { w->o->m.kernel_tree ? NULL : env.buf, NULL };
-	strbuf_addf(&label, "watch [%d/%d] %.12s", k, nr, sha);
+	return 0;
+}
+
+/* One turn: one run of t's job.  0, or -1 error or stopped. */
+static int turn_run(struct watch *w, struct turn *t)
+{
+	struct strbuf env = STRBUF_INIT, label = STRBUF_INIT;
+	struct run_opts ro;
+	struct run_result res;
+	int r;
+
+	/* the VM boots the commit's kernel: another commit's ran last */
+	if (w->o->m.kernel_tree) {
+		r = kernel_prepare(w, t->sha, t->k, t->nr);
+		if (r) {
+			t->done = true;
+			return r < 0 ? -1 : 0;
+		}
+	}
+	if (t->co)
+		strbuf_addf(&env, "PERFBOT_BUILD_DIR=%s", t->co->path);
+	char *envv[] = { t->co ? env.buf : NULL, NULL };
+	strbuf_addf(&label, "watch [%d/%d] %.12s", t->k, t->nr, t->sha);
 	memset(&ro, 0, sizeof(ro));
 	ro.job = w->job;
-	ro.runs = want - have;
+	ro.runs = 1;
 	ro.result_base = w->result_base;
-	ro.commit = sha;
+	ro.commit = t->sha;
 	ro.command = w->o->m.nr_command ? w->o->m.command : NULL;
 	ro.env = envv;
-	ro.workdir = w->o->m.kernel_tree ? NULL : w->co.path;
+	ro.workdir = t->co ? t->co->path : NULL;
 	/* a kernel: each run boots it, the job runs inside (kernel/vm.h) */
 	ro.backend = w->o->m.kernel_tree ? &w->kernel.vm.backend : NULL;
 	ro.verbose = w->o->verbose > 0;
@@ -465,16 +503,73 @@ static int test_commit(struct watch *w, const char *sha, const char *what, int k
 	run_result_release(&res);
 	strbuf_release(&env);
 	strbuf_release(&label);
-	if ((w->o->stop && *w->o->stop) || r < 0)
-		return -1;
-	have = complete_runs(w, sha);
+	return (w->o->stop && *w->o->stop) || r < 0 ? -1 : 0;
+}
+
+/* After t's last turn: tested, or failed when no run is complete. */
+static int turn_end(struct watch *w, struct turn *t)
+{
+	int have = complete_runs(w, t->sha);
+
+	t->done = true;
 	if (have == 0) {
 		printf("[%d/%d] %.12s: no complete run (see its runs' last_state): skipped from now on\n",
-		       k, nr, sha);
+		       t->k, t->nr, t->sha);
 		fflush(stdout);
-		return log_append(w, "failed %s runs\n", sha);
+		return log_append(w, "failed %s runs\n", t->sha);
 	}
-	return log_append(w, "tested %s %d\n", sha, have);
+	return log_append(w, "tested %s %d\n", t->sha, have);
+}
+
+/*
+ * Measure nr (<= WATCH_TURNS) commits of the pass, plan's positions in
+ * line, the first [k0 + 1/nr_plan]: each built (or found measured), then
+ * their missing runs in turns, A B C A B C ..., so that load that comes
+ * and goes lands on all of them, not on the commit that ran then.  0, or
+ * -1 error or stopped.
+ */
+static int test_group(struct watch *w, const struct git_commit *line, const int *plan, int nr,
+		      int k0, int nr_plan, const struct git_ref *tags, int nr_tags)
+{
+	struct turn t[WATCH_TURNS];
+	int want[WATCH_TURNS], left[WATCH_TURNS], *order = NULL;
+	int n = 0, ret = 0, per = runs_per_commit(w);
+
+	for (int i = 0; i < nr; i++) {
+		const struct git_commit *cm = &line[plan[i]];
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].sha = cm->sha;
+		strbuf_init(&t[i].what, 0);
+		strbuf_addf(&t[i].what, "%.12s", cm->sha);
+		for (int j = 0; j < nr_tags; j++)
+			if (!strcmp(tags[j].sha, cm->sha))
+				strbuf_addf(&t[i].what, " %s", tags[j].name);
+		strbuf_addf(&t[i].what, " \"%s\"", cm->subject ? cm->subject : "");
+		t[i].k = k0 + i + 1;
+		t[i].nr = nr_plan;
+		t[i].want = per;
+		t[i].co = w->o->m.kernel_tree ? NULL : &w->co[i];
+	}
+	for (int i = 0; i < nr && ret == 0; i++)
+		ret = turn_begin(w, &t[i]);
+	for (int i = 0; i < nr; i++)
+		left[i] = want[i] = t[i].done ? 0 : t[i].want - t[i].have;
+	if (ret == 0) {
+		order = xcalloc((size_t)interleave_total(want, nr) + 1, sizeof(*order));
+		n = interleave_plan(want, nr, order);
+	}
+	for (int j = 0; j < n && ret == 0; j++) {
+		struct turn *tj = &t[order[j]];
+		if (tj->done)
+			continue;       /* its kernel stopped building */
+		ret = turn_run(w, tj);
+		if (ret == 0 && --left[order[j]] == 0 && !tj->done)
+			ret = turn_end(w, tj);
+	}
+	for (int i = 0; i < nr; i++)
+		strbuf_release(&t[i].what);
+	free(order);
+	return ret;
 }
 
 void free_strings(char **v, int n)
@@ -539,20 +634,12 @@ static int one_pass(struct watch *w)
 		       w->o->tags ? ", tags" : "");
 	}
 	fflush(stdout);
-	for (int k = 0; k < nr_plan; k++) {
-		const struct git_commit *cm = &line[plan[k]];
-		struct strbuf what = STRBUF_INIT;
-
-		strbuf_addf(&what, "%.12s", cm->sha);
-		for (int i = 0; i < nr_tags; i++)
-			if (!strcmp(tags[i].sha, cm->sha))
-				strbuf_addf(&what, " %s", tags[i].name);
-		strbuf_addf(&what, " \"%s\"", cm->subject ? cm->subject : "");
-		int r = test_commit(w, cm->sha, what.buf, k + 1, nr_plan);
-		strbuf_release(&what);
-		if (r < 0)
+	for (int k = 0; k < nr_plan; k += WATCH_TURNS) {
+		int nr = nr_plan - k < WATCH_TURNS ? nr_plan - k : WATCH_TURNS;
+		if (test_group(w, line, plan + k, nr, k, nr_plan, tags, nr_tags) < 0)
 			goto out;
-		tested += strmap_get(&w->tested, cm->sha) >= 0;
+		for (int i = 0; i < nr; i++)
+			tested += strmap_get(&w->tested, line[plan[k + i]].sha) >= 0;
 	}
 	if (tested == 0) {
 		printf("no tested commit yet: nothing to detect\n");
@@ -589,7 +676,8 @@ static void watch_release(struct watch *w)
 	strmap_release(&w->mailed);
 	free_strings(w->keys, w->nr_keys);
 	free(w->pending);
-	checkout_release(&w->co);
+	for (int i = 0; i < WATCH_TURNS; i++)
+		checkout_release(&w->co[i]);
 	bisect_kernel_release(&w->kernel);
 	strbuf_release(&w->said);
 	job_free(w->job);
@@ -674,11 +762,15 @@ int watch_run(struct watch_opts *o)
 	}
 	if (mkdir_p(w.state.buf, 0755) < 0 || lock_state(&w) < 0 || log_load(&w) < 0)
 		goto out;
-	strbuf_reset(&sb);
-	path_join(&sb, w.state.buf, "wt");
-	checkout_init(&w.co, o->repo, sb.buf, w.lab ? NULL : o->m.build, w.state.buf);
-	w.co.verbose = o->verbose;
-	w.co.stop = o->stop;
+	for (int i = 0; i < WATCH_TURNS; i++) {
+		strbuf_reset(&sb);
+		path_join(&sb, w.state.buf, "wt");
+		if (i)
+			strbuf_addf(&sb, "-%d", i);
+		checkout_init(&w.co[i], o->repo, sb.buf, w.lab ? NULL : o->m.build, w.state.buf);
+		w.co[i].verbose = o->verbose;
+		w.co[i].stop = o->stop;
+	}
 	printf("watching %s of %s with %s (state %s)\n", o->branch, o->repo, o->job_path, w.state.buf);
 	fflush(stdout);
 	for (;;) {

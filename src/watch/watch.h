@@ -13,7 +13,10 @@
  *   3. builds each in a private worktree and runs the job on it (the runs
  *      go to the result tree and the store, as perfbot run's do); with a
  *      kernel tree, builds it in the kernel cache and runs the job in
- *      QEMU on it, as a kernel bisect does;
+ *      QEMU on it, as a kernel bisect does.  Four commits at a time, each
+ *      in its own worktree, take turns, one run each (A B C D A B C D
+ *      ..., run/interleave.h): load that comes and goes lands on all
+ *      four, not on the commit that happened to run then;
  *   4. reads each watched metric's history from the store and finds its
  *      change points (detect/detect.h);
  *   5. for each regression not reported before: bisects the range between
@@ -37,7 +40,8 @@
  *                        "mail <report>" (to be mailed) / "mailed <report>"
  *                        lines, appended and fsynced
  *   lab-jobs             with a lab's database: the queue entries out
- *   wt/                  the worktree; build-<sha12>.log
+ *   wt/, wt-1/ .. wt-3/  the worktrees of the commits taking turns;
+ *                        build-<sha12>.log
  *   bisect-<good12>-<bad12>.state, .state.d/   one bisect per range
  *   reports/             the default reports folder
  */
