@@ -191,8 +191,11 @@ static enum git_state git_replay(struct bisect *b, char **sha, struct strbuf *ou
 		const struct decision *d = &b->d[order[k]];
 
 		strbuf_reset(out);
+		/* git exits non-zero with only skipped commits left: an
+		 * answer (GIT_AMBIGUOUS), as on the search's own path */
 		if (bisect_git(b, path.buf, out, "bisect", bisect_verdict_name(d->v), d->sha, NULL) != 0 &&
-		    !strstr(out->buf, "is the first bad commit")) {
+		    !strstr(out->buf, "is the first bad commit") &&
+		    !strstr(out->buf, "only 'skip'ped commits left")) {
 			error("git bisect %s %s failed: %s", bisect_verdict_name(d->v), d->sha, out->buf);
 			goto out;
 		}

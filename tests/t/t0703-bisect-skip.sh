@@ -49,6 +49,29 @@ test_expect_success 'only skipped commits left: their bounds are confirmed first
 	! grep -q "only skipped commits are left" out2
 '
 
+# A confirmation reverses a verdict, and git, told the verdicts again,
+# has only skipped commits left (it exits non-zero saying so): an answer,
+# exit 5, not an error.  Here the log calls commit 9 good (it is bad) and
+# commit 8 does not build; the search ends at commit 10, whose parent 9
+# is confirmed bad.
+test_expect_success 'only skipped commits left after a reversed verdict: exit 5, not an error' '
+	make_repo repo 8 && export COUNTER=$(pwd)/counter &&
+	c7=$(git -C repo log --format=%H --grep="^commit 7$" bad) &&
+	c8=$(git -C repo log --format=%H --grep="^commit 8$" bad) &&
+	c9=$(git -C repo log --format=%H --grep="^commit 9$" bad) &&
+	test_must_fail 5 perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
+		--build "test \$(git rev-parse HEAD) != $c8" \
+		--metric mytest.score --state st --result-root res -- "$TRASH/bench.sh" >out 2>err &&
+	sed -n "1,2p" st >st2 &&
+	echo "verdict $c7 good 0" >>st2 && echo "verdict $c8 skip 0" >>st2 &&
+	echo "verdict $c9 good 0" >>st2 &&
+	test_must_fail 5 perfbot bisect --resume --state st2 >out2 2>err2 &&
+	grep -q "^confirm $c9 bad [0-9]*$" st2 &&
+	grep -q "^only skipped commits are left; the first bad commit is one of:$" out2 &&
+	grep -q "^$c8$" out2 && grep -q "^$c9$" out2 &&
+	! grep -q "failed" err2
+'
+
 test_expect_success 'a skipped commit: its reason in the log and the report, also after --resume' '
 	make_repo repo 12 && export COUNTER=$(pwd)/counter &&
 	mid=$(git -C repo rev-list --bisect good..bad) && mids=$(echo $mid | cut -c1-12) &&
