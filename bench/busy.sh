@@ -151,16 +151,20 @@ while [ $t -le "$TRIES" ]; do
 		if [ $rc = 0 ] && grep -q "^first bad commit: $want" "$r.out"; then what=right
 		elif [ $rc = 0 ]; then what=wrong
 		elif [ $rc = 6 ]; then what=six
-			# which no answer, and what the machine was doing
+			# which no answer, and what the machine was doing; else
+			# (the noise moved, a drift) the last line that says why
 			why=$(grep -m1 "^no answer: " "$r.out" | cut -c12-140)
 			m=$(grep -m1 "^the machine: " "$r.out" | cut -c14-90)
 			[ -z "$m" ] || why="$why; $m"
+			[ -n "$why" ] || why=$(grep -m1 "^the machine.s noise moved\|^no answer" "$r.out" | cut -c1-160)
+			[ -n "$why" ] || why=$(grep -v "^$" "$r.out" | tail -n 1 | cut -c1-160)
 		elif [ $rc = 4 ]; then what=nothing
 		else what=other
+			why=$(grep -m1 "failed\|error" "$r.err" | cut -c1-120)
 		fi
 		took=$(($(date +%s) - s))
 		eval "${what}_$load=\$((${what}_$load + 1)) secs_$load=\$((secs_$load + took))"
-		case $what in six) what="exit 6: $why" ;; other) what="exit $rc" ;;
+		case $what in six) what="exit 6: $why" ;; other) what="exit $rc${why:+: $why}" ;;
 		wrong) what=WRONG ;; nothing) what="nothing to bisect" ;; esac
 		echo "  $load try $t: planted at $want_i, load average $la: $what ($took s)"
 	done
