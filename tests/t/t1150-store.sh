@@ -15,6 +15,11 @@ for r in c.execute(sys.argv[2]):
     print("|".join(map(str, r)))' "$@"
 }
 
+# stored_at_least N FILE: FILE has N "stored" lines or more
+stored_at_least() {
+	[ "$(grep -c stored "$2")" -ge "$1" ]
+}
+
 # everything stored but the time of indexing, in a stable order
 dump() {
 	sql "$1" "SELECT j.testcase, j.path_params, j.tbox_group, j.rootfs, j.kconfig, j.compiler,
@@ -171,7 +176,7 @@ test_expect_success 'kill -9 mid-index leaves the store as it was; the next inde
 	: >err &&
 	{ "$PERFBOT" index --force --db p.db big >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ $(grep -c stored err) -lt 5 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
+	test_wait_for stored_at_least 5 err &&
 	kill -9 $pid && { wait $pid; true; } &&
 	test ! -s out &&
 	test $(grep -c stored err) -lt 120 &&

@@ -218,7 +218,7 @@ test_expect_success 'SIGTERM in a pass: exit 130, and the next start continues' 
 	{ "$PERFBOT" watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
 		--result-root res --db s.db --once --runs 2 --depth 3 -- "$TRASH/bench.sh" >out 2>err & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 300 ] && ! grep -q "^tested" st/log 2>/dev/null; do sleep 0.05; i=$((i + 1)); done &&
+	test_wait_for grep -q "^tested" st/log &&
 	kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
 	test $rc = 130 &&
 	grep "^perfbot: watch: interrupted; the next start continues from here$" err &&
