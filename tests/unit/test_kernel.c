@@ -301,6 +301,15 @@ static void test_bzimage_version(void **state)
 	strbuf_release(&v);
 }
 
+/* Write dir/rel (its parent must exist); p is left naming it. */
+static void put_file(struct strbuf *p, const char *dir, const char *rel,
+		     const void *data, size_t len)
+{
+	strbuf_reset(p);
+	strbuf_addf(p, "%s/%s", dir, rel);
+	assert_int_equal(write_file_atomic(p->buf, data, len), 0);
+}
+
 static void test_kernel_image_load(void **state)
 {
 	unsigned char buf[2048];
@@ -321,14 +330,8 @@ static void test_kernel_image_load(void **state)
 	/* a distribution's /boot: config-R beside vmlinuz-R names its compiler */
 	const char *clang = "CONFIG_CC_VERSION_TEXT=\"Debian clang version 16.0.6 (15)\"\n";
 	const char *gcc = "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n";
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/vmlinuz-6.1.192", d);
-	assert_int_equal(write_file_atomic(p.buf, buf, sizeof(buf)), 0);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/config-6.1.192", d);
-	assert_int_equal(write_file_atomic(p.buf, clang, strlen(clang)), 0);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/vmlinuz-6.1.192", d);
+	put_file(&p, d, "config-6.1.192", clang, strlen(clang));
+	put_file(&p, d, "vmlinuz-6.1.192", buf, sizeof(buf));
 	assert_int_equal(kernel_image_load(p.buf, &img), 0);
 	assert_string_equal(img.compiler, "clang-16");
 	kernel_image_release(&img);
@@ -336,13 +339,8 @@ static void test_kernel_image_load(void **state)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/obj/arch/x86/boot", d);
 	assert_int_equal(mkdir_p(p.buf, 0755), 0);
-	strbuf_addstr(&p, "/bzImage");
-	assert_int_equal(write_file_atomic(p.buf, buf, sizeof(buf)), 0);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/obj/.config", d);
-	assert_int_equal(write_file_atomic(p.buf, gcc, strlen(gcc)), 0);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/obj/arch/x86/boot/bzImage", d);
+	put_file(&p, d, "obj/.config", gcc, strlen(gcc));
+	put_file(&p, d, "obj/arch/x86/boot/bzImage", buf, sizeof(buf));
 	assert_int_equal(kernel_image_load(p.buf, &img), 0);
 	assert_string_equal(img.compiler, "gcc-12");
 	kernel_image_release(&img);
