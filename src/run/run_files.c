@@ -13,7 +13,6 @@
 #include "util/pathsafe.h"
 #include "util/xalloc.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,11 +31,9 @@ int run_parse_benchmark(struct run_ctx *rc)
 	if (!p || p->unimplemented_reason)
 		p = parser_find("mytest");
 	path_join(&path, dir, rc->desc->testcase);
-	fd = held_dir_open_read(rc->dir, rc->desc->testcase);
-	if (fd < 0) {
-		error("cannot read '%s': %s", path.buf, strerror(errno));
+	fd = held_dir_open_file(rc->dir, rc->desc->testcase, O_RDONLY, "read");
+	if (fd < 0)
 		goto out;
-	}
 	int r = parser_read_fd(&raw, fd, path.buf);
 	close(fd);
 	if (r < 0)
