@@ -540,6 +540,32 @@ out:
 	return ret;
 }
 
+/*
+ * An incomplete run says why on stderr, as a host run does (its failed
+ * benchmark's status and stderr): the boot's reason, else the guest's own
+ * last_state reason, and the run dir (its dmesg, perfbot.log).  Without it a --kernel run
+ * ended in "1 run (some incomplete)" and exit 1, the cause only in files.
+ */
+static void say_incomplete(const struct boot *b, const char *dir)
+{
+	struct strbuf why = STRBUF_INIT, state = STRBUF_INIT, path = STRBUF_INIT;
+
+	if (b->rep.reason.len) {
+		strbuf_add(&why, b->rep.reason.buf, b->rep.reason.len);
+	} else {
+		path_join(&path, dir, "last_state");
+		const char *r = read_file(&state, path.buf) == 0 ? strstr(state.buf, "reason: ") : NULL;
+		if (r && (r == state.buf || r[-1] == '\n'))
+			strbuf_add(&why, r + 8, strcspn(r + 8, "\n"));
+		else
+			strbuf_addf(&why, "the guest's run exited %d", b->rep.exit_status);
+	}
+	fprintf(stderr, "perfbot: run %d/%d (%s) incomplete: %s\n", b->info->k, b->info->n, dir, why.buf);
+	strbuf_release(&why);
+	strbuf_release(&state);
+	strbuf_release(&path);
+}
+
 static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
 {
 	struct boot b;
@@ -588,6 +614,8 @@ static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
 	unlink(b.qemu_out.buf);
 	if (run_dir_publish(info->result_root, b.dir.buf, final_dir) < 0)
 		goto out;
+	if (!complete && !b.interrupted)
+		say_incomplete(&b, *final_dir);
 	ret = complete ? 0 : 1;
 out:
 	if (ret < 0 && b.dir.len && is_dir(b.dir.buf))

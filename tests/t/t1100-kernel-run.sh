@@ -64,7 +64,8 @@ test_expect_success 'no init: an incomplete run, the panic in dmesg.* and the re
 	grep -q "\"dmesg.boot_failures\": 1" "$rr/0/stats.json" &&
 	grep -q "\"last_state.is_incomplete_run\": 1" "$rr/0/stats.json" &&
 	grep -q "Kernel panic - not syncing" "$rr/0/dmesg" &&
-	grep -q "rdinit=/job.yaml" "$rr/0/perfbot.log"
+	grep -q "rdinit=/job.yaml" "$rr/0/perfbot.log" &&
+	grep -q "^perfbot: run 1/1 ($rr/0) incomplete: no init: No working init found" err
 '
 
 test_expect_success 'a boot that misses its deadline: killed, lkp s hang line, incomplete' '
@@ -73,7 +74,8 @@ test_expect_success 'a boot that misses its deadline: killed, lkp s hang line, i
 	grep -q "^reason: .*hang: .* before the boot timeout$" "$rr/0/last_state" &&
 	grep -q "^BUG: kernel .*boot hang$" "$rr/0/dmesg" &&
 	grep -q "\"dmesg.BUG:kernel_.*boot_hang\": 1" "$rr/0/stats.json" &&
-	grep -q "boot deadline passed" "$rr/0/perfbot.log"
+	grep -q "boot deadline passed" "$rr/0/perfbot.log" &&
+	grep -q "^perfbot: run 1/1 ($rr/0) incomplete: .*hang: .* before the boot timeout$" err
 '
 
 # the QEMU among the processes started with tag $1, if any
