@@ -118,6 +118,7 @@ struct candidate {
 	int hi_used;            /* hi, or hi less the jumping tail (confirm) */
 	bool drift;             /* a straight line explains the segment (is_drift) */
 	int seg_lo, seg_hi;     /* the segment is_drift was computed on */
+	int seg_lo2, seg_hi2;   /* and the one a candidate further out */
 };
 
 /*
@@ -224,6 +225,7 @@ static void search(struct work *wk, const struct cp_point *pts, const double *w,
 		sr->c[sr->nr].index = tau;
 		sr->c[sr->nr].lo = sr->c[sr->nr].hi = -1;
 		sr->c[sr->nr].seg_lo = sr->c[sr->nr].seg_hi = -1;
+		sr->c[sr->nr].seg_lo2 = sr->c[sr->nr].seg_hi2 = -1;
 		sr->c[sr->nr++].p_split = fmin(1, ldexp(p, g.depth));
 		stack[top++] = (struct seg){ g.s, tau, g.depth };
 		stack[top++] = (struct seg){ tau, g.e, g.depth };
@@ -355,6 +357,24 @@ static double coef_p(double coef, double inv, double rss, const double *floor, i
 	return t_pvalue(coef / sqrt(v * inv), df);
 }
 
+/* Residual sum of squares of [lo, hi) about the means of its pieces
+ * between the cuts cut[0..ncut) (ascending, inside it). */
+static double rss_levels(const struct cp_point *pts, int lo, int hi, const int *cut, int ncut)
+{
+	double rss = 0;
+
+	for (int j = 0; j <= ncut; j++) {
+		int a = j > 0 ? cut[j - 1] : lo, b = j < ncut ? cut[j] : hi;
+		double m = 0;
+
+		for (int i = a; i < b; i++)
+			m += pts[i].mean / (b - a);
+		for (int i = a; i < b; i++)
+			rss += (pts[i].mean - m) * (pts[i].mean - m);
+	}
+	return rss;
+}
+
 /*
  * Is candidate k a slow drift's rather than a step?  A drift shows as a
  * staircase of candidates that all go the same way, each of which looks
@@ -366,16 +386,21 @@ static double coef_p(double coef, double inv, double rss, const double *floor, i
  * significant on top of the line: its coefficient's t (residual variance
  * never below the series' noise), times the places a split could take
  * between its neighbours (it was picked as the best one), at pvalue.  A
- * lone candidate is a step too when the step alone fits [lo, hi) at
- * least as well as the line alone.  The segment, not the window: over
- * a long segment a drift's slope and a step on top of it tell apart far
+ * lone candidate is a step too when steps fit at least as well as a
+ * line: the levels between k and its neighbours against a line with
+ * steps at the neighbours only, over the segment one candidate further
+ * out each side (or the ends).  Further out, because a step against the
+ * drift bounds a lone drift candidate's segment, and over that short
+ * stretch a step fits a drift about as often as a line does; beyond the
+ * neighbour the line shows.  The segment, not the window: over a long
+ * segment a drift's slope and a step on top of it tell apart far
  * better.  sign[j] is the direction of candidate j's step between its
  * neighbours, hi_n the end of the series (less a jumping tail).
  */
 static bool is_drift(const struct cp_point *pts, const double *floor, struct candidate *c,
 		     const int *sign, int nr, int k, int hi_n, const struct cp_options *opt)
 {
-	int first = k, last = k, lo, hi, step[DRIFT_RUN_MAX], ns = 0, places;
+	int first = k, last = k, lo, hi, lo2, hi2, step[DRIFT_RUN_MAX], ns = 0, places;
 	double coef, inv, rss, p;
 
 	while (first > 0 && sign[first - 1] == sign[k] && k - first + 1 < DRIFT_RUN_MAX / 2)
@@ -384,29 +409,27 @@ static bool is_drift(const struct cp_point *pts, const double *floor, struct can
 		last++;
 	lo = first > 0 ? c[first - 1].index : 0;
 	hi = last + 1 < nr ? c[last + 1].index : hi_n;
-	/* the same segment holds the same candidates: the answer is cached */
-	if (c[k].seg_lo == lo && c[k].seg_hi == hi)
+	lo2 = first > 1 ? c[first - 2].index : 0;
+	hi2 = last + 2 < nr ? c[last + 2].index : hi_n;
+	/* the same segments hold the same candidates: the answer is cached */
+	if (c[k].seg_lo == lo && c[k].seg_hi == hi && c[k].seg_lo2 == lo2 && c[k].seg_hi2 == hi2)
 		return c[k].drift;
 	c[k].seg_lo = lo;
 	c[k].seg_hi = hi;
+	c[k].seg_lo2 = lo2;
+	c[k].seg_hi2 = hi2;
 	c[k].drift = true;
 	for (int j = first; j <= last; j++)
 		step[ns++] = c[j].index;
 	if (ns == 1) {
-		double rss_line = lsq(pts, lo, hi, NULL, 0, 1, &coef, &inv), a = 0, b = 0;
-		double rss_step = 0;
+		int cut[3], nc = 0, nb[2], nnb = 0;
 
-		for (int i = lo; i < hi; i++)
-			if (i < c[k].index)
-				a += pts[i].mean / (c[k].index - lo);
-			else
-				b += pts[i].mean / (hi - c[k].index);
-		for (int i = lo; i < hi; i++) {
-			double d = pts[i].mean - (i < c[k].index ? a : b);
-
-			rss_step += d * d;
-		}
-		if (rss_step <= rss_line)
+		if (k > 0)
+			cut[nc++] = nb[nnb++] = c[k - 1].index;
+		cut[nc++] = c[k].index;
+		if (k + 1 < nr)
+			cut[nc++] = nb[nnb++] = c[k + 1].index;
+		if (rss_levels(pts, lo2, hi2, cut, nc) <= lsq(pts, lo2, hi2, nb, nnb, 1, &coef, &inv))
 			return c[k].drift = false;
 	}
 	rss = lsq(pts, lo, hi, step, ns, 2 + (k - first), &coef, &inv);

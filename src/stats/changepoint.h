@@ -55,9 +55,12 @@
  *     fine step between its neighbours.  So a candidate must also stay
  *     significant as a step on top of a straight line fitted over the
  *     segment its run of same-way neighbours spans (or, alone in its
- *     segment, fit it better as a step than as a line); those that do
- *     not are dropped like the others, and their segments are reported
- *     as drifts (cp_result.drift), not changes.
+ *     run, fit better as a step than as a line, its neighbours steps in
+ *     both, over the segment one candidate further out: a step against
+ *     a drift bounds the run of a drift candidate beside it, and over
+ *     that short stretch a step fits a drift as often as a line does);
+ *     those that do not are dropped like the others, and their segments
+ *     are reported as drifts (cp_result.drift), not changes.
  *
  *  6. The latest points.  A jump of the last 1 or 2 points, too few for
  *     a change, would inflate the variance of the right side of every

@@ -607,8 +607,9 @@ static void drift_series(struct cp_point *pts, int n, double slope, double step,
 
 /*
  * A slow drift is one drift, not a staircase of steps; a step on top of
- * a drift is still a step; a step in a short series is not taken for a
- * drift because a line fits it nearly as well.
+ * a drift is still a step, and one against it does not leave a drift
+ * candidate beside it as a step; a step in a short series is not taken
+ * for a drift because a line fits it nearly as well.
  */
 static void test_drift(void **state)
 {
@@ -655,6 +656,19 @@ static void test_drift(void **state)
 	assert_int_equal(res.drift[0].lo, 0);
 	assert_int_equal(res.drift[0].hi, 120);
 
+	/* a step of 3x the noise against that drift, at 100: the step
+	 * alone.  A drift candidate beside it is alone in its run (the step
+	 * goes the other way), and over the stretch between it and the step
+	 * a step fitted better than a line (seed 13: at 35, seed 17: at
+	 * 157); one candidate further out, the line shows */
+	for (uint64_t seed = 13; seed <= 17; seed += 4) {
+		drift_series(pts, 200, 0.15, -15, 100, 5, seed);
+		assert_int_equal(cp_detect(pts, 200, &opt, &res), 0);
+		assert_int_equal(res.nr, 1);
+		assert_int_equal(res.change[0].index, 100);
+		assert_int_equal(res.nr_drift, 2);
+	}
+
 	/* 30 points, a step of 2.5 sd at 15: the step fits better than a
 	 * line, so it stays a step even where on top of a line it would not
 	 * be significant */
@@ -663,6 +677,20 @@ static void test_drift(void **state)
 		assert_int_equal(cp_detect(pts, 30, &opt, &res), 0);
 		assert_int_equal(res.nr, 1);
 		assert_int_equal(res.change[0].index, 15);
+		assert_int_equal(res.nr_drift, 0);
+	}
+
+	/* 45 points, up 2.5 sd at 15 and back at 30: both steps.  Each is
+	 * alone in its run, and the levels fit [0, 45) better than a line
+	 * with a step at the other one */
+	for (uint64_t seed = 4; seed <= 7; seed += 3) {
+		drift_series(pts, 45, 0, 2.5, 15, 1, seed);
+		for (int i = 30; i < 45; i++)
+			pts[i].mean -= 2.5;
+		assert_int_equal(cp_detect(pts, 45, &opt, &res), 0);
+		assert_int_equal(res.nr, 2);
+		assert_int_equal(res.change[0].index, 15);
+		assert_int_equal(res.change[1].index, 30);
 		assert_int_equal(res.nr_drift, 0);
 	}
 
