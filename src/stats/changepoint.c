@@ -560,14 +560,24 @@ static void prune(struct work *wk, const struct cp_point *pts, const double *w, 
  * drift's, fitted with a straight line; said when its slope is
  * significant (t, residual variance never below the floor) and it moved
  * the level by min_change or more from the segment's first point to its
- * last.
+ * last.  drift[] comes in the order the candidates were dropped; sorted
+ * here, so that the drifts come by lo and each segment's candidates are
+ * neighbours, its drift said once.
  */
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void drifts(const struct cp_point *pts, const double *floor, int n,
-		   const int *drift, int nr_drift, const struct cp_options *opt,
+		   int *drift, int nr_drift, const struct cp_options *opt,
 		   struct cp_result *out)
 {
 	int end = out->latest.index > 0 ? out->latest.index : n;
 
+	qsort(drift, (size_t)nr_drift, sizeof(*drift), cmp_int);
 	out->drift = xcalloc((size_t)nr_drift + 1, sizeof(*out->drift));
 	for (int k = 0; k < nr_drift; k++) {
 		int lo = 0, hi = end;

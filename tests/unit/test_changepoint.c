@@ -667,6 +667,12 @@ static void test_drift(void **state)
 		assert_int_equal(res.nr, 1);
 		assert_int_equal(res.change[0].index, 100);
 		assert_int_equal(res.nr_drift, 2);
+		/* by lo, though the one after the step was found first
+		 * (seed 13) */
+		assert_int_equal(res.drift[0].lo, 0);
+		assert_int_equal(res.drift[0].hi, 100);
+		assert_int_equal(res.drift[1].lo, 100);
+		assert_int_equal(res.drift[1].hi, 200);
 	}
 
 	/* 30 points, a step of 2.5 sd at 15: the step fits better than a
