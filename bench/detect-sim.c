@@ -10,11 +10,14 @@
  *
  *   detect-sim [--series N] [--seed S] [--pvalue P] [--min-change C]
  *              [--tol T] [--window W] [--baseline-window W] [--quick]
- *              [--min-size N] [--show ROW] [--from ROW]
+ *              [--min-size N] [--show ROW] [--from ROW] [--series-out FILE]
  *
  * A detection counts as true within --tol points (default 2) of a true
  * change.  --from ROW runs only the rows from the ROW-th (0-based) on,
- * without the timing of 10,000 points.  Targets: precision and recall >= 0.9 in every row whose
+ * without the timing of 10,000 points.  --series-out FILE also writes
+ * every history, one a line: "ROW N K t1 .. tK v0 .. v(N-1)" (the row,
+ * points, true change points, the points' means), for bench/otava.py to
+ * detect on the same histories.  Targets: precision and recall >= 0.9 in every row whose
  * smallest step is at least 2.5 times the noise, at most 1 false change
  * per 1,000 points in every flat row.  Exits 0 when perfbot's detection
  * meets them, 1 when not, 2 on a bad command line.
@@ -73,6 +76,7 @@ struct opts {
 	int show;               /* --show ROW: print each series of that row */
 	int from;               /* --from ROW: only rows ROW.. and no timing */
 	bool quick;
+	FILE *series_out;       /* --series-out, or NULL */
 	uint64_t seed;
 	struct cp_options cp;
 };
@@ -81,7 +85,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: detect-sim [--series N] [--seed S] [--pvalue P] "
 		"[--min-change C] [--tol T] [--window W] [--baseline-window W] [--quick]\n"
-		"                  [--min-size N] [--show ROW] [--from ROW]\n");
+		"                  [--min-size N] [--show ROW] [--from ROW] [--series-out FILE]\n");
 	exit(EXIT_USAGE);
 }
 
@@ -108,6 +112,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->show = -1;
 	o->from = 0;
 	o->seed = 1;
+	o->series_out = NULL;
 	cp_options_init(&o->cp);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -136,7 +141,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->show = (int)number(a, argv[++i]);
 		else if (!strcmp(a, "--from"))
 			o->from = (int)number(a, argv[++i]);
-		else if (!strcmp(a, "--baseline-window"))
+		else if (!strcmp(a, "--series-out")) {
+			o->series_out = fopen(argv[++i], "w");
+			if (!o->series_out)
+				die("cannot open '%s': %s", argv[i], strerror(errno));
+		} else if (!strcmp(a, "--baseline-window"))
 			o->bwindow = (int)number(a, argv[++i]);
 		else
 			usage();
@@ -172,7 +181,7 @@ struct tally {
 	double ms, max_ms;
 };
 
-/* --show: the truth, then each detection with its numbers. */
+/* --show: the truth, then each detection and drift with its numbers. */
 static void show_series(const struct cps_series *s, const struct cp_result *res)
 {
 	printf("truth:");
@@ -186,6 +195,23 @@ static void show_series(const struct cps_series *s, const struct cp_result *res)
 		       c->index, c->lo, c->hi, c->before, c->after, 100 * c->change, c->p,
 		       c->p_split, c->p_local);
 	}
+	for (int k = 0; k < res->nr_drift; k++) {
+		const struct cp_drift *d = &res->drift[k];
+
+		printf("  drift [%d,%d) %.1f -> %.1f %+.2f%% p %.3g\n", d->lo, d->hi, d->from, d->to,
+		       100 * d->change, d->p);
+	}
+}
+
+/* --series-out: the history as a line of the file. */
+static void write_series(FILE *f, int idx, const struct cps_series *s)
+{
+	fprintf(f, "%d %d %d", idx, s->n, s->nr_truth);
+	for (int k = 0; k < s->nr_truth; k++)
+		fprintf(f, " %d", s->truth[k]);
+	for (int i = 0; i < s->n; i++)
+		fprintf(f, " %.17g", s->pt[i].mean);
+	fputc('\n', f);
 }
 
 /* One row: returns whether perfbot's detection met the row's target. */
@@ -210,6 +236,8 @@ static bool run_row(const struct cps_scenario *sc, int idx, const struct opts *o
 
 		rng_seed(&r, rng_derive(o->seed, (uint64_t)idx, (uint64_t)i));
 		cps_generate(sc, &r, &s);
+		if (o->series_out)
+			write_series(o->series_out, idx, &s);
 		t0 = now_ms();
 		if (cp_detect(s.pt, s.n, &o->cp, &res) < 0)
 			exit(EXIT_USAGE);
@@ -324,6 +352,8 @@ int main(int argc, char **argv)
 	       "prec", "recall", "false/k", "cpu ms", "prec", "recall", "false/k");
 	for (size_t i = (size_t)o.from; i < sizeof(rows) / sizeof(*rows); i++)
 		all = run_row(&rows[i], (int)i, &o) && all;
+	if (o.series_out && (fflush(o.series_out) || ferror(o.series_out) || fclose(o.series_out)))
+		die("cannot write the histories: %s", strerror(errno));
 	if (o.from > 0)
 		return all ? 0 : 1;
 	printf("\n# one detection on a 10,000-point history\n");
