@@ -123,15 +123,14 @@ static int check_regular(const struct limiter *l, int fd)
 	return 0;
 }
 
-static int read_gz(struct strbuf *sb, const char *path, struct limiter *l)
+/* Gunzip fd, named l->what, into sb; fd is closed. */
+static int read_gz_fd(struct strbuf *sb, int fd, struct limiter *l)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *path = l->what;
 	gzFile gz;
 	size_t start = sb->len;
 	int n;
 
-	if (fd < 0)
-		return lim_error(l, "cannot read '%s': %s", path, strerror(errno));
 	if (check_regular(l, fd) < 0) {
 		close(fd);
 		return -1;
@@ -213,19 +212,29 @@ int read_fd_max(struct strbuf *sb, int fd, const char *what, size_t max_bytes)
 	return read_fd_limited(sb, fd, what, max_bytes, 0);
 }
 
-static int read_path(struct strbuf *sb, const char *path, struct limiter *l)
+/* Read name relative to dfd (opened with O_RDONLY | flags), named
+ * l->what in messages, gunzipped when it ends in ".gz". */
+static int read_at(struct strbuf *sb, int dfd, const char *name, int flags, struct limiter *l)
 {
+	bool gz = ends_with(name, ".gz");
 	int fd, ret;
 
-	if (ends_with(path, ".gz"))
-		return read_gz(sb, path, l);
 	/* O_NONBLOCK: a FIFO must not hang the open (l->regular refuses it) */
-	fd = open(path, O_RDONLY | O_CLOEXEC | (l->regular ? O_NONBLOCK : 0));
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | flags | (l->regular || gz ? O_NONBLOCK : 0));
 	if (fd < 0)
-		return lim_error(l, "cannot read '%s': %s", path, strerror(errno));
+		return lim_error(l, "cannot read '%s': %s", l->what,
+				 errno == ELOOP && (flags & O_NOFOLLOW) ?
+				 "it is a symbolic link (refusing to follow it)" : strerror(errno));
+	if (gz)
+		return read_gz_fd(sb, fd, l);
 	ret = read_fd_lim(sb, fd, l);
 	close(fd);
 	return ret;
+}
+
+static int read_path(struct strbuf *sb, const char *path, struct limiter *l)
+{
+	return read_at(sb, AT_FDCWD, path, 0, l);
 }
 
 int read_file_limited(struct strbuf *sb, const char *path, size_t max_bytes,
@@ -580,6 +589,44 @@ int held_dir_open_read(const struct held_dir *hd, const char *name)
 	return fd;
 }
 
+int held_dir_make_in(struct held_dir *sub, const struct held_dir *hd, const char *name, int mode)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	sub->fd = -1;
+	sub->path = NULL;
+	path_join(&path, hd->path, name);
+	if (mkdirat(hd->fd, name, (mode_t)mode) < 0 ||
+	    (sub->fd = openat(hd->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		error("cannot create directory '%s': %s", path.buf, strerror(errno));
+		strbuf_release(&path);
+		return -1;
+	}
+	sub->path = strbuf_detach(&path, NULL);
+	return 0;
+}
+
+int held_dir_read(const struct held_dir *hd, const char *name, struct strbuf *sb, size_t max)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct limiter l = { NULL, max, 0, 0, 1, 0, NULL, true };
+	int ret;
+
+	path_join(&path, hd->path, name);
+	l.what = path.buf;
+	ret = read_at(sb, hd->fd, name, O_NOFOLLOW, &l);
+	strbuf_release(&path);
+	return ret;
+}
+
+void held_dir_proc_path(const struct held_dir *hd, const char *name, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "/proc/self/fd/%d", hd->fd);
+	if (name)
+		strbuf_addf(sb, "/%s", name);
+}
+
 /* Does path (not followed) name the dir held in fd? */
 static bool leads_to(const char *path, int fd)
 {
@@ -876,6 +923,22 @@ static int remove_inside(int dfd, const char *path, int depth)
 	}
 	closedir(d);
 	return ret;
+}
+
+int held_dir_remove(const struct held_dir *hd)
+{
+	/* a file of its own (a dup would share the read position of a
+	 * walk before) */
+	int fd = openat(hd->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error("cannot remove '%s': %s", hd->path, strerror(errno));
+	/* remove_inside closes fd */
+	if (remove_inside(fd, hd->path, 0) < 0)
+		return -1;
+	if (leads_to(hd->path, hd->fd) && rmdir(hd->path) < 0 && errno != ENOENT)
+		return error("cannot remove '%s': %s", hd->path, strerror(errno));
+	return 0;
 }
 
 int remove_tree(const char *path)

@@ -212,6 +212,25 @@ int mkdir_fresh(const char *path, int mode);
  * write its files in the dir locked): path's last component is not
  * followed; 0, or -1 after "cannot open directory '<path>': <why>".
  * held_dir_open_file is open_nofollow (below) of name in the dir.
+ *
+ * held_dir_make_in: a new dir name inside hd (mkdirat: never one that
+ * was there), held in sub as held_dir_make holds one; 0, or -1 with a
+ * message.  held_dir_read: the regular file name in the dir, read
+ * O_NOFOLLOW into sb (appended), gunzipped when name ends in ".gz", at
+ * most max bytes (also once gunzipped); 0, or -1 with a message naming
+ * "<path>/<name>" as read_file_limited's (ENOENT included: ask first).
+ *
+ * held_dir_proc_path: for a program perfbot starts that must be given a
+ * path to open (perf record -o, valgrind's --cachegrind-out-file, QEMU's
+ * serial files): "/proc/self/fd/<fd>/<name>" in sb (reset first; no
+ * name: the dir itself), for this process and for a program started with
+ * run_command's keep_fd = hd->fd, which inherits the fd under its number.
+ * The kernel resolves /proc/self/fd/<fd> to the dir held, not by its
+ * name: renamed away and replaced by a link, the dir still gets the
+ * program's file and the link nothing.  Each process reads its own
+ * /proc/self, which needs no rights over another (a worker's job child
+ * that dropped root is not dumpable: its /proc/<pid>/fd is closed to the
+ * programs it starts).
  */
 struct held_dir {
 	int fd;                 /* -1 when closed */
@@ -226,6 +245,17 @@ int held_dir_publish(struct held_dir *hd, const char *to);
 void held_dir_close(struct held_dir *hd);
 int held_dir_open(struct held_dir *hd, const char *path);
 int held_dir_open_file(const struct held_dir *hd, const char *name, int flags, const char *verb);
+int held_dir_make_in(struct held_dir *sub, const struct held_dir *hd, const char *name, int mode);
+int held_dir_read(const struct held_dir *hd, const char *name, struct strbuf *sb, size_t max);
+void held_dir_proc_path(const struct held_dir *hd, const char *name, struct strbuf *sb);
+/*
+ * Remove what is in the held dir (through its fd, following no link),
+ * then the dir by its name if that still leads to it: a run given up.
+ * (A name pointed elsewhere mid-run is left alone, and so is what it
+ * leads to.)  The fd stays open: held_dir_close it.  0, or -1 with a
+ * message.
+ */
+int held_dir_remove(const struct held_dir *hd);
 
 /* mkdir -p; 0 or -1 with a message. */
 int mkdir_p(const char *path, int mode);

@@ -629,6 +629,87 @@ static void test_file_text_bounds(void **state)
 	strbuf_release(&msg);
 }
 
+/*
+ * What a held dir gives the programs that open their files themselves
+ * (perf, valgrind, QEMU), a subdir of it, a bounded read, and a removal:
+ * the dir renamed away and a link planted at its name (test_dir_moved),
+ * each still works in the dir held and nothing in the link's target.
+ */
+static void test_held_dir_moved_tools(void **state)
+{
+	struct strbuf p = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct held_dir sub;
+	struct moved_dir m;
+	FILE *f;
+	(void)state;
+
+	test_dir_moved(&m, "fileio-moved");
+	/* a program given the path writes into the dir held */
+	held_dir_proc_path(&m.hd, "perf.data", &p);
+	strbuf_addf(&want, "/proc/self/fd/%d/perf.data", m.hd.fd);
+	assert_string_equal(p.buf, want.buf);
+	assert_non_null(f = fopen(p.buf, "w"));
+	fputs("data\n", f);
+	assert_int_equal(fclose(f), 0);
+	held_dir_proc_path(&m.hd, NULL, &p);
+	strbuf_setlen(&want, want.len - strlen("/perf.data"));
+	assert_string_equal(p.buf, want.buf);
+
+	/* read back through the fd, bounded */
+	assert_int_equal(held_dir_read(&m.hd, "perf.data", &got, 5), 0);
+	assert_string_equal(got.buf, "data\n");
+	strbuf_reset(&got);
+	capture_start(&cap);
+	assert_int_equal(held_dir_read(&m.hd, "perf.data", &got, 4), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "/run/perf.data' is larger than 4 bytes"));
+	free(msg);
+	capture_start(&cap);
+	assert_int_equal(held_dir_read(&m.hd, "none", &got, 4), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "cannot read '"));
+	assert_non_null(strstr(msg, "/run/none': No such file or directory"));
+	free(msg);
+
+	/* a new subdir, held in turn; made once only */
+	assert_int_equal(held_dir_make_in(&sub, &m.hd, "cachegrind", 0755), 0);
+	strbuf_reset(&want);
+	path_join(&want, m.run.buf, "cachegrind");
+	assert_string_equal(sub.path, want.buf);
+	assert_int_equal(held_dir_write(&sub, "stdout", "x", 1), 0);
+	held_dir_close(&sub);
+	capture_start(&cap);
+	assert_int_equal(held_dir_make_in(&sub, &m.hd, "cachegrind", 0755), -1);
+	msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "/run/cachegrind': File exists"));
+	free(msg);
+	assert_int_equal(sub.fd, -1);
+	held_dir_close(&sub);
+	strbuf_reset(&p);
+	path_join(&p, m.moved.buf, "cachegrind/stdout");
+	assert_true(file_exists(p.buf));
+	assert_int_equal(test_dir_size(m.victim.buf), 0);
+
+	/* given up: what is in it goes, the name (the link) and what it
+	 * leads to are left alone */
+	assert_int_equal(held_dir_remove(&m.hd), 0);
+	assert_int_equal(test_dir_size(m.moved.buf), 0);
+	assert_true(is_dir(m.moved.buf));
+	assert_true(is_dir(m.run.buf));
+	/* its name leading to it again: removed whole */
+	assert_int_equal(unlink(m.run.buf), 0);
+	assert_int_equal(rename(m.moved.buf, m.run.buf), 0);
+	assert_int_equal(held_dir_write(&m.hd, "x", "x", 1), 0);
+	assert_int_equal(held_dir_remove(&m.hd), 0);
+	assert_false(file_exists(m.run.buf));
+	assert_int_equal(test_dir_size(m.top), 1);      /* victim */
+	test_dir_moved_release(&m);
+	strbuf_release(&p);
+	strbuf_release(&want);
+	strbuf_release(&got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +722,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_dir_planted_link, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(test_held_dir_open, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test(test_held_dir_moved_tools),
 		cmocka_unit_test_setup_teardown(test_file_text_bounds, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

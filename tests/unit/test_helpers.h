@@ -10,6 +10,7 @@
  * why and skips when the folder is absent -- or fails where
  * $PERFBOT_REQUIRE names "conformance" (make check-full, CI).
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -64,6 +66,59 @@ static inline void test_rm_rf(const char *dir)
 	strbuf_addf(&cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd.buf), 0);
 	strbuf_release(&cmd);
+}
+
+/* The number of entries of dir ("." and ".." not counted). */
+static inline int test_dir_size(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/*
+ * What another user who can write a shared result root does to a run
+ * dir, without timing: test_dir_moved makes <top>/run and holds it in
+ * hd, renames it to <top>/moved and puts a symbolic link <top>/run ->
+ * <top>/victim in its place (victim: an empty dir, standing for one of
+ * root's).  A write through hd must land in moved, and none in victim
+ * (test_dir_size(m->victim.buf) == 0); hd.path is still ".../run".
+ */
+struct moved_dir {
+	char *top;
+	struct strbuf run, moved, victim;
+	struct held_dir hd;
+};
+
+static inline void test_dir_moved(struct moved_dir *m, const char *name)
+{
+	m->top = test_tmpdir(name);
+	strbuf_init(&m->run, 0);
+	strbuf_init(&m->moved, 0);
+	strbuf_init(&m->victim, 0);
+	path_join(&m->run, m->top, "run");
+	path_join(&m->moved, m->top, "moved");
+	path_join(&m->victim, m->top, "victim");
+	assert_int_equal(held_dir_make(&m->hd, m->run.buf, 0755), 0);
+	assert_int_equal(mkdir(m->victim.buf, 0755), 0);
+	assert_int_equal(rename(m->run.buf, m->moved.buf), 0);
+	assert_int_equal(symlink(m->victim.buf, m->run.buf), 0);
+}
+
+static inline void test_dir_moved_release(struct moved_dir *m)
+{
+	held_dir_close(&m->hd);
+	test_rm_rf(m->top);
+	free(m->top);
+	strbuf_release(&m->run);
+	strbuf_release(&m->moved);
+	strbuf_release(&m->victim);
 }
 
 static inline const char *conformance_dir(void)
