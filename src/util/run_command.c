@@ -51,6 +51,8 @@ void child_process_init(struct child_process *cp)
 {
 	memset(cp, 0, sizeof(*cp));
 	cp->out_fd = -1;
+	cp->err_fd = -1;
+	cp->keep_fd = -1;
 	cp->pid = -1;
 	cp->cgroup_kill_fd = -1;
 }
@@ -58,7 +60,14 @@ void child_process_init(struct child_process *cp)
 /* In the child: only async-signal-safe calls until exec. */
 static void child_redirect(const struct child_process *cp)
 {
-	int fd;
+	int fd, out_fd = cp->out_fd, err_fd = cp->err_fd;
+
+	/* an fd of ours among 0-2 (perfbot started with one closed) would
+	 * be overwritten by the dup2s below before its own: move it up */
+	if (out_fd >= 0 && out_fd <= 2)
+		out_fd = fcntl(out_fd, F_DUPFD, 3);
+	if (err_fd >= 0 && err_fd <= 2)
+		err_fd = fcntl(err_fd, F_DUPFD, 3);
 
 	if (cp->no_stdin) {
 		fd = open("/dev/null", O_RDONLY);
@@ -75,10 +84,12 @@ static void child_redirect(const struct child_process *cp)
 			_exit(126);
 		dup2(fd, 1);
 		close(fd);
-	} else if (cp->out_fd >= 0) {
-		dup2(cp->out_fd, 1);
+	} else if (out_fd >= 0) {
+		dup2(out_fd, 1);
 	}
-	if (cp->err_path) {
+	if (err_fd >= 0) {
+		dup2(err_fd, 2);
+	} else if (cp->err_path) {
 		if (!strcmp(cp->err_path, "&1")) {
 			dup2(1, 2);
 		} else {
@@ -89,6 +100,9 @@ static void child_redirect(const struct child_process *cp)
 			close(fd);
 		}
 	}
+	/* the one fd of ours the program is given (its number unchanged) */
+	if (cp->keep_fd > 2)
+		fcntl(cp->keep_fd, F_SETFD, 0);
 }
 
 extern char **environ;
@@ -234,6 +248,9 @@ int start_command(struct child_process *cp)
 	cp->cgroup_errno = 0;
 	if (!cp->argv && !cp->shell_cmd)
 		return error("start_command: nothing to run");
+	/* 0-2 are the program's stdin, stdout and stderr */
+	if (cp->keep_fd >= 0 && cp->keep_fd <= 2)
+		return error("start_command: cannot keep fd %d for the program", cp->keep_fd);
 	if (cp->nr_cgroup_fds && pipe2(joined, O_CLOEXEC) < 0)
 		return error("cannot create pipe: %s", strerror(errno));
 	env = build_env(cp->env);

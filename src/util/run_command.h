@@ -7,7 +7,8 @@
  *   struct child_process cp;
  *   child_process_init(&cp);
  *   cp.argv = argv;                  // or cp.shell_cmd = "make -j2"
- *   cp.out_path = "output";          // optional redirections
+ *   cp.out_path = "output";          // optional redirections (or
+ *                                    // out_fd, err_fd: files of ours)
  *   cp.new_pgrp = true;              // so a timeout kills its children too
  *   if (start_command(&cp) < 0) ... // error already printed
  *   int r = finish_command(&cp, timeout_s, stop_flag);
@@ -37,6 +38,15 @@ struct child_process {
 	const char *out_path;   /* stdout to this file (created), when set */
 	const char *err_path;   /* stderr to this file; "&1" joins stdout */
 	int out_fd;             /* or stdout to this fd (>= 0) */
+	int err_fd;             /* or stderr to this fd (>= 0): a file opened
+				   by the caller, say through a held dir
+				   (util/fileio.h), not by a path the child
+				   opens.  out_fd and err_fd stay the
+				   caller's to close */
+	int keep_fd;            /* > 2: an fd of ours the program inherits
+				   under its number (O_CLOEXEC cleared in
+				   the child only): a held dir it is given
+				   as /proc/self/fd/<n> (util/fileio.h) */
 	bool no_stdin;          /* stdin from /dev/null */
 	bool new_pgrp;          /* own process group, killed as a whole */
 	bool die_with_parent;   /* SIGKILL when perfbot dies, even by kill -9

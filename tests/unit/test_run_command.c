@@ -4,6 +4,7 @@
 #include "util/run_command.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -70,6 +71,112 @@ static void test_env_and_redirect(void **state)
 	assert_null(strstr(first + 1, "\nHOME="));
 	unlink(path);
 	strbuf_release(&got);
+}
+
+/* out_fd and err_fd: the child's stdout and stderr to files the caller
+ * opened (a run's, made through its held dir), each to its own; the fds
+ * stay open in the caller.  An fd among 0-2 is not lost to the
+ * redirection of another (perfbot started with stdout closed). */
+static void test_out_and_err_fds(void **state)
+{
+	char out_path[] = "/tmp/perfbot-rc-out-XXXXXX", err_path[] = "/tmp/perfbot-rc-err-XXXXXX";
+	struct strbuf got = STRBUF_INIT;
+	struct child_process cp;
+	int out = mkstemp(out_path), err = mkstemp(err_path);
+	(void)state;
+
+	assert_true(out >= 0 && err >= 0);
+	child_process_init(&cp);
+	assert_int_equal(cp.err_fd, -1);
+	cp.shell_cmd = "echo out; echo err >&2";
+	cp.out_fd = out;
+	cp.err_fd = err;
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 10, NULL), FINISH_EXITED);
+	/* still the caller's */
+	assert_true(fcntl(out, F_GETFD) >= 0 && fcntl(err, F_GETFD) >= 0);
+	assert_int_equal(read_file(&got, out_path), 0);
+	assert_string_equal(got.buf, "out\n");
+	strbuf_reset(&got);
+	assert_int_equal(read_file(&got, err_path), 0);
+	assert_string_equal(got.buf, "err\n");
+
+	/* err_fd is 1 and out_fd is not: stderr still goes to err_fd's file */
+	int saved = dup(1);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(err, 1), 1);
+	assert_int_equal(ftruncate(1, 0), 0);
+	assert_int_equal(lseek(1, 0, SEEK_SET), 0);
+	assert_int_equal(ftruncate(out, 0), 0);
+	assert_int_equal(lseek(out, 0, SEEK_SET), 0);
+	child_process_init(&cp);
+	cp.shell_cmd = "echo out2; echo err2 >&2";
+	cp.out_fd = out;
+	cp.err_fd = 1;
+	int started = start_command(&cp);
+	int finished = started < 0 ? -1 : finish_command(&cp, 10, NULL);
+	assert_int_equal(dup2(saved, 1), 1);
+	close(saved);
+	assert_int_equal(started, 0);
+	assert_int_equal(finished, FINISH_EXITED);
+	strbuf_reset(&got);
+	assert_int_equal(read_file(&got, out_path), 0);
+	assert_string_equal(got.buf, "out2\n");
+	strbuf_reset(&got);
+	assert_int_equal(read_file(&got, err_path), 0);
+	assert_string_equal(got.buf, "err2\n");
+
+	close(out);
+	close(err);
+	unlink(out_path);
+	unlink(err_path);
+	strbuf_release(&got);
+}
+
+/* keep_fd: the program inherits that fd under its number (a held dir it
+ * is given as /proc/self/fd/<n>), no other of ours; 0-2 are refused. */
+static void test_keep_fd(void **state)
+{
+	char *dir = test_tmpdir("rc-keep");
+	struct strbuf cmd = STRBUF_INIT, p = STRBUF_INIT;
+	struct stderr_capture cap;
+	struct child_process cp;
+	struct held_dir hd, other;
+	(void)state;
+
+	assert_int_equal(held_dir_open(&hd, dir), 0);
+	assert_int_equal(held_dir_open(&other, "/tmp"), 0);
+	strbuf_addf(&cmd, "echo x >/proc/self/fd/%d/made && ! test -e /proc/self/fd/%d",
+		    hd.fd, other.fd);
+	child_process_init(&cp);
+	assert_int_equal(cp.keep_fd, -1);
+	cp.shell_cmd = cmd.buf;
+	cp.keep_fd = hd.fd;
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 10, NULL), FINISH_EXITED);
+	assert_true(WIFEXITED(cp.status) && WEXITSTATUS(cp.status) == 0);
+	path_join(&p, dir, "made");
+	assert_true(file_exists(p.buf));
+	/* still close-on-exec here: only the child's copy is kept */
+	assert_true(fcntl(hd.fd, F_GETFD) & FD_CLOEXEC);
+	/* without keep_fd, the program has none of ours */
+	child_process_init(&cp);
+	cp.shell_cmd = cmd.buf;
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command(&cp, 10, NULL), FINISH_EXITED);
+	assert_true(WIFEXITED(cp.status) && WEXITSTATUS(cp.status) != 0);
+	child_process_init(&cp);
+	cp.shell_cmd = "true";
+	cp.keep_fd = 2;
+	capture_start(&cap);
+	assert_int_equal(start_command(&cp), -1);
+	free(capture_end(&cap));
+	held_dir_close(&hd);
+	held_dir_close(&other);
+	test_rm_rf(dir);
+	free(dir);
+	strbuf_release(&cmd);
+	strbuf_release(&p);
 }
 
 static void test_timeout_kills_group(void **state)
@@ -381,6 +488,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_status_and_capture),
 		cmocka_unit_test(test_env_and_redirect),
+		cmocka_unit_test(test_out_and_err_fds),
+		cmocka_unit_test(test_keep_fd),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_interrupt),
 		cmocka_unit_test(test_rusage),
