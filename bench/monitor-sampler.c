@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 	const struct monitor **mons = NULL;
 	struct strbuf why = STRBUF_INIT;
 	struct sampler *s;
+	struct held_dir hd;
 	struct timespec ts;
 	double before;
 	int opt, ret;
@@ -180,7 +181,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "monitor-sampler: %s unavailable: %s\n", mons[i]->name, why.buf);
 	}
 	o.interval = interval;
-	s = sampler_start_opts(mons, argv[optind], &o);
+	if (held_dir_open(&hd, argv[optind]) < 0)
+		return EXIT_ERROR;
+	s = sampler_start_opts(mons, &hd, &o);
 	if (!s)
 		return EXIT_ERROR;
 	if (with_floor)
@@ -197,6 +200,7 @@ int main(int argc, char **argv)
 	ticks = mons[0] ? sampler_samples(s, mons[0]->name) : 0;
 	before = cpu_seconds();
 	ret = sampler_stop(s);
+	held_dir_close(&hd);
 	printf("thread_cpu_seconds: %.6f\n", thread);
 	printf("sampling_cpu_seconds: %.6f\n", before);
 	printf("cpu_seconds: %.6f\n", cpu_seconds());

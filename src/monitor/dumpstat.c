@@ -11,9 +11,12 @@
 #include "util/xalloc.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- raw file -> stats lines ---- */
 
@@ -406,40 +409,36 @@ int monitor_stats_to_json(const char *monitor, const char *lines, size_t len,
 	return ret;
 }
 
-int monitor_raw_to_json(const struct monitor *m, const char *dir)
+int monitor_raw_to_json(const struct monitor *m, const struct held_dir *dir)
 {
 	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT, json = STRBUF_INIT;
-	char *used = NULL;
 	struct series s;
+	struct stat st;
 	int ret = 0;
 
-	path_join(&path, dir, m->name);
-	strbuf_addstr(&path, ".gz");
-	if (!file_exists(path.buf)) {
-		strbuf_setlen(&path, path.len - 3);
-		if (!file_exists(path.buf))
-			goto out;
-	} else {
-		strbuf_setlen(&path, path.len - 3);
-	}
-	if (read_file_maybe_gz(&raw, path.buf, &used) < 0) {
+	/* the sampler's raw file, plain (lkp's .gz ones are read by compare
+	 * and unite, never turned into JSON again) */
+	if (fstatat(dir->fd, m->name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+		goto out;
+	path_join(&path, dir->path, m->name);
+	if (held_dir_read(dir, m->name, &raw, FILE_TEXT_MAX) < 0) {
 		ret = -1;
 		goto out;
 	}
 	series_init(&s, m->name);
 	if (m->parse_raw)
-		ret = m->parse_raw(m, raw.buf, raw.len, used, series_feed, &s);
+		ret = m->parse_raw(m, raw.buf, raw.len, path.buf, series_feed, &s);
 	else
-		ret = monitor_parse_records(m, raw.buf, raw.len, used, series_feed, &s);
+		ret = monitor_parse_records(m, raw.buf, raw.len, path.buf, series_feed, &s);
 	if (ret == 0)
 		ret = series_finish(&s, &json);
 	series_release(&s);
 	if (ret > 0) {
-		strbuf_addstr(&path, ".json");
-		ret = write_file_atomic(path.buf, json.buf, json.len) < 0 ? -1 : 1;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s.json", m->name);
+		ret = held_dir_write(dir, path.buf, json.buf, json.len) < 0 ? -1 : 1;
 	}
 out:
-	free(used);
 	strbuf_release(&path);
 	strbuf_release(&raw);
 	strbuf_release(&json);

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* util-linux's names, in syslog's numbering */
@@ -228,31 +229,27 @@ static int kmsg_parse_raw(const struct monitor *m, const char *buf, size_t len,
 	return ret;
 }
 
-/* dmesg.json from the kmsg file, unless a serial console's log is there */
-static int kmsg_finish(const struct monitor *m, const char *dir)
+/* dmesg.json from the kmsg file, unless a serial console's log is there;
+ * read and written through the run dir's fd */
+static int kmsg_finish(const struct monitor *m, const struct held_dir *dir)
 {
 	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT, lines = STRBUF_INIT,
 		json = STRBUF_INIT;
+	struct stat st;
 	int ret = 0;
 
-	path_join(&path, dir, "dmesg");
-	if (file_exists(path.buf))
+	if (fstatat(dir->fd, "dmesg", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    (fstatat(dir->fd, "kmsg", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT))
 		goto out;
-	strbuf_reset(&path);
-	path_join(&path, dir, "kmsg");
-	if (!file_exists(path.buf))
-		goto out;
-	if (read_file(&raw, path.buf) < 0 ||
+	path_join(&path, dir->path, "kmsg");
+	if (held_dir_read(dir, "kmsg", &raw, FILE_TEXT_MAX) < 0 ||
 	    parse_with("dmesg", raw.buf, raw.len, path.buf, &lines) < 0 ||
 	    (ret = monitor_stats_to_json("dmesg", lines.buf, lines.len, &json)) < 0) {
 		ret = -1;
 		goto out;
 	}
-	if (ret > 0) {
-		strbuf_reset(&path);
-		path_join(&path, dir, "dmesg.json");
-		ret = write_file_atomic(path.buf, json.buf, json.len);
-	}
+	if (ret > 0)
+		ret = held_dir_write(dir, "dmesg.json", json.buf, json.len);
 out:
 	strbuf_release(&path);
 	strbuf_release(&raw);

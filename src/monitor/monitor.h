@@ -31,6 +31,8 @@
 #include "util/strbuf.h"
 #include "util/strmap.h"
 
+struct held_dir;  /* util/fileio.h: a run's dir, written through its fd */
+
 /*
  * How the sampler turns one source file into raw text.  Declared per file
  * so that the sampler, not each monitor, does the reading: one pread per
@@ -157,9 +159,10 @@ struct monitor {
 	void (*release)(void *state);
 	/*
 	 * After <name>.json: more stats of the raw file in dir (kmsg's
-	 * dmesg.json), or NULL.  0, or -1 after error().
+	 * dmesg.json), read and written through its fd, or NULL.  0, or -1
+	 * after error().
 	 */
-	int (*finish)(const struct monitor *m, const char *dir);
+	int (*finish)(const struct monitor *m, const struct held_dir *dir);
 	/*
 	 * Parse a whole raw file into stats lines, "time: T" first for each
 	 * sample, handed to sink in chunks.  NULL means the generic splitter
@@ -204,11 +207,13 @@ int monitor_parse(const struct monitor *m, const char *buf, size_t len,
 int monitor_stats_to_json(const char *monitor, const char *lines, size_t len,
 			  struct strbuf *json);
 /*
- * Read raw file <dir>/<m->name> (or .gz), parse it, and write
- * <dir>/<m->name>.json atomically.  Returns 1 when written, 0 when there
- * was nothing to write (no raw file, or no sample), -1 after error().
+ * Read raw file <dir>/<m->name>, parse it, and write <dir>/<m->name>.json
+ * atomically, both through dir's fd (a run's dir, held open: never by
+ * its name, which another user may have pointed elsewhere).  Returns 1
+ * when written, 0 when there was nothing to write (no raw file, or no
+ * sample), -1 after error().
  */
-int monitor_raw_to_json(const struct monitor *m, const char *dir);
+int monitor_raw_to_json(const struct monitor *m, const struct held_dir *dir);
 
 /* ---- helpers shared by the monitors' parsers ---- */
 
@@ -311,8 +316,9 @@ struct time_result {
 void time_format_gnu(const struct time_result *r, struct strbuf *out);
 /*
  * Write <dir>/time (GNU time -v text) and <dir>/time.json (time.* metrics,
- * one sample each), both atomically.  0 or -1 after error().
+ * one sample each), both atomically, through dir's fd.  0 or -1 after
+ * error().
  */
-int time_write(const char *dir, const struct time_result *r);
+int time_write(const struct held_dir *dir, const struct time_result *r);
 
 #endif

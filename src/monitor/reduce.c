@@ -10,10 +10,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
 	R_EVENT = 1 << 0,        /* event counter: last - first */
@@ -333,9 +335,10 @@ static int first_at_least(const double *v, int n, double x)
 	return n;
 }
 
-static int reduce_file(const char *path, const char *monitor, double begin, double end,
-		       struct matrix *stats)
+static int reduce_file(const struct held_dir *dir, const char *file, const char *monitor,
+		       double begin, double end, struct matrix *stats)
 {
+	struct strbuf pathbuf = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT, key = STRBUF_INIT;
 	json_object *root = NULL, *tvo;
 	enum json_tokener_error jerr;
@@ -345,8 +348,12 @@ static int reduce_file(const char *path, const char *monitor, double begin, doub
 	int sample_size = 0, part_begin = 0, part_len, ret = 0;
 	bool any_array = false;
 
-	if (read_file(&text, path) < 0)
+	path_join(&pathbuf, dir->path, file);
+	const char *path = pathbuf.buf;
+	if (held_dir_read(dir, file, &text, FILE_TEXT_MAX) < 0) {
+		strbuf_release(&pathbuf);
 		return -1;
+	}
 	if (!text.len)
 		goto out;   /* lkp: next unless File.size? */
 	root = json_tokener_parse_verbose(text.buf, &jerr);
@@ -433,6 +440,7 @@ out:
 	free(tv_int);
 	strbuf_release(&text);
 	strbuf_release(&key);
+	strbuf_release(&pathbuf);
 	return ret;
 }
 
@@ -443,16 +451,22 @@ static int cmp_str(const void *a, const void *b)
 
 static const char *const not_series[] = { "stats", "matrix", "avg", "stddev", NULL };
 
-int monitors_to_stats_part(const char *dir, double begin, double end, struct matrix *stats)
+int monitors_to_stats_part(const struct held_dir *dir, double begin, double end,
+			   struct matrix *stats)
 {
-	DIR *dh = opendir(dir);
+	/* a dir stream of its own on the held dir (closedir closes it) */
+	int fd = openat(dir->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dh = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *d;
 	char **names = NULL;
 	size_t nr = 0, alloc = 0;
 	int ret = 0;
 
-	if (!dh)
-		return error("cannot open '%s': %s", dir, strerror(errno));
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return error("cannot open '%s': %s", dir->path, strerror(errno));
+	}
 	while ((d = readdir(dh))) {
 		if (d->d_name[0] == '.' ||
 		    (!ends_with(d->d_name, ".json") && !ends_with(d->d_name, ".json.gz")))
@@ -466,7 +480,6 @@ int monitors_to_stats_part(const char *dir, double begin, double end, struct mat
 		stats->ncols = 1;
 
 	for (size_t i = 0; i < nr && !ret; i++) {
-		struct strbuf path = STRBUF_INIT;
 		size_t len = strlen(names[i]) - (ends_with(names[i], ".gz") ? 8 : 5);
 		char *monitor = xstrndup(names[i], len);
 		bool skip = false;
@@ -478,12 +491,9 @@ int monitors_to_stats_part(const char *dir, double begin, double end, struct mat
 		if (ends_with(names[i], ".gz") && i > 0 && !strncmp(names[i - 1], names[i], len + 5) &&
 		    strlen(names[i - 1]) == len + 5)
 			skip = true;
-		if (!skip) {
-			path_join(&path, dir, names[i]);
-			ret = reduce_file(path.buf, monitor, begin, end, stats);
-		}
+		if (!skip)
+			ret = reduce_file(dir, names[i], monitor, begin, end, stats);
 		free(monitor);
-		strbuf_release(&path);
 	}
 	for (size_t i = 0; i < nr; i++)
 		free(names[i]);
@@ -491,7 +501,7 @@ int monitors_to_stats_part(const char *dir, double begin, double end, struct mat
 	return ret;
 }
 
-int monitors_to_stats(const char *dir, struct matrix *stats)
+int monitors_to_stats(const struct held_dir *dir, struct matrix *stats)
 {
 	return monitors_to_stats_part(dir, 0, 0, stats);
 }

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include "result/matrix.h"
 
+struct held_dir;  /* util/fileio.h */
+
 enum reduce_kind {
 	REDUCE_GAUGE,        /* mean of the samples */
 	REDUCE_EVENT,        /* last - first */
@@ -55,8 +57,10 @@ struct reduced reduce_series_len(const char *name, const double *v, const bool *
 struct reduced reduce_max(const double *v, const bool *is_int, int n);
 
 /*
- * Reduce every <name>.json and <name>.json.gz of dir (but stats, matrix,
- * avg and stddev), in name order, into stats, a one-column matrix (see
+ * Reduce every <name>.json and <name>.json.gz of dir, a dir held open
+ * (util/fileio.h: a run's, read through its fd, never by its name, which
+ * another user may have pointed elsewhere mid-run), but stats, matrix,
+ * avg and stddev, in name order, into stats, a one-column matrix (see
  * result/matrix.h; it is initialised by the caller and may already hold
  * metrics).  Files written by perfbot's sampler and lkp's own are both
  * read; a JSON object with no array in it (job.json) is not a time series
@@ -64,12 +68,13 @@ struct reduced reduce_max(const double *v, const bool *is_int, int n);
  * or -1 after error() naming the file (unreadable, invalid JSON).  A
  * metric with a non-number sample is skipped with a warning.
  */
-int monitors_to_stats(const char *dir, struct matrix *stats);
+int monitors_to_stats(const struct held_dir *dir, struct matrix *stats);
 /*
  * The same, keeping only the samples from begin to end seconds after each
  * series' first "<name>.time" (the job's stats_part_begin and
  * stats_part_end; 0 means from the start, to the end).
  */
-int monitors_to_stats_part(const char *dir, double begin, double end, struct matrix *stats);
+int monitors_to_stats_part(const struct held_dir *dir, double begin, double end,
+			   struct matrix *stats);
 
 #endif

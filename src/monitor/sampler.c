@@ -124,9 +124,8 @@ struct sampled {
 	unsigned long last_tick;  /* tick + 1 of the last sample; 0: none */
 	void *state;              /* m->sample_state_size bytes */
 	bool started;             /* m->start succeeded: release it */
-	char *tmp_path;           /* raw file while sampling */
-	char *raw_path;
-	int raw_fd;
+	struct atomic_file raw;   /* the raw file, a temp while sampling */
+	int raw_fd;               /* raw.fd while raw is open, else -1 */
 	atomic_int nr_samples;
 	int read_failures;
 	int read_errno;
@@ -149,7 +148,7 @@ struct sampler {
 	struct strbuf scratch;    /* this tick's files that no monitor prints
 				     verbatim, one after the other */
 	struct strbuf row;        /* a computed monitor's sample */
-	char *dir;
+	const struct held_dir *dir; /* the caller's, open until the stop */
 	double interval;          /* the tick: the run's interval, or less
 				     when the job asks a monitor for more */
 	int timer_fd;
@@ -272,7 +271,7 @@ HOT_PATH static void flush_log(struct sampler *s)
 		}
 		if (writev_all(sm->raw_fd, s->iov, n) < 0 && !s->write_errno) {
 			s->write_errno = errno;
-			s->write_path = sm->tmp_path;
+			s->write_path = sm->raw.path.buf;
 		}
 	}
 	s->nr_seg = 0;
@@ -484,14 +483,14 @@ static void sampled_release(struct sampled *sm)
 	if (sm->started && sm->m->release)
 		sm->m->release(sm->state);
 	monitor_sources_release(&sm->src);
+	/* a raw file not committed: its temp goes */
 	if (sm->raw_fd >= 0)
-		close(sm->raw_fd);
+		atomic_file_abort(&sm->raw);
+	sm->raw_fd = -1;
 	free(sm->file);
 	free(sm->view);
 	free(sm->text);
 	free(sm->state);
-	free(sm->tmp_path);
-	free(sm->raw_path);
 }
 
 static void sampler_free(struct sampler *s)
@@ -512,7 +511,6 @@ static void sampler_free(struct sampler *s)
 	free(s->iov);
 	if (s->timer_fd >= 0)
 		close(s->timer_fd);
-	free(s->dir);
 	free(s);
 }
 
@@ -551,8 +549,6 @@ static unsigned ticks_between(const struct monitor *m, double job_interval,
 
 static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 {
-	struct strbuf p = STRBUF_INIT;
-
 	if (sm->m->flags & MONITOR_STREAM) {
 		/* no file to pread: start() opens the stream below */
 	} else if (!sm->m->list_sources) {
@@ -577,22 +573,17 @@ static int open_monitor(struct sampler *s, struct sampled *sm, const char *root)
 	}
 	if (s->reads_only)
 		return 0;
-	path_join(&p, s->dir, sm->m->name);
-	sm->raw_path = strbuf_detach(&p, NULL);
-	/* a new file, never one (or a link) that was there: fileio.h */
-	sm->raw_fd = temp_file_create(&p, sm->raw_path);
-	if (sm->raw_fd < 0) {
-		/* not ours to remove later: tmp_path stays NULL */
-		error("cannot create '%s': %s", p.buf, strerror(errno));
-		strbuf_release(&p);
+	/* a new file in the run's dir held open, through its fd: never one
+	 * (or a link) that was there, never through the dir's name
+	 * (fileio.h) */
+	if (atomic_file_open_in(&sm->raw, s->dir, sm->m->name) < 0)
 		return -1;
-	}
-	sm->tmp_path = strbuf_detach(&p, NULL);
+	sm->raw_fd = sm->raw.fd;
 	return 0;
 }
 
-struct sampler *sampler_start_opts(const struct monitor *const *monitors, const char *dir,
-				   const struct sampler_opts *o)
+struct sampler *sampler_start_opts(const struct monitor *const *monitors,
+				   const struct held_dir *dir, const struct sampler_opts *o)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
 	struct strbuf why = STRBUF_INIT;
@@ -608,7 +599,7 @@ struct sampler *sampler_start_opts(const struct monitor *const *monitors, const 
 		if (o->intervals[i] > 0 && o->intervals[i] < s->interval)
 			s->interval = o->intervals[i];
 	s->reads_only = o && o->reads_only;
-	s->dir = xstrdup(dir);
+	s->dir = dir;
 	/*
 	 * Touch the whole log now: filled a few KiB a tick, it would
 	 * otherwise take page faults for a minute, each one dear on a cold
@@ -654,15 +645,12 @@ struct sampler *sampler_start_opts(const struct monitor *const *monitors, const 
 	return s;
 fail:
 	strbuf_release(&why);
-	for (int i = 0; i < s->nr; i++)
-		if (s->mon[i].tmp_path)
-			unlink(s->mon[i].tmp_path);
 	sampler_free(s);
 	return NULL;
 }
 
 struct sampler *sampler_start(const struct monitor *const *monitors,
-			      double interval, const char *dir)
+			      double interval, const struct held_dir *dir)
 {
 	struct sampler_opts o = { .interval = interval };
 
@@ -723,27 +711,17 @@ int sampler_files(struct sampler *s)
 /* Flush, fsync and rename one raw file into place; 0 or -1. */
 static int finish_raw(struct sampler *s, struct sampled *sm)
 {
-	int ret = 0;
-
 	if (sm->raw_fd < 0)
 		return 0;  /* reads only */
 	if (s->write_errno)
 		return 0;  /* reported by the caller */
 	if (!atomic_load(&sm->nr_samples)) {
-		close(sm->raw_fd);
+		atomic_file_abort(&sm->raw);
 		sm->raw_fd = -1;
-		unlink(sm->tmp_path);
 		return 0;
 	}
-	if (fsync(sm->raw_fd) < 0)
-		ret = error("cannot write '%s': %s", sm->tmp_path, strerror(errno));
-	if (close(sm->raw_fd) < 0 && !ret)
-		ret = error("cannot write '%s': %s", sm->tmp_path, strerror(errno));
 	sm->raw_fd = -1;
-	if (!ret && rename(sm->tmp_path, sm->raw_path) < 0)
-		ret = error("cannot rename '%s' to '%s': %s", sm->tmp_path,
-			    sm->raw_path, strerror(errno));
-	return ret;
+	return atomic_file_commit(&sm->raw);
 }
 
 int sampler_stop(struct sampler *s)
@@ -763,10 +741,8 @@ int sampler_stop(struct sampler *s)
 				sm->read_failures, sm->read_path, strerror(sm->read_errno));
 	}
 	if (s->write_errno) {
+		/* the raw files not committed are aborted by sampler_free */
 		ret = error("cannot write '%s': %s", s->write_path, strerror(s->write_errno));
-		for (int i = 0; i < s->nr; i++)
-			if (s->mon[i].raw_fd >= 0)
-				unlink(s->mon[i].tmp_path);
 	} else {
 		for (int i = 0; i < s->nr && ret == 0; i++)
 			if (!s->reads_only && atomic_load(&s->mon[i].nr_samples) &&

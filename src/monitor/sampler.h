@@ -12,7 +12,7 @@
  *
  * Lifecycle, for the caller (`perfbot run`):
  *
- *   s = sampler_start(monitors, 1.0, run_dir);    // opens files, no sample yet
+ *   s = sampler_start(monitors, 1.0, &run_dir);   // opens files, no sample yet
  *   ... start the benchmark, wait monitor_delay ...
  *   sampler_activate(s);                          // first sample now, then
  *                                                 // one per interval
@@ -34,19 +34,22 @@
  * text (see monitor.h); vmstat writes `vmstat --timestamp -n` output.
  */
 #include "monitor/monitor.h"
+#include "util/fileio.h"
 
 struct sampler;
 
 /*
  * Start sampling monitors (a NULL-terminated list) every interval seconds
- * (<= 0: 1 s) into raw files in dir, which must exist.  Monitors not
+ * (<= 0: 1 s) into raw files in dir, a dir held open (util/fileio.h's
+ * held_dir: the files are made and renamed through its fd, never by its
+ * name), which must stay open until sampler_stop.  Monitors not
  * available here and MONITOR_NOT_SAMPLED ones are skipped silently: ask
  * monitor_available() first to report them.  Returns the sampler (free it
  * with sampler_stop), or NULL after error() (a raw file or timer could not
  * be created).
  */
 struct sampler *sampler_start(const struct monitor *const *monitors,
-			      double interval, const char *dir);
+			      double interval, const struct held_dir *dir);
 
 struct sampler_opts {
 	double interval;          /* the tick, seconds (<= 0: 1) */
@@ -65,7 +68,7 @@ struct sampler_opts {
 };
 /* sampler_start with options (o may be NULL). */
 struct sampler *sampler_start_opts(const struct monitor *const *monitors,
-				   const char *dir, const struct sampler_opts *o);
+				   const struct held_dir *dir, const struct sampler_opts *o);
 /* Take the first sample now and one per interval from now on.  Calling it
  * again has no effect. */
 void sampler_activate(struct sampler *s);

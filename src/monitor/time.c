@@ -189,23 +189,21 @@ static int parse_raw(const struct monitor *m, const char *buf, size_t len,
 	return ret;
 }
 
-int time_write(const char *dir, const struct time_result *r)
+int time_write(const struct held_dir *dir, const struct time_result *r)
 {
 	struct strbuf text = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT,
 		path = STRBUF_INIT;
 	int ret;
 
 	time_format_gnu(r, &text);
-	path_join(&path, dir, "time");
-	ret = write_file_atomic(path.buf, text.buf, text.len);
+	path_join(&path, dir->path, "time");
+	ret = held_dir_write(dir, "time", text.buf, text.len);
 	if (!ret)
 		ret = monitor_parse(&monitor_time, text.buf, text.len, path.buf, &lines);
 	if (!ret)
 		ret = monitor_stats_to_json("time", lines.buf, lines.len, &json);
-	if (ret > 0) {
-		strbuf_addstr(&path, ".json");
-		ret = write_file_atomic(path.buf, json.buf, json.len);
-	}
+	if (ret > 0)
+		ret = held_dir_write(dir, "time.json", json.buf, json.len);
 	strbuf_release(&text);
 	strbuf_release(&lines);
 	strbuf_release(&json);

@@ -319,7 +319,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 
 	struct sampler_opts so = { .interval = d->interval, .intervals = d->intervals,
 				   .root = rc->monitor_root };
-	sampler = sampler_start_opts(d->monitors, tmp.buf, &so);
+	sampler = sampler_start_opts(d->monitors, &hd, &so);
 	if (!sampler)
 		goto out;
 	if (d->perf_stat) {
@@ -507,7 +507,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	tr.command = cp.argv ? cp.argv[0] : cp.shell_cmd;
 	to_timespec(cp.start, &tr.start);
 	to_timespec(cp.end > 0 ? cp.end : now_seconds(), &tr.end);
-	if (time_write(tmp.buf, &tr) < 0)
+	if (time_write(&hd, &tr) < 0)
 		goto out;
 	if (o.failed_exit)
 		run_report_failed_exit(rc, o.exit_status);

@@ -270,7 +270,7 @@ int run_write_stats(struct run_ctx *rc, const struct outcome *o)
 
 	matrix_init(&stats);
 	stats.ncols = 1;
-	if (monitors_to_stats(rc->dir->path, &stats) < 0)
+	if (monitors_to_stats(rc->dir, &stats) < 0)
 		goto out;
 	if (rc->has_instructions) {
 		/* beside the benchmark's own metrics, under its name; not in

@@ -73,8 +73,7 @@ int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env
 			   const char *cwd);
 
 /* run_files.c: each reads and writes in rc->dir through its fd
- * (util/fileio.h's held_dir), but for the monitors' files, which
- * monitors_to_stats reads by path */
+ * (util/fileio.h's held_dir) */
 int run_parse_benchmark(struct run_ctx *rc);
 void run_report_failed_exit(const struct run_ctx *rc, int status);
 /* the machine, then the run's isolation and meanwhile lines */

@@ -241,8 +241,10 @@ static void test_sampler(void **state)
 	struct sampler_opts o = { .interval = 10, .root = root };
 	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
 	struct sampler *s;
+	struct held_dir hd;
 
 	(void)state;
+	assert_int_equal(held_dir_open(&hd, dir), 0);
 	assert_non_null(m);
 	assert_true(m->flags & MONITOR_DEFAULT);
 	assert_true(m->flags & MONITOR_STREAM);
@@ -250,7 +252,7 @@ static void test_sampler(void **state)
 	assert_int_equal(mkdir(p.buf, 0755), 0);
 	/* a regular file: read() returns what was appended, one record here */
 	put(root, "dev/kmsg", "6,1,1,-;logged before the run\n", "w");
-	s = sampler_start_opts(list, dir, &o);
+	s = sampler_start_opts(list, &hd, &o);
 	assert_non_null(s);
 	sampler_activate(s);
 	for (int i = 0; i < 500 && sampler_samples(s, "kmsg") < 1; i++)
@@ -261,6 +263,7 @@ static void test_sampler(void **state)
 	put(root, "dev/kmsg", "3,2,2000000,-;EXT4-fs error (device sda1): ext4_find_entry:1455: "
 	    "inode #2: comm ls: reading directory lblock 0\n", "a");
 	assert_int_equal(sampler_stop(s), 0);
+	held_dir_close(&hd);
 	read_in_file(&text, dir, "kmsg");
 	assert_string_equal(text.buf,
 			    "kern  :err   : [    2.000000] EXT4-fs error (device sda1): ext4_find_entry:1455: "
@@ -289,16 +292,19 @@ static void test_start_fails(void **state)
 	struct sampler_opts o = { .interval = 10, .root = root };
 	struct strbuf p = STRBUF_INIT, want = STRBUF_INIT;
 	struct stderr_capture cap;
+	struct held_dir hd;
 	char *msg;
 
 	(void)state;
+	assert_int_equal(held_dir_open(&hd, dir), 0);
 	path_join(&p, root, "dev");
 	assert_int_equal(mkdir(p.buf, 0755), 0);
 	strbuf_addstr(&p, "/kmsg");
 	assert_int_equal(mkfifo(p.buf, 0600), 0);
 	capture_start(&cap);
-	assert_null(sampler_start_opts(list, dir, &o));
+	assert_null(sampler_start_opts(list, &hd, &o));
 	msg = capture_end(&cap);
+	held_dir_close(&hd);
 	strbuf_addf(&want, "perfbot: cannot read '%s': Illegal seek\n", p.buf);
 	assert_string_equal(msg, want.buf);
 	free(msg);
@@ -395,19 +401,44 @@ static void test_finish(void **state)
 	char *dir = test_tmpdir("kmsg");
 	const struct monitor *m = monitor_find("kmsg");
 	struct strbuf p = STRBUF_INIT;
+	struct held_dir hd;
 
 	(void)state;
-	put(dir, "kmsg", "kern  :warn  : [    3.1] WARNING: CPU: 1 PID: 9 at a.c:7 f+0x1/0x2\n", "w");
-	assert_int_equal(m->finish(m, dir), 0);
+	assert_int_equal(held_dir_open(&hd, dir), 0);
+	/* no kmsg file: nothing to do */
+	assert_int_equal(m->finish(m, &hd), 0);
 	path_join(&p, dir, "dmesg.json");
+	assert_false(file_exists(p.buf));
+	put(dir, "kmsg", "kern  :warn  : [    3.1] WARNING: CPU: 1 PID: 9 at a.c:7 f+0x1/0x2\n", "w");
+	assert_int_equal(m->finish(m, &hd), 0);
 	assert_true(file_exists(p.buf));
 	assert_int_equal(unlink(p.buf), 0);
 	put(dir, "dmesg", "[    1.000000] the serial console's\n", "w");
-	assert_int_equal(m->finish(m, dir), 0);
+	assert_int_equal(m->finish(m, &hd), 0);
 	assert_false(file_exists(p.buf));
+	held_dir_close(&hd);
 	strbuf_release(&p);
 	test_rm_rf(dir);
 	free(dir);
+}
+
+/* The run dir moved away and a link planted at its name (test_dir_moved):
+ * kmsg is read, and dmesg.json written, in the dir held. */
+static void test_finish_dir_moved(void **state)
+{
+	const struct monitor *m = monitor_find("kmsg");
+	struct strbuf p = STRBUF_INIT;
+	struct moved_dir md;
+
+	(void)state;
+	test_dir_moved(&md, "kmsg");
+	put(md.moved.buf, "kmsg", "kern  :warn  : [    3.1] WARNING: CPU: 1 PID: 9 at a.c:7 f+0x1/0x2\n", "w");
+	assert_int_equal(m->finish(m, &md.hd), 0);
+	path_join(&p, md.moved.buf, "dmesg.json");
+	assert_true(file_exists(p.buf));
+	assert_int_equal(test_dir_size(md.victim.buf), 0);
+	test_dir_moved_release(&md);
+	strbuf_release(&p);
 }
 
 int main(void)
@@ -422,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_finish_dir_moved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

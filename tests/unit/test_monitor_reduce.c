@@ -180,6 +180,19 @@ static void put_file(const char *dir, const char *name, const char *text)
 	strbuf_release(&p);
 }
 
+/* monitors_to_stats_part of dir held open, as a run's dir is */
+static int to_stats(const char *dir, double begin, double end, struct matrix *stats)
+{
+	struct held_dir hd;
+	int r;
+
+	if (held_dir_open(&hd, dir) < 0)
+		return -1;
+	r = monitors_to_stats_part(&hd, begin, end, stats);
+	held_dir_close(&hd);
+	return r;
+}
+
 static void test_to_stats(void **state)
 {
 	char *dir = test_tmpdir("reduce");
@@ -197,7 +210,7 @@ static void test_to_stats(void **state)
 	put_file(dir, "stats.json", "{\"x\": 1}");
 	put_file(dir, "empty.json", "");
 	matrix_init(&stats);
-	assert_int_equal(monitors_to_stats(dir, &stats), 0);
+	assert_int_equal(to_stats(dir, 0, 0, &stats), 0);
 	stats_to_json(&stats, &out);
 	assert_string_equal(out.buf,
 		"{\n"
@@ -231,7 +244,7 @@ static void test_to_stats_part(void **state)
 	put_file(dir, "proc-vmstat.json", json.buf);
 	matrix_init(&stats);
 	/* samples from 3 s to before 7 s: indexes 3..6 */
-	assert_int_equal(monitors_to_stats_part(dir, 3, 7, &stats), 0);
+	assert_int_equal(to_stats(dir, 3, 7, &stats), 0);
 	assert_int_equal(stats.nr, 3);
 	assert_true(stats.m[matrix_find(&stats, "proc-vmstat.pgfree")].v[0] == 360 - 90);
 	/* 4, 5, 6 of a shorter series, divided by the window's 4 samples */
@@ -251,14 +264,32 @@ static void test_to_stats_errors(void **state)
 
 	matrix_init(&stats);
 	put_file(dir, "proc-vmstat.json", "{\"proc-vmstat.pgfree\": [1, \"x\"], \"proc-vmstat.pgalloc\": [1, 5]}");
-	assert_int_equal(monitors_to_stats(dir, &stats), 0);
+	assert_int_equal(to_stats(dir, 0, 0, &stats), 0);
 	assert_int_equal(stats.nr, 1);
 	assert_string_equal(stats.m[0].name, "proc-vmstat.pgalloc");
 	put_file(dir, "broken.json", "{\"a\": [1,");
-	assert_int_equal(monitors_to_stats(dir, &stats), -1);
+	assert_int_equal(to_stats(dir, 0, 0, &stats), -1);
+	/* a link in a run's dir is not followed (the dir is perfbot's: it
+	 * made no link there) */
+	struct strbuf p = STRBUF_INIT, target = STRBUF_INIT;
+	struct stderr_capture cap;
+	path_join(&p, dir, "broken.json");
+	assert_int_equal(unlink(p.buf), 0);
+	path_join(&target, dir, "outside");
+	put_file(dir, "outside", "{\"b\": [1]}");
+	strbuf_reset(&p);
+	path_join(&p, dir, "linked.json");
+	assert_int_equal(symlink(target.buf, p.buf), 0);
+	capture_start(&cap);
+	assert_int_equal(to_stats(dir, 0, 0, &stats), -1);
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "linked.json': it is a symbolic link (refusing to follow it)"));
+	free(msg);
+	strbuf_release(&p);
+	strbuf_release(&target);
 	matrix_release(&stats);
 	matrix_init(&stats);
-	assert_int_equal(monitors_to_stats("/nonexistent-dir", &stats), -1);
+	assert_int_equal(to_stats("/nonexistent-dir", 0, 0, &stats), -1);
 	matrix_release(&stats);
 	test_rm_rf(dir);
 	free(dir);
@@ -298,7 +329,7 @@ static void test_to_stats_part_edges(void **state)
 			    cases[i].times);
 		put_file(dir, "meminfo.json", json.buf);
 		matrix_init(&stats);
-		assert_int_equal(monitors_to_stats_part(dir, cases[i].begin, cases[i].end, &stats), 0);
+		assert_int_equal(to_stats(dir, cases[i].begin, cases[i].end, &stats), 0);
 		pos = matrix_find(&stats, "meminfo.Active");
 		assert_true(pos >= 0);
 		if (stats.m[pos].v[0] != cases[i].want)
@@ -312,7 +343,7 @@ static void test_to_stats_part_edges(void **state)
 	put_file(dir, "meminfo.json", "{\"meminfo.time\": [1000, 1005], \"meminfo.Active\": [10, 20]}");
 	struct matrix stats;
 	matrix_init(&stats);
-	assert_int_equal(monitors_to_stats_part(dir, 3, 4, &stats), 0);
+	assert_int_equal(to_stats(dir, 3, 4, &stats), 0);
 	assert_true(matrix_find(&stats, "meminfo.Active") >= 0);
 	assert_true(stats.m[matrix_find(&stats, "meminfo.Active")].v[0] == 15);
 	matrix_release(&stats);

@@ -24,6 +24,12 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* dir held open, as a run holds its dir (util/fileio.h) */
+static void hold(struct held_dir *hd, const char *dir)
+{
+	assert_int_equal(held_dir_open(hd, dir), 0);
+}
+
 static void read_in(struct strbuf *sb, const char *dir, const char *name)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -83,7 +89,9 @@ static int check_series(const char *dir, const char *name, int n, bool has_time)
 static char *run_opts(const struct monitor **mons, const struct sampler_opts *o)
 {
 	char *dir = test_tmpdir("sampler");
-	struct sampler *s = sampler_start_opts(mons, dir, o);
+	struct held_dir hd;
+	hold(&hd, dir);
+	struct sampler *s = sampler_start_opts(mons, &hd, o);
 
 	assert_non_null(s);
 	sleep_ms(50);
@@ -94,6 +102,7 @@ static char *run_opts(const struct monitor **mons, const struct sampler_opts *o)
 	assert_int_equal(sampler_samples(s, "no-such-monitor"), -1);
 	assert_true(sampler_cpu_seconds(s) >= 0);
 	assert_int_equal(sampler_stop(s), 0);
+	held_dir_close(&hd);
 	return dir;
 }
 
@@ -227,7 +236,10 @@ static void test_canned_run(void **state)
 
 	/* then the run stage: event counters of an unchanging tree are 0 */
 	matrix_init(&stats);
-	assert_int_equal(monitors_to_stats(dir, &stats), 0);
+	struct held_dir hd;
+	hold(&hd, dir);
+	assert_int_equal(monitors_to_stats(&hd, &stats), 0);
+	held_dir_close(&hd);
 	assert_true(stats.m[matrix_find(&stats, "cpufreq.cpu1.total_trans")].v[0] == 41);
 	assert_true(stats.m[matrix_find(&stats, "interrupts.CPU0.LOC:Local_timer_interrupts")].v[0] == 0);
 	assert_true(stats.m[matrix_find(&stats, "numa-numastat.node0.numa_hit")].v[0] == 0);
@@ -317,7 +329,9 @@ static void test_many_samples(void **state)
 	const struct monitor *const *all = monitor_all();
 	struct sampler_opts o = { .interval = 0.0005, .root = ROOT, .every_tick = true };
 	char *dir = test_tmpdir("sampler");
-	struct sampler *s = sampler_start_opts(all, dir, &o);
+	struct held_dir hd;
+	hold(&hd, dir);
+	struct sampler *s = sampler_start_opts(all, &hd, &o);
 	struct strbuf raw = STRBUF_INIT;
 	const char *names[] = { "proc-vmstat", "interrupts", "numa-meminfo", "cpuidle" };
 	int n;
@@ -327,6 +341,7 @@ static void test_many_samples(void **state)
 	while ((n = sampler_samples(s, "proc-vmstat")) < 1200)
 		sleep_ms(20);
 	assert_int_equal(sampler_stop(s), 0);
+	held_dir_close(&hd);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *first = NULL, *p;
 		size_t len = 0;
@@ -363,17 +378,20 @@ static void test_shared_files(void **state)
 	};
 	struct sampler_opts o = { .interval = 0.1, .root = ROOT };
 	char *dir = test_tmpdir("sampler");
-	struct sampler *s = sampler_start_opts(mons, dir, &o);
+	struct held_dir hd;
+	hold(&hd, dir);
+	struct sampler *s = sampler_start_opts(mons, &hd, &o);
 	struct strbuf raw = STRBUF_INIT;
 
 	assert_non_null(s);
 	assert_int_equal(sampler_files(s), 3);
 	assert_int_equal(sampler_stop(s), 0);
 	/* activated and stopped at once: one sample of each, none twice */
-	s = sampler_start_opts(mons, dir, &o);
+	s = sampler_start_opts(mons, &hd, &o);
 	sampler_activate(s);
 	sampler_activate(s);
 	assert_int_equal(sampler_stop(s), 0);
+	held_dir_close(&hd);
 	assert_int_equal(samples_in(dir, "proc-vmstat"), 1);
 	assert_int_equal(samples_in(dir, "proc-stat"), 1);
 	read_in(&raw, dir, "vmstat");
@@ -387,12 +405,15 @@ static void test_never_activated(void **state)
 {
 	const struct monitor *mons[] = { monitor_find("proc-vmstat"), monitor_find("time"), NULL };
 	char *dir = test_tmpdir("sampler");
-	struct sampler *s = sampler_start(mons, 0.1, dir);
+	struct held_dir hd;
+	hold(&hd, dir);
+	struct sampler *s = sampler_start(mons, 0.1, &hd);
 	struct strbuf cmd = STRBUF_INIT;
 
 	assert_non_null(s);
 	sleep_ms(150);
 	assert_int_equal(sampler_stop(s), 0);
+	held_dir_close(&hd);
 	/* nothing sampled: no raw file, no JSON, no temporary left */
 	strbuf_addf(&cmd, "test -z \"$(ls -A '%s')\"", dir);
 	assert_int_equal(system(cmd.buf), 0);
@@ -401,11 +422,24 @@ static void test_never_activated(void **state)
 	free(dir);
 }
 
+/* A dir held but gone (removed under it): no raw file can be made. */
 static void test_bad_dir(void **state)
 {
 	const struct monitor *mons[] = { monitor_find("proc-vmstat"), NULL };
+	char *dir = test_tmpdir("sampler");
+	struct held_dir hd;
+	struct stderr_capture cap;
 
-	assert_null(sampler_start(mons, 1, "/nonexistent-dir/run"));
+	hold(&hd, dir);
+	assert_int_equal(rmdir(dir), 0);
+	capture_start(&cap);
+	assert_null(sampler_start(mons, 1, &hd));
+	char *msg = capture_end(&cap);
+	assert_non_null(strstr(msg, "cannot write"));
+	assert_non_null(strstr(msg, "proc-vmstat"));
+	free(msg);
+	held_dir_close(&hd);
+	free(dir);
 }
 
 static void test_time_write(void **state)
@@ -414,6 +448,7 @@ static void test_time_write(void **state)
 	struct time_result r;
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
 	struct matrix stats;
+	struct held_dir hd;
 
 	memset(&r, 0, sizeof(r));
 	r.command = "true";
@@ -424,7 +459,8 @@ static void test_time_write(void **state)
 	r.start.tv_sec = 100;
 	r.end.tv_sec = 105;
 	r.page_size = 4096;
-	assert_int_equal(time_write(dir, &r), 0);
+	hold(&hd, dir);
+	assert_int_equal(time_write(&hd, &r), 0);
 	read_in(&text, dir, "time");
 	assert_true(!strncmp(text.buf, "\tCommand being timed: \"true\"\n", 29));
 	read_in(&text, dir, "time.json");
@@ -439,14 +475,19 @@ static void test_time_write(void **state)
 		"  \"time.page_size\": [\n    4096\n  ]\n"
 		"}\n");
 	matrix_init(&stats);
-	assert_int_equal(monitors_to_stats(dir, &stats), 0);
+	assert_int_equal(monitors_to_stats(&hd, &stats), 0);
 	stats_to_json(&stats, &out);
 	assert_non_null(strstr(out.buf, "\"time.elapsed_time\": 5.0,\n  \"time.elapsed_time.max\": 5.0,"));
 	matrix_release(&stats);
-	assert_int_equal(time_write("/nonexistent-dir", &r), -1);
+	test_rm_rf(dir);
+	/* its dir gone */
+	struct stderr_capture cap;
+	capture_start(&cap);
+	assert_int_equal(time_write(&hd, &r), -1);
+	free(capture_end(&cap));
+	held_dir_close(&hd);
 	strbuf_release(&text);
 	strbuf_release(&out);
-	test_rm_rf(dir);
 	free(dir);
 }
 
@@ -455,14 +496,16 @@ static void test_raw_to_json(void **state)
 {
 	char *dir = test_tmpdir("sampler");
 	struct strbuf p = STRBUF_INIT, json = STRBUF_INIT;
+	struct held_dir hd;
 	const char *raw =
 		"time: 1421007515\nnr_free_pages 100\npgfree 10\n"
 		"time: 1421007516\nnr_free_pages 90\npgfree 25\n";
 
-	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), 0);
+	hold(&hd, dir);
+	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), &hd), 0);
 	path_join(&p, dir, "proc-vmstat");
 	assert_int_equal(write_file_atomic(p.buf, raw, strlen(raw)), 0);
-	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), 1);
+	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), &hd), 1);
 	read_in(&json, dir, "proc-vmstat.json");
 	assert_string_equal(json.buf,
 		"{\n"
@@ -472,11 +515,48 @@ static void test_raw_to_json(void **state)
 		"}\n");
 	/* a raw file that is not lkp's layout */
 	assert_int_equal(write_file_atomic(p.buf, "pgfree 1\n", 9), 0);
-	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), dir), -1);
+	assert_int_equal(monitor_raw_to_json(monitor_find("proc-vmstat"), &hd), -1);
+	held_dir_close(&hd);
 	strbuf_release(&p);
 	strbuf_release(&json);
 	test_rm_rf(dir);
 	free(dir);
+}
+
+/*
+ * The run dir renamed away by another user of a shared result root, and
+ * a link planted at its name, after the sampler opened its raw files and
+ * before they are put in place (test_dir_moved): the raw files, their
+ * JSON and time's files all go into the dir held, none into the link's
+ * target.
+ */
+static void test_dir_moved_away(void **state)
+{
+	const struct monitor *mons[] = { monitor_find("proc-vmstat"), monitor_find("vmstat"), NULL };
+	struct sampler_opts o = { .interval = 0.1, .root = ROOT };
+	struct time_result r = { .command = "true", .page_size = 4096 };
+	struct strbuf text = STRBUF_INIT;
+	struct moved_dir m;
+	struct sampler *s;
+
+	test_dir_moved(&m, "sampler");
+	s = sampler_start_opts(mons, &m.hd, &o);
+	assert_non_null(s);
+	sampler_activate(s);
+	assert_int_equal(sampler_stop(s), 0);
+	r.ru.ru_utime.tv_sec = 1;
+	r.end.tv_sec = 1;
+	assert_int_equal(time_write(&m.hd, &r), 0);
+	const char *files[] = { "proc-vmstat", "proc-vmstat.json", "vmstat", "vmstat.json",
+				"time", "time.json" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		read_in(&text, m.moved.buf, files[i]);
+		assert_true(text.len > 0);
+	}
+	assert_int_equal(test_dir_size(m.moved.buf), 6);
+	assert_int_equal(test_dir_size(m.victim.buf), 0);
+	test_dir_moved_release(&m);
+	strbuf_release(&text);
 }
 
 int main(void)
@@ -491,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_bad_dir),
 		cmocka_unit_test(test_time_write),
 		cmocka_unit_test(test_raw_to_json),
+		cmocka_unit_test(test_dir_moved_away),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
