@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -170,28 +171,37 @@ static void perf_stop(struct perf_proc *p)
 	p->running = false;
 }
 
-/* Run a parser on a raw file and write <dir>/<name>.json from its lines. */
-static int parse_to_json(const char *dir, const char *parser_name, const char *monitor)
+/* Run a parser on a raw file and write <dir>/<name>.json from its lines,
+ * both through the dir's fd. */
+static int parse_to_json(const struct held_dir *dir, const char *parser_name, const char *monitor)
 {
 	struct strbuf raw = STRBUF_INIT, lines = STRBUF_INIT, json = STRBUF_INIT, path = STRBUF_INIT;
 	const struct parser *p = parser_find(parser_name);
-	int ret = -1;
+	int ret = -1, fd;
 
-	path_join(&path, dir, monitor);
+	path_join(&path, dir->path, monitor);
 	if (!p) {
 		error("no parser for '%s'", parser_name);
 		goto out;
 	}
-	if (parser_read_file(&raw, path.buf) < 0)
+	fd = held_dir_open_read(dir, monitor);
+	if (fd < 0) {
+		error("cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
-	struct parse_input in = { raw.buf, raw.len, path.buf, dir };
+	}
+	int r = parser_read_fd(&raw, fd, path.buf);
+	close(fd);
+	if (r < 0)
+		goto out;
+	struct parse_input in = { raw.buf, raw.len, path.buf, dir->path };
 	if (p->parse(&in, &lines) < 0)
 		goto out;
 	int n = monitor_stats_to_json(monitor, lines.buf, lines.len, &json);
 	if (n < 0)
 		goto out;
-	strbuf_addstr(&path, ".json");
-	ret = n ? write_file_atomic(path.buf, json.buf, json.len) : 0;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s.json", monitor);
+	ret = n ? held_dir_write(dir, path.buf, json.buf, json.len) : 0;
 out:
 	strbuf_release(&raw);
 	strbuf_release(&lines);
@@ -201,13 +211,13 @@ out:
 }
 
 int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
-		    const char *dir, double interval)
+		    const struct held_dir *dir, double interval)
 {
 	struct strbuf path = STRBUF_INIT, head = STRBUF_INIT, ms = STRBUF_INIT;
 	int fd;
 
 	memset(p, 0, sizeof(*p));
-	path_join(&path, dir, "perf-stat");
+	path_join(&path, dir->path, "perf-stat");
 	strbuf_addf(&ms, "%d", (int)(interval * 1000 + 0.5));
 	char *argv[] = { "perf", "stat", "-a", "--scale", "-I", ms.buf, "-x", ",", "-e",
 			 caps->stat_events.buf, "--log-fd", "1", "--", "sleep", "2147483647", NULL };
@@ -216,12 +226,15 @@ int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
 	for (char **a = argv; *a; a++)
 		strbuf_addf(&head, "%s%s", a == argv ? "" : " ", *a);
 	strbuf_addch(&head, '\n');
-	/* a new file of the new run dir: never one (or a link) already there */
-	fd = open(path.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, head.buf, head.len) != (ssize_t)head.len) {
+	/* a new file of the new run dir, through its fd: never one (or a
+	 * link) already there, never by the dir's name; perf writes its
+	 * lines to the fd (--log-fd 1), never opening a path */
+	fd = held_dir_create(dir, "perf-stat");
+	if (fd < 0)
+		goto fail;
+	if (write(fd, head.buf, head.len) != (ssize_t)head.len) {
 		error("cannot write '%s': %s", path.buf, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		goto fail;
 	}
 	child_process_init(&p->cp);
@@ -249,7 +262,7 @@ fail:
 	return -1;
 }
 
-int perf_stat_finish(struct perf_proc *p, const char *dir)
+int perf_stat_finish(struct perf_proc *p, const struct held_dir *dir)
 {
 	int ret;
 
@@ -261,12 +274,17 @@ int perf_stat_finish(struct perf_proc *p, const char *dir)
 }
 
 int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
-		      const char *dir, double duration)
+		      const struct held_dir *dir, double duration)
 {
 	struct strbuf data = STRBUF_INIT, dur = STRBUF_INIT;
 
 	memset(p, 0, sizeof(*p));
-	path_join(&data, dir, "perf.data");
+	/* perf record opens -o itself (O_CREAT | O_TRUNC, following links):
+	 * it inherits the held dir's fd and gets it as /proc/self/fd/<fd>,
+	 * which leads to the run's dir wherever it is, not by the dir's
+	 * name (fileio.h).  (-o -, perf's pipe mode, would need no path
+	 * but loses what perf report --header reads.) */
+	held_dir_proc_path(dir, "perf.data", &data);
 	/* no exponent: busybox's sleep (a guest's) reads "2.14748e+09" as
 	 * invalid and exits at once, which ended the profile after 60 ms */
 	if (duration > 0 && duration < 2147483647.0)
@@ -287,6 +305,7 @@ int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
 	p->cp.die_with_parent = true;
 	p->cp.out_path = "/dev/null";
 	p->cp.err_path = "/dev/null";
+	p->cp.keep_fd = dir->fd;
 	if (start_command(&p->cp) < 0) {
 		strbuf_release(&data);
 		strbuf_release(&dur);
@@ -313,12 +332,14 @@ int perf_record_wait_ready(struct perf_proc *p, double max_seconds)
 	}
 }
 
-/* perf report into a file; 0 or -1 with a message. */
-static int report(const char *data, const char *out, char *const *extra)
+/* perf report of data (a path perf opens: held_dir_proc_path's) into the
+ * new file out of dir, through its fd; 0 or -1 with a message. */
+static int report(const char *data, const struct held_dir *dir, const char *out,
+		  char *const *extra)
 {
 	struct child_process cp;
 	char *argv[24];
-	int n = 0;
+	int n = 0, r;
 
 	argv[n++] = "perf";
 	argv[n++] = "report";
@@ -331,19 +352,24 @@ static int report(const char *data, const char *out, char *const *extra)
 	child_process_init(&cp);
 	cp.argv = argv;
 	cp.no_stdin = true;
-	cp.out_path = out;
+	cp.out_fd = held_dir_create(dir, out);
+	if (cp.out_fd < 0)
+		return -1;
 	cp.err_path = "/dev/null";
-	if (start_command(&cp) < 0)
+	cp.keep_fd = dir->fd;      /* for data, /proc/self/fd/<fd>/perf.data */
+	r = start_command(&cp);
+	close(cp.out_fd);
+	if (r < 0)
 		return -1;
 	if (finish_command(&cp, 600, NULL) != FINISH_EXITED || !WIFEXITED(cp.status) ||
 	    WEXITSTATUS(cp.status))
-		return error("perf report of '%s' failed", data);
+		return error("perf report of '%s/perf.data' failed", dir->path);
 	return 0;
 }
 
-int perf_record_finish(struct perf_proc *p, const char *dir)
+int perf_record_finish(struct perf_proc *p, const struct held_dir *dir)
 {
-	struct strbuf raw = STRBUF_INIT, txt = STRBUF_INIT;
+	struct stat st;
 	/* what lkp's monitor writes for its parser: header, children, folded
 	 * callee chains, by shared object and symbol (not by command: the
 	 * parser reads the symbol as the fifth field), and -U: no unresolved
@@ -357,20 +383,17 @@ int perf_record_finish(struct perf_proc *p, const char *dir)
 	if (!p->data_path)
 		return 0;
 	perf_stop(p);
-	path_join(&raw, dir, "perf-profile");
-	path_join(&txt, dir, "perf-profile.txt");
-	if (!file_exists(p->data_path)) {
-		error("perf record wrote no '%s'", p->data_path);
+	if (fstatat(dir->fd, "perf.data", &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		error("perf record wrote no '%s/perf.data'", dir->path);
 		goto out;
 	}
-	if (report(p->data_path, raw.buf, folded) < 0 || report(p->data_path, txt.buf, graph) < 0)
+	if (report(p->data_path, dir, "perf-profile", folded) < 0 ||
+	    report(p->data_path, dir, "perf-profile.txt", graph) < 0)
 		goto out;
 	ret = parse_to_json(dir, "perf-profile", "perf-profile");
-	unlink(p->data_path);
+	unlinkat(dir->fd, "perf.data", 0);
 out:
 	free(p->data_path);
 	p->data_path = NULL;
-	strbuf_release(&raw);
-	strbuf_release(&txt);
 	return ret;
 }

@@ -20,6 +20,7 @@
  * dropped is said in the run's log and last_state.
  */
 #include <stdbool.h>
+#include "util/fileio.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
 
@@ -42,7 +43,8 @@ struct perf_proc {
 	struct child_process cp;
 	bool running;
 	char *raw_path;              /* perf stat: where its lines go */
-	char *data_path;             /* perf record: perf.data */
+	char *data_path;             /* perf record: perf.data, as perf is
+					given it (held_dir_proc_path) */
 	double started;
 };
 
@@ -54,17 +56,23 @@ struct perf_proc {
  */
 bool perf_workload_started(pid_t perf);
 
+/*
+ * dir is the run's dir, held open (util/fileio.h): every file below is
+ * made in it through its fd, or given to perf as /proc/self/fd/<fd>/...
+ * (held_dir_proc_path; perf inherits the fd), never by the dir's name; it must stay open from
+ * start to finish.
+ */
 /* Start perf stat writing "<dir>/perf-stat".  0 or -1 with a message. */
 int perf_stat_start(struct perf_proc *p, const struct perf_caps *caps,
-		    const char *dir, double interval);
+		    const struct held_dir *dir, double interval);
 /* Stop it (SIGINT, so that perf prints its last lines), then parse the raw
  * file into "<dir>/perf-stat.json".  0 or -1 with a message. */
-int perf_stat_finish(struct perf_proc *p, const char *dir);
+int perf_stat_finish(struct perf_proc *p, const struct held_dir *dir);
 
 /* Start perf record for duration seconds (<= 0: until stopped) into
  * "<dir>/perf.data".  0 or -1 with a message. */
 int perf_record_start(struct perf_proc *p, const struct perf_caps *caps,
-		      const char *dir, double duration);
+		      const struct held_dir *dir, double duration);
 /*
  * Wait until the perf p (record, or stat) is counting: its workload started (see
  * perf_workload_started), at most max_seconds.  1 ready; 0 not yet; -1
@@ -77,6 +85,6 @@ int perf_record_wait_ready(struct perf_proc *p, double max_seconds);
 /* Stop recording if still running, run perf report into "<dir>/perf-profile"
  * and "<dir>/perf-profile.txt", parse into "<dir>/perf-profile.json", and
  * delete perf.data (large; the reports keep what lkp keeps).  0 or -1. */
-int perf_record_finish(struct perf_proc *p, const char *dir);
+int perf_record_finish(struct perf_proc *p, const struct held_dir *dir);
 
 #endif

@@ -323,7 +323,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	if (!sampler)
 		goto out;
 	if (d->perf_stat) {
-		if (perf_stat_start(&pstat, &rc->caps, tmp.buf, d->interval) == 0)
+		if (perf_stat_start(&pstat, &rc->caps, &hd, d->interval) == 0)
 			pstat_on = true;
 	}
 	run_phase(rc, "monitors started (%d sampled%s%s)", (int)d->nr_monitors,
@@ -331,7 +331,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	/* a profile from the start: perf first, and the benchmark once perf
 	 * records (perf_record_wait_ready says why) */
 	if (d->perf_profile && prof_delay <= 0 &&
-	    perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
+	    perf_record_start(&prec, &rc->caps, &hd, prof_duration) == 0) {
 		int ready = perf_record_wait_ready(&prec, PERF_READY_MAX);
 		prec_on = true;         /* finish reports what perf left */
 		if (ready > 0)
@@ -423,7 +423,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 			run_phase(rc, "monitors activated");
 		}
 		if (d->perf_profile && !prec_on && prof_delay > 0 && el >= prof_delay && r == 1) {
-			if (perf_record_start(&prec, &rc->caps, tmp.buf, prof_duration) == 0) {
+			if (perf_record_start(&prec, &rc->caps, &hd, prof_duration) == 0) {
 				prec_on = true;
 				run_phase(rc, "perf record started (%s)", rc->caps.record_event);
 			}
@@ -478,9 +478,9 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	/* a benchmark shorter than perf-profile's delay gets no profile */
 	int mret = sampler_stop(sampler);
 	sampler = NULL;
-	if (pstat_on && perf_stat_finish(&pstat, tmp.buf) < 0)
+	if (pstat_on && perf_stat_finish(&pstat, &hd) < 0)
 		run_phase(rc, "perf-stat output could not be parsed");
-	if (prec_on && perf_record_finish(&prec, tmp.buf) < 0)
+	if (prec_on && perf_record_finish(&prec, &hd) < 0)
 		run_phase(rc, "perf-profile report failed");
 	if (mret < 0)
 		run_phase(rc, "a monitor failed (see stderr)");
@@ -539,9 +539,9 @@ out:
 		kill_command(&cp, 1);
 	unisolate(rc, &cg, &cg_on);
 	if (pstat.running)
-		perf_stat_finish(&pstat, tmp.buf);
+		perf_stat_finish(&pstat, &hd);
 	if (prec.running)
-		perf_record_finish(&prec, tmp.buf);
+		perf_record_finish(&prec, &hd);
 	/* last: nothing may keep the test filesystem busy any more */
 	run_setup_undo(&setup, &rc->log);
 	free(env);

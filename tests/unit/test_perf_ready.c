@@ -147,9 +147,11 @@ static void test_record_wait_ready(void **state)
 	struct strbuf go = STRBUF_INIT, path = STRBUF_INIT;
 	struct perf_caps caps = { .usable = true, .record_event = "cpu-clock" };
 	struct perf_proc p;
+	struct held_dir hd;
 	const char *old = getenv("PATH");
 
 	(void)state;
+	assert_int_equal(held_dir_open(&hd, dir), 0);
 	strbuf_addf(&go, "%s/go", dir);
 	assert_int_equal(mkfifo(go.buf, 0600), 0);
 	strbuf_addf(&path, "%s:%s", dir, old ? old : "/usr/bin:/bin");
@@ -157,7 +159,7 @@ static void test_record_wait_ready(void **state)
 	assert_int_equal(setenv("PATH", path.buf, 1), 0);
 
 	fake_perf(dir, go.buf, false);
-	assert_int_equal(perf_record_start(&p, &caps, dir, 0), 0);
+	assert_int_equal(perf_record_start(&p, &caps, &hd, 0), 0);
 	assert_int_equal(perf_record_wait_ready(&p, 0.05), 0);
 	say_go(go.buf);
 	assert_int_equal(perf_record_wait_ready(&p, 60), 1);
@@ -168,14 +170,14 @@ static void test_record_wait_ready(void **state)
 
 	/* a duration: in seconds, fractions kept, never an exponent */
 	fake_perf(dir, go.buf, true);
-	assert_int_equal(perf_record_start(&p, &caps, dir, 2.5), 0);
+	assert_int_equal(perf_record_start(&p, &caps, &hd, 2.5), 0);
 	say_go(go.buf);
 	assert_int_equal(perf_record_wait_ready(&p, 60), -1);
 	free(p.data_path);
 	assert_workload(dir, "sleep 2.500\n");
 
 	fake_perf(dir, go.buf, true);
-	assert_int_equal(perf_record_start(&p, &caps, dir, 0), 0);
+	assert_int_equal(perf_record_start(&p, &caps, &hd, 0), 0);
 	say_go(go.buf);
 	assert_int_equal(perf_record_wait_ready(&p, 60), -1);
 	assert_true(p.cp.pid <= 0);
@@ -183,16 +185,91 @@ static void test_record_wait_ready(void **state)
 
 	assert_int_equal(setenv("PATH", saved, 1), 0);
 	free(saved);
+	held_dir_close(&hd);
 	test_rm_rf(dir);
 	free(dir);
 	strbuf_release(&go);
 	strbuf_release(&path);
 }
 
+/*
+ * perf's files go into the run dir held open, wherever its name leads:
+ * the dir renamed away by another user of a shared result root and a
+ * link planted at its name (test_dir_moved), perf record's data (a path
+ * perf opens itself), perf report's outputs and perf stat's lines all
+ * land in the moved dir, none in the link's target.  The fake perf
+ * writes -o's path, prints -i's file as its report, and a line as stat.
+ */
+static void test_dir_moved_away(void **state)
+{
+	char *bin = test_tmpdir("perf-bin");
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct perf_caps caps = { .usable = true, .record_event = "cpu-clock",
+				  .stat_events = STRBUF_INIT };
+	struct perf_proc p;
+	struct moved_dir m;
+	struct stderr_capture cap;
+	const char *old = getenv("PATH");
+	char *saved = xstrdup(old ? old : "");
+
+	(void)state;
+	strbuf_addf(&path, "%s/perf", bin);
+	strbuf_addstr(&text, "#!/bin/sh\ncase $1 in\n"
+		      "record) while [ \"$1\" != -o ]; do shift; done; echo recorded >\"$2\" ;;\n"
+		      "report) while [ \"$1\" != -i ]; do shift; done; cat \"$2\" ;;\n"
+		      "stat) echo 1.0,7,,cpu-clock ;;\nesac\n");
+	assert_int_equal(write_file_atomic(path.buf, text.buf, text.len), 0);
+	assert_int_equal(chmod(path.buf, 0755), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s:%s", bin, old ? old : "/usr/bin:/bin");
+	assert_int_equal(setenv("PATH", path.buf, 1), 0);
+	strbuf_addstr(&caps.stat_events, "cpu-clock");
+
+	test_dir_moved(&m, "perf-moved");
+	assert_int_equal(perf_stat_start(&p, &caps, &m.hd, 1), 0);
+	capture_start(&cap);      /* the parser's say on a fake perf */
+	perf_stat_finish(&p, &m.hd);
+	free(capture_end(&cap));
+	assert_int_equal(perf_record_start(&p, &caps, &m.hd, 0.01), 0);
+	capture_start(&cap);
+	perf_record_finish(&p, &m.hd);
+	free(capture_end(&cap));
+
+	strbuf_reset(&path);
+	path_join(&path, m.moved.buf, "perf-stat");
+	strbuf_reset(&text);
+	assert_int_equal(read_file(&text, path.buf), 0);
+	assert_non_null(strstr(text.buf, "--log-fd 1 -- sleep"));
+	assert_non_null(strstr(text.buf, "\n1.0,7,,cpu-clock\n"));
+	const char *reports[] = { "perf-profile", "perf-profile.txt" };
+	for (int i = 0; i < 2; i++) {
+		strbuf_reset(&path);
+		path_join(&path, m.moved.buf, reports[i]);
+		strbuf_reset(&text);
+		assert_int_equal(read_file(&text, path.buf), 0);
+		assert_string_equal(text.buf, "recorded\n");
+	}
+	/* perf.data removed once reported, in the dir held too */
+	strbuf_reset(&path);
+	path_join(&path, m.moved.buf, "perf.data");
+	assert_false(file_exists(path.buf));
+	assert_int_equal(test_dir_size(m.victim.buf), 0);
+
+	assert_int_equal(setenv("PATH", saved, 1), 0);
+	free(saved);
+	test_dir_moved_release(&m);
+	test_rm_rf(bin);
+	free(bin);
+	strbuf_release(&caps.stat_events);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_wait_ready),
+		cmocka_unit_test(test_dir_moved_away),
 		cmocka_unit_test(test_sleep_below_guard),
 		cmocka_unit_test(test_no_child),
 	};
