@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* A count takes this many times the job's timeout at most (none: none). */
 #define ICOUNT_SLOWDOWN 50
@@ -57,33 +58,39 @@ static char **pad_run_dir(char *const *env, const char *dir, struct strbuf *padd
 	return out;
 }
 
-int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env,
-			   const char *cwd)
+int run_count_instructions(struct run_ctx *rc, char *const *env, const char *cwd)
 {
 	const struct job_desc *d = rc->desc;
-	struct strbuf sub = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct held_dir sub = { -1, NULL };
+	struct strbuf at = STRBUF_INIT;
 	struct strbuf run_dir = STRBUF_INIT;
-	char **cenv = pad_run_dir(env, dir, &run_dir);
+	char **cenv = pad_run_dir(env, rc->dir->path, &run_dir);
 	struct argv_list av = ARGV_LIST_INIT;
 	struct child_process cp;
 	const char *why = NULL;
 	unsigned long long total;
 	int files, ret = 1;
 
-	path_join(&sub, dir, "cachegrind");
-	/* in the run's own new dir: a name there is not someone else's */
-	int mk = mkdir_fresh(sub.buf, 0755);
-	if (mk) {
-		why = mk > 0 ? "its directory exists and is not ours" : "no directory for it";
+	child_process_init(&cp);
+	/* a new dir in the run's dir, held: its files are made through it */
+	if (held_dir_make_in(&sub, rc->dir, "cachegrind", 0755) < 0) {
+		why = "no directory for it";
 		goto out;
 	}
+	/* valgrind opens its files itself, in every process it follows:
+	 * each gets the dir as /proc/self/fd/<fd>, the fd inherited from
+	 * here (keep_fd), which leads to the dir held whatever its name now
+	 * (fileio.h's held_dir_proc_path), where a path by name could be
+	 * pointed elsewhere mid-run.  (A process of the benchmark that
+	 * closes every fd it inherited first cannot write its file.) */
+	held_dir_proc_path(&sub, NULL, &at);
 	argv_list_push(&av, "valgrind");
 	argv_list_push(&av, "--tool=cachegrind");
 	argv_list_push(&av, "--cache-sim=no");
 	/* a shell's children, a make's compilers: each writes its own file */
 	argv_list_push(&av, "--trace-children=yes");
-	argv_list_pushf(&av, "--cachegrind-out-file=%s/cachegrind.out.%%p", sub.buf);
-	argv_list_pushf(&av, "--log-file=%s/valgrind.log.%%p", sub.buf);
+	argv_list_pushf(&av, "--cachegrind-out-file=%s/cachegrind.out.%%p", at.buf);
+	argv_list_pushf(&av, "--log-file=%s/valgrind.log.%%p", at.buf);
 	if (d->command)
 		for (char *const *a = d->command; *a; a++)
 			argv_list_push(&av, *a);
@@ -94,19 +101,25 @@ int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env
 	} else
 		for (size_t i = 0; i < d->bench_argv.nr; i++)
 			argv_list_push(&av, d->bench_argv.v[i]);
-	path_join(&out, sub.buf, "stdout");
-	path_join(&err, sub.buf, "stderr");
-	child_process_init(&cp);
 	cp.argv = av.v;
 	cp.env = cenv;
 	cp.dir = cwd;
-	cp.out_path = out.buf;
-	cp.err_path = err.buf;
+	cp.out_fd = held_dir_create(&sub, "stdout");
+	cp.err_fd = cp.out_fd < 0 ? -1 : held_dir_create(&sub, "stderr");
+	if (cp.err_fd < 0) {
+		why = "its output files could not be made";
+		goto out;
+	}
 	cp.no_stdin = true;
 	cp.new_pgrp = true;
 	cp.die_with_parent = true;
+	cp.keep_fd = sub.fd;
 	run_phase(rc, "counting instructions under cachegrind");
-	if (start_command(&cp) < 0) {
+	int started = start_command(&cp);
+	close(cp.out_fd);
+	close(cp.err_fd);
+	cp.out_fd = cp.err_fd = -1;
+	if (started < 0) {
 		why = "valgrind did not start";
 		goto out;
 	}
@@ -120,7 +133,7 @@ int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env
 		why = "waiting for it failed";
 	else if (!WIFEXITED(cp.status) || WEXITSTATUS(cp.status))
 		why = "the benchmark under valgrind failed";
-	else if (cachegrind_sum_dir(sub.buf, "Ir", &total, &files) < 0)
+	else if (cachegrind_sum_dir(at.buf, "Ir", &total, &files) < 0)
 		why = "no count in its files";
 	if (why)
 		goto out;
@@ -130,16 +143,18 @@ int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env
 		  files == 1 ? "" : "es");
 	ret = 0;
 out:
+	if (cp.out_fd >= 0)
+		close(cp.out_fd);
 	if (ret)
 		error("%s: the count of instructions under cachegrind failed (run %d/%d): %s "
-		      "(see %s)", d->testcase, rc->k, rc->n, why ? why : "see above", sub.buf);
+		      "(see %s/cachegrind)", d->testcase, rc->k, rc->n, why ? why : "see above",
+		      rc->dir->path);
 	if (ret && why)
 		run_phase(rc, "count of instructions failed: %s", why);
 	argv_list_release(&av);
 	free(cenv);
 	strbuf_release(&run_dir);
-	strbuf_release(&sub);
-	strbuf_release(&out);
-	strbuf_release(&err);
+	strbuf_release(&at);
+	held_dir_close(&sub);
 	return ret;
 }

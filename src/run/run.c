@@ -287,7 +287,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	rc->has_instructions = false;
 	if (run_dir_hold(rc->result_root, &hd) < 0)
 		goto out;
-	/* for the monitors and tools that write by path */
+	/* the dir's name, for messages and for the benchmark's
+	 * PERFBOT_RUN_DIR (the run's files go through hd's fd) */
 	strbuf_addstr(&tmp, hd.path);
 	rc->dir = &hd;
 	run_phase(rc, "setup in %s", tmp.buf);
@@ -298,7 +299,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	int sr = run_setup_apply_plan(&d->setup, rc->work_base, &setup, &rc->log);
 	if (sr) {
 		/* the message is out; a run that never began leaves no folder */
-		remove_tree(tmp.buf);
+		held_dir_remove(&hd);
 		goto out;
 	}
 	if (setup.mnt)
@@ -346,13 +347,11 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	int iso = isolate(rc, &cg);
 	if (iso < 0) {
 		/* said; a run that never began leaves no folder */
-		remove_tree(tmp.buf);
+		held_dir_remove(&hd);
 		goto out;
 	}
 	cg_on = iso > 0;
 	benchmark_command(d, &cp);
-	struct strbuf errpath = STRBUF_INIT;
-	path_join(&errpath, tmp.buf, "stderr");
 	strbuf_addf(&rundir_env, "PERFBOT_RUN_DIR=%s", tmp.buf);
 	size_t nenv = 0, nsetup = 0;
 	while (opts->env && opts->env[nenv])
@@ -368,15 +367,15 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	cp.env = env;
 	/* a benchmark with a test filesystem runs in it, as lkp's do */
 	cp.dir = opts->workdir ? opts->workdir : setup.mnt;
-	/* stdout through the held dir; stderr by path (run_command opens
-	 * it in the child, with O_NOFOLLOW on its name) */
+	/* stdout and stderr: new files made through the held dir */
 	cp.out_fd = held_dir_create(&hd, d->testcase);
-	if (cp.out_fd < 0) {
-		strbuf_release(&errpath);
-		remove_tree(tmp.buf);
+	cp.err_fd = cp.out_fd < 0 ? -1 : held_dir_create(&hd, "stderr");
+	if (cp.err_fd < 0) {
+		if (cp.out_fd >= 0)
+			close(cp.out_fd);
+		held_dir_remove(&hd);
 		goto out;
 	}
-	cp.err_path = errpath.buf;
 	cp.no_stdin = true;
 	cp.new_pgrp = true;
 	/* a perfbot killed with -9 takes its benchmark's group along, and
@@ -404,8 +403,8 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 		started = start_command(&cp);
 	}
 	close(cp.out_fd);
-	cp.out_fd = -1;
-	strbuf_release(&errpath);
+	close(cp.err_fd);
+	cp.out_fd = cp.err_fd = -1;
 	if (started < 0)
 		goto out;
 	run_phase(rc, "benchmark started (pid %ld)", (long)cp.pid);
@@ -496,7 +495,7 @@ static int run_once(struct run_ctx *rc, char **final_dir)
 	o.incomplete = o.timeout || o.interrupted || o.failed_exit;
 	/* `measure: instructions`: once more, under cachegrind, unmonitored */
 	if (d->measure_instructions && !o.incomplete &&
-	    run_count_instructions(rc, tmp.buf, env, cp.dir) != 0) {
+	    run_count_instructions(rc, env, cp.dir) != 0) {
 		o.incomplete = true;
 		o.why = "the count of instructions under cachegrind failed";
 	}

@@ -62,15 +62,16 @@ void run_check_monitors(struct job_desc *d, const struct perf_caps *caps, const 
 /*
  * `measure: instructions`: run the benchmark again, as run_once did (env,
  * PERFBOT_RUN_DIR padded with '/' to a length fixed by the result root,
- * since the count follows the environment's size; cwd), under valgrind's cachegrind with --trace-children, its files kept
- * in "<dir>/cachegrind/" (cachegrind.out.<pid>, valgrind.log.<pid>, the
- * benchmark's stdout and stderr), and set rc->instructions to the sum of
- * their Ir.  0 counted; 1 when the count failed (valgrind or the
- * benchmark under it failed, timed out, was interrupted, or left no
- * summary), said with error() and in the run's log.
+ * since the count follows the environment's size; cwd), under valgrind's
+ * cachegrind with --trace-children, its files kept in a new dir
+ * "cachegrind/" of rc->dir, made through its fd (cachegrind.out.<pid>,
+ * valgrind.log.<pid>, the benchmark's stdout and stderr), and set
+ * rc->instructions to the sum of their Ir.  0 counted; 1 when the count
+ * failed (valgrind or the benchmark under it failed, timed out, was
+ * interrupted, or left no summary), said with error() and in the run's
+ * log.
  */
-int run_count_instructions(struct run_ctx *rc, const char *dir, char *const *env,
-			   const char *cwd);
+int run_count_instructions(struct run_ctx *rc, char *const *env, const char *cwd);
 
 /* run_files.c: each reads and writes in rc->dir through its fd
  * (util/fileio.h's held_dir) */

@@ -1,7 +1,9 @@
 #!/bin/sh
 # t1005: a result tree another user can write (here `nobody`), used by
 # root: root never writes through that user's symbolic links (temp files,
-# run dirs, also renamed away mid-run, .unite.lock), never reads endless files planted as stats.json,
+# run dirs, also renamed away mid-run: the benchmark's output, the
+# monitors', valgrind's; .unite.lock), never reads endless files planted
+# as stats.json,
 # and unite's averages of finite values near DBL_MAX stay finite.  Each
 # attack is planted by nobody, then perfbot runs as root; the root-owned
 # victim must be unchanged and perfbot must succeed or fail in one line.
@@ -114,22 +116,62 @@ test_expect_success 'run: a link planted at its .run-K.<pid> dir receives nothin
 
 # The benchmark plays the other user: between the making of the run dir
 # and the writing of its files, nobody renames it away and plants a link
-# at its name.  (The monitors, time here, still write by path.)
+# at its name.  Every file of the run -- the benchmark's output and
+# stderr, the monitors' raw files and JSON, time -- goes into the dir.
 test_expect_success 'run: its dir renamed away mid-run, a link planted: the files go to the dir' '
 	printf "testcase: mytest\n" >m.yaml &&
 	perfbot run -r res/mid -n 1 m.yaml -- echo score: 0 2>/dev/null &&
 	root=$(dirname "$(dirname "$(find res/mid -name stats.json)")") &&
 	chown -R nobody res/mid && mkdir elsewhere &&
-	test_must_fail 1 perfbot run -r res/mid -n 1 m.yaml -- sh -c "
+	test_must_fail 1 perfbot run -r res/mid -n 1 -M proc-vmstat,meminfo m.yaml -- sh -c "
 		runuser -u nobody -- sh -c \"mv \$PERFBOT_RUN_DIR \$PERFBOT_RUN_DIR.moved &&
 			ln -s $PWD/elsewhere \$PERFBOT_RUN_DIR\" && echo score: 1" 2>err &&
 	grep -q "^perfbot: directory .*/\.run-1\.[0-9]*. was replaced while in use (its name no longer leads to it); refusing to publish it$" err &&
 	moved=$(find "$root" -maxdepth 1 -name ".run-1.*.moved") && test -d "$moved" &&
-	for f in job.yaml mytest mytest.json stderr last_state stats.json machine perfbot.log; do
-		test -f "$moved/$f" && ! test -e "elsewhere/$f" || return 1
+	for f in job.yaml mytest mytest.json stderr time time.json proc-vmstat proc-vmstat.json \
+		meminfo meminfo.json last_state stats.json machine perfbot.log; do
+		test -f "$moved/$f" || return 1
 	done &&
+	test -z "$(ls -A elsewhere)" &&
 	grep -q "^score: 1$" "$moved/mytest" &&
 	! test -e "$root/1"
+'
+
+# The same, the benchmark writing its stderr after the move and failing:
+# stderr was opened through the held dir, so it lands there, and the
+# error quotes its tail from there.
+test_expect_success 'run: stderr after the move goes to the dir, and the error quotes it' '
+	printf "testcase: mytest\n" >m.yaml &&
+	perfbot run -r res -n 1 -M "" m.yaml -- echo score: 0 2>/dev/null &&
+	chown -R nobody res && mkdir elsewhere &&
+	test_must_fail 1 perfbot run -r res -n 1 -M "" m.yaml -- sh -c "
+		runuser -u nobody -- sh -c \"mv \$PERFBOT_RUN_DIR \$PERFBOT_RUN_DIR.moved &&
+			ln -s $PWD/elsewhere \$PERFBOT_RUN_DIR\" && echo planted-err-line >&2 && exit 3" 2>err &&
+	grep -q "^perfbot: mytest: the benchmark exited with status 3 (run 1/1): planted-err-line$" err &&
+	moved=$(find res -name ".run-1.*.moved") && test -d "$moved" &&
+	grep -q "^planted-err-line$" "$moved/stderr" &&
+	test -z "$(ls -A elsewhere)"
+'
+
+# measure: instructions: the count runs the benchmark again under
+# valgrind, whose files (cachegrind.out.<pid>, valgrind.log.<pid>) it
+# opens itself: it is given the held dir as /proc/self/fd/<fd>.  The
+# benchmark moves the dir in the timed run only (the marker file).
+test_have valgrind &&
+test_expect_success 'run: measure: instructions, its dir moved mid-run: valgrind writes into the dir' '
+	printf "testcase: mytest\nmeasure: instructions\n" >vg.yaml &&
+	perfbot run -r res -n 1 -M "" vg.yaml -- echo score: 0 2>/dev/null &&
+	chown -R nobody res && mkdir elsewhere &&
+	test_must_fail 1 perfbot run -r res -n 1 -M "" vg.yaml -- sh -c "
+		[ -e $PWD/moved-once ] || { touch $PWD/moved-once &&
+		runuser -u nobody -- sh -c \"mv \$PERFBOT_RUN_DIR \$PERFBOT_RUN_DIR.moved &&
+			ln -s $PWD/elsewhere \$PERFBOT_RUN_DIR\"; } && echo score: 1" 2>err &&
+	grep -q "was replaced while in use" err &&
+	moved=$(find res -name ".run-1.*.moved") && test -d "$moved" &&
+	ls "$moved"/cachegrind/cachegrind.out.* "$moved"/cachegrind/valgrind.log.* >/dev/null &&
+	grep -q "^score: 1$" "$moved/cachegrind/stdout" &&
+	grep -q "\"mytest.instructions\": [1-9]" "$moved/stats.json" &&
+	test -z "$(ls -A elsewhere)"
 '
 
 test_done
