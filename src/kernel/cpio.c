@@ -6,6 +6,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,7 @@ int cpio_parse(const char *buf, size_t len, int (*fn)(const struct cpio_entry *e
 }
 
 struct extract {
-	const char *dir;
+	const struct held_dir *hd;
 	const char *what;
 };
 
@@ -161,11 +162,30 @@ static int extract_one(const struct cpio_entry *e, void *ctx)
 		return 0;
 	if (!safe_name(name))
 		return error("%s: refusing the archive member '%s'", x->what, e->name);
-	path_join(&path, x->dir, name);
-	if (S_ISDIR(e->mode))
-		r = mkdir_p(path.buf, 0755);
-	else if (S_ISREG(e->mode))
-		r = write_file_atomic(path.buf, e->data, e->size);
+	/*
+	 * Through the held dir's fd, never by its name (fileio.h).  A name
+	 * with a '/' is walked by openat from there: its components are
+	 * dirs this loop made (an archive makes no links, nor can anyone
+	 * else write in the dir), so nothing below the fd leads out of it.
+	 */
+	if (S_ISDIR(e->mode)) {
+		for (const char *p = name; !r && *p;) {
+			struct stat st;
+			p += strcspn(p, "/");
+			strbuf_reset(&path);
+			strbuf_add(&path, name, (size_t)(p - name));
+			if (mkdirat(x->hd->fd, path.buf, 0755) < 0 &&
+			    (errno != EEXIST || fstatat(x->hd->fd, path.buf, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			     !S_ISDIR(st.st_mode)))
+				r = error("cannot create directory '%s/%s': %s", x->hd->path, path.buf,
+					  errno == EEXIST ? "it exists and is not a directory" :
+					  strerror(errno));
+			if (*p)
+				p++;
+		}
+	} else if (S_ISREG(e->mode)) {
+		r = held_dir_write(x->hd, name, e->data, e->size);
+	}
 	strbuf_release(&path);
 	return r;
 }
@@ -177,7 +197,7 @@ static int count_one(const struct cpio_entry *e, void *ctx)
 	return 0;
 }
 
-int cpio_extract(const char *buf, size_t len, const char *dir, const char *what)
+int cpio_extract(const char *buf, size_t len, const struct held_dir *dir, const char *what)
 {
 	struct extract x = { dir, what };
 	struct strbuf why = STRBUF_INIT;
@@ -196,7 +216,8 @@ int cpio_extract(const char *buf, size_t len, const char *dir, const char *what)
 	return r ? -1 : 0;
 }
 
-int cpio_extract_file(const char *path, size_t max_bytes, const char *dir, const char *what)
+int cpio_extract_file(const char *path, size_t max_bytes, const struct held_dir *dir,
+		      const char *what)
 {
 	struct strbuf data = STRBUF_INIT;
 	int r = read_file_limited(&data, path, max_bytes, 0);

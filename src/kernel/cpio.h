@@ -14,6 +14,7 @@
  * is cached by its content).
  */
 #include <stddef.h>
+#include "util/fileio.h"
 #include "util/strbuf.h"
 
 struct cpio {
@@ -48,12 +49,14 @@ int cpio_parse(const char *buf, size_t len, int (*fn)(const struct cpio_entry *e
 	       void *ctx, struct strbuf *why);
 
 /*
- * Write the regular files and directories of an archive under dir (which
- * exists), refusing any name that is absolute or has a ".." or empty
- * component, and an archive of more than CPIO_MAX_FILES entries (before
- * writing any).  Other entry types are skipped.  0, or -1 after error().
+ * Write the regular files and directories of an archive under dir, a dir
+ * held open (util/fileio.h: a run's dir, whose name another user may
+ * point elsewhere mid-run), through its fd, refusing any name that is
+ * absolute or has a ".." or empty component, and an archive of more than
+ * CPIO_MAX_FILES entries (before writing any).  Other entry types are
+ * skipped.  0, or -1 after error().
  */
-int cpio_extract(const char *buf, size_t len, const char *dir, const char *what);
+int cpio_extract(const char *buf, size_t len, const struct held_dir *dir, const char *what);
 
 /*
  * What a guest may send back (its results archive, gzipped): at most this
@@ -67,6 +70,7 @@ int cpio_extract(const char *buf, size_t len, const char *dir, const char *what)
  * .gz), refused past max_bytes inflated ("'<path>' is larger than ...")
  * or past CPIO_MAX_FILES entries.  0, or -1 after error().
  */
-int cpio_extract_file(const char *path, size_t max_bytes, const char *dir, const char *what);
+int cpio_extract_file(const char *path, size_t max_bytes, const struct held_dir *dir,
+		      const char *what);
 
 #endif

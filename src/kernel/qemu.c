@@ -172,6 +172,8 @@ int qemu_start(const struct qemu_vm *vm, struct qemu_proc *p, const char *err_pa
 	p->cp.no_stdin = true;
 	p->cp.new_pgrp = true;
 	p->cp.die_with_parent = true;
+	if (vm->dir)
+		p->cp.keep_fd = vm->dir->fd;
 	/* the files QEMU appends to start empty: a stale log would classify
 	 * this boot by the last one */
 	if (write_file_atomic(vm->console_path, "", 0) < 0 || write_file_atomic(vm->results_path, "", 0) < 0)

@@ -69,6 +69,8 @@
 #include "util/run_command.h"
 #include "util/strbuf.h"
 
+struct held_dir;  /* util/fileio.h */
+
 enum qemu_accel { QEMU_ACCEL_AUTO, QEMU_ACCEL_TCG, QEMU_ACCEL_KVM, QEMU_ACCEL_ICOUNT };
 
 /* icount's virtual time per guest instruction: 2^5 = 32 ns (see above) */
@@ -90,6 +92,9 @@ struct qemu_vm {
 	bool probe;                  /* perfbot.probe=1 (see above) */
 	const char *console_path;    /* ttyS0 into this file */
 	const char *results_path;    /* ttyS1 into this file */
+	/* NULL, or the run dir held open (util/fileio.h) that the two paths
+	 * name as /proc/self/fd/<fd>/...: QEMU inherits its fd */
+	const struct held_dir *dir;
 };
 
 /* "tcg", "kvm", "icount", "auto" and back; -1 for an unknown name. */

@@ -270,7 +270,12 @@ void kernel_vm_release(struct kernel_vm *vm)
 struct boot {
 	struct kernel_vm *vm;
 	const struct run_info *info;
-	struct strbuf dir, log;      /* the run dir; the host's log lines */
+	struct held_dir dir;         /* the run dir, written through its fd */
+	struct strbuf log;           /* the host's log lines */
+	/* the files QEMU writes, as it is given them: in the held dir by
+	 * /proc/self/fd/<fd>/<name> (fileio.h's held_dir_proc_path; QEMU
+	 * inherits the fd), so that QEMU, which opens them itself, cannot
+	 * be led out of it */
 	struct strbuf console, results, qemu_out;
 	double t0, t_init, t_end;
 	enum boot_end end;
@@ -323,7 +328,7 @@ static int boot_and_wait(struct boot *b)
 		.accel = vm->accel, .cpus = vm->o.cpus, .mem_mb = vm->o.mem_mb, .numa = vm->o.numa,
 		.tsc_khz = vm->tsc_khz, .brd_nr = vm->brd_nr, .brd_kib = vm->brd_kib,
 		.epoch = (long long)time(NULL), .console_path = b->console.buf,
-		.results_path = b->results.buf,
+		.results_path = b->results.buf, .dir = &b->dir,
 	};
 	struct qemu_proc p;
 	struct strbuf line = STRBUF_INIT;
@@ -331,11 +336,22 @@ static int boot_and_wait(struct boot *b)
 	double job_to = kernel_vm_job_limit(b->info->desc) + SEND_SLACK, shown = 0;
 
 	{
+		/* to replay by hand: the files by the run dir's name, not by
+		 * /proc/self/fd, which leads there only from this perfbot */
+		struct qemu_vm named = q;
+		struct strbuf con = STRBUF_INIT, res = STRBUF_INIT;
 		struct argv_list a = ARGV_LIST_INIT;
-		qemu_argv(&q, &a);
+		path_join(&con, b->dir.path, "dmesg");
+		path_join(&res, b->dir.path, ".results.cpio.gz");
+		named.console_path = con.buf;
+		named.results_path = res.buf;
+		named.dir = NULL;
+		qemu_argv(&named, &a);
 		strbuf_reset(&line);
 		argv_list_to_shell(&a, &line);
 		argv_list_release(&a);
+		strbuf_release(&con);
+		strbuf_release(&res);
 	}
 	note(b, "accel %s", vm->accel_how.buf);
 	note(b, "boot (replay with): %s", line.buf);
@@ -401,7 +417,7 @@ static int take_results(struct boot *b)
 		     stat(b->results.buf, &st) < 0 ? -1LL : (long long)st.st_size);
 		return -1;
 	}
-	if (cpio_extract_file(b->results.buf, CPIO_MAX_BYTES, b->dir.buf, "the guest's results") < 0)
+	if (cpio_extract_file(b->results.buf, CPIO_MAX_BYTES, &b->dir, "the guest's results") < 0)
 		return -1;
 	note(b, "results: %lld bytes, unpacked", b->rep.sent_bytes);
 	return 0;
@@ -435,8 +451,8 @@ static int add_lines(struct boot *b, struct matrix *stats, const char *prefix, c
 		l += len + (nl ? 1 : 0);
 	}
 	if (*lines && monitor_stats_to_json(prefix, lines, strlen(lines), &json) > 0) {
-		strbuf_addf(&path, "%s/%s.json", b->dir.buf, prefix);
-		ret = write_file_atomic(path.buf, json.buf, json.len);
+		strbuf_addf(&path, "%s.json", prefix);
+		ret = held_dir_write(&b->dir, path.buf, json.buf, json.len);
 	}
 	strbuf_release(&json);
 	strbuf_release(&path);
@@ -444,18 +460,27 @@ static int add_lines(struct boot *b, struct matrix *stats, const char *prefix, c
 	return ret;
 }
 
-/* Append text to the file dir/name (made when missing). */
-static int append_file(const char *dir, const char *name, const char *text)
+/* Whether name is in the held dir (not followed). */
+static bool has_file(const struct held_dir *dir, const char *name)
 {
-	struct strbuf path = STRBUF_INIT, s = STRBUF_INIT;
-	int ret;
+	struct stat st;
 
-	path_join(&path, dir, name);
-	if (file_exists(path.buf))
-		read_file(&s, path.buf);
+	return fstatat(dir->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* Append text to the file name of dir (made when missing), through the
+ * dir's fd; what is there came from the guest, bounded by its archive's
+ * limit (CPIO_MAX_BYTES) or the console's (SERIAL_FILE_MAX). */
+static int append_file(const struct held_dir *dir, const char *name, const char *text)
+{
+	struct strbuf s = STRBUF_INIT;
+	int ret = 0;
+
+	if (has_file(dir, name))
+		ret = held_dir_read(dir, name, &s, SERIAL_FILE_MAX);
 	strbuf_addstr(&s, text);
-	ret = write_file_atomic(path.buf, s.buf, s.len);
-	strbuf_release(&path);
+	if (!ret)
+		ret = held_dir_write(dir, name, s.buf, s.len);
 	strbuf_release(&s);
 	return ret;
 }
@@ -475,19 +500,19 @@ static int finish_run_dir(struct boot *b, bool got_results, bool *complete)
 	const char *fail = boot_failure_line(b->rep.state);
 	if (fail) {
 		strbuf_addf(&s, "%s\n", fail);
-		if (append_file(b->dir.buf, "dmesg", s.buf) < 0)
+		if (append_file(&b->dir, "dmesg", s.buf) < 0)
 			goto out;
 	}
-	path_join(&path, b->dir.buf, "dmesg");
-	if (read_file(&text, path.buf) < 0)
+	path_join(&path, b->dir.path, "dmesg");
+	if (held_dir_read(&b->dir, "dmesg", &text, SERIAL_FILE_MAX) < 0)
 		goto out;
 	const struct parser *dm = parser_find("dmesg");
-	struct parse_input in = { text.buf, text.len, path.buf, b->dir.buf };
+	struct parse_input in = { text.buf, text.len, path.buf, b->dir.path };
 	if (dm->parse(&in, &lines) < 0)
 		goto out;
-	strbuf_reset(&path);
-	path_join(&path, b->dir.buf, "stats.json");
-	if (booted && file_exists(path.buf) && stats_load(&stats, path.buf) < 0)
+	/* the guest's stats, read through the held dir too */
+	held_dir_proc_path(&b->dir, "stats.json", &path);
+	if (booted && has_file(&b->dir, "stats.json") && stats_load(&stats, path.buf) < 0)
 		goto out;
 	if (add_lines(b, &stats, "dmesg", lines.buf) < 0)
 		goto out;
@@ -500,7 +525,7 @@ static int finish_run_dir(struct boot *b, bool got_results, bool *complete)
 		put(&stats, "last_state.is_incomplete_run", 1, true);
 	strbuf_reset(&text);
 	stats_to_json(&stats, &text);
-	if (write_file_atomic(path.buf, text.buf, text.len) < 0)
+	if (held_dir_write(&b->dir, "stats.json", text.buf, text.len) < 0)
 		goto out;
 
 	strbuf_reset(&s);
@@ -510,27 +535,25 @@ static int finish_run_dir(struct boot *b, bool got_results, bool *complete)
 			    b->interrupted ? "true" : "false", b->interrupted ? "interrupted" : b->rep.reason.buf);
 	}
 	strbuf_addf(&s, "boot: %s\nqemu_accel: %s\n", boot_state_name(b->rep.state), qemu_accel_name(b->vm->accel));
-	if (append_file(b->dir.buf, "last_state", s.buf) < 0)
+	if (append_file(&b->dir, "last_state", s.buf) < 0)
 		goto out;
 	/* the machine is the guest (its perfbot wrote the file): say how it
 	 * ran, so that a report can warn of emulated timings */
-	strbuf_reset(&path);
-	path_join(&path, b->dir.buf, "machine");
-	if (file_exists(path.buf)) {
+	if (has_file(&b->dir, "machine")) {
 		strbuf_reset(&s);
 		strbuf_addf(&s, "qemu_accel: %s\n", qemu_accel_name(b->vm->accel));
-		if (append_file(b->dir.buf, "machine", s.buf) < 0)
+		if (append_file(&b->dir, "machine", s.buf) < 0)
 			goto out;
 	}
 	note(b, "boot %s after %.1fs%s%s", boot_state_name(b->rep.state), b->t_end - b->t0,
 	     b->rep.reason.len ? ": " : "", b->rep.reason.buf);
 	if (b->qemu_out.len) {
 		struct strbuf q = STRBUF_INIT;
-		if (read_file(&q, b->qemu_out.buf) == 0 && q.len)
+		if (held_dir_read(&b->dir, ".qemu.out", &q, SERIAL_KEEP_TAIL) == 0 && q.len)
 			note(b, "QEMU said: %s", q.buf);
 		strbuf_release(&q);
 	}
-	ret = append_file(b->dir.buf, "perfbot.log", b->log.buf);
+	ret = append_file(&b->dir, "perfbot.log", b->log.buf);
 out:
 	matrix_release(&stats);
 	strbuf_release(&text);
@@ -577,20 +600,20 @@ static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
 	memset(&b, 0, sizeof(b));
 	b.vm = ctx;
 	b.info = info;
-	strbuf_init(&b.dir, 0);
+	b.dir.fd = -1;
 	strbuf_init(&b.log, 0);
 	strbuf_init(&b.console, 0);
 	strbuf_init(&b.results, 0);
 	strbuf_init(&b.qemu_out, 0);
 	strbuf_init(&b.rep.reason, 0);
-	if (run_dir_begin(info->result_root, &b.dir) < 0)
+	if (run_dir_hold(info->result_root, &b.dir) < 0)
 		goto out;
-	path_join(&path, b.dir.buf, "job.yaml");
-	if (job_save(info->job, path.buf) < 0)
+	job_to_yaml(info->job, &path);
+	if (held_dir_write(&b.dir, "job.yaml", path.buf, path.len) < 0)
 		goto out;
-	path_join(&b.console, b.dir.buf, "dmesg");
-	path_join(&b.results, b.dir.buf, ".results.cpio.gz");
-	path_join(&b.qemu_out, b.dir.buf, ".qemu.out");
+	held_dir_proc_path(&b.dir, "dmesg", &b.console);
+	held_dir_proc_path(&b.dir, ".results.cpio.gz", &b.results);
+	held_dir_proc_path(&b.dir, ".qemu.out", &b.qemu_out);
 	if (boot_and_wait(&b) < 0)
 		goto out;
 	if (serial_read_console(b.console.buf, &log) < 0)
@@ -606,23 +629,23 @@ static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
 		}
 	}
 	/* the host's job.yaml, which names the kernel, over the guest's */
-	if (got && job_save(info->job, path.buf) < 0)
+	if (got && held_dir_write(&b.dir, "job.yaml", path.buf, path.len) < 0)
 		goto out;
 	if (finish_run_dir(&b, got, &complete) < 0)
 		goto out;
-	unlink(b.results.buf);
-	unlink(b.qemu_out.buf);
-	if (run_dir_publish(info->result_root, b.dir.buf, final_dir) < 0)
+	unlinkat(b.dir.fd, ".results.cpio.gz", 0);
+	unlinkat(b.dir.fd, ".qemu.out", 0);
+	if (run_dir_publish_held(info->result_root, &b.dir, final_dir) < 0)
 		goto out;
 	if (!complete && !b.interrupted)
 		say_incomplete(&b, *final_dir);
 	ret = complete ? 0 : 1;
 out:
-	if (ret < 0 && b.dir.len && is_dir(b.dir.buf))
-		remove_tree(b.dir.buf);
+	if (ret < 0 && b.dir.fd >= 0)
+		held_dir_remove(&b.dir);
+	held_dir_close(&b.dir);
 	strbuf_release(&path);
 	strbuf_release(&log);
-	strbuf_release(&b.dir);
 	strbuf_release(&b.log);
 	strbuf_release(&b.console);
 	strbuf_release(&b.results);

@@ -142,17 +142,6 @@ int run_dir_hold(const char *result_root, struct held_dir *hd)
 	return r ? -1 : 0;
 }
 
-int run_dir_begin(const char *result_root, struct strbuf *tmp)
-{
-	struct held_dir hd;
-
-	if (run_dir_hold(result_root, &hd) < 0)
-		return -1;
-	strbuf_addstr(tmp, hd.path);
-	held_dir_close(&hd);
-	return 0;
-}
-
 int run_dir_publish_held(const char *result_root, struct held_dir *hd, char **final_dir)
 {
 	struct strbuf dst = STRBUF_INIT;
@@ -175,19 +164,6 @@ int run_dir_publish_held(const char *result_root, struct held_dir *hd, char **fi
 	}
 	*final_dir = strbuf_detach(&dst, NULL);
 	return 0;
-}
-
-int run_dir_publish(const char *result_root, const char *tmp, char **final_dir)
-{
-	struct held_dir hd = { open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), NULL };
-	int r;
-
-	if (hd.fd < 0)
-		return error("cannot rename '%s': %s", tmp, strerror(errno));
-	hd.path = xstrdup(tmp);
-	r = run_dir_publish_held(result_root, &hd, final_dir);
-	held_dir_close(&hd);
-	return r;
 }
 
 /* The benchmark to run, as the description has it (desc.h). */

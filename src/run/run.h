@@ -111,10 +111,11 @@ struct run_info {
 
 struct run_backend {
 	/*
-	 * One run: a dir from run_dir_begin, filled with the run's files
-	 * (job.yaml, monitors, stats.json, last_state, perfbot.log), then
-	 * run_dir_publish'd into *final_dir.  0 complete, 1 incomplete (the
-	 * dir is still published), -1 error (nothing published).
+	 * One run: a dir from run_dir_hold, filled with the run's files
+	 * through its fd (job.yaml, monitors, stats.json, last_state,
+	 * perfbot.log), then run_dir_publish_held into *final_dir.  0
+	 * complete, 1 incomplete (the dir is still published), -1 error
+	 * (nothing published).
 	 */
 	int (*run_once)(void *ctx, const struct run_info *info, char **final_dir);
 	void *ctx;
@@ -128,10 +129,6 @@ int run_dir_hold(const char *result_root, struct held_dir *hd);
  * number, refusing one whose name no longer leads to it; *final_dir
  * gets the path (xstrdup'd).  0 or -1 after error(). */
 int run_dir_publish_held(const char *result_root, struct held_dir *hd, char **final_dir);
-/* The same by path, for a backend that writes its files by path (the
- * VM's): run_dir_begin appends the new dir's path to tmp. */
-int run_dir_begin(const char *result_root, struct strbuf *tmp);
-int run_dir_publish(const char *result_root, const char *tmp, char **final_dir);
 
 struct run_result {
 	char *result_root;           /* the _result_root (xstrdup'd) */

@@ -481,7 +481,9 @@ static void test_cpio_extract(void **state)
 	struct strbuf ar = STRBUF_INIT, p = STRBUF_INIT, got = STRBUF_INIT;
 	struct cpio c;
 	char *d = test_tmpdir("kernel");
+	struct held_dir hd;
 	(void)state;
+	assert_int_equal(held_dir_open(&hd, d), 0);
 	cpio_init(&c, &ar);
 	cpio_add(&c, ".", S_IFDIR | 0755, NULL, 0);
 	cpio_add(&c, "./stats.json", S_IFREG | 0644, "{}\n", 3);
@@ -489,7 +491,7 @@ static void test_cpio_extract(void **state)
 	cpio_add(&c, "./sub/f", S_IFREG | 0644, "x", 1);
 	cpio_add(&c, "./link", S_IFLNK | 0777, "/etc/passwd", 11);
 	cpio_finish(&c);
-	assert_int_equal(cpio_extract(ar.buf, ar.len, d, "test"), 0);
+	assert_int_equal(cpio_extract(ar.buf, ar.len, &hd, "test"), 0);
 	strbuf_addf(&p, "%s/stats.json", d);
 	assert_int_equal(read_file(&got, p.buf), 0);
 	assert_string_equal(got.buf, "{}\n");
@@ -508,11 +510,25 @@ static void test_cpio_extract(void **state)
 		cpio_add(&c, bad[i], S_IFREG | 0644, "x", 1);
 		cpio_finish(&c);
 		capture_start(&cap);
-		assert_int_equal(cpio_extract(ar.buf, ar.len, d, "test"), -1);
+		assert_int_equal(cpio_extract(ar.buf, ar.len, &hd, "test"), -1);
 		char *msg = capture_end(&cap);
 		assert_non_null(strstr(msg, "refusing the archive member"));
 		free(msg);
 	}
+	/* a dir entry where a file is */
+	{
+		struct stderr_capture cap;
+		strbuf_reset(&ar);
+		cpio_init(&c, &ar);
+		cpio_add(&c, "stats.json/x", S_IFDIR | 0755, NULL, 0);
+		cpio_finish(&c);
+		capture_start(&cap);
+		assert_int_equal(cpio_extract(ar.buf, ar.len, &hd, "test"), -1);
+		char *msg = capture_end(&cap);
+		assert_non_null(strstr(msg, "stats.json': it exists and is not a directory"));
+		free(msg);
+	}
+	held_dir_close(&hd);
 	strbuf_release(&ar);
 	strbuf_release(&p);
 	strbuf_release(&got);
@@ -532,8 +548,11 @@ static void test_cpio_limits(void **state)
 	char *d = test_tmpdir("kernel"), *msg;
 	char zeros[65536] = { 0 };
 	struct cpio c;
+	struct held_dir hd;
 	gzFile gz;
 	(void)state;
+
+	assert_int_equal(held_dir_open(&hd, d), 0);
 
 	for (int n = CPIO_MAX_FILES; n <= CPIO_MAX_FILES + 1; n++) {
 		strbuf_reset(&ar);
@@ -545,7 +564,7 @@ static void test_cpio_limits(void **state)
 		}
 		cpio_finish(&c);
 		capture_start(&cap);
-		assert_int_equal(cpio_extract(ar.buf, ar.len, d, "results"), n > CPIO_MAX_FILES ? -1 : 0);
+		assert_int_equal(cpio_extract(ar.buf, ar.len, &hd, "results"), n > CPIO_MAX_FILES ? -1 : 0);
 		msg = capture_end(&cap);
 		assert_string_equal(msg, n > CPIO_MAX_FILES ?
 				    "perfbot: results: more than 10000 files in the archive (the limit)\n" : "");
@@ -561,16 +580,50 @@ static void test_cpio_limits(void **state)
 	}
 	assert_int_equal(gzclose(gz), Z_OK);
 	capture_start(&cap);
-	assert_int_equal(cpio_extract_file(p.buf, CPIO_MAX_BYTES, d, "results"), -1);
+	assert_int_equal(cpio_extract_file(p.buf, CPIO_MAX_BYTES, &hd, "results"), -1);
 	msg = capture_end(&cap);
 	if (!strstr(msg, "r.cpio.gz' is larger than 256 MiB"))
 		fail_msg("'%s'", msg);
 	free(msg);
+	held_dir_close(&hd);
 	strbuf_release(&ar);
 	strbuf_release(&p);
 	strbuf_release(&name);
 	test_rm_rf(d);
 	free(d);
+}
+
+/*
+ * The guest's results are unpacked through the run dir's fd: a run dir
+ * renamed away by another user of the result root and replaced by a link
+ * (here to a dir standing for one of root's) still gets every file, and
+ * the link's target none.
+ */
+static void test_cpio_extract_moved(void **state)
+{
+	struct strbuf ar = STRBUF_INIT, p = STRBUF_INIT, got = STRBUF_INIT;
+	struct moved_dir m;
+	struct cpio c;
+	(void)state;
+
+	test_dir_moved(&m, "kernel");
+	cpio_init(&c, &ar);
+	cpio_add(&c, "./stats.json", S_IFREG | 0644, "{}\n", 3);
+	cpio_add(&c, "./sub", S_IFDIR | 0755, NULL, 0);
+	cpio_add(&c, "./sub/f", S_IFREG | 0644, "x", 1);
+	cpio_finish(&c);
+	assert_int_equal(cpio_extract(ar.buf, ar.len, &m.hd, "results"), 0);
+	path_join(&p, m.moved.buf, "stats.json");
+	assert_int_equal(read_file(&got, p.buf), 0);
+	assert_string_equal(got.buf, "{}\n");
+	strbuf_reset(&p);
+	path_join(&p, m.moved.buf, "sub/f");
+	assert_true(file_exists(p.buf));
+	assert_int_equal(test_dir_size(m.victim.buf), 0);
+	test_dir_moved_release(&m);
+	strbuf_release(&ar);
+	strbuf_release(&p);
+	strbuf_release(&got);
 }
 
 /* ---- QEMU's command line -------------------------------------------------------- */
@@ -1490,6 +1543,7 @@ int main(void)
 		cmocka_unit_test(test_elf_is_static),
 		cmocka_unit_test(test_cpio_round_trip),
 		cmocka_unit_test(test_cpio_extract),
+		cmocka_unit_test(test_cpio_extract_moved),
 		cmocka_unit_test(test_cpio_limits),
 		cmocka_unit_test(test_serial_read_kept),
 		cmocka_unit_test(test_qemu_argv),

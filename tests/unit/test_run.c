@@ -1,11 +1,12 @@
 /*
  * Unit tests of src/run/run.c's small public pieces: the default result
  * base and its environment order, and the run dirs' numbering
- * (run_dir_begin, run_dir_publish).  The runs themselves are tested end
+ * (run_dir_hold, run_dir_publish_held).  The runs themselves are tested end
  * to end by tests/t/t0500-run.sh.
  */
 #include "test_helpers.h"
 #include "run/run.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 TEST_TMPDIR("run")
@@ -63,17 +64,21 @@ static void make_dir(const char *root, const char *name)
 static void test_run_dir_numbering(void **state)
 {
 	struct strbuf root = STRBUF_INIT, tmp = STRBUF_INIT, want = STRBUF_INIT;
+	struct held_dir hd;
 	char *final = NULL;
 	(void)state;
 
 	strbuf_addstr(&root, tmpdir);
 
 	/* an empty root: run 0 */
-	assert_int_equal(run_dir_begin(root.buf, &tmp), 0);
+	assert_int_equal(run_dir_hold(root.buf, &hd), 0);
+	strbuf_addstr(&tmp, hd.path);
 	strbuf_addf(&want, "%s/.run-0.%ld", root.buf, (long)getpid());
 	assert_string_equal(tmp.buf, want.buf);
 	assert_true(is_dir(tmp.buf));
-	assert_int_equal(run_dir_publish(root.buf, tmp.buf, &final), 0);
+	assert_int_equal(run_dir_publish_held(root.buf, &hd, &final), 0);
+	assert_string_equal(hd.path, final);
+	held_dir_close(&hd);
 	strbuf_reset(&want);
 	strbuf_addf(&want, "%s/0", root.buf);
 	assert_string_equal(final, want.buf);
@@ -88,31 +93,36 @@ static void test_run_dir_numbering(void **state)
 	make_dir(root.buf, "x");
 	make_dir(root.buf, "1000000");
 	make_dir(root.buf, "-3");
-	strbuf_reset(&tmp);
-	assert_int_equal(run_dir_begin(root.buf, &tmp), 0);
+	assert_int_equal(run_dir_hold(root.buf, &hd), 0);
 	strbuf_reset(&want);
 	strbuf_addf(&want, "%s/.run-8.%ld", root.buf, (long)getpid());
-	assert_string_equal(tmp.buf, want.buf);
+	assert_string_equal(hd.path, want.buf);
 
 	/* runs 8 and 9 published by others while this one ran: it becomes 10 */
 	make_dir(root.buf, "8");
 	make_dir(root.buf, "9/0");
-	assert_int_equal(run_dir_publish(root.buf, tmp.buf, &final), 0);
+	assert_int_equal(run_dir_publish_held(root.buf, &hd, &final), 0);
 	strbuf_reset(&want);
 	strbuf_addf(&want, "%s/10", root.buf);
 	assert_string_equal(final, want.buf);
+	held_dir_close(&hd);
 	free(final);
 	final = NULL;
 
 	/* a work dir that is gone: an error naming it, nothing published */
+	assert_int_equal(run_dir_hold(root.buf, &hd), 0);
+	strbuf_reset(&tmp);
+	strbuf_addstr(&tmp, hd.path);
+	assert_int_equal(rmdir(tmp.buf), 0);
 	struct stderr_capture cap;
 	capture_start(&cap);
-	assert_int_equal(run_dir_publish(root.buf, tmp.buf, &final), -1);
+	assert_int_equal(run_dir_publish_held(root.buf, &hd, &final), -1);
 	char *msg = capture_end(&cap);
-	assert_non_null(strstr(msg, "cannot rename"));
+	assert_non_null(strstr(msg, "was replaced"));
 	assert_non_null(strstr(msg, tmp.buf));
 	free(msg);
 	assert_null(final);
+	held_dir_close(&hd);
 	strbuf_reset(&want);
 	strbuf_addf(&want, "%s/11", root.buf);
 	assert_false(is_dir(want.buf));
