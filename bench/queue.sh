@@ -13,6 +13,9 @@
 #                both ends (scheduled_at, started_at): median and p99; and
 #                the time on the box, start to done (run_job and upload)
 #   upload       one result of 30,000 metrics (stats.json, matrix.json)
+#   submit       (fsync off only) `perfbot queue submit` one call a job
+#   fetch        (fsync off only) `perfbot queue fetch` of 7 results of
+#                30,000 metrics: wall, CPU and peak RSS
 #   probe        (fsync off only) a real `perfbot worker` on 30 no-op jobs,
 #                with perf found, then with a `perf` that exits 127 first in
 #                PATH: what the perf probe (a `perf stat -a` of `true`,
@@ -32,9 +35,10 @@
 # figures on a shared box cannot show.
 #
 # QB_OLD and PERFBOT_OLD (another build's queue-bench and perfbot, say
-# the commit before a change): each throughput round runs that build
-# too, on the same server, right before this one, so that the two are
-# compared under the same load.
+# the commit before a change): each throughput, submit and fetch round
+# runs that build too, on the same server, right before this one, so
+# that the two are compared under the same load.  JOBS (5000) and
+# SUBMITS (200) size the throughput and submit rounds.
 set -e
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -77,7 +81,15 @@ for mode in test durable; do
 	PG_DURABLE=
 	[ $mode = durable ] && PG_DURABLE=1
 	pg_start || { echo "no server: $PG_WHY" >&2; exit 1; }
-	db() { pg_createdb "$1" >/dev/null && "${2:-$PERFBOT}" lab init --db "$(echo "$PG_URL" | sed "s|///postgres|///$1|")" >/dev/null && echo "$PG_URL" | sed "s|///postgres|///$1|"; }
+	# a database NAME [PERFBOT] at that build's schema, where the box
+	# (the superuser postgres here) is registered (schema 7) for the
+	# workers' group bench and queue-bench's results' group box
+	db() {
+		dbu=$(echo "$PG_URL" | sed "s|///postgres|///$1|")
+		pg_createdb "$1" >/dev/null && "${2:-$PERFBOT}" lab init --db "$dbu" >/dev/null &&
+		"$PG_BIN/psql" -X -q "$dbu" -c "INSERT INTO perfbot.box_group VALUES ('postgres', 'bench'), ('postgres', 'box')" &&
+		echo "$dbu"
+	}
 
 	echo "== server: $mode settings (fsync $( [ $mode = test ] && echo off || echo on ))"
 	for round in 1 2 3; do
@@ -89,7 +101,7 @@ for mode in test durable; do
 
 	u=$(db lat)
 	printf 'testcase: mytest\nmytest:\n  command: "echo score: 1"\n' >"$T/j.yaml"
-	"$PERFBOT" worker --db "$u" --dir "$T/w" --poll 5 2>"$T/worker.log" &
+	"$PERFBOT" worker --db "$u" -g bench --dir "$T/w" --poll 5 2>"$T/worker.log" &
 	wpid=$!
 	i=0
 	while [ $i -lt 100 ]; do
@@ -125,7 +137,7 @@ for mode in test durable; do
 					"$PERFBOT" queue submit --db "$u" "$T/j.yaml" >/dev/null
 					i=$((i + 1))
 				done
-				PATH="$pre$PATH" "$PERFBOT" worker --db "$u" --dir "$T/p$round$probe" --poll 1 \
+				PATH="$pre$PATH" "$PERFBOT" worker --db "$u" -g bench --dir "$T/p$round$probe" --poll 1 \
 					2>"$T/probe.log" &
 				wpid=$!
 				while [ "$("$PG_BIN/psql" -X -At "$u" -c "SELECT count(*) FROM perfbot.queue
@@ -150,5 +162,48 @@ for mode in test durable; do
 	fi
 	u=$(db up)
 	echo "upload: $("$QB" upload "$u" 30000 7)"
+
+	# submit and fetch as a user runs them, one perfbot a call, each
+	# build in turn (old first when given) on a database of its own:
+	#   submit  SUBMITS `queue submit`s of a one-line job, jobs/s
+	#   fetch   `queue fetch` of 7 done jobs, each a result of 30,000
+	#           metrics (queue-bench's upload), into a fresh result tree:
+	#           the wall time, CPU and peak RSS of the one process (the
+	#           bounded inflate of commit 2a388c8 streams each file 64 KiB
+	#           at a time into place rather than allocating its claimed
+	#           size); only where the server's settings do not matter
+	if [ $mode = test ]; then
+		for round in 1 2 3; do
+			for b in old new; do
+				if [ $b = old ]; then
+					[ -n "${QB_OLD:-}" ] || continue
+					q=$QB_OLD p=$PERFBOT_OLD
+				else
+					q=$QB p=$PERFBOT
+				fi
+				u=$(db "sub$round$b" "$p")
+				t0=$(date +%s.%N)
+				i=0
+				while [ $i -lt "${SUBMITS:-200}" ]; do
+					"$p" queue submit --db "$u" "$T/j.yaml" >/dev/null
+					i=$((i + 1))
+				done
+				t1=$(date +%s.%N)
+				echo "submit round $round ($b): $(awk -v a="$t0" -v b="$t1" -v n="${SUBMITS:-200}" \
+					'BEGIN { printf "%.1f jobs/s, %.1f ms a call", n / (b - a), (b - a) * 1000 / n }')"
+				u=$(db "fetch$round$b" "$p")
+				"$q" upload "$u" 30000 7 >/dev/null
+				ids=$("$PG_BIN/psql" -X -At "$u" -c "SELECT string_agg(id::text, ' ' ORDER BY id)
+					FROM perfbot.queue WHERE state = 'done'")
+				# shellcheck disable=SC2086
+				/usr/bin/time -f "%e %U %S %M" -o "$T/ft" "$p" queue fetch --db "$u" \
+					-r "$T/f$round$b" $ids >/dev/null
+				read -r wall user sys rss <"$T/ft"
+				echo "fetch round $round ($b): 7 results of 30,000 metrics in $wall s" \
+					"(CPU $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') s)," \
+					"peak RSS $((rss / 1024)) MB"
+			done
+		done
+	fi
 	pg_stop
 done
