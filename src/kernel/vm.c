@@ -571,13 +571,15 @@ out:
  */
 static void say_incomplete(const struct boot *b, const char *dir)
 {
-	struct strbuf why = STRBUF_INIT, state = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, state = STRBUF_INIT;
 
 	if (b->rep.reason.len) {
 		strbuf_add(&why, b->rep.reason.buf, b->rep.reason.len);
 	} else {
-		path_join(&path, dir, "last_state");
-		const char *r = read_file(&state, path.buf) == 0 ? strstr(state.buf, "reason: ") : NULL;
+		/* through the dir held (published: its name is dir), bounded
+		 * as every file the guest wrote */
+		const char *r = held_dir_read(&b->dir, "last_state", &state, SERIAL_FILE_MAX) == 0 ?
+				strstr(state.buf, "reason: ") : NULL;
 		if (r && (r == state.buf || r[-1] == '\n'))
 			strbuf_add(&why, r + 8, strcspn(r + 8, "\n"));
 		else
@@ -586,7 +588,6 @@ static void say_incomplete(const struct boot *b, const char *dir)
 	fprintf(stderr, "perfbot: run %d/%d (%s) incomplete: %s\n", b->info->k, b->info->n, dir, why.buf);
 	strbuf_release(&why);
 	strbuf_release(&state);
-	strbuf_release(&path);
 }
 
 static int vm_run_once(void *ctx, const struct run_info *info, char **final_dir)
