@@ -65,7 +65,7 @@ static void parse_as(const char *parser, const struct strbuf *raw, struct strbuf
 }
 
 /* The value of "key: value" in stats, as a double; fails when absent. */
-static double stat(const struct strbuf *stats, const char *key)
+static double stat_value(const struct strbuf *stats, const char *key)
 {
 	struct strbuf k = STRBUF_INIT, all = STRBUF_INIT;
 	const char *p;
@@ -190,16 +190,16 @@ static void test_aim7_tests(void **state)
 		assert_int_equal(run("aim7", args, &out), 0);
 		assert_non_null(strstr(out.buf, p));
 		parse_as("aim7", &out, &stats);
-		jpm = stat(&stats, "jobs-per-min");
-		real = stat(&stats, "real");
+		jpm = stat_value(&stats, "jobs-per-min");
+		real = stat_value(&stats, "real");
 		if (jpm <= 0)
 			fail_msg("%s: no jobs-per-min:\n%s", p, out.buf);
 		/* 6 jobs in real seconds, both rounded as printed */
 		if (real > 0 && fabs(jpm * real / 60 - 6) > 6 * 0.01 / real + 0.5)
 			fail_msg("%s: %g jobs/min in %g s is not 6 jobs:\n%s", p, jpm, real, out.buf);
-		assert_true(fabs(stat(&stats, "jobs-per-min-per-task") - jpm / 3) < 0.01);
-		assert_true(stat(&stats, "jti") >= 0 && stat(&stats, "jti") <= 100);
-		assert_true(stat(&stats, "cpu") >= 0);
+		assert_true(fabs(stat_value(&stats, "jobs-per-min-per-task") - jpm / 3) < 0.01);
+		assert_true(stat_value(&stats, "jti") >= 0 && stat_value(&stats, "jti") <= 100);
+		assert_true(stat_value(&stats, "cpu") >= 0);
 		strbuf_release(&out);
 		strbuf_release(&stats);
 	}
@@ -234,11 +234,11 @@ static void test_vm_scalability_cases(void **state)
 		dd = !strcmp(p, "lru-file-readonce") || !strcmp(p, "lru-file-readtwice");
 		assert_non_null(strstr(out.buf, dd ? " copied, " : " usecs = "));
 		parse_as("vm-scalability", &out, &stats);
-		if (stat(&stats, "throughput") <= 0)
+		if (stat_value(&stats, "throughput") <= 0)
 			fail_msg("%s: no throughput:\n%s", p, out.buf);
-		stat(&stats, "stddev%");
-		assert_true(stat(&stats, "median") > 0);
-		assert_true(stat(&stats, "workload") > 0);
+		stat_value(&stats, "stddev%");
+		assert_true(stat_value(&stats, "median") > 0);
+		assert_true(stat_value(&stats, "workload") > 0);
 		/* the files are gone: they were unlinked once open */
 		strbuf_release(&out);
 		strbuf_release(&stats);
@@ -322,8 +322,8 @@ static void test_will_it_scale_tests(void **state)
 				break;
 		}
 		if (all_ran(&stats)) {
-			assert_true(stat(&stats, "scalability") > 0);
-			assert_true(stat(&stats, "workload") > 0);
+			assert_true(stat_value(&stats, "scalability") > 0);
+			assert_true(stat_value(&stats, "workload") > 0);
 		} else {
 			/* no slice in a second on this machine: the program is
 			 * then judged by --check, one operation of each mode,
@@ -354,7 +354,7 @@ static void test_will_it_scale_one_mode(void **state)
 	assert_int_equal(sscanf(strstr(out.buf, "\n2,") + 3, "%lld,%lf,0,0.00,0\n", &ops, &idle), 2);
 	assert_true(ops > 0);
 	parse_as("will-it-scale", &out, &stats);
-	assert_int_equal((long long)stat(&stats, "per_thread_ops"), 0);
+	assert_int_equal((long long)stat_value(&stats, "per_thread_ops"), 0);
 	assert_null(strstr(stats.buf, "scalability"));
 	strbuf_release(&out);
 	strbuf_release(&stats);
