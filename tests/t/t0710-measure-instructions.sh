@@ -27,10 +27,6 @@ testcase: mytest
 measure: instructions
 EOF2
 
-# A CPU hog for the length of a test: the machine is busy on purpose.
-hog_start() { sh -c 'while :; do :; done' & hog=$!; }
-hog_stop() { kill "$hog"; wait "$hog" 2>/dev/null || true; }
-
 test_expect_success 'each run has <testcase>.instructions beside the wall clock, the same in every run' '
 	perfbot run "$TRASH/job.yaml" -n 3 -M "" --no-index -r res -- "$TRASH/bench.sh" >out 2>err &&
 	for k in 0 1 2; do
@@ -100,12 +96,14 @@ make_repo() {
 	git tag good "$(git rev-list --max-parents=0 HEAD)" && git tag bad HEAD )
 }
 
-test_expect_success 'a bisect on mytest.instructions finds a +4 % change on a busy machine' '
+# No CPU hog beside it (it burnt a CPU for the whole bisect): the count
+# is the same on a busy machine as on an idle one (test 1: exact in every
+# run), and the noise of 0 below is what no clock would give.
+test_expect_success 'a bisect on mytest.instructions finds a +4 % change, with no noise' '
 	make_repo repo &&
-	hog_start &&
 	perfbot bisect --repo repo --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.instructions --state st --result-root res --no-index \
-		-- "$TRASH/bench.sh" >out 2>err; rc=$?; hog_stop; test $rc = 0 &&
+		-- "$TRASH/bench.sh" >out 2>err &&
 	want=$(git -C repo log --format=%H --grep="^commit 5$" bad) &&
 	grep -q "^first bad commit: $want (\"commit 5\")" out &&
 	# the endpoints: exact, no noise to overcome
