@@ -2,7 +2,8 @@
 #
 #   make            build ./perfbot
 #   make check      what a developer runs: one build, the unit tests (cmocka)
-#                   and the end-to-end shell tests, CHECK_JOBS scripts at a time
+#                   and the end-to-end shell tests, CHECK_JOBS at a time in
+#                   one pool (make check-unit, check-e2e: either alone)
 #   make check-full what CI runs (.ci/run): check with every package and the
 #                   conformance data required, the mutants' and the fuzzers'
 #                   smoke tests, then unit and e2e again under ASan+UBSan
@@ -153,13 +154,19 @@ CHECK_REQUIRE = chromium hackbench stress-ng fio perf qemu-system-x86_64 busybox
 	postgresql netns conformance
 
 # no cycle and no include upward between src/'s directories (doc/design/layers.md)
-.PHONY: check-layers check-full
+.PHONY: check-layers check-full check-tests
 check-layers: ; @sh scripts/layers.sh -q
 # The packages (scripts/deps.sh), one build (in parallel unless make was
 # given -j), then the tests.
 check: deps check-layers
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) all unit-tests bench-progs
-	$(MAKE) check-unit check-e2e
+	$(MAKE) check-tests
+
+# check-unit and check-e2e at once: the unit binaries and the e2e scripts
+# in one pool of CHECK_JOBS (tests/run-e2e.sh --unit), so that neither
+# leaves the CPUs idle while the other waits
+check-tests: $(TESTS) $(PERFBOT)
+	@PERFBOT=$(abspath $(PERFBOT)) sh tests/run-e2e.sh -j $(CHECK_JOBS) --unit "$(TESTS)"
 
 check-full: deps
 	PERFBOT_REQUIRE="$(CHECK_REQUIRE)" $(MAKE) check
@@ -265,7 +272,7 @@ $(BUILD)/bench/monitor-sampler: bench/monitor-sampler.c $(BUILD)/libperfbot.a
 BENCH_BINS = $(BUILD)/bin/vm-scalability $(BUILD)/bin/will-it-scale $(BUILD)/bin/aim7 \
 	$(BUILD)/bin/ebizzy $(BUILD)/bin/bench-harness
 all: $(BENCH_BINS)
-check-unit check-e2e check-asan: $(BENCH_BINS)
+check-unit check-e2e check-tests check-asan: $(BENCH_BINS)
 $(BUILD)/bin/vm-scalability: workloads/vm-scalability/vm-scalability.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
@@ -309,7 +316,7 @@ STATIC_SRCS = $(filter-out src/lab/% src/pg/% src/store/store_pg.c,$(LIB_SRCS))
 .PHONY: static
 static: $(STATIC_BINS)
 all: static
-check-unit check-e2e check-asan: static
+check-unit check-e2e check-tests check-asan: static
 ifeq ($(BUILD),build)
 # Most files read nothing of PERFBOT_NO_LAB: where neither the file nor
 # a header it includes (its .d from build/ lists them) names it, the

@@ -22,7 +22,8 @@
 # It exports PG_URL, a libpq connection URL for the superuser "postgres"
 # on the socket (postgresql:///postgres?host=DIR&port=PORT&user=postgres),
 # and PERFBOT_TEST_PG with the same value: that is how the cmocka unit
-# tests find the server (tests/run-unit.sh starts one for them).
+# tests find the server (tests/run-unit.sh starts one for them, with
+# pg_start_unit below).
 #
 # PG_WHY says why pg_start failed; PG_MISSING=1 when the server binaries
 # are missing, the one reason a test may skip: anything else is a
@@ -98,6 +99,20 @@ pg_start() {
 	PG_URL="postgresql:///postgres?host=$PG_DIR&port=$PG_PORT&user=postgres"
 	PERFBOT_TEST_PG=$PG_URL
 	export PG_URL PERFBOT_TEST_PG
+}
+
+# pg_start_unit: pg_start for the unit tests (tests/run-unit.sh, or the
+# pool of tests/run-e2e.sh --unit).  True when the server runs, or when
+# its binaries are missing: the lab tests skip then, as said here --
+# unless $PERFBOT_REQUIRE names postgresql (make check-full: CI installs
+# it).  False otherwise, having said why.
+pg_start_unit() {
+	pg_start && return 0
+	echo "unit: lab tests skip: $PG_WHY"
+	[ -n "$PG_MISSING" ] || return 1
+	case " ${PERFBOT_REQUIRE:-} " in *" postgresql "*)
+		echo "unit: PERFBOT_REQUIRE wants postgresql: failing, not skipping"; return 1 ;;
+	esac
 }
 
 pg_restart() {

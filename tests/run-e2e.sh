@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the end-to-end shell tests tests/t/t*.sh with $PERFBOT set.
 #
-#   sh tests/run-e2e.sh [-j N] [tNNNN-name.sh...]    (default: all, N=1)
+#   sh tests/run-e2e.sh [-j N] [--unit 'BINARY...'] [tNNNN-name.sh...]
+#                                       (default: all scripts, N=1)
 #
 # Each test script sources tests/t/lib.sh and ends with test_done, which
 # prints "# passed N failed N"; this sums them into one closing line.
@@ -11,6 +12,11 @@
 # namespaces and addresses) after its pid.  A script with a line
 # "# e2e: alone (why)" (QEMU guests, whose boot deadlines a loaded machine
 # would eat) runs after the others, by itself.
+# With --unit, the cmocka binaries named (blank-separated, as `make
+# check` gives $(TESTS)) run in the same pool, before the scripts, as
+# tests/run-unit.sh runs them (the lab's in one lane, a PostgreSQL server
+# for them), and their summary comes before the scripts': the CPUs are
+# kept busy by both, with no phase of the unit tests alone.
 # The whole output of each script is kept in tests/out/e2e/<script>.log,
 # with its exit status and its time; the results are printed in the
 # scripts' order whatever the order they finished in, each with its wall
@@ -18,11 +24,21 @@
 # -j) and the ten that use the most CPU (what bounds -j on few CPUs), and the
 # failures are repeated at the end, just above the closing line, because a
 # CI log is often read from its tail only.
-jobs=1
-case "${1:-}" in
--j) jobs=${2:?-j needs a number}; shift 2 ;;
--j*) jobs=${1#-j}; shift ;;
-esac
+jobs=1 units=
+while :; do
+	case "${1:-}" in
+	-j) jobs=${2:?-j needs a number}; shift 2 ;;
+	-j*) jobs=${1#-j}; shift ;;
+	--unit)
+		# absolute: the scripts run in tests/t
+		for b in ${2?--unit needs the binaries}; do
+			case "$b" in /*) ;; *) b=$(pwd)/$b ;; esac
+			units="$units $b"
+		done
+		shift 2 ;;
+	*) break ;;
+	esac
+done
 case "$jobs" in ''|*[!0-9]*|0) echo "run-e2e.sh: -j wants a positive number, not '$jobs'" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/t" || exit 1
 logs=../out/e2e
@@ -30,7 +46,9 @@ mkdir -p "$logs" || exit 1
 [ $# -gt 0 ] || set -- t[0-9]*.sh
 
 # run_one SCRIPT: run it, its output, exit status and time into its log
-run_one='start=$(date +%s)
+# (the unit tests' server is theirs: the scripts start their own)
+run_one='unset PG_URL PERFBOT_TEST_PG UNIT_DIR
+	start=$(date +%s)
 	sh "$1" >"$0/$1.out" 2>&1
 	rc=$?
 	times >"$0/$1.times"	# not in $(...): a subshell has no children yet
@@ -44,12 +62,29 @@ for t in "$@"; do
 	rm -f "$logs/$t.log"
 	if grep -q '^# e2e: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
 done
-# at most $jobs at a time (xargs -P starts the next when any one ends)
-printf '%s\n' $together | xargs -r -P "$jobs" -n 1 sh -c "$run_one" "$logs"
+# the unit binaries: their server, their outputs (tests/run-unit.sh)
+if [ -n "$units" ]; then
+	. ../pg.sh
+	pg_start_unit || exit 1
+	UNIT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/run-unit.XXXXXX") || exit 1
+	export UNIT_DIR
+	trap 'rm -rf "$UNIT_DIR"; pg_stop' EXIT
+fi
+# at most $jobs at a time (xargs -P starts the next when any one ends),
+# a line an item: a lane of unit binaries ("unit B..."), or a script
+{
+	[ -z "$units" ] || sh ../run-unit.sh --items $units | sed 's/^/unit /'
+	printf '%s\n' $together
+} | xargs -r -L 1 -P "$jobs" sh -c 'if [ "$1" = unit ]; then
+		shift; cd ../.. && exec sh tests/run-unit.sh --run "$UNIT_DIR" "$@"
+	fi
+	'"$run_one" "$logs"
 for t in $alone; do
 	sh -c "$run_one" "$logs" "$t"
 done
 
+unit_rc=0
+[ -z "$units" ] || sh ../run-unit.sh --summary "$UNIT_DIR" $units || unit_rc=1
 pass=0 fail=0 failed= times= cpus=
 for t in "$@"; do
 	out=$(cat "$logs/$t.log" 2>/dev/null)
@@ -84,4 +119,4 @@ for t in $failed; do
 	tail -n 25 "$logs/$t.log"
 done
 echo "e2e: $pass passed, $fail failed${failed:+ (failed:$failed)}"
-[ $fail -eq 0 ]
+[ $fail -eq 0 ] && [ $unit_rc -eq 0 ]
