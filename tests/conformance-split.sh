@@ -43,45 +43,94 @@ trap 'rm -rf "$tmp"' EXIT
 cp -R "$C/tree" "$tmp/tree" && chmod -R u+w "$tmp/tree" || exit 2
 grep -v '^#' "$root/tests/data/lkp-tree-symlinks.txt" | while read -r path target; do
 	[ -e "$tmp/tree/$path" ] && continue
-	mkdir -p "$(dirname "$tmp/tree/$path")" &&
+	mkdir -p "$tmp/tree/${path%/*}" &&
 	ln -s "$target" "$tmp/tree/$path" || exit 2
 done || exit 2
 T=$tmp/tree
 
-# norm_dir FROM TO: FROM/*.yaml without comment lines, blank lines and
-# job_origin, as TO/<same name>
-norm_dir() {
-	(cd "$1" && awk -v to="$2" '
-		FNR == 1 { if (out) close(out); out = to "/" FILENAME; printf "" >out }
-		/^[[:space:]]*#/ || /^[[:space:]]*$/ || /^job_origin:/ { next }
-		{ print >>out }' *.yaml)
+# The jobs that lkp split (a split-jobs/<job>/ with atoms), in order.
+# Each is split here with one perfbot a source; the file names and
+# contents of all are then compared at once (a find, an awk and a diff
+# a side, not a dozen programs a job: the processes were most of the
+# time this took).
+(cd "$C/tree/jobs" && find . -name '*.yaml') | sed 's|^\./||' | sort | sed 's|\.yaml$||' >"$tmp/all"
+(cd "$C/split-jobs" && find . -name '*.yaml' ! -type d) | sed 's|^\./||' >"$tmp/exp-files"
+sed 's|/[^/]*$||' "$tmp/exp-files" | sort -u >"$tmp/exp-dirs"
+awk 'NR == FNR { has[$0] = 1; next } $0 in has' "$tmp/exp-dirs" "$tmp/all" >"$tmp/jobs"
+# "job file" lines, for files of the jobs listed in $1 (a file of names)
+# found under $2 (find's paths relative to the dir of the atoms)
+job_files() {
+	awk 'NR == FNR { want[$0] = 1; next }
+		{ d = $0; sub(/\/[^\/]*$/, "", d); f = substr($0, length(d) + 2)
+		  if (d in want) print d " " f }' "$1" "$2" | sort
+}
+job_files "$tmp/jobs" "$tmp/exp-files" >"$tmp/want"
+
+# awk -v to=DIR "$norm" FILE...: each FILE without comment lines, blank
+# lines and job_origin, as DIR/FILE
+norm='FNR == 1 { if (out) close(out); out = to "/" FILENAME; printf "" >out }
+	/^[[:space:]]*#/ || /^[[:space:]]*$/ || /^job_origin:/ { next }
+	{ print >>out }'
+# norm_all LIST FROM TO: the files of LIST ("job file" lines) under FROM
+# normalized under TO, in a few awks
+norm_all() {
+	[ -s "$1" ] || return 0
+	(cd "$3" && awk '{ print $1 }' "$1" | sort -u | xargs mkdir -p) &&
+	(cd "$2" && awk '{ print $1 "/" $2 }' "$1" | xargs awk -v to="$3" "$norm")
 }
 
-# split_cmp SRC JOB EXP: split SRC/jobs/JOB.yaml with SRC as LKP_SRC and
-# compare with EXP; sets $why to "" when identical, else to the reason
-split_cmp() {
-	out=$tmp/out/$2
-	rm -rf "$out" "$tmp/detail" && mkdir -p "$out"
-	why=
-	if ! LKP_SRC=$1 "$PERFBOT" split-job -t vm-snb -o "$out" \
-		"$1/jobs/$2.yaml" >"$tmp/stdout" 2>"$tmp/stderr"; then
-		why="FAIL $2: $(head -n 1 "$tmp/stderr")"
-		return
-	fi
-	(cd "$3" && ls *.yaml) >"$tmp/want"
-	(cd "$out" && ls *.yaml 2>/dev/null) >"$tmp/got"
-	if ! cmp -s "$tmp/want" "$tmp/got"; then
-		why="NAMES $2: want $(wc -l <"$tmp/want"), got $(wc -l <"$tmp/got")"
-		[ $verbose = 1 ] && diff "$tmp/want" "$tmp/got" | head -n 10 >"$tmp/detail"
-		return
-	fi
-	# one awk per side: every file normalized into a folder, then one diff
-	rm -rf "$tmp/a" "$tmp/b" && mkdir "$tmp/a" "$tmp/b"
-	norm_dir "$3" "$tmp/a" && norm_dir "$out" "$tmp/b"
-	if ! diff -r "$tmp/a" "$tmp/b" >"$tmp/diff" 2>&1; then
-		why="DIFF $2: $(sed -n 's|^diff -r [^ ]*/\([^/ ]*\) .*|\1|p' "$tmp/diff" | head -n 1)"
-		[ $verbose = 1 ] && head -n 20 "$tmp/diff" >"$tmp/detail"
-	fi
+# split_all SRC SIDE: split SRC/jobs/JOB.yaml for each job with SRC as
+# LKP_SRC into $tmp/SIDE/out/JOB and compare with lkp's; writes
+# $tmp/SIDE/why, a line "JOB REASON" for each job not identical
+split_all() {
+	s=$tmp/$2
+	mkdir -p "$s/out" "$s/a" "$s/b" && : >"$s/why" && : >"$s/ok-jobs"
+	while read -r job; do
+		if [ ! -f "$1/jobs/$job.yaml" ]; then
+			echo "$job FAIL $job: not in $1/jobs" >>"$s/why"
+		elif ! LKP_SRC=$1 "$PERFBOT" split-job -t vm-snb -o "$s/out/$job" \
+			"$1/jobs/$job.yaml" >/dev/null 2>"$s/stderr"; then
+			line= && IFS= read -r line <"$s/stderr"
+			echo "$job FAIL $job: $line" >>"$s/why"
+		else
+			echo "$job" >>"$s/ok-jobs"
+		fi
+	done <"$tmp/jobs"
+	(cd "$s/out" && find . -name '*.yaml' ! -type d) | sed 's|^\./||' >"$s/files"
+	job_files "$s/ok-jobs" "$s/files" >"$s/got"
+	# the names: "JOB want N got M" where they differ, else the job's
+	# files go to the comparison of contents
+	awk 'FILENAME == ARGV[1] { ok[$1] = 1; next }
+		FILENAME == ARGV[2] { w[$1] = w[$1] " " $2; nw[$1]++; next }
+		{ g[$1] = g[$1] " " $2; ng[$1]++ }
+		END { for (j in ok) if (w[j] != g[j]) print j, nw[j] + 0, ng[j] + 0 }' \
+		"$s/ok-jobs" "$tmp/want" "$s/got" >"$s/names"
+	awk 'FILENAME == ARGV[1] { bad[$1] = 1; next } FILENAME == ARGV[2] { ok[$1] = 1; next }
+		($1 in ok) && !($1 in bad)' "$s/names" "$s/ok-jobs" "$tmp/want" >"$s/same"
+	norm_all "$s/same" "$C/split-jobs" "$s/a" && norm_all "$s/same" "$s/out" "$s/b"
+	while read -r job n m; do
+		echo "$job NAMES $job: want $n, got $m" >>"$s/why"
+	done <"$s/names"
+	# the first file of a job that differs, as diff -r finds it
+	diff -rq "$s/a" "$s/b" 2>&1 | sed -n "s|^Files $s/a/\(.*\)/\([^/ ]*\) and .* differ$|\1 \2|p" |
+		awk '!($1 in seen) { seen[$1] = 1; print $1 " DIFF " $1 ": " $2 }' >>"$s/why"
+}
+
+# detail SIDE JOB REASON: with -v, the first lines of the difference
+# REASON names, in $tmp/detail
+detail() {
+	[ $verbose = 1 ] || return 0
+	case "$3" in
+	NAMES*)
+		(cd "$C/split-jobs/$2" && ls *.yaml) >"$tmp/w"
+		(cd "$tmp/$1/out/$2" && ls *.yaml 2>/dev/null) >"$tmp/g"
+		diff "$tmp/w" "$tmp/g" | head -n 10 >"$tmp/detail" ;;
+	DIFF*)
+		rm -rf "$tmp/a" "$tmp/b" && mkdir "$tmp/a" "$tmp/b" &&
+		(cd "$C/split-jobs/$2" && awk -v to="$tmp/a" "$norm" *.yaml) &&
+		(cd "$tmp/$1/out/$2" && awk -v to="$tmp/b" "$norm" *.yaml) &&
+		diff -r "$tmp/a" "$tmp/b" | head -n 20 >"$tmp/detail" ;;
+	esac
 }
 
 # report REASON WHERE: print a failure line and, with -v, its detail
@@ -91,49 +140,54 @@ report() {
 	rm -f "$tmp/detail"
 }
 
-# needs EXP: the catalog files lkp read (its `#! FILE` lines) that the
+# needs JOB: the catalog files lkp read (its `#! FILE` lines) that the
 # snapshot does not hold
 needs() {
-	sed -n 's|^#! \([^ ]*\)$|\1|p' "$1"/*.yaml | sort -u | while read -r f; do
+	sed -n 's|^#! \([^ ]*\)$|\1|p' "$C/split-jobs/$1"/*.yaml | sort -u | while read -r f; do
 		[ -e "$T/$f" ] || printf ' %s' "$f"
 	done
 }
 
+split_all "$T" snap
+[ -z "$FULL" ] || split_all "$FULL" full
+# a line a job: JOB, its reason with the snapshot, with the full tree
+# ("" when identical), apart by a byte no reason holds
+sep=$(printf '\001')
+awk -v sep="$sep" 'FILENAME == ARGV[1] || FILENAME == ARGV[2] {
+		r = $0; sub(/^[^ ]* /, "", r)
+		if (FILENAME == ARGV[1]) snap[$1] = r; else full[$1] = r
+		next }
+	{ print $0 sep snap[$0] sep full[$0] }' \
+	"$tmp/snap/why" "$([ -n "$FULL" ] && echo "$tmp/full/why" || echo /dev/null)" "$tmp/jobs" >"$tmp/table"
 ok=0 okfull=0 total=0
-for f in $(cd "$C/tree/jobs" && find . -name '*.yaml' | sed 's|^\./||' | sort); do
-	job=${f%.yaml}
-	exp=$C/split-jobs/$job
-	ls "$exp"/*.yaml >/dev/null 2>&1 || continue
+while IFS=$sep read -r job snap full; do
 	total=$((total + 1))
-	split_cmp "$T" "$job" "$exp"
-	snap=$why
 	[ -z "$snap" ] && ok=$((ok + 1))
 	if [ -z "$FULL" ]; then
-		if [ -z "$snap" ]; then echo "ok $job"; else report "$snap" snapshot; fi
+		if [ -z "$snap" ]; then
+			echo "ok $job"
+		else
+			detail snap "$job" "$snap"
+			report "$snap" snapshot
+		fi
 		continue
-	fi
-	if [ ! -f "$FULL/jobs/$f" ]; then
-		full="FAIL $job: not in $FULL/jobs"
-	else
-		split_cmp "$FULL" "$job" "$exp"
-		full=$why
 	fi
 	[ -z "$full" ] && okfull=$((okfull + 1))
 	if [ -z "$snap" ] && [ -z "$full" ]; then
 		echo "ok $job"
 	elif [ -z "$full" ]; then
-		n=$(needs "$exp")
+		n=$(needs "$job")
 		if [ -n "$n" ]; then
 			echo "ok-full $job: needs$n"
 		else
 			echo "$snap (snapshot, which holds every file lkp read)"
 		fi
-		rm -f "$tmp/detail"
 	else
 		[ -n "$snap" ] && echo "$snap (snapshot)"
+		detail full "$job" "$full"
 		report "$full" "full tree"
 	fi
-done
+done <"$tmp/table"
 echo "identical with the snapshot: $ok/$total"
 if [ -n "$FULL" ]; then
 	echo "identical with the full tree: $okfull/$total"
