@@ -655,8 +655,13 @@ int run_job(const struct run_opts *opts, struct run_result *res)
 		goto runs;
 	if (opts->perf_caps)
 		perf_caps_copy(&rc.caps, opts->perf_caps);
-	else
+	else if (desc.perf_stat || desc.perf_profile)
 		perf_probe(&rc.caps);
+	else
+		/* no perf monitor asked for: the probe (`perf stat -a true`)
+		 * would be a third of a plain run's CPU, spent for nothing */
+		rc.caps = (struct perf_caps){ .why = STRBUF_INIT, .stat_events = STRBUF_INIT,
+					      .unsupported = STRBUF_INIT };
 	/* the tests point the monitors at a made-up /proc and /sys, so that
 	 * what they check does not depend on this machine's drivers */
 	rc.monitor_root = getenv("PERFBOT_MONITOR_ROOT");

@@ -26,8 +26,6 @@ make_repo() {
 	git -C "$1" tag bad HEAD
 }
 
-# their jobs name no perf monitor: no perf probe in each run
-test_without_perf
 
 # The benchmark: VALUE from the checkout, with +-1% repeatable noise
 test_noise_bench "$TRASH/bench.sh" score

@@ -163,20 +163,6 @@ test_noise_bench() {
 	} >"$1" && chmod +x "$1"
 }
 
-# test_without_perf: for the rest of the script, a `perf` first in $PATH
-# that is not there (exit 127, as the shell says of a missing program).
-# Each perfbot run probes `perf stat -a` for the perf monitors: 60 ms of
-# CPU and 0.5-2 s of wall time on this VM, a third of a plain run's CPU.
-# For scripts whose jobs name no perf monitor and that check nothing of
-# perf (bisect, watch), which run hundreds of runs.
-test_without_perf() {
-	mkdir -p "$TRASH/no-perf" &&
-	printf '#!/bin/sh\nexit 127\n' >"$TRASH/no-perf/perf" &&
-	chmod +x "$TRASH/no-perf/perf" &&
-	PATH=$TRASH/no-perf:$PATH &&
-	export PATH
-}
-
 # test_cmp expected actual: diff with a readable failure.
 test_cmp() { diff -u "$1" "$2"; }
 

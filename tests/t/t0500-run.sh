@@ -282,6 +282,19 @@ test_expect_success 'a missing monitor source is skipped, the run goes on' '
 	grep -q "^memory: 3G$" "$rr/0/machine"
 '
 
+test_expect_success 'perf is probed only for a job with a perf monitor' '
+	mkdir -p probe-bin &&
+	printf "#!/bin/sh\necho \"\$*\" >>%s/perf-calls\nexit 1\n" "$(pwd)" >probe-bin/perf &&
+	chmod +x probe-bin/perf &&
+	job j.yaml &&
+	PATH=$(pwd)/probe-bin:$PATH perfbot run -r res -c p1 -M vmstat j.yaml -- echo a: 1 >out 2>err &&
+	! test -e perf-calls &&
+	! grep -q "perf-stat\|perf stat" err &&
+	PATH=$(pwd)/probe-bin:$PATH perfbot run -r res -c p2 -M vmstat,perf-stat j.yaml -- echo a: 1 >out 2>err &&
+	grep -q "^stat -a " perf-calls &&
+	grep -q "monitor skipped: perf-stat: perf stat -a failed (exit 1)" err
+'
+
 test_expect_success 'lkp monitors perfbot lacks: named in one line at the start and in last_state' '
 	printf "testcase: mytest\nheartbeat:\nvmstat:\nlock_stat:\n" >j.yaml &&
 	perfbot run -r res -c sk1 j.yaml -- sh -c "echo a: 1" >out 2>err &&

@@ -3,8 +3,6 @@
 # kill -9 mid-index; run's hook; bad input (broken matrix, locked,
 # corrupt and newer databases)
 . ./lib.sh
-# its runs need no perf monitor: no perf probe in each (lib.sh)
-test_without_perf
 
 GEN="python3 $(cd ../.. && pwd)/bench/gen-store.py"
 DB=$TRASH/p.db

@@ -2,8 +2,6 @@
 # perfbot detect: change points of a history given as JSON (--input), the
 # wording of each change, --json, the options' boundaries, bad input.
 . ./lib.sh
-# its runs need no perf monitor: no perf probe in each (lib.sh)
-test_without_perf
 
 # hist METRIC < lines "TAG S1 S2 S3" (TAG "-" for none): a history JSON
 # with commits c01, c02, ... (padded to 40 characters) and subjects.

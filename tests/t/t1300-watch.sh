@@ -4,8 +4,6 @@
 # HTML), the mail, "reported once", resume after kill -9, bad branches,
 # commits that do not build.
 . ./lib.sh
-# its runs need no perf monitor: no perf probe in each (lib.sh)
-test_without_perf
 
 # make_repo DIR: 16 commits on main, VALUE 1000 until commit 8 then 850
 # (commit 8 "mm/demo: slow path", with a Link: trailer), tags v1.0

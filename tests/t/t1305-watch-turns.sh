@@ -4,8 +4,6 @@
 # that comes and goes lands on all of them.  The order is read from the
 # benchmark's own log of the commit it ran on, never from the clock.
 . ./lib.sh
-# its runs need no perf monitor: no perf probe in each (lib.sh)
-test_without_perf
 
 # make_repo DIR N: N commits on main, VALUE 1000
 make_repo() {
