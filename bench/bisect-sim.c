@@ -13,7 +13,7 @@
  *              [--max-total-runs N]
  *   scenario:  [--n N] [--shape normal|t3|bimodal|lognormal] [--noise S]
  *              [--shift X] [--drift D] [--second-step X]
- *              [--outliers RATE] [--outlier-scale K]
+ *              [--outliers RATE] [--outlier-scale K] [--time-drift T]
  *
  * With no scenario option it prints doc/design/bisect.md's table (every row
  * below); with any, the one scenario they describe (the others keep the
@@ -21,9 +21,11 @@
  * noise is its scale (its standard deviation is 1.7 times that).
  *
  * Targets (decide.h's promise): where |shift| >= 2 x noise, >= 99% found
- * (98% for t3 and bimodal noise) with mean runs <= 5 * (log2 N + 3);
+ * (98% for t3 and bimodal noise) with mean runs <= 5 * (log2 N + 3),
+ * times BISECT_PAIRED_COST for paired runs (decide.h: the runner's, and
+ * the budget's, unless the noise is at its floor);
  * where |shift| >= 1.5 x noise, >= 95%; and every history ends within
- * its budget.  Exits 0 when every row meets its targets, 1 when one does
+ * its budget.  --time-drift is the machine's drift a run (sim.h).  Exits 0 when every row meets its targets, 1 when one does
  * not, 2 on a bad command line.
  *
  * --phases adds a line under each row: where its mean runs went (the
@@ -47,21 +49,22 @@ struct row {
 	enum sim_shape shape;
 	double sigma, shift, drift, second_shift;
 	double outlier_rate, outlier_scale;
+	double time_drift;      /* the machine's, a run (sim.h) */
 };
 
 static const struct row rows[] = {
-	{ 64, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0 },
-	{ 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0 },
-	{ 64, SIM_NORMAL, 0.05, -0.075, 0, 0, 0, 0 },
-	{ 1024, SIM_NORMAL, 0.05, -0.075, 0, 0, 0, 0 },
-	{ 1024, SIM_T3, 0.05, -0.10, 0, 0, 0, 0 },
-	{ 1024, SIM_BIMODAL, 0.05, -0.10, 0, 0, 0, 0 },
-	{ 1024, SIM_LOGNORMAL, 0.05, -0.10, 0, 0, 0, 0 },
-	{ 1024, SIM_NORMAL, 0.05, -0.10, -0.001, 0, 0, 0 },
-	{ 1024, SIM_NORMAL, 0.05, -0.10, 0, -0.10, 0, 0 },
-	{ 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0.02, 5 },
-	{ 64, SIM_NORMAL, 0.10, -0.05, 0, 0, 0, 0 },
-	{ 1024, SIM_NORMAL, 0.10, -0.05, 0, 0, 0, 0 },
+	{ 64, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0, 0 },
+	{ 64, SIM_NORMAL, 0.05, -0.075, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_NORMAL, 0.05, -0.075, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_T3, 0.05, -0.10, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_BIMODAL, 0.05, -0.10, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_LOGNORMAL, 0.05, -0.10, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_NORMAL, 0.05, -0.10, -0.001, 0, 0, 0, 0 },
+	{ 1024, SIM_NORMAL, 0.05, -0.10, 0, -0.10, 0, 0, 0 },
+	{ 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0.02, 5, 0 },
+	{ 64, SIM_NORMAL, 0.10, -0.05, 0, 0, 0, 0, 0 },
+	{ 1024, SIM_NORMAL, 0.10, -0.05, 0, 0, 0, 0, 0 },
 };
 
 static const char *const shape_names[] = { "normal", "t3", "bimodal", "lognormal" };
@@ -73,10 +76,10 @@ struct opt {
 };
 
 enum { O_ALPHA, O_CONFIRM, O_MIN, O_MAX, O_REF_MIN, O_REF_MAX, O_TOTAL,
-       O_N, O_NOISE, O_SHIFT, O_DRIFT, O_SECOND, O_OUTLIERS, O_SCALE,
+       O_N, O_NOISE, O_SHIFT, O_DRIFT, O_SECOND, O_OUTLIERS, O_SCALE, O_TIME_DRIFT,
        O_HISTORIES, O_SEED, NR_OPTS };
 #define FIRST_SCENARIO_OPT O_N
-#define LAST_SCENARIO_OPT O_SCALE
+#define LAST_SCENARIO_OPT O_TIME_DRIFT
 
 static const char *const opt_names[NR_OPTS] = {
 	[O_ALPHA] = "--alpha",
@@ -93,6 +96,7 @@ static const char *const opt_names[NR_OPTS] = {
 	[O_SECOND] = "--second-step",
 	[O_OUTLIERS] = "--outliers",
 	[O_SCALE] = "--outlier-scale",
+	[O_TIME_DRIFT] = "--time-drift",
 	[O_HISTORIES] = "--histories",
 	[O_SEED] = "--seed",
 };
@@ -121,7 +125,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: bisect-sim [--n N] [--shape normal|t3|bimodal|lognormal] "
 		"[--noise S] [--shift X] [--drift D] [--second-step X] [--outliers RATE] "
-		"[--outlier-scale K] [--histories N] [--seed S] [--all-strategies] [--phases] "
+		"[--outlier-scale K] [--time-drift T] [--histories N] [--seed S] [--all-strategies] [--phases] "
 		"[--alpha A] [--confirm-alpha A] [--tests sprt|pooled|welch|mwu|welch+mwu|pooled+mwu] "
 		"[--min-runs N] [--max-runs N] [--ref-min-runs N] [--ref-max-runs N] "
 		"[--max-total-runs N]\n");
@@ -186,7 +190,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		a->o[k].v = strtod(argv[++i], &end);
 		/* shifts and drifts may be negative; nothing else may */
 		if (errno || *end || end == argv[i] ||
-		    (a->o[k].v < 0 && k != O_SHIFT && k != O_DRIFT && k != O_SECOND)) {
+		    (a->o[k].v < 0 && k != O_SHIFT && k != O_DRIFT && k != O_SECOND &&
+		     k != O_TIME_DRIFT)) {
 			error("option '%s' expects a number, not '%s'", argv[i - 1], argv[i]);
 			usage();
 		}
@@ -230,7 +235,7 @@ static double target(const struct row *w)
 {
 	double ratio = fabs(w->shift) / w->sigma;
 
-	if (w->outlier_rate > 0 || w->drift != 0 || w->second_shift != 0)
+	if (w->outlier_rate > 0 || w->drift != 0 || w->second_shift != 0 || w->time_drift != 0)
 		return fabs(w->shift) / w->sigma >= 2 - 1e-9 ? 0.99 : 0;
 
 	ratio += 1e-9;  /* 0.075 / 0.05 is 1.4999... in binary */
@@ -245,10 +250,10 @@ static bool print_row(const struct row *w, const struct args *a, int histories,
 	struct sim_scenario sc = {
 		w->nr_commits, w->shift,
 		{ w->sigma, w->outlier_rate, w->outlier_scale, w->shape },
-		histories, seed, w->drift, w->second_shift,
+		histories, seed, w->drift, w->second_shift, w->time_drift,
 	};
 	struct bisect_params p;
-	double bound = sim_runs_bound(w->nr_commits), want = target(w);
+	double want = target(w);
 	bool ok = true;
 
 	bisect_params_init(&p, w->nr_commits);
@@ -256,20 +261,26 @@ static bool print_row(const struct row *w, const struct args *a, int histories,
 	for (const struct sim_strategy *st = sim_strategies; st->name; st++) {
 		struct sim_summary sum;
 		/* the runner's protocol; the others only with --all-strategies */
-		bool pass, adaptive = st->runs == 0 && st->trend;
+		bool pass, adaptive = st == sim_strategies;
+		/* the runner's budget: its default grows with paired runs */
+		struct bisect_params sp = p;
+		/* and so does the mean bound, by the same cost */
+		double bound = sim_runs_bound(w->nr_commits) * (st->paired ? BISECT_PAIRED_COST : 1);
 
 		if (!adaptive && !a->all_strategies)
 			continue;
-		sim_run(&sc, st, &p, &sum);
+		if (st->paired && !a->o[O_TOTAL].has)
+			sp.max_total_runs = bisect_paired_budget(w->nr_commits);
+		sim_run(&sc, st, &sp, &sum);
 		pass = sum.accuracy >= want && (want < 0.99 || sum.mean_runs <= bound) &&
-			(p.max_total_runs == 0 || sum.max_runs <= p.max_total_runs);
+			(sp.max_total_runs == 0 || sum.max_runs <= sp.max_total_runs);
 		if (adaptive && !pass)
 			ok = false;
-		printf("%5d %-9s %5.1f%% %5.1f%% %6.2f%% %5.0f%%  %-8s %7.1f%% %6.1f %5d %5d %6.1f %6d %5.1f%% %5.1f%% %5.1f%%  %s\n",
+		printf("%5d %-9s %5.1f%% %5.1f%% %6.2f%% %5.0f%% %6.2f%%  %-8s %7.1f%% %6.1f %5d %5d %6.1f %6d %5.1f%% %5.1f%% %5.1f%%  %s\n",
 		       sc.nr_commits, shape_names[w->shape], 100 * w->sigma, 100 * w->shift,
-		       100 * w->drift, 100 * w->second_shift, st->name,
+		       100 * w->drift, 100 * w->second_shift, 100 * w->time_drift, st->name,
 		       100 * sum.accuracy, sum.mean_runs, sum.p99_runs, sum.max_runs, bound,
-		       p.max_total_runs, 100.0 * sum.gave_up / sum.histories,
+		       sp.max_total_runs, 100.0 * sum.gave_up / sum.histories,
 		       100.0 * sum.spread / sum.histories, 100.0 * sum.wrong / sum.histories,
 		       want == 0 ? (pass ? "in budget" : "over budget") :
 		       pass ? "pass" : "fail");
@@ -322,11 +333,11 @@ int main(int argc, char **argv)
 	printf("# %d histories a row, seed %llu; bisect_params_init(N)%s\n", histories,
 	       (unsigned long long)seed, a.o[O_ALPHA].has || a.o[O_TOTAL].has || a.tests ?
 	       " with the options given" : "");
-	printf("%5s %-9s %6s %6s %7s %6s  %-8s %8s %6s %5s %5s %6s %6s %6s %6s %6s  %s\n", "N",
-	       "shape", "noise", "shift", "drift", "step2", "strategy", "accuracy", "mean",
+	printf("%5s %-9s %6s %6s %7s %6s %7s  %-8s %8s %6s %5s %5s %6s %6s %6s %6s %6s  %s\n", "N",
+	       "shape", "noise", "shift", "drift", "step2", "tdrift", "strategy", "accuracy", "mean",
 	       "p99", "max", "bound", "budget", "gaveup", "spread", "wrong", "result");
 	if (one) {
-		struct row w = { 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0 };
+		struct row w = { 1024, SIM_NORMAL, 0.05, -0.10, 0, 0, 0, 0, 0 };
 		const struct opt *o = a.o;
 
 		if (o[O_N].has)
@@ -344,6 +355,8 @@ int main(int argc, char **argv)
 		if (o[O_OUTLIERS].has)
 			w.outlier_rate = o[O_OUTLIERS].v;
 		w.outlier_scale = o[O_SCALE].has ? o[O_SCALE].v : 5;
+		if (o[O_TIME_DRIFT].has)
+			w.time_drift = o[O_TIME_DRIFT].v;
 		all_pass = print_row(&w, &a, histories, seed);
 	} else {
 		for (size_t r = 0; r < sizeof(rows) / sizeof(*rows); r++)

@@ -81,12 +81,18 @@ void bisect_params_init(struct bisect_params *p, int nr_commits)
 	p->min_shift = 0;
 	p->max_total_runs = bisect_default_budget(nr_commits);
 	p->max_unknown_in_row = MAX_UNKNOWN_IN_ROW;
+	p->paired = false;
 }
 
 int bisect_default_budget(int nr_commits)
 {
 	return (int)ceil(BISECT_BUDGET_FACTOR * 5 *
 			 (log2(nr_commits > 2 ? nr_commits : 2) + 3));
+}
+
+int bisect_paired_budget(int nr_commits)
+{
+	return BISECT_PAIRED_COST * bisect_default_budget(nr_commits);
 }
 
 struct bisect_params bisect_confirm_params(const struct bisect_params *p)
@@ -419,10 +425,14 @@ static double sequential_llr(double d, double vd, double x, double v, int df)
 	return (d * x > 0 ? size : -size) * z / sqrt(v);
 }
 
-/* bisect_llr, and which sets stood for good and bad into *gref, *bref */
+/*
+ * bisect_llr, and which sets stood for good and bad into *gref, *bref;
+ * sv is the variance of one of the step's runs in units of the noise
+ * (BISECT_PAIRED_VAR for paired runs, else 1).
+ */
 static double llr_refs(const struct sample_set *step, const struct sample_set *good,
 		       const struct sample_set *bad, const struct sample_set *lo,
-		       const struct sample_set *hi, const struct bisect_trend *tr,
+		       const struct sample_set *hi, const struct bisect_trend *tr, double sv,
 		       const struct sample_set **gref, const struct sample_set **bref)
 {
 	/* 0 the step, 1 good, 2 bad, 3 lo, 4 hi */
@@ -443,7 +453,7 @@ static double llr_refs(const struct sample_set *step, const struct sample_set *g
 		b = 4;
 	*gref = in[g];
 	*bref = in[b];
-	if (trend_decides(tr, step, &t))
+	if (trend_decides(tr, step, sv, &t))
 		return sequential_llr(t.d, t.vd, t.x, t.vx, t.df);
 	df = step->nr + in[g]->nr + in[b]->nr - 3;
 	s2 = (ss[0] + ss[g] + ss[b]) / df;
@@ -451,11 +461,11 @@ static double llr_refs(const struct sample_set *step, const struct sample_set *g
 	/* the midpoint in ratio: a drift compounds per commit (distance()) */
 	mid = m[g] > 0 && m[b] > 0 ? sqrt(m[g] * m[b]) : (m[g] + m[b]) / 2;
 	x = m[0] - mid;
-	v = s2 * (1.0 / step->nr + (1.0 / in[g]->nr + 1.0 / in[b]->nr) / 4);
+	v = s2 * (sv / step->nr + (1.0 / in[g]->nr + 1.0 / in[b]->nr) / 4);
 	if (v > 0 && x != 0 && (!tr || tr->nr < TREND_MIN_POINTS) &&
 	    m[0] > fmin(m[g], m[b]) && m[0] < fmax(m[g], m[b]) &&
-	    fabs(m[0] - m[g]) >= MIDPOINT_Z * sqrt(s2 * (1.0 / step->nr + 1.0 / in[g]->nr)) &&
-	    fabs(m[0] - m[b]) >= MIDPOINT_Z * sqrt(s2 * (1.0 / step->nr + 1.0 / in[b]->nr)))
+	    fabs(m[0] - m[g]) >= MIDPOINT_Z * sqrt(s2 * (sv / step->nr + 1.0 / in[g]->nr)) &&
+	    fabs(m[0] - m[b]) >= MIDPOINT_Z * sqrt(s2 * (sv / step->nr + 1.0 / in[b]->nr)))
 		return (d * x > 0 ? 1 : -1) * -log(t_pvalue(fabs(x) / sqrt(v), df));
 	return sequential_llr(d, s2 * (1.0 / in[g]->nr + 1.0 / in[b]->nr), x, v, df);
 }
@@ -466,7 +476,7 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 {
 	const struct sample_set *g, *b;
 
-	return llr_refs(step, good, bad, lo, hi, tr, &g, &b);
+	return llr_refs(step, good, bad, lo, hi, tr, 1, &g, &b);
 }
 
 static enum bisect_verdict sprt_classify(const struct sample_set *step,
@@ -478,7 +488,8 @@ static enum bisect_verdict sprt_classify(const struct sample_set *step,
 					 const struct bisect_params *p)
 {
 	const struct sample_set *g, *b;
-	double llr = llr_refs(step, good, bad, lo, hi, tr, &g, &b), a = -log(p->alpha);
+	double llr = llr_refs(step, good, bad, lo, hi, tr, p->paired ? BISECT_PAIRED_VAR : 1,
+			      &g, &b), a = -log(p->alpha);
 
 	if (llr >= a)
 		return BISECT_BAD;
@@ -613,7 +624,7 @@ static bool far_side_is_good(const struct sample_set *step,
 	return fabs(ms - mean(good->v, good->nr)) >= fabs(ms - mean(bad->v, bad->nr));
 }
 
-int bisect_runs_wanted(const struct sample_set *step,
+static int runs_wanted(const struct sample_set *step,
 		       const struct sample_set *good,
 		       const struct sample_set *bad,
 		       const struct sample_set *lo,
@@ -665,6 +676,49 @@ int bisect_runs_wanted(const struct sample_set *step,
 			more->bad = 1;
 	}
 	return total(more);
+}
+
+int bisect_runs_wanted(const struct sample_set *step,
+		       const struct sample_set *good,
+		       const struct sample_set *bad,
+		       const struct sample_set *lo,
+		       const struct sample_set *hi,
+		       const struct bisect_trend *tr,
+		       const struct bisect_params *p,
+		       struct bisect_runs *more)
+{
+	int n = runs_wanted(step, good, bad, lo, hi, tr, p, more);
+
+	/* paired: whole turns of good, step and bad (decide.h) */
+	if (n && step && p->paired) {
+		n = more->step > more->good ? more->step : more->good;
+		n = n > more->bad ? n : more->bad;
+		more->step = more->good = more->bad = n;
+		n *= 3;
+	}
+	return n;
+}
+
+double bisect_turn_mid(double good, double bad)
+{
+	return good > 0 && bad > 0 ? sqrt(good * bad) : (good + bad) / 2;
+}
+
+void bisect_paired_runs(const struct sample_set *runs, const struct sample_set *mids,
+			const struct sample_set *good, const struct sample_set *bad,
+			struct sample_set *out)
+{
+	double m = good->nr && bad->nr ?
+		bisect_turn_mid(mean(good->v, good->nr), mean(bad->v, bad->nr)) : NAN;
+
+	out->nr = 0;
+	for (int i = 0; i < runs->nr; i++) {
+		double v = runs->v[i], mid = i < mids->nr ? mids->v[i] : NAN;
+
+		if (!isnan(mid) && !isnan(m))
+			v = mid > 0 && m > 0 ? v * (m / mid) : v + (m - mid);
+		sample_set_add(out, v);
+	}
 }
 
 bool bisect_check_endpoints(const struct sample_set *good,
@@ -824,11 +878,12 @@ bool bisect_noise_moved(const struct sample_set *before_good,
 	    noise_runs(out->noise_after, change / fabs(gb), p) >
 	    noise_runs(out->noise_before, change / fabs(gb), p))
 		moved = true;
-	/* a move that could flip a verdict: half the distance between sides */
-	if (fabs(ga - gb) > change / 2 &&
+	/* a move that could flip a verdict: half the distance between sides;
+	 * paired verdicts took the endpoints' levels of their own turns */
+	if (!p->paired && fabs(ga - gb) > change / 2 &&
 	    pooled_t(after_good, before_good, NULL) < p->confirm_alpha)
 		moved = true;
-	if (fabs(ba - bb) > change / 2 &&
+	if (!p->paired && fabs(ba - bb) > change / 2 &&
 	    pooled_t(after_bad, before_bad, NULL) < p->confirm_alpha)
 		moved = true;
 	out->moved = moved;

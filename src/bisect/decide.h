@@ -64,6 +64,23 @@
  *
  * Why fresh runs: the runs that gave a wrong verdict are the unlucky
  * ones; adding to them would mostly repeat the mistake.
+ *
+ * Paired runs (p.paired).  A shared machine drifts: load that falls
+ * during a bisection makes every commit measured later run faster, and
+ * a bad commit measured late lands among the endpoints' early runs of
+ * the good side (bench/busy.sh: a commit judged good on 4 runs,
+ * confirmed good on 13, the answer wrong).  So in steps 2 and 3 each of
+ * the step's runs takes a turn with a fresh run of each endpoint, good,
+ * step, bad, and is put on the endpoints' common level by them before
+ * it is compared: bisect_paired_runs.  A drift that is slow next to a
+ * turn then cancels (a linear one exactly: the step runs halfway between
+ * its endpoint runs); so does one of the pooled sides, since every
+ * decided commit's runs are put on that level the same way, and the
+ * endpoints, measured in every turn alike, average over the same
+ * minutes.  It costs two endpoint runs a step run, and the correction
+ * carries half a run's noise (BISECT_PAIRED_VAR), which the verdicts
+ * count; a deterministic guest (noise at BISECT_NOISE_FLOOR) does not
+ * drift, and its bisection runs unpaired.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -166,6 +183,11 @@ struct bisect_params {
 	 * the noise is too large for the shift at these settings. */
 	int max_total_runs;
 	int max_unknown_in_row;
+	/* The step's runs are paired (above): each one's variance is
+	 * BISECT_PAIRED_VAR runs' in the verdicts.  bisect_params_init
+	 * leaves it false; the runner sets it unless the endpoints' noise
+	 * is at BISECT_NOISE_FLOOR. */
+	bool paired;
 };
 
 /*
@@ -185,6 +207,16 @@ void bisect_params_init(struct bisect_params *p, int nr_commits);
  */
 #define BISECT_BUDGET_FACTOR 5
 int bisect_default_budget(int nr_commits);
+
+/*
+ * The default of --max-total-runs when the runs are paired (p.paired):
+ * BISECT_PAIRED_COST times bisect_default_budget, what a verdict costs
+ * more in runs (bench/bisect-sim.sh's mean runs, paired against
+ * unpaired): a step's run comes with two endpoint runs, and carries
+ * BISECT_PAIRED_VAR runs' noise.
+ */
+#define BISECT_PAIRED_COST 4
+int bisect_paired_budget(int nr_commits);
 
 /*
  * p for the confirmation stage: alpha replaced by confirm_alpha, and at
@@ -275,6 +307,30 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 		  const struct sample_set *bad, const struct sample_set *lo,
 		  const struct sample_set *hi, const struct bisect_trend *tr);
 
+/*
+ * Paired runs.  The level a turn's endpoint runs stand at: their
+ * geometric mean (a machine's drift scales a rate), their mean when
+ * either is not positive.
+ */
+double bisect_turn_mid(double good, double bad);
+
+/*
+ * runs put on the endpoints' common level, into out (emptied first): run
+ * i times M / mids[i] (mids[i] the bisect_turn_mid of the endpoint runs
+ * of its turn, M that of good's and bad's means, all their runs), or
+ * plus M - mids[i] where either is not positive.  A mid that is NaN (a
+ * run found in the result tree, of no turn) leaves its run as it is;
+ * so do runs past mids->nr.
+ *
+ * A corrected run's noise is its own plus a quarter of each endpoint
+ * run's: BISECT_PAIRED_VAR times a run's, which bisect_classify and
+ * bisect_runs_wanted count under p->paired.
+ */
+#define BISECT_PAIRED_VAR 1.5
+void bisect_paired_runs(const struct sample_set *runs, const struct sample_set *mids,
+			const struct sample_set *good, const struct sample_set *bad,
+			struct sample_set *out);
+
 /* How many more runs each commit needs; see bisect_runs_wanted. */
 struct bisect_runs {
 	int step, good, bad;
@@ -298,7 +354,9 @@ struct bisect_runs {
  * BISECT_TEST_SPRT it is the side with fewer samples (good on a tie)
  * instead: the ratio's doubt is the midpoint's, both sides' alike.
  * Returns 0 at a verdict, or at max_runs with the step still UNKNOWN,
- * when the caller skips the commit.
+ * when the caller skips the commit.  Under p->paired a step's runs come
+ * in whole turns: more->step, ->good and ->bad are each the largest of
+ * the three, and the step's runs are taken as paired (BISECT_PAIRED_VAR).
  */
 int bisect_runs_wanted(const struct sample_set *step,
 		       const struct sample_set *good,
@@ -352,6 +410,9 @@ enum bisect_stop {
 	BISECT_GO_ON = 0,
 	BISECT_STOP_BUDGET,             /* max_total_runs would be exceeded */
 	BISECT_STOP_NO_CONVERGENCE,     /* max_unknown_in_row verdicts UNKNOWN */
+	BISECT_STOP_NOISE_SKIPS,        /* only commits skipped for the noise
+					 * (UNKNOWN at max_runs) are left: the
+					 * runner's, never bisect_should_stop's */
 };
 
 /* What the search has spent so far. */
@@ -404,7 +465,9 @@ struct bisect_noise_check {
  * start (bisect_runs_needed at confirm_alpha, for the good-to-bad
  * change), or when an endpoint's mean moved by more than half that
  * change, significantly at confirm_alpha: either way the verdicts in
- * between were made against references that no longer hold.  Noise
+ * between were made against references that no longer hold.  Under
+ * p->paired a move is no reason (the moves are still measured): each
+ * verdict took the endpoints' levels of its own turns.  Noise
  * that fell is no reason: those verdicts are only safer than planned.
  * False (and NaN fields) with fewer than 2 runs in any set.
  *

@@ -21,6 +21,7 @@ void sim_history_init(struct sim_history *h, int n, double shift,
 	h->shift = shift;
 	h->second_shift = 0;
 	h->drift = 0;
+	h->time_drift = 0;
 	h->noise = *noise;
 }
 
@@ -58,11 +59,13 @@ static double shaped(enum sim_shape shape, struct rng *r)
 	return z;
 }
 
-double sim_measure(const struct sim_history *h, int c, struct rng *r)
+double sim_measure(const struct sim_history *h, int c, int t, struct rng *r)
 {
 	double z = shaped(h->noise.shape, r);
 	double m = h->base * pow(1 + h->drift, c) * (c >= h->first_bad ? 1 + h->shift : 1);
 
+	if (h->time_drift != 0)
+		m *= pow(1 + h->time_drift, t);
 	if (h->second_bad > 0 && c >= h->second_bad)
 		m *= 1 + h->second_shift;
 	if (h->noise.outlier_rate > 0 &&
@@ -74,16 +77,21 @@ double sim_measure(const struct sim_history *h, int c, struct rng *r)
 }
 
 const struct sim_strategy sim_strategies[] = {
-	{ "adaptive", 0, SIM_DECIDE_TEST, true, true, true, true },
-	{ "no-trend", 0, SIM_DECIDE_TEST, true, true, true, false },
-	{ "fixed-5", 5, SIM_DECIDE_TEST, false, true, false, false },
-	{ "fixed-1", 1, SIM_DECIDE_NEAREST, false, false, false, false },
-	{ NULL, 0, SIM_DECIDE_TEST, false, false, false, false },
+	{ "adaptive", 0, SIM_DECIDE_TEST, true, true, true, true, true },
+	{ "unpaired", 0, SIM_DECIDE_TEST, true, true, true, true, false },
+	{ "no-trend", 0, SIM_DECIDE_TEST, true, true, true, false, true },
+	{ "fixed-5", 5, SIM_DECIDE_TEST, false, true, false, false, false },
+	{ "fixed-1", 1, SIM_DECIDE_NEAREST, false, false, false, false, false },
+	{ NULL, 0, SIM_DECIDE_TEST, false, false, false, false, false },
 };
 
 /* What the search knows of one commit: the runner's log, in effect. */
 struct commit {
-	struct sample_set runs;
+	struct sample_set runs;         /* as measured */
+	struct sample_set mids;         /* of paired runs: their turns' endpoints
+					 * (bisect_turn_mid) */
+	struct sample_set paired;       /* the runs on the endpoints' level
+					 * (bisect_paired_runs), when mids has any */
 	enum bisect_verdict v;
 	bool tested;            /* v is a verdict (UNKNOWN: skipped) */
 	bool confirmed;
@@ -102,6 +110,11 @@ struct search {
 	const struct bisect_params *p;  /* the budget's */
 	int unknown_in_row;
 	enum bisect_stop stop;          /* set when the search must end */
+	/* paired (decide.h): the endpoints as evidence are their runs before
+	 * the search, the level every paired run is put on; their runs in
+	 * the turns only correct the steps' */
+	bool paired;
+	struct sample_set start[2];     /* into c[0].runs and c[last].runs */
 };
 
 /* May the search spend n more runs?  Sets s->stop when not. */
@@ -117,8 +130,45 @@ static bool afford(struct search *s, int n)
 static void draw(struct search *s, int commit, int n)
 {
 	for (int i = 0; i < n; i++)
-		sample_set_add(&s->c[commit].runs, sim_measure(s->h, commit, s->r));
-	s->runs += n;
+		sample_set_add(&s->c[commit].runs, sim_measure(s->h, commit, s->runs++, s->r));
+	/* the runs may have moved */
+	s->start[0].v = s->c[0].runs.v;
+	s->start[1].v = s->c[s->last].runs.v;
+}
+
+/* The runs a verdict compares of commit i: the paired ones where there
+ * are, an endpoint's before the search when paired. */
+static const struct sample_set *view(const struct search *s, int i)
+{
+	const struct commit *c = &s->c[i];
+
+	if (s->paired && (i == 0 || i == s->last))
+		return &s->start[i != 0];
+	return c->mids.nr ? &c->paired : &c->runs;
+}
+
+/* The paired runs of commit i on the level of the endpoints' runs before
+ * the search. */
+static void refresh_paired(struct search *s, int i)
+{
+	bisect_paired_runs(&s->c[i].runs, &s->c[i].mids, &s->start[0], &s->start[1],
+			   &s->c[i].paired);
+}
+
+/* n turns of good, commit i and bad, in that order: the step halfway
+ * between its endpoint runs, where a steady drift cancels. */
+static void draw_turns(struct search *s, int i, int n)
+{
+	struct commit *g = &s->c[0], *b = &s->c[s->last];
+
+	for (int k = 0; k < n; k++) {
+		draw(s, 0, 1);
+		draw(s, i, 1);
+		draw(s, s->last, 1);
+		sample_set_add(&s->c[i].mids, bisect_turn_mid(g->runs.v[g->runs.nr - 1],
+							      b->runs.v[b->runs.nr - 1]));
+	}
+	refresh_paired(s, i);
 }
 
 /* Rebuild the sides from the verdicts: the endpoints, plus (when the
@@ -133,9 +183,9 @@ static void build_sides(struct search *s)
 		if (!c->tested || (!endpoint && !s->st->pool))
 			continue;
 		if (c->v == BISECT_GOOD)
-			sample_set_append(&s->good, &c->runs);
+			sample_set_append(&s->good, view(s, i));
 		else if (c->v == BISECT_BAD)
-			sample_set_append(&s->bad, &c->runs);
+			sample_set_append(&s->bad, view(s, i));
 	}
 }
 
@@ -163,8 +213,8 @@ static void neighbours(const struct search *s, int i, const struct sample_set **
 	for (int k = s->last - 1; k > i; k--)
 		if (s->c[k].tested && s->c[k].v == BISECT_BAD)
 			h = k;
-	*lo = &s->c[l].runs;
-	*hi = &s->c[h].runs;
+	*lo = view(s, l);
+	*hi = view(s, h);
 }
 
 /*
@@ -179,7 +229,7 @@ static void positions(const struct search *s, int i, struct bisect_point *pt,
 	tr->x = i;
 	for (int k = 0; k <= s->last; k++)
 		if (k != i && s->c[k].tested && s->c[k].v != BISECT_UNKNOWN)
-			pt[tr->nr++] = (struct bisect_point){ k, s->c[k].v, &s->c[k].runs };
+			pt[tr->nr++] = (struct bisect_point){ k, s->c[k].v, view(s, k) };
 }
 
 /*
@@ -196,6 +246,8 @@ static bool test_commit(struct search *s, int i, const struct bisect_params *p,
 	struct bisect_trend where, *tr = s->st->trend ? &where : NULL;
 
 	c->runs.nr = 0;
+	c->mids.nr = 0;
+	c->paired.nr = 0;
 	c->tested = false;
 	build_sides(s);
 	neighbours(s, i, &lo, &hi);
@@ -206,12 +258,16 @@ static bool test_commit(struct search *s, int i, const struct bisect_params *p,
 			return false;
 		draw(s, i, s->st->runs);
 	} else {
-		while (bisect_runs_wanted(&c->runs, &s->good, &s->bad, lo, hi, tr, p, &more)) {
+		while (bisect_runs_wanted(view(s, i), &s->good, &s->bad, lo, hi, tr, p, &more)) {
 			if (!afford(s, more.step + more.good + more.bad))
 				return false;
-			draw(s, i, more.step);
-			draw(s, 0, more.good);
-			draw(s, s->last, more.bad);
+			if (p->paired) {
+				draw_turns(s, i, more.step);
+			} else {
+				draw(s, i, more.step);
+				draw(s, 0, more.good);
+				draw(s, s->last, more.bad);
+			}
 			/* the endpoints' new runs belong in the sides at once */
 			build_sides(s);
 		}
@@ -219,9 +275,9 @@ static bool test_commit(struct search *s, int i, const struct bisect_params *p,
 	if (s->st->decide == SIM_DECIDE_NEAREST)
 		c->v = nearest(&c->runs, &s->good, &s->bad);
 	else if (old != BISECT_UNKNOWN)
-		c->v = bisect_confirm_verdict(old, &c->runs, &s->good, &s->bad, lo, hi, tr, p);
+		c->v = bisect_confirm_verdict(old, view(s, i), &s->good, &s->bad, lo, hi, tr, p);
 	else
-		c->v = bisect_classify(&c->runs, &s->good, &s->bad, lo, hi, tr, p);
+		c->v = bisect_classify(view(s, i), &s->good, &s->bad, lo, hi, tr, p);
 	c->tested = true;
 	s->unknown_in_row = c->v == BISECT_UNKNOWN ? s->unknown_in_row + 1 : 0;
 	return true;
@@ -319,15 +375,20 @@ static bool real_step(struct search *s, int lo, int hi)
 }
 
 bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
-		const struct bisect_params *p, struct rng *r,
+		const struct bisect_params *params, struct rng *r,
 		struct sim_result *out)
 {
+	struct bisect_params pp = *params, *p = &pp;
 	struct search s = { h, st, r, NULL, SAMPLE_SET_INIT, SAMPLE_SET_INIT, NULL,
-			    h->nr_commits - 1, 0, p, 0, BISECT_GO_ON };
-	struct bisect_params cp = bisect_confirm_params(p);
+			    h->nr_commits - 1, 0, p, 0, BISECT_GO_ON, false,
+			    { SAMPLE_SET_INIT, SAMPLE_SET_INIT } };
+	struct bisect_params cp;
 	struct bisect_endpoints ep;
 	struct bisect_runs more;
 	int lo, hi;
+
+	pp.paired = st->paired;
+	cp = bisect_confirm_params(p);
 
 	memset(out, 0, sizeof(*out));
 	out->found = -1;
@@ -345,13 +406,25 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *st,
 	} else {
 		while (bisect_runs_wanted(NULL, &s.c[0].runs, &s.c[s.last].runs, NULL, NULL, NULL,
 					  p, &more) && afford(&s, more.good + more.bad)) {
-			draw(&s, 0, more.good);
-			draw(&s, s.last, more.bad);
+			/* in turns, as the runner measures them, where the order
+			 * matters (the machine drifts); else in blocks, as the
+			 * figures before the drift were drawn */
+			for (int k = 0; h->time_drift != 0 && (k < more.good || k < more.bad); k++) {
+				draw(&s, 0, k < more.good);
+				draw(&s, s.last, k < more.bad);
+			}
+			if (h->time_drift == 0) {
+				draw(&s, 0, more.good);
+				draw(&s, s.last, more.bad);
+			}
 		}
 	}
 	if (s.stop)
 		goto gave_up;
 	out->endpoint_runs = s.runs;
+	s.paired = p->paired;
+	s.start[0] = (struct sample_set){ s.c[0].runs.v, s.c[0].runs.nr, 0 };
+	s.start[1] = (struct sample_set){ s.c[s.last].runs.v, s.c[s.last].runs.nr, 0 };
 	if (st->check &&
 	    !bisect_check_endpoints(&s.c[0].runs, &s.c[s.last].runs, p, &ep)) {
 		out->outcome = SIM_NOTHING;
@@ -397,8 +470,11 @@ gave_up:
 	}
 done:
 	out->runs = s.runs;
-	for (int i = 0; i <= s.last; i++)
+	for (int i = 0; i <= s.last; i++) {
 		sample_set_release(&s.c[i].runs);
+		sample_set_release(&s.c[i].mids);
+		sample_set_release(&s.c[i].paired);
+	}
 	free(s.c);
 	free(s.pt);
 	sample_set_release(&s.good);
@@ -430,6 +506,7 @@ void sim_run(const struct sim_scenario *sc, const struct sim_strategy *st,
 		if (sc->second_shift != 0)
 			sim_history_second_step(&h, sc->second_shift, &layout);
 		h.drift = sc->drift;
+		h.time_drift = sc->time_drift;
 		if (sim_bisect(&h, st, p, &noise, &res))
 			out->correct++;
 		out->ambiguous += res.outcome == SIM_AMBIGUOUS;

@@ -46,6 +46,9 @@ struct sim_noise {
  * Commit c's mean: base * (1 + drift)^c * (1 + shift if c >= first_bad)
  * * (1 + second_shift if c >= second_bad).  A bisection is right when it
  * names first_bad or second_bad: with two steps either is a real answer.
+ * The machine drifts too: the t-th run of the bisection (its first is 0)
+ * is scaled by (1 + time_drift)^t, whichever commit it measures (load
+ * that falls as the bisection goes makes everything faster).
  */
 struct sim_history {
 	int nr_commits;         /* >= 2 */
@@ -55,19 +58,20 @@ struct sim_history {
 	double shift;           /* relative change of the bad ones, -0.10 */
 	double second_shift;
 	double drift;           /* relative change per commit, 0.001 */
+	double time_drift;      /* relative change per run drawn, 0.001 */
 	struct sim_noise noise;
 };
 
 /* A history of n commits with the first bad one drawn uniformly, no
- * drift and no second step. */
+ * drift of either kind and no second step. */
 void sim_history_init(struct sim_history *h, int n, double shift,
 		      const struct sim_noise *noise, struct rng *r);
 /* Add a second step of second_shift, its place drawn uniformly so that
  * the two steps are distinct and in order (the first is redrawn too);
  * needs nr_commits >= 3. */
 void sim_history_second_step(struct sim_history *h, double second_shift, struct rng *r);
-/* One run of commit c (0 <= c < nr_commits). */
-double sim_measure(const struct sim_history *h, int c, struct rng *r);
+/* One run of commit c (0 <= c < nr_commits), the bisection's t-th. */
+double sim_measure(const struct sim_history *h, int c, int t, struct rng *r);
 
 /* How a strategy decides each step. */
 enum sim_decide {
@@ -86,10 +90,14 @@ struct sim_strategy {
 	bool confirm;           /* re-measure the final pair (decide.h, step 3) */
 	bool trend;             /* verdicts see where the tested commits lie
 				 * (decide.h's bisect_trend), as the runner's do */
+	bool paired;            /* a step's runs in turns with the endpoints'
+				 * (decide.h's paired runs), as the runner's */
 };
 
 /*
- * adaptive: decide.h's whole protocol.  no-trend: the same without the
+ * adaptive: decide.h's whole protocol, paired runs included.  unpaired:
+ * the same without them (the runner on a deterministic guest, and
+ * before paired runs).  no-trend: adaptive without the
  * commits' positions (the runner when git rev-list fails), so without
  * the trend model.  fixed-5: 5 runs of every commit,
  * the endpoints included, judged by the same bisect_classify on pooled
@@ -136,7 +144,7 @@ bool sim_bisect(const struct sim_history *h, const struct sim_strategy *s,
 		struct sim_result *out);
 
 /* A scenario to repeat: histories of nr_commits with the given noise,
- * drift and (second_shift != 0) a second step. */
+ * drift, (second_shift != 0) a second step and the machine's drift. */
 struct sim_scenario {
 	int nr_commits;
 	double shift;
@@ -145,6 +153,7 @@ struct sim_scenario {
 	uint64_t seed;
 	double drift;
 	double second_shift;
+	double time_drift;
 };
 
 struct sim_summary {

@@ -324,7 +324,7 @@ bool trend_sloped(const struct trend_fit *f)
 		fabs(f->beta[2]) >= step_z * sqrt(f->s2 * f->inv[2][2]);
 }
 
-bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
+bool trend_decides(const struct bisect_trend *t, const struct sample_set *step, double sv,
 		   struct trend_refs *out)
 {
 	struct trend_fit f;
@@ -343,7 +343,7 @@ bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
 		for (int j = 0; j < 3; j++)
 			vmid += u[i] * f.inv[i][j] * u[j];
 	out->x = f.ystep - (f.beta[0] + f.beta[1] * u[1] + f.beta[2] / 2);
-	out->vx = f.s2 / step->nr + f.s2 * vmid;
+	out->vx = f.s2 * sv / step->nr + f.s2 * vmid;
 	out->df = f.df;
 	return true;
 }

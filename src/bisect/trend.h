@@ -139,9 +139,10 @@ bool trend_sloped(const struct trend_fit *f);
  * fits (with the step's runs in the noise), either of the two above
  * holds, and the step c goes the way from good to bad (a step against
  * it is no first bad commit).  False leaves the verdict to the pooled
- * sides.
+ * sides.  sv is the variance of one of the step's runs in units of the
+ * noise (decide.h's BISECT_PAIRED_VAR for paired runs, else 1).
  */
-bool trend_decides(const struct bisect_trend *t, const struct sample_set *step,
+bool trend_decides(const struct bisect_trend *t, const struct sample_set *step, double sv,
 		   struct trend_refs *out);
 
 #endif

@@ -46,11 +46,11 @@ static void test_history(void **state)
 
 		sim_history_init(&h, 64, -0.10, &noise, &r);
 		for (int i = 0; i < n; i++) {
-			double x = sim_measure(&h, 0, &r);
+			double x = sim_measure(&h, 0, 0, &r);
 
 			g += x;
 			gg += x * x;
-			b += sim_measure(&h, 63, &r);
+			b += sim_measure(&h, 63, 0, &r);
 		}
 		g /= n;
 		b /= n;
@@ -73,7 +73,7 @@ static void test_outliers(void **state)
 	rng_seed(&r, 9);
 	sim_history_init(&h, 16, 0.10, &noise, &r);
 	for (int i = 0; i < n; i++)
-		far += fabs(sim_measure(&h, 0, &r) / h.base - 1) > 0.05;
+		far += fabs(sim_measure(&h, 0, 0, &r) / h.base - 1) > 0.05;
 	/* 5 sigma: only outliers get there, and 80% of them do */
 	assert_true(far > n / 20 && far < n / 7);
 }
@@ -129,7 +129,7 @@ static void test_nothing_to_bisect(void **state)
 	bisect_params_init(&p, 64);
 	rng_seed(&r, 5);
 	sim_history_init(&h, 64, 0, &noise, &r);
-	assert_false(sim_bisect(&h, strategy("adaptive"), &p, &r, &res));
+	assert_false(sim_bisect(&h, strategy("unpaired"), &p, &r, &res));
 	assert_int_equal(res.outcome, SIM_NOTHING);
 	assert_int_equal(res.found, -1);
 	assert_int_equal(res.steps, 0);
@@ -156,7 +156,7 @@ static void test_all_skipped(void **state)
 	rng_seed(&r, 11);
 	sim_history_init(&h, 16, -0.50, &noise, &r);
 	assert_false(sim_bisect(&h, &(struct sim_strategy){ "never", 1,
-				SIM_DECIDE_TEST, false, false, false, false }, &p, &r, &res));
+				SIM_DECIDE_TEST, false, false, false, false, false }, &p, &r, &res));
 	assert_int_equal(res.outcome, SIM_AMBIGUOUS);
 	assert_int_equal(res.skipped, 14);
 	assert_int_equal(res.steps, 14);
@@ -169,7 +169,7 @@ static void test_all_skipped(void **state)
 	p.min_runs = p.max_runs = 1;
 	assert_int_equal(p.max_unknown_in_row, 3);
 	assert_false(sim_bisect(&h, &(struct sim_strategy){ "never", 1,
-				SIM_DECIDE_TEST, false, false, false, false }, &p, &r, &res));
+				SIM_DECIDE_TEST, false, false, false, false, false }, &p, &r, &res));
 	assert_int_equal(res.outcome, SIM_GAVE_UP);
 	assert_int_equal(res.stop, BISECT_STOP_NO_CONVERGENCE);
 	assert_int_equal(res.skipped, 3);
@@ -182,8 +182,8 @@ static void test_all_skipped(void **state)
  */
 static void test_confirmation_repairs(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 77, 0, 0 };
-	struct sim_strategy with = *strategy("adaptive"), without = with;
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 77, 0, 0, 0 };
+	struct sim_strategy with = *strategy("unpaired"), without = with;
 	struct sim_summary a, b;
 	struct bisect_params p;
 	(void)state;
@@ -222,7 +222,7 @@ static void test_skipped_pair_confirmed(void **state)
 	sim_history_init(&h, 1024, -0.10, &noise, &layout);
 	sim_history_second_step(&h, -0.10, &layout);
 	bisect_params_init(&p, 1024);
-	assert_true(sim_bisect(&h, strategy("adaptive"), &p, &r, &res));
+	assert_true(sim_bisect(&h, strategy("unpaired"), &p, &r, &res));
 	assert_int_equal(res.outcome, SIM_FOUND);
 	assert_true(res.skipped >= 1);
 	assert_true(res.corrected >= 1);
@@ -231,15 +231,15 @@ static void test_skipped_pair_confirmed(void **state)
 /* The same seed gives the same numbers; another seed other histories. */
 static void test_deterministic(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 50, 1, 0, 0 };
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 50, 1, 0, 0, 0 };
 	struct sim_summary a, b, c;
 	struct bisect_params p;
 	long runs = 0, endpoints = 0, confirms = 0, corrected = 0;
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	sim_run(&sc, strategy("adaptive"), &p, &a);
-	sim_run(&sc, strategy("adaptive"), &p, &b);
+	sim_run(&sc, strategy("unpaired"), &p, &a);
+	sim_run(&sc, strategy("unpaired"), &p, &b);
 	assert_int_equal(a.correct, b.correct);
 	assert_true(a.runs == b.runs);
 	/* the summary's sums are its histories' (sim_run's derivation) */
@@ -251,7 +251,7 @@ static void test_deterministic(void **state)
 		rng_seed(&layout, rng_derive(sc.seed, (uint64_t)i, 0));
 		rng_seed(&noise, rng_derive(sc.seed, (uint64_t)i, 1));
 		sim_history_init(&h, sc.nr_commits, sc.shift, &sc.noise, &layout);
-		sim_bisect(&h, strategy("adaptive"), &p, &noise, &res);
+		sim_bisect(&h, strategy("unpaired"), &p, &noise, &res);
 		runs += res.runs;
 		endpoints += res.endpoint_runs;
 		confirms += res.confirm_runs;
@@ -263,7 +263,7 @@ static void test_deterministic(void **state)
 	assert_true(a.corrected == corrected);
 	assert_true(endpoints > 0 && confirms > 0 && endpoints + confirms < runs);
 	sc.seed = 2;
-	sim_run(&sc, strategy("adaptive"), &p, &c);
+	sim_run(&sc, strategy("unpaired"), &p, &c);
 	assert_true(a.runs != c.runs);
 }
 
@@ -275,13 +275,13 @@ static void test_deterministic(void **state)
  */
 static void test_small_simulation(void **state)
 {
-	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 1000, 2024, 0, 0 };
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 1000, 2024, 0, 0, 0 };
 	struct sim_summary adaptive, fixed5, fixed1;
 	struct bisect_params p;
 	(void)state;
 
 	bisect_params_init(&p, 64);
-	sim_run(&sc, strategy("adaptive"), &p, &adaptive);
+	sim_run(&sc, strategy("unpaired"), &p, &adaptive);
 	sim_run(&sc, strategy("fixed-5"), &p, &fixed5);
 	sim_run(&sc, strategy("fixed-1"), &p, &fixed1);
 	print_message("adaptive %.3f %.1f, fixed-5 %.3f %.1f, fixed-1 %.3f %.1f, bound %.1f\n",
@@ -306,25 +306,25 @@ static void test_small_simulation(void **state)
  * would gives up and says why. */
 static void test_budget(void **state)
 {
-	struct sim_scenario sc = { 64, -0.05, { 0.10, 0, 10, SIM_NORMAL }, 100, 5, 0, 0 };
+	struct sim_scenario sc = { 64, -0.05, { 0.10, 0, 10, SIM_NORMAL }, 100, 5, 0, 0, 0 };
 	struct sim_summary s;
 	struct bisect_params p;
 	(void)state;
 
 	bisect_params_init(&p, 64);
 	assert_int_equal(p.max_total_runs, bisect_default_budget(64));
-	sim_run(&sc, strategy("adaptive"), &p, &s);
+	sim_run(&sc, strategy("unpaired"), &p, &s);
 	assert_true(s.max_runs <= p.max_total_runs);
 	assert_true(s.gave_up > 0);
 	assert_true(s.p99_runs <= s.max_runs);
 	/* a tighter budget is kept too */
 	p.max_total_runs = 60;
-	sim_run(&sc, strategy("adaptive"), &p, &s);
+	sim_run(&sc, strategy("unpaired"), &p, &s);
 	assert_true(s.max_runs <= 60);
 	/* and no budget lets it run past the default */
 	p.max_total_runs = 0;
 	p.max_unknown_in_row = 0;
-	sim_run(&sc, strategy("adaptive"), &p, &s);
+	sim_run(&sc, strategy("unpaired"), &p, &s);
 	assert_true(s.max_runs > bisect_default_budget(64));
 }
 
@@ -342,15 +342,15 @@ static void test_two_steps(void **state)
 		sim_history_second_step(&h, -0.10, &r);
 		assert_true(h.first_bad >= 1 && h.first_bad < h.second_bad && h.second_bad <= 7);
 	}
-	assert_true(fabs(sim_measure(&h, h.second_bad, &r) / h.base - 0.81) < 0.01);
-	assert_true(fabs(sim_measure(&h, h.first_bad, &r) / h.base - 0.9) < 0.01);
+	assert_true(fabs(sim_measure(&h, h.second_bad, 0, &r) / h.base - 0.81) < 0.01);
+	assert_true(fabs(sim_measure(&h, h.first_bad, 0, &r) / h.base - 0.9) < 0.01);
 	{
-		struct sim_scenario sc = { 64, -0.10, { 0.01, 0, 10, SIM_NORMAL }, 50, 3, 0, -0.10 };
+		struct sim_scenario sc = { 64, -0.10, { 0.01, 0, 10, SIM_NORMAL }, 50, 3, 0, -0.10, 0 };
 		struct sim_summary s;
 		struct bisect_params p;
 
 		bisect_params_init(&p, 64);
-		sim_run(&sc, strategy("adaptive"), &p, &s);
+		sim_run(&sc, strategy("unpaired"), &p, &s);
 		assert_true(s.accuracy >= 0.98);
 	}
 }
@@ -364,19 +364,20 @@ static void test_two_steps(void **state)
  */
 static void test_drift(void **state)
 {
-	struct sim_scenario sc = { 1024, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 9, -0.001, 0 };
-	struct sim_strategy unchecked = *strategy("adaptive");
+	struct sim_scenario sc = { 1024, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 9, -0.001, 0, 0 };
+	struct sim_strategy unchecked = *strategy("unpaired"), notrend = *strategy("no-trend");
 	struct sim_summary s, u, n;
 	struct bisect_params p;
 	(void)state;
 
 	bisect_params_init(&p, 1024);
-	sim_run(&sc, strategy("adaptive"), &p, &s);
+	sim_run(&sc, strategy("unpaired"), &p, &s);
 	assert_true(s.accuracy >= 0.97);
 	assert_true(s.wrong <= 2);
 	assert_int_equal(s.correct + s.wrong + s.spread + s.gave_up + s.ambiguous + s.nothing,
 			 s.histories);
-	sim_run(&sc, strategy("no-trend"), &p, &n);
+	notrend.paired = false;
+	sim_run(&sc, &notrend, &p, &n);
 	assert_true(n.accuracy < 0.5);
 	assert_true(n.wrong <= 2);
 	/* without the final check some answers are wrong: ones the check
@@ -386,13 +387,13 @@ static void test_drift(void **state)
 	assert_true(u.wrong >= s.wrong);
 	/* a pure drift: nothing to name */
 	sc.shift = 0;
-	sim_run(&sc, strategy("adaptive"), &p, &u);
+	sim_run(&sc, strategy("unpaired"), &p, &u);
 	assert_int_equal(u.correct, 0);
 	assert_true(u.wrong <= 2);
 	/* and a single step is never refused */
 	sc.shift = -0.10;
 	sc.drift = 0;
-	sim_run(&sc, strategy("adaptive"), &p, &s);
+	sim_run(&sc, strategy("unpaired"), &p, &s);
 	assert_int_equal(s.spread, 0);
 }
 
@@ -411,7 +412,7 @@ static void test_shapes_and_drift(void **state)
 
 		sim_history_init(&h, 16, -0.10, &noise, &r);
 		for (int i = 0; i < n; i++) {
-			double x = sim_measure(&h, 0, &r) / h.base - 1;
+			double x = sim_measure(&h, 0, 0, &r) / h.base - 1;
 
 			sum += x;
 			far += fabs(x) > 0.25;  /* 5 scales out */
@@ -434,9 +435,51 @@ static void test_shapes_and_drift(void **state)
 
 		sim_history_init(&h, 1024, -0.10, &noise, &r);
 		h.drift = -0.001;
-		assert_true(fabs(sim_measure(&h, 1000, &r) / h.base / pow(0.999, 1000) -
+		assert_true(fabs(sim_measure(&h, 1000, 0, &r) / h.base / pow(0.999, 1000) -
 				 (1000 >= h.first_bad ? 0.9 : 1)) < 0.001);
+		/* the machine's drift: the 300th run of the bisection */
+		h.drift = 0;
+		h.time_drift = 0.002;
+		assert_true(fabs(sim_measure(&h, 0, 300, &r) / h.base - pow(1.002, 300)) < 0.001);
+		assert_true(fabs(sim_measure(&h, 0, 0, &r) / h.base - 1) < 0.001);
 	}
+}
+
+/*
+ * A machine that gets faster as the bisection goes (TIME_DRIFT a run):
+ * unpaired, a bad commit measured late looks good against the endpoints'
+ * early runs, and wrong commits are named; paired runs (decide.h) put
+ * every run on the endpoints' level of its own turns, and the drift
+ * cancels.
+ */
+#define TIME_DRIFT 0.002
+static void test_time_drift(void **state)
+{
+	struct sim_scenario sc = { 64, -0.10, { 0.05, 0, 10, SIM_NORMAL }, 200, 21, 0, 0,
+				   TIME_DRIFT };
+	struct sim_summary paired, unpaired;
+	struct bisect_params p;
+	(void)state;
+
+	bisect_params_init(&p, 64);
+	sim_run(&sc, strategy("unpaired"), &p, &unpaired);
+	p.max_total_runs = bisect_paired_budget(64);
+	sim_run(&sc, strategy("adaptive"), &p, &paired);
+	print_message("time drift %g: unpaired %.3f, %d wrong, %.1f runs; paired %.3f, %d wrong, "
+		      "%.1f runs\n", TIME_DRIFT, unpaired.accuracy, unpaired.wrong,
+		      unpaired.mean_runs, paired.accuracy, paired.wrong, paired.mean_runs);
+	assert_true(unpaired.wrong >= 20);
+	assert_true(paired.wrong <= 2);
+	/* the rest mostly refused as no step: the final pair's runs are
+	 * compared as measured, minutes apart */
+	assert_true(paired.accuracy >= 0.8);
+	/* no drift: pairing costs runs, not accuracy */
+	sc.time_drift = 0;
+	sim_run(&sc, strategy("adaptive"), &p, &paired);
+	p.max_total_runs = bisect_default_budget(64);
+	sim_run(&sc, strategy("unpaired"), &p, &unpaired);
+	assert_true(paired.accuracy >= 0.97);
+	assert_true(paired.mean_runs > 1.5 * unpaired.mean_runs);
 }
 
 int main(void)
@@ -447,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_shapes_and_drift),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_time_drift),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_nothing_to_bisect),

@@ -473,7 +473,7 @@ static void test_sloped(void **state)
 		struct trend_refs r;
 
 		runs_at(&step, exp(-0.3), 4, 0.01);
-		assert_true(trend_decides(&g.t, &step.s, &r));
+		assert_true(trend_decides(&g.t, &step.s, 1, &r));
 	}
 	/* the slope at 5 standard errors, the step clear of its own; the
 	 * step at 3, the slope clear, with five commits and with four */
@@ -567,7 +567,7 @@ static void test_decides(void **state)
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0.05, 640);
 	/* at 640, after the step: on the bad line */
 	runs_at(&step, exp(-0.001 * 640 - 0.1), 4, 0.05);
-	assert_true(trend_decides(&g.t, &step.s, &r));
+	assert_true(trend_decides(&g.t, &step.s, 1, &r));
 	assert_true(trend_fit(&g.t, &step.s, &f));
 	u1 = 640 / 1023.0;
 	u[0] = 1;
@@ -584,22 +584,22 @@ static void test_decides(void **state)
 	assert_int_equal(r.df, 18);
 	/* nothing to decide without runs or a trend */
 	step.s.nr = 0;
-	assert_false(trend_decides(&g.t, &step.s, &r));
-	assert_false(trend_decides(&g.t, NULL, &r));
+	assert_false(trend_decides(&g.t, &step.s, 1, &r));
+	assert_false(trend_decides(&g.t, NULL, 1, &r));
 	step.s.nr = 4;
-	assert_false(trend_decides(NULL, &step.s, &r));
+	assert_false(trend_decides(NULL, &step.s, 1, &r));
 	/* flat sides: the pooled sides judge */
 	drift_range(&g, x, 5, 0, -0.1, 600, 4, 0.05, 640);
-	assert_false(trend_decides(&g.t, &step.s, &r));
+	assert_false(trend_decides(&g.t, &step.s, 1, &r));
 	/* a step against the way from good to bad is no first bad commit:
 	 * a drift down with a step up */
 	drift_range(&g, x, 5, -0.001, 0.1, 600, 4, 0.05, 640);
 	assert_true(trend_fit(&g.t, &step.s, &f) && trend_neighbours_moved(&f));
-	assert_false(trend_decides(&g.t, &step.s, &r));
+	assert_false(trend_decides(&g.t, &step.s, 1, &r));
 	/* no noise at all: nothing to weigh the lines by */
 	drift_range(&g, x, 5, -0.001, -0.1, 600, 4, 0, 640);
 	runs_at(&step, exp(-0.001 * 640 - 0.1), 4, 0);
-	assert_false(trend_decides(&g.t, &step.s, &r));
+	assert_false(trend_decides(&g.t, &step.s, 1, &r));
 }
 
 /* Through bisect_llr: on a drift the trend gives the verdict the pooled
