@@ -62,6 +62,11 @@ void bisect_say_give_up(const struct bisect_outlook *o, enum bisect_stop why,
 	if (why == BISECT_STOP_BUDGET)
 		strbuf_addf(out, "the budget of %d runs is spent (%d used; --max-total-runs)",
 			    o->budget, runs_spent);
+	else if (why == BISECT_STOP_NOISE_SKIPS)
+		strbuf_addf(out, "only skipped commits are left, and the noise left each of them "
+			    "undecided after --max-runs %d runs (none failed to build or run), so "
+			    "the list is the noise's, not the history's (%d runs used)",
+			    o->max_runs, runs_spent);
 	else
 		strbuf_addf(out, "the verdicts stopped converging (%d commits in a row could "
 			    "not be told good or bad; %d runs used)", o->max_unknown,
@@ -226,15 +231,8 @@ void bisect_say_unknown_metric(const char *metric, const char *where,
 	strbuf_addstr(out, "?)");
 }
 
-void bisect_say_hidden(const char *metric, double shift, double p, double noise, int runs,
-		       double mdc, double looked_for, double other_cpu, double steal,
-		       struct strbuf *out)
+void bisect_say_machine(double other_cpu, double steal, struct strbuf *out)
 {
-	strbuf_addf(out, "no answer: %s differs by %+.1f%% from good to bad (p = %.2g), but at a "
-		    "noise of %.1f%% a run and %d runs a side only a change of %.1f%% or more could "
-		    "show: a %.0f%% change may be hidden in the noise, so \"nothing to bisect\" "
-		    "cannot be said\n", metric, 100 * shift, p, 100 * noise, runs, 100 * mdc,
-		    100 * looked_for);
 	strbuf_addstr(out, "the machine: ");
 	if (isnan(other_cpu) && isnan(steal))
 		strbuf_addstr(out, "its load was not recorded with these runs");
@@ -246,6 +244,18 @@ void bisect_say_hidden(const char *metric, double shift, double p, double noise,
 			strbuf_addf(out, ", steal %.0f%%", steal);
 	}
 	strbuf_addstr(out, " (mean of the endpoints' runs)\n");
+}
+
+void bisect_say_hidden(const char *metric, double shift, double p, double noise, int runs,
+		       double mdc, double looked_for, double other_cpu, double steal,
+		       struct strbuf *out)
+{
+	strbuf_addf(out, "no answer: %s differs by %+.1f%% from good to bad (p = %.2g), but at a "
+		    "noise of %.1f%% a run and %d runs a side only a change of %.1f%% or more could "
+		    "show: a %.0f%% change may be hidden in the noise, so \"nothing to bisect\" "
+		    "cannot be said\n", metric, 100 * shift, p, 100 * noise, runs, 100 * mdc,
+		    100 * looked_for);
+	bisect_say_machine(other_cpu, steal, out);
 	strbuf_addstr(out, "what to do: more runs of good and bad (perfbot run --commit; a bisect "
 		      "counts the runs kept in the result tree), the job pinned to idle CPUs "
 		      "(`cpuset:`), or a quieter machine; a kernel's bisect can run its guests "

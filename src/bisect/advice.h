@@ -42,6 +42,15 @@ void bisect_say_give_up(const struct bisect_outlook *o, enum bisect_stop why,
 			int runs_spent, struct strbuf *out);
 
 /*
+ * The machine's state while the endpoints ran, one line: "the machine:
+ * busy, other work used 155% of a CPU, steal 0% (mean of the endpoints'
+ * runs)".  other_cpu and steal are the mean machine.* figures of their
+ * runs (NaN: not recorded); report/busy.h's rule says whether that was
+ * busy.
+ */
+void bisect_say_machine(double other_cpu, double steal, struct strbuf *out);
+
+/*
  * The --metric the runs do not have: "--metric 'NAME' is not in the
  * stats of <where> (did you mean 'a', 'b' or 'c'?)" with the up to 3
  * names of names[0..n) closest to it (bisect_closest_names), one line.

@@ -147,7 +147,7 @@ static int peek_state(struct bisect *b, struct bisect_opts *lo, const char *path
 static void peek_release(struct bisect *b, struct bisect_opts *lo)
 {
 	for (int i = 0; i < b->nr_d; i++)
-		free(b->d[i].sha);
+		bisect_decision_release(&b->d[i]);
 	free(b->d);
 	free(b->result);
 	strbuf_release(&b->dir);
@@ -418,6 +418,16 @@ static int set_params(struct bisect *b)
 	return 0;
 }
 
+/* The endpoints' mean machine.* figures (NaN: not recorded), for
+ * bisect_say_machine. */
+static void endpoints_machine(struct bisect *b, double *other_cpu, double *steal)
+{
+	*other_cpu = (bisect_stat_mean(b, b->o->good, "machine.other_cpu_percent") +
+		      bisect_stat_mean(b, b->o->bad, "machine.other_cpu_percent")) / 2;
+	*steal = (bisect_stat_mean(b, b->o->good, "machine.steal_percent") +
+		  bisect_stat_mean(b, b->o->bad, "machine.steal_percent")) / 2;
+}
+
 /*
  * Step 1 (decide.h): the endpoints measured until they suffice; a
  * --metric their runs lack ends the bisection at once, and a new one
@@ -484,10 +494,8 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 		if (!(mdc <= looked_for)) {
 			struct strbuf msg = STRBUF_INIT;
 			int runs = g->s.nr < bd->s.nr ? g->s.nr : bd->s.nr;
-			double other = (bisect_stat_mean(b, o->good, "machine.other_cpu_percent") +
-					bisect_stat_mean(b, o->bad, "machine.other_cpu_percent")) / 2;
-			double steal = (bisect_stat_mean(b, o->good, "machine.steal_percent") +
-					bisect_stat_mean(b, o->bad, "machine.steal_percent")) / 2;
+			double other, steal;
+			endpoints_machine(b, &other, &steal);
 			bisect_say_hidden(o->metric, ep.rel_shift, ep.p, bisect_noise(&g->s, &bd->s),
 					  runs, mdc, looked_for, other, steal, &msg);
 			fputs(msg.buf, stdout);
@@ -508,6 +516,13 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 		fprintf(stderr, "perfbot: %s: %g -> %g (%+.1f%%, means of the endpoints' runs, "
 			"p = %.2g): bisecting\n", o->metric,
 			ep.good_mean, ep.bad_mean, 100 * ep.rel_shift, ep.p);
+	/* paired runs (decide.h), unless the noise is a deterministic
+	 * guest's, which the machine's load does not move */
+	struct sample_set none = SAMPLE_SET_INIT;
+	b->p.paired = !(bisect_noise(&g->s, &none) <= BISECT_NOISE_FLOOR &&
+			bisect_noise(&bd->s, &none) <= BISECT_NOISE_FLOOR);
+	if (b->p.paired && o->max_total_runs <= 0)
+		b->p.max_total_runs = bisect_paired_budget(bisect_count_commits(b));
 	/* say at the start what this noise means for the runs to come */
 	bisect_outlook_init(&b->outlook, &g->s, &bd->s, &b->p, bisect_count_commits(b));
 	b->start_good = g->s.nr;
@@ -548,7 +563,10 @@ static int search_and_recheck(struct bisect *b, struct ending *e)
 	r = bisect_search(b);
 	if (r == BISECT_EXIT_UNTRUSTED) {
 		struct strbuf msg = STRBUF_INIT;
+		double other, steal;
 		bisect_say_give_up(&b->outlook, b->stop, bisect_runs_spent(b), &msg);
+		endpoints_machine(b, &other, &steal);
+		bisect_say_machine(other, steal, &msg);
 		fputs(msg.buf, stdout);
 		strbuf_release(&msg);
 	}
@@ -611,7 +629,7 @@ static void close_bisection(struct bisect *b, const struct ending *e)
 		unlink(b->o->state_path);
 	}
 	for (int i = 0; i < b->nr_d; i++)
-		free(b->d[i].sha);
+		bisect_decision_release(&b->d[i]);
 	free(b->d);
 	for (int i = 0; i < b->nr_cs; i++) {
 		free(b->cs[i].sha);

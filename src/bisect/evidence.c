@@ -15,10 +15,12 @@
 
 /*
  * The runs decision d counted (its [from, used) that the result tree
- * has), pointing into its commit's samples, into *out; false when d is
- * skipped, is except's (NULL: none) or counted none.
+ * has), pointing into its commit's samples, into *out; paired ones
+ * (decide.h) on the endpoints' level as their runs stand now, pointing
+ * into d->paired.  False when d is skipped, is except's (NULL: none) or
+ * counted none.
  */
-static bool decision_runs(struct bisect *b, const struct decision *d, const char *except,
+static bool decision_runs(struct bisect *b, struct decision *d, const char *except,
 			  struct sample_set *out)
 {
 	struct commit_samples *c;
@@ -29,14 +31,36 @@ static bool decision_runs(struct bisect *b, const struct decision *d, const char
 	c = bisect_samples_of(b, d->sha, false);
 	end = d->used < c->s.nr ? d->used : c->s.nr;
 	*out = (struct sample_set){ c->s.v + d->from, end > d->from ? end - d->from : 0, 0 };
+	if (out->nr && d->mids.nr) {
+		struct sample_set g, bd;
+
+		bisect_endpoint_runs(b, false, &g);
+		bisect_endpoint_runs(b, true, &bd);
+		bisect_paired_runs(out, &d->mids, &g, &bd, &d->paired);
+		*out = (struct sample_set){ d->paired.v, d->paired.nr, 0 };
+	}
 	return out->nr > 0;
+}
+
+void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out)
+{
+	struct commit_samples *c = bisect_samples_of(b, bad ? b->o->bad : b->o->good, false);
+	int start = bad ? b->start_bad : b->start_good;
+
+	*out = (struct sample_set){ c->s.v, c->s.nr, 0 };
+	if (b->p.paired && start > 0 && start < out->nr)
+		out->nr = start;
 }
 
 /* The pooled sides: endpoints plus every decided commit (see decide.h). */
 void bisect_pools(struct bisect *b, struct sample_set *good, struct sample_set *bad, const char *except)
 {
-	sample_set_append(good, &bisect_samples_of(b, b->o->good, false)->s);
-	sample_set_append(bad, &bisect_samples_of(b, b->o->bad, false)->s);
+	struct sample_set g, bd;
+
+	bisect_endpoint_runs(b, false, &g);
+	bisect_endpoint_runs(b, true, &bd);
+	sample_set_append(good, &g);
+	sample_set_append(bad, &bd);
 	for (int i = 0; i < b->nr_d; i++) {
 		struct sample_set part;
 
@@ -78,11 +102,8 @@ bool bisect_afford(struct bisect *b, int n)
 void bisect_neighbours(struct bisect *b, const char *except, struct sample_set *lo,
 		       struct sample_set *hi)
 {
-	struct commit_samples *g = bisect_samples_of(b, b->o->good, false);
-	struct commit_samples *bd = bisect_samples_of(b, b->o->bad, false);
-
-	*lo = (struct sample_set){ g->s.v, g->s.nr, 0 };
-	*hi = (struct sample_set){ bd->s.v, bd->s.nr, 0 };
+	bisect_endpoint_runs(b, false, lo);
+	bisect_endpoint_runs(b, true, hi);
 	for (int i = 0; i < b->nr_d; i++) {
 		struct sample_set part;
 
@@ -160,8 +181,7 @@ bool bisect_positions(struct bisect *b, const char *sha, const char *except,
 	if (!b->nr_range || tr->x < 0)
 		return false;
 	for (int e = 0; e < 2; e++) {
-		runs[tr->nr] = bisect_samples_of(b, end[e], false)->s;
-		runs[tr->nr].alloc = 0;
+		bisect_endpoint_runs(b, e, &runs[tr->nr]);
 		pt[tr->nr] = (struct bisect_point){ position_of(b, end[e]),
 						    e ? BISECT_BAD : BISECT_GOOD, &runs[tr->nr] };
 		tr->nr++;

@@ -29,6 +29,13 @@ struct decision {
 	bool confirmed;
 	bool placed;         /* x is looked up (bisect_decision_position) */
 	double x;            /* position in the range; -1 outside it */
+	/* Paired runs (decide.h): the turns' endpoint levels of the runs
+	 * counted, [from, used), NaN for a run of no turn; empty when the
+	 * runs were not paired, and after --resume (the log keeps none) */
+	struct sample_set mids;
+	struct sample_set paired;    /* the runs counted on the endpoints' level
+	                              * (bisect_paired_runs), as evidence.c last
+	                              * made them */
 };
 
 struct commit_samples {
@@ -127,6 +134,12 @@ double bisect_stat_mean(struct bisect *b, const char *sha, const char *stat);
 
 /* ---- evidence.c ------------------------------------------------------- */
 
+/* The good (bad: the bad) endpoint's runs as evidence, into *out
+ * (pointing into its samples): all of them, or under b->p.paired those
+ * before the search (b->start_good, b->start_bad), the level paired runs
+ * are put on; their runs in the turns only correct the steps'. */
+void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out);
+
 /* The pooled sides: the endpoints' runs plus every decided commit's
  * (decide.h), except's left out (NULL: none), appended to good and bad. */
 void bisect_pools(struct bisect *b, struct sample_set *good, struct sample_set *bad,
@@ -175,6 +188,8 @@ int bisect_parents_of(struct bisect *b, const char *sha, char ***out);
 /* The decision about sha (the latest), or NULL; add: a new one when none. */
 struct decision *bisect_find_decision(struct bisect *b, const char *sha);
 struct decision *bisect_add_decision(struct bisect *b, const char *sha);
+/* What d holds, freed (the bisection's end). */
+void bisect_decision_release(struct decision *d);
 
 /* Read the log at path: the start line's options into o, the verdicts
  * into b.  0, or -1 after an error naming the file and line. */
@@ -187,8 +202,13 @@ int bisect_record(struct bisect *b, const char *kind, const char *sha, enum bise
 void bisect_note_order(struct bisect *b, const char *sha, const char *what, int from, int to);
 /* One skip's reason, remembered for bisect.json (the last one wins). */
 void bisect_remember_skip(struct bisect *b, const char *sha, const char *why);
-/* Say why sha was skipped (b->why), in the log and bisect.json. */
+/* Say why sha was skipped (b->why), in the log and bisect.json; an
+ * empty b->why is the noise's: BISECT_SKIP_NOISE " <used> runs". */
 int bisect_note_skip(struct bisect *b, const char *sha, int used);
+#define BISECT_SKIP_NOISE "no verdict after"
+/* sha was skipped for the noise (its reason, also read back on --resume,
+ * is BISECT_SKIP_NOISE's), not for a build or run that failed. */
+bool bisect_skipped_by_noise(const struct bisect *b, const char *sha);
 /* The first bad commit's relative change against its parent (NaN when
  * either has no runs). */
 double bisect_result_step(struct bisect *b, const char *parent);

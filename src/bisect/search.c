@@ -23,18 +23,52 @@
 #define DECIDE_GAVE_UP (-2)
 
 /*
+ * Paired runs (decide.h): n turns of the good endpoint, sha and the bad
+ * endpoint, in that order, so that the step runs halfway between its
+ * endpoint runs and a steady drift cancels; each new run of sha gets its
+ * turn's bisect_turn_mid in mids (NaN when an endpoint's run of the turn
+ * is missing).  Returns bisect_measure_sides', with *step_failed set
+ * when sha is what failed.
+ */
+static int measure_turns(struct bisect *b, const char *sha, int n, struct sample_set *mids,
+			 bool *step_failed)
+{
+	const struct bisect_side sides[] = { { WT_GOOD, b->o->good, n }, { WT_STEP, sha, n },
+					     { WT_BAD, b->o->bad, n } };
+	int g0 = bisect_samples_of(b, b->o->good, false)->s.nr;
+	int b0 = bisect_samples_of(b, b->o->bad, false)->s.nr;
+	int s0 = bisect_samples_of(b, sha, false)->s.nr;
+	int failed = -1, r = bisect_measure_sides(b, sides, 3, &failed);
+	/* after the runs: bisect_samples_of may have moved them */
+	const struct sample_set *g = &bisect_samples_of(b, b->o->good, false)->s;
+	const struct sample_set *bd = &bisect_samples_of(b, b->o->bad, false)->s;
+	int ns = bisect_samples_of(b, sha, false)->s.nr;
+
+	for (int k = 0; s0 + k < ns; k++)
+		sample_set_add(mids, g0 + k < g->nr && b0 + k < bd->nr ?
+			       bisect_turn_mid(g->v[g0 + k], bd->v[b0 + k]) : NAN);
+	*step_failed = r && failed == 1;
+	return r;
+}
+
+/*
  * Measure sha until a verdict under p, using runs from index `from` on;
  * old is the verdict a confirmation re-measures (bisect_confirm_verdict),
- * BISECT_UNKNOWN in the search.
+ * BISECT_UNKNOWN in the search.  Under p->paired the fresh runs come in
+ * turns with the endpoints' (measure_turns) and the verdict takes them
+ * on the endpoints' level (bisect_paired_runs); mids (empty at the call)
+ * gets the turns' levels of the runs counted, NaN for those found in the
+ * result tree, for the decision's runs to be taken the same way later.
  * Returns the verdict (UNKNOWN = skip) with *used the runs counted, -1,
  * or DECIDE_GAVE_UP when the budget or convergence ends the search.
  */
 static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from,
-		  enum bisect_verdict old, int *used)
+		  enum bisect_verdict old, int *used, struct sample_set *mids)
 {
 	/* room for bisect_positions(): the decisions do not change while sha is measured */
 	struct bisect_point *pt = xcalloc((size_t)b->nr_d + 2, sizeof(*pt));
 	struct sample_set *runs = xcalloc((size_t)b->nr_d + 2, sizeof(*runs));
+	struct sample_set paired = SAMPLE_SET_INIT;
 	int ret;
 
 	for (bool found = true;; found = false) {
@@ -42,6 +76,18 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		struct commit_samples *c = bisect_samples_of(b, sha, false);
 		struct sample_set step = { c->s.v + from, c->s.nr > from ? c->s.nr - from : 0, 0 };
 		struct bisect_runs more;
+
+		if (p->paired) {
+			/* runs found in the result tree had no turn */
+			while (mids->nr < step.nr)
+				sample_set_add(mids, NAN);
+			struct sample_set g, bd;
+
+			bisect_endpoint_runs(b, false, &g);
+			bisect_endpoint_runs(b, true, &bd);
+			bisect_paired_runs(&step, mids, &g, &bd, &paired);
+			step = (struct sample_set){ paired.v, paired.nr, 0 };
+		}
 		struct bisect_trend trend, *tr = &trend;
 		bisect_pools(b, &good, &bad, sha);
 		bisect_neighbours(b, sha, &lo, &hi);
@@ -79,6 +125,8 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		sample_set_release(&bad);
 		if (!want) {
 			*used = from + step.nr;
+			if (mids->nr > step.nr)
+				mids->nr = step.nr;
 			ret = v;
 			break;
 		}
@@ -86,11 +134,19 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 			ret = DECIDE_GAVE_UP;
 			break;
 		}
-		/* in turns: load that comes and goes lands on all three */
-		const struct bisect_side sides[] = { { WT_STEP, sha, more.step },
-			{ WT_GOOD, b->o->good, more.good }, { WT_BAD, b->o->bad, more.bad } };
-		int failed = 0, r = bisect_measure_sides(b, sides, 3, &failed);
-		if (r == 1 && failed == 0) {
+		bool step_failed;
+		int r;
+		if (p->paired) {
+			r = measure_turns(b, sha, more.step, mids, &step_failed);
+		} else {
+			/* in turns: load that comes and goes lands on all three */
+			const struct bisect_side sides[] = { { WT_STEP, sha, more.step },
+				{ WT_GOOD, b->o->good, more.good }, { WT_BAD, b->o->bad, more.bad } };
+			int failed = -1;
+			r = bisect_measure_sides(b, sides, 3, &failed);
+			step_failed = failed == 0;
+		}
+		if (r == 1 && step_failed) {
 			*used = bisect_samples_of(b, sha, false)->s.nr;
 			ret = BISECT_UNKNOWN;   /* build failed: skip, like exit 125 */
 			break;
@@ -102,6 +158,7 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 	}
 	free(pt);
 	free(runs);
+	sample_set_release(&paired);
 	return ret;
 }
 
@@ -233,6 +290,35 @@ int bisect_parents_of(struct bisect *b, const char *sha, char ***out)
 	return n;
 }
 
+/*
+ * Whether the commits git has left (listed one a line, with only skipped
+ * commits left) that were skipped were all skipped for the noise, none
+ * for a build or run that failed: then the list is the noise's, which
+ * more runs or a quieter machine would shorten, not the history's.
+ */
+static bool skipped_by_noise_only(struct bisect *b, const char *listed)
+{
+	int noise = 0;
+
+	for (const char *l = listed; *l; ) {
+		size_t n = strcspn(l, "\n"), h = strspn(l, "0123456789abcdef");
+
+		if ((h == 40 || h == 64) && n == h) {
+			char *sha = xstrndup(l, n);
+			struct decision *d = bisect_find_decision(b, sha);
+			bool skipped = d && d->v == BISECT_UNKNOWN, by_noise = skipped &&
+				bisect_skipped_by_noise(b, sha);
+
+			free(sha);
+			if (skipped && !by_noise)
+				return false;
+			noise += by_noise;
+		}
+		l += n + (l[n] == '\n');
+	}
+	return noise > 0;
+}
+
 /* A candidate for confirmation, once: the commits of a final pair. */
 static void add_candidate(struct bisect *b, char ***cand, int *nc, size_t *alloc,
 			  const char *sha, bool want_good)
@@ -304,6 +390,7 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		struct decision *d = bisect_find_decision(b, cand[i]);
 		int used, from = d->used, v;
 		enum bisect_verdict old = d->v;
+		struct sample_set mids = SAMPLE_SET_INIT;
 
 		if (d->confirmed)
 			continue;
@@ -311,11 +398,12 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
 		strbuf_reset(&b->why);
 		b->confirming = true;
-		v = decide(b, cand[i], &cp, from, old, &used);
+		v = decide(b, cand[i], &cp, from, old, &used, &mids);
 		b->confirming = false;
 		if (v < 0) {
 			d->v = old;
 			d->from = 0;
+			sample_set_release(&mids);
 			if (v == DECIDE_GAVE_UP)
 				*ret = BISECT_EXIT_UNTRUSTED;
 			rc = -1;
@@ -323,6 +411,8 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		}
 		d->v = (enum bisect_verdict)v;
 		d->used = used;
+		sample_set_release(&d->mids);
+		d->mids = mids;
 		/* reversed: the next confirmation decides (decide.h) */
 		d->confirmed = d->v == old;
 		bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
@@ -384,6 +474,11 @@ int bisect_search(struct bisect *b)
 				printf("only skipped commits are left; the first bad commit is one of:\n%s",
 				       out.buf);
 			ret = BISECT_EXIT_AMBIGUOUS;
+			/* the noise's list is no answer: the driver says so */
+			if (skipped_by_noise_only(b, out.buf)) {
+				b->stop = BISECT_STOP_NOISE_SKIPS;
+				ret = BISECT_EXIT_UNTRUSTED;
+			}
 			goto out;
 		}
 		if (st == GIT_FOUND) {
@@ -399,8 +494,10 @@ int bisect_search(struct bisect *b)
 		/* GIT_NEXT: measure the commit git checked out */
 		strbuf_reset(&b->why);
 		int used;
-		int v = decide(b, sha, &b->p, 0, BISECT_UNKNOWN, &used);
+		struct sample_set mids = SAMPLE_SET_INIT;
+		int v = decide(b, sha, &b->p, 0, BISECT_UNKNOWN, &used, &mids);
 		if (v < 0) {
+			sample_set_release(&mids);
 			if (v == DECIDE_GAVE_UP)
 				ret = BISECT_EXIT_UNTRUSTED;
 			goto out;
@@ -409,6 +506,8 @@ int bisect_search(struct bisect *b)
 		d->v = (enum bisect_verdict)v;
 		d->used = used;
 		d->from = 0;
+		sample_set_release(&d->mids);
+		d->mids = mids;
 		bisect_note_order(b, sha, bisect_verdict_name(d->v), 0, used);
 		if (bisect_record(b, "verdict", sha, d->v, used) < 0 ||
 		    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, sha, used) < 0))

@@ -54,6 +54,13 @@ struct decision *bisect_add_decision(struct bisect *b, const char *sha)
 	return d;
 }
 
+void bisect_decision_release(struct decision *d)
+{
+	free(d->sha);
+	sample_set_release(&d->mids);
+	sample_set_release(&d->paired);
+}
+
 /* Remember a step for the plot and bisect.json: which samples of sha
  * (from, to) led to the verdict `what`; -1, -1 means all of them. */
 void bisect_note_order(struct bisect *b, const char *sha, const char *what, int from, int to)
@@ -147,7 +154,7 @@ int bisect_note_skip(struct bisect *b, const char *sha, int used)
 	int r;
 
 	if (!b->why.len)
-		strbuf_addf(&b->why, "no verdict after %d runs", used);
+		strbuf_addf(&b->why, BISECT_SKIP_NOISE " %d runs", used);
 	bisect_remember_skip(b, sha, b->why.buf);
 	strbuf_addf(&line, "# skip %s: ", sha);
 	for (const char *p = b->why.buf; *p; p++)
@@ -174,6 +181,16 @@ static const char *skip_reason(const struct bisect *b, const char *sha, struct s
 		l = nl + 1;
 	}
 	return found;
+}
+
+bool bisect_skipped_by_noise(const struct bisect *b, const char *sha)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *why = skip_reason(b, sha, &sb);
+	bool noise = why && !strncmp(why, BISECT_SKIP_NOISE " ", strlen(BISECT_SKIP_NOISE " "));
+
+	strbuf_release(&sb);
+	return noise;
 }
 
 /* An argument for a command line people copy: as it is when the shell

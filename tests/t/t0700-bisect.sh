@@ -46,7 +46,9 @@ test_expect_success 'runs are stored under each commit and reused on a second bi
 	test "$n2" = "$n1" &&
 	grep -v "^start " st >a && grep -v "^start " st2 >b && test_cmp a b &&
 	good=$(git -C repo rev-parse good) &&
-	grep "^perfbot: reusing 8 runs of $(echo $good | cut -c1-12) from $(pwd -P)/res/mytest/.*/$good$" out2 &&
+	# the endpoints: 8 runs before the search and one in each of the
+	# 14 turns of the steps (2 + 2 + 2 + 2, confirmations 3 + 3)
+	grep "^perfbot: reusing 22 runs of $(echo $good | cut -c1-12) from $(pwd -P)/res/mytest/.*/$good$" out2 &&
 	grep "^perfbot: every run counted was in the result tree already: the endpoints are not run again$" out2 &&
 	! grep "^perfbot: every run counted" out &&
 	grep "^first bad commit" out >a && grep "^first bad commit" out2 >b && test_cmp a b &&

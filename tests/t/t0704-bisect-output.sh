@@ -9,7 +9,7 @@ test_expect_success 'says the noise and the runs a verdict needs, and checks the
 	export COUNTER=$(pwd)/counter7 &&
 	perfbot bisect --repo repo7 --good good --bad bad --job "$TRASH/job.yaml" \
 		--metric mytest.score --state st7 --result-root res7 -- "$TRASH/bench.sh" >out 2>err &&
-	grep -q "^perfbot: mytest.score: -1[45].[0-9]% from good to bad (means of their runs), noise 0.[0-9]% a run: a verdict needs about 1 run a commit; at most 180 runs in all$" err &&
+	grep -q "^perfbot: mytest.score: -1[45].[0-9]% from good to bad (means of their runs), noise 0.[0-9]% a run: a verdict needs about 1 run a commit; at most 720 runs in all$" err &&
 	grep -q "\"runs_needed\": 1" st7.d/bisect.json &&
 	grep -q "\"noise_moved\": false" st7.d/bisect.json &&
 	grep -q "\"step_shift\": -0.1[45]" st7.d/bisect.json

@@ -58,6 +58,21 @@ static void test_give_up(void **state)
 	assert_non_null(strstr(out.buf, "the verdicts stopped converging (3 commits in a row "
 			       "could not be told good or bad; 100 runs used)"));
 	strbuf_reset(&out);
+	bisect_say_give_up(&o, BISECT_STOP_NOISE_SKIPS, 140, &out);
+	assert_true(!strncmp(out.buf, "no answer: only skipped commits are left, and the noise "
+			     "left each of them undecided after --max-runs 32 runs (none failed "
+			     "to build or run), so the list is the noise's, not the history's "
+			     "(140 runs used).\nAt this noise (6.0% a run)", 229));
+	strbuf_reset(&out);
+	/* the machine's state, as the endpoints' runs recorded it */
+	bisect_say_machine(155, 0, &out);
+	assert_string_equal(out.buf, "the machine: busy, other work used 155% of a CPU, steal 0% "
+			    "(mean of the endpoints' runs)\n");
+	strbuf_reset(&out);
+	bisect_say_machine(NAN, NAN, &out);
+	assert_string_equal(out.buf, "the machine: its load was not recorded with these runs "
+			    "(mean of the endpoints' runs)\n");
+	strbuf_reset(&out);
 	o.runs_needed = -1;
 	bisect_say_give_up(&o, BISECT_STOP_BUDGET, 10, &out);
 	assert_non_null(strstr(out.buf, "noise could not be measured"));
