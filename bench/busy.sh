@@ -132,7 +132,7 @@ for load in $loads; do
 	load_on "$load"
 	make_repo "$T/noise-repo-$load" 0 >/dev/null
 	echo "$load (load average $(cut -d" " -f1-3 /proc/loadavg)): noise of $METRIC: $(noise "$T/noise-repo-$load" "$load")"
-	eval "right_$load=0 wrong_$load=0 six_$load=0 nothing_$load=0 other_$load=0 secs_$load=0"
+	eval "right_$load=0 wrong_$load=0 six_$load=0 nothing_$load=0 other_$load=0 secs_$load=0 runs_$load=0"
 done
 # the loads take turns, try after try: a run cut short still has both
 t=1
@@ -163,10 +163,13 @@ while [ $t -le "$TRIES" ]; do
 			why=$(grep -m1 "failed\|error" "$r.err" | cut -c1-120)
 		fi
 		took=$(($(date +%s) - s))
-		eval "${what}_$load=\$((${what}_$load + 1)) secs_$load=\$((secs_$load + took))"
+		# the runs the bisect made: one stats.json each
+		runs=$(find "$r.res" -name stats.json 2>/dev/null | wc -l)
+		eval "${what}_$load=\$((${what}_$load + 1)) secs_$load=\$((secs_$load + took))" \
+			"runs_$load=\$((runs_$load + runs))"
 		case $what in six) what="exit 6: $why" ;; other) what="exit $rc${why:+: $why}" ;;
 		wrong) what=WRONG ;; nothing) what="nothing to bisect" ;; esac
-		echo "  $load try $t: planted at $want_i, load average $la: $what ($took s)"
+		echo "  $load try $t: planted at $want_i, load average $la: $what ($runs runs, $took s)"
 	done
 	t=$((t + 1))
 done
@@ -175,7 +178,7 @@ fail=0
 for load in $loads; do
 	eval "echo \"$load: \$right_$load right, \$six_$load exit 6, \$wrong_$load WRONG,\" \
 		\"\$nothing_$load nothing to bisect, \$other_$load other, of $TRIES\" \
-		\"(mean \$((secs_$load / TRIES)) s a try)\""
+		\"(mean \$((runs_$load / TRIES)) runs and \$((secs_$load / TRIES)) s a try)\""
 	eval "[ \$((wrong_$load + nothing_$load)) = 0 ]" || fail=1
 done
 exit $fail
