@@ -71,16 +71,19 @@
  * the good side (bench/busy.sh: a commit judged good on 4 runs,
  * confirmed good on 13, the answer wrong).  So in steps 2 and 3 each of
  * the step's runs takes a turn with a fresh run of each endpoint, good,
- * step, bad, and is put on the endpoints' common level by them before
- * it is compared: bisect_paired_runs.  A drift that is slow next to a
- * turn then cancels (a linear one exactly: the step runs halfway between
- * its endpoint runs); so does one of the pooled sides, since every
- * decided commit's runs are put on that level the same way, and the
- * endpoints, measured in every turn alike, average over the same
- * minutes.  It costs two endpoint runs a step run, and the correction
- * carries half a run's noise (BISECT_PAIRED_VAR), which the verdicts
- * count; a deterministic guest (noise at BISECT_NOISE_FLOOR) does not
- * drift, and its bisection runs unpaired.
+ * step, bad, and is put by them on the level of the endpoints' runs
+ * before the search (bisect_paired_runs) before it is compared.  A drift
+ * that is slow next to a turn then cancels (a linear one exactly: the
+ * step runs halfway between its endpoint runs), and so it does in the
+ * pooled sides, the neighbours and the trend, where every paired
+ * decision's runs are taken the same way.  The endpoints as evidence are
+ * their runs before the search; their turn runs only correct (pooled,
+ * they made the sides the endpoints' alone, and a commit between two
+ * steps went either way at random: doc/design/bisect.md).  It costs two
+ * endpoint runs a step run, and a corrected run carries half a run's
+ * noise more (BISECT_PAIRED_VAR), which the verdicts count; a
+ * deterministic guest (noise at BISECT_NOISE_FLOOR) does not drift, and
+ * its bisection runs unpaired.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -315,9 +318,10 @@ double bisect_llr(const struct sample_set *step, const struct sample_set *good,
 double bisect_turn_mid(double good, double bad);
 
 /*
- * runs put on the endpoints' common level, into out (emptied first): run
- * i times M / mids[i] (mids[i] the bisect_turn_mid of the endpoint runs
- * of its turn, M that of good's and bad's means, all their runs), or
+ * runs put on the level of good's and bad's runs, into out (emptied
+ * first): run i times M / mids[i] (mids[i] the bisect_turn_mid of the
+ * endpoint runs of its turn, M that of good's and bad's means; the
+ * runner's good and bad are the endpoints' runs before the search), or
  * plus M - mids[i] where either is not positive.  A mid that is NaN (a
  * run found in the result tree, of no turn) leaves its run as it is;
  * so do runs past mids->nr.
