@@ -28,15 +28,18 @@ void bisect_outlook_init(struct bisect_outlook *o, const struct sample_set *good
 	o->max_runs = p->max_runs;
 	o->max_unknown = p->max_unknown_in_row;
 	o->nr_commits = nr_commits;
+	o->paired = p->paired;
 }
 
 /* The budget a bisection would want with n runs a commit: the mean
- * bound 5 (log2 N + 3) scaled by n / 5, times the default's factor. */
+ * bound 5 (log2 N + 3) scaled by n / 5, times the default's factor
+ * (and BISECT_PAIRED_COST for paired runs, as the default). */
 static int budget_for(const struct bisect_outlook *o, int n)
 {
 	double steps = log2(o->nr_commits > 2 ? o->nr_commits : 2) + 3;
 
-	return (int)ceil(BISECT_BUDGET_FACTOR * steps * (n > 5 ? n : 5));
+	return (int)ceil(BISECT_BUDGET_FACTOR * steps * (n > 5 ? n : 5) *
+			 (o->paired ? BISECT_PAIRED_COST : 1));
 }
 
 void bisect_say_outlook(const struct bisect_outlook *o, const char *metric,

@@ -18,6 +18,8 @@ struct bisect_outlook {
 	int min_runs, max_runs; /* a step's, as the bisect is set */
 	int max_unknown;        /* max_unknown_in_row */
 	int nr_commits;
+	bool paired;            /* p.paired: the budget advised grows as the
+				 * default does (BISECT_PAIRED_COST) */
 };
 
 /* The outlook of a bisection of nr_commits under p with these endpoints. */

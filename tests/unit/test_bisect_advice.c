@@ -43,7 +43,7 @@ static void test_outlook(void **state)
 
 static void test_give_up(void **state)
 {
-	struct bisect_outlook o = { 0.06, -0.05, 27, 260, 2, 32, 3, 1024 };
+	struct bisect_outlook o = { 0.06, -0.05, 27, 260, 2, 32, 3, 1024, false };
 	struct strbuf out = STRBUF_INIT;
 	(void)state;
 
@@ -57,6 +57,12 @@ static void test_give_up(void **state)
 	bisect_say_give_up(&o, BISECT_STOP_NO_CONVERGENCE, 100, &out);
 	assert_non_null(strstr(out.buf, "the verdicts stopped converging (3 commits in a row "
 			       "could not be told good or bad; 100 runs used)"));
+	strbuf_reset(&out);
+	/* paired runs: the budget advised grows as the default does */
+	o.paired = true;
+	bisect_say_give_up(&o, BISECT_STOP_BUDGET, 258, &out);
+	assert_non_null(strstr(out.buf, "Try --runs 27 --max-total-runs 7020, "));
+	o.paired = false;
 	strbuf_reset(&out);
 	bisect_say_give_up(&o, BISECT_STOP_NOISE_SKIPS, 140, &out);
 	assert_true(!strncmp(out.buf, "no answer: only skipped commits are left, and the noise "
