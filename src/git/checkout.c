@@ -99,8 +99,13 @@ static int check_out(struct checkout *c, const char *sha)
 		git(c, c->path, &head, NULL, "rev-parse", "HEAD", NULL);
 		strbuf_rtrim(&head);
 		strbuf_addf(&what, "cannot check out %s in '%s'", sha, c->path);
+		/* --force: a git killed mid-checkout leaves tracked files
+		 * changed and the next commit's files untracked in the way,
+		 * and a plain checkout aborts on them; the worktree is
+		 * perfbot's own, nothing in it is anyone's work */
 		if (strcmp(head.buf, sha))
-			ret = git(c, c->path, NULL, what.buf, "checkout", "-q", "--detach", sha, NULL);
+			ret = git(c, c->path, NULL, what.buf, "checkout", "-q", "--force", "--detach", sha,
+				  NULL);
 	}
 	strbuf_release(&head);
 	strbuf_release(&what);

@@ -11,7 +11,7 @@ test_expect_success 'kill -9 then --resume reaches the same answer' '
 	pid=$! && test_wait_for grep -q "^verdict " st && kill -9 $pid && { wait $pid || true; } &&
 	! grep -q "^result" st &&
 	unset BENCH_SLEEP &&
-	perfbot bisect --resume --state st >out 2>err &&
+	{ perfbot bisect --resume --state st >out 2>err || { cat err; false; }; } &&
 	want=$(git -C repo log --format=%H --grep="^commit 11$" bad) &&
 	grep -q "^first bad commit: $want" out
 '

@@ -209,6 +209,60 @@ static void test_checkout_stale_lock(void **state)
 	strbuf_release(&second);
 }
 
+/* A worktree left half checked out by a git killed with perfbot: a
+ * tracked file changed, a file of the next commit already there,
+ * untracked.  The worktree is perfbot's own, so the next checkout
+ * overwrites both instead of aborting (kill -9, then bisect --resume). */
+static void test_checkout_torn_tree(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT, r = STRBUF_INIT, wt = STRBUF_INIT, logs = STRBUF_INIT,
+		      p = STRBUF_INIT, text = STRBUF_INIT, first = STRBUF_INIT, second = STRBUF_INIT;
+	struct git_cmd g = { 0 };
+	struct checkout c;
+
+	(void)state;
+	strbuf_addf(&r, "%s/torn", tmpdir);
+	strbuf_addf(&cmd, "git init -q %s && cd %s && echo a >F && git add F && "
+		    "git -c user.name=t -c user.email=t@t commit -q -m one && "
+		    "echo b >F && echo g >G && git add F G && "
+		    "git -c user.name=t -c user.email=t@t commit -q -m two", r.buf, r.buf);
+	assert_int_equal(system(cmd.buf), 0);
+	g.dir = r.buf;
+	g.out = &first;
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD~1", NULL), 0);
+	g.out = &second;
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD", NULL), 0);
+	strbuf_rtrim(&first);
+	strbuf_rtrim(&second);
+	strbuf_addf(&wt, "%s/torn-wt", tmpdir);
+	strbuf_addf(&logs, "%s/torn-logs", tmpdir);
+	checkout_init(&c, r.buf, wt.buf, NULL, logs.buf);
+	c.lock_wait = 0.2;
+	assert_int_equal(checkout_prepare(&c, first.buf), 0);
+	strbuf_addf(&p, "%s/F", wt.buf);
+	assert_int_equal(write_file_atomic(p.buf, "half\n", 5), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/G", wt.buf);
+	assert_int_equal(write_file_atomic(p.buf, "in the way\n", 11), 0);
+	assert_int_equal(checkout_prepare(&c, second.buf), 0);
+	assert_int_equal(read_file(&text, p.buf), 0);
+	assert_string_equal(text.buf, "g\n");
+	strbuf_reset(&p);
+	strbuf_reset(&text);
+	strbuf_addf(&p, "%s/F", wt.buf);
+	assert_int_equal(read_file(&text, p.buf), 0);
+	assert_string_equal(text.buf, "b\n");
+	checkout_release(&c);
+	strbuf_release(&cmd);
+	strbuf_release(&r);
+	strbuf_release(&wt);
+	strbuf_release(&logs);
+	strbuf_release(&p);
+	strbuf_release(&text);
+	strbuf_release(&first);
+	strbuf_release(&second);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_verbose_trace),
 		cmocka_unit_test(test_no_git),
 		cmocka_unit_test(test_checkout_stale_lock),
+		cmocka_unit_test(test_checkout_torn_tree),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
