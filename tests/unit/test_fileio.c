@@ -434,20 +434,6 @@ static void test_mkdir_fresh(void **state)
 	strbuf_release(&other);
 }
 
-/* Is the dir at path empty? */
-static bool dir_empty(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return !n;
-}
-
 /*
  * The attack on a run dir, step by step rather than timed: another user
  * who can write the result root renames the fresh dir away between its
@@ -488,7 +474,7 @@ static void test_held_dir_planted_link(void **state)
 	fd = held_dir_open_read(&hd, "mytest");
 	assert_true(fd >= 0);
 	close(fd);
-	assert_true(dir_empty(victim.buf));
+	assert_int_equal(test_dir_size(victim.buf), 0);
 	path_in(&p, "moved/stats.json");
 	expect_text(p.buf, "{}");
 	path_in(&p, "moved/last_state");
@@ -513,7 +499,7 @@ static void test_held_dir_planted_link(void **state)
 	assert_non_null(strstr(msg, "was replaced while in use"));
 	free(msg);
 	assert_false(file_exists(to.buf));
-	assert_true(dir_empty(victim.buf));
+	assert_int_equal(test_dir_size(victim.buf), 0);
 
 	/* its real name back: published, and written to under the new name */
 	assert_int_equal(unlink(run.buf), 0);

@@ -165,6 +165,18 @@ static void test_no_git(void **state)
 	assert_int_equal(rc, 127);
 }
 
+/* The names of dir's HEAD~1 and HEAD, into first and second. */
+static void two_heads(const char *dir, struct strbuf *first, struct strbuf *second)
+{
+	struct git_cmd g = { .dir = dir, .out = first };
+
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD~1", NULL), 0);
+	g.out = second;
+	assert_int_equal(git_runl(&g, "rev-parse", "HEAD", NULL), 0);
+	strbuf_rtrim(first);
+	strbuf_rtrim(second);
+}
+
 /* A worktree's index.lock left by a git killed with perfbot: a later
  * checkout takes it as a dead git's, removes it and goes on. */
 static void test_checkout_stale_lock(void **state)
@@ -179,12 +191,7 @@ static void test_checkout_stale_lock(void **state)
 	strbuf_addf(&cmd, "git -C %s -c user.name=t -c user.email=t@t commit -q --allow-empty "
 		    "-m second", repo);
 	assert_int_equal(system(cmd.buf), 0);
-	g.out = &first;
-	assert_int_equal(git_runl(&g, "rev-parse", "HEAD~1", NULL), 0);
-	g.out = &second;
-	assert_int_equal(git_runl(&g, "rev-parse", "HEAD", NULL), 0);
-	strbuf_rtrim(&first);
-	strbuf_rtrim(&second);
+	two_heads(repo, &first, &second);
 	strbuf_addf(&wt, "%s/wt", tmpdir);
 	strbuf_addf(&logs, "%s/logs", tmpdir);
 	checkout_init(&c, repo, wt.buf, NULL, logs.buf);
@@ -217,7 +224,6 @@ static void test_checkout_torn_tree(void **state)
 {
 	struct strbuf cmd = STRBUF_INIT, r = STRBUF_INIT, wt = STRBUF_INIT, logs = STRBUF_INIT,
 		      p = STRBUF_INIT, text = STRBUF_INIT, first = STRBUF_INIT, second = STRBUF_INIT;
-	struct git_cmd g = { 0 };
 	struct checkout c;
 
 	(void)state;
@@ -227,13 +233,7 @@ static void test_checkout_torn_tree(void **state)
 		    "echo b >F && echo g >G && git add F G && "
 		    "git -c user.name=t -c user.email=t@t commit -q -m two", r.buf, r.buf);
 	assert_int_equal(system(cmd.buf), 0);
-	g.dir = r.buf;
-	g.out = &first;
-	assert_int_equal(git_runl(&g, "rev-parse", "HEAD~1", NULL), 0);
-	g.out = &second;
-	assert_int_equal(git_runl(&g, "rev-parse", "HEAD", NULL), 0);
-	strbuf_rtrim(&first);
-	strbuf_rtrim(&second);
+	two_heads(r.buf, &first, &second);
 	strbuf_addf(&wt, "%s/torn-wt", tmpdir);
 	strbuf_addf(&logs, "%s/torn-logs", tmpdir);
 	checkout_init(&c, r.buf, wt.buf, NULL, logs.buf);
