@@ -183,14 +183,15 @@ test_expect_success 'brd: works, or exit 1 naming brd; the fallback uses /dev/sh
 
 # a failed test may have left a holding driver or a crashed setup behind:
 # stop the one (it undoes on SIGTERM), clean up the other
+driver_gone() { ! kill -0 "$1" 2>/dev/null; }
 for f in "$TRASH"/*/hold.pid; do
 	[ -f "$f" ] || continue
 	p=$(cat "$f")
 	# only if that pid is still our driver (a pid can be reused)
 	grep -q test_setup "/proc/$p/cmdline" 2>/dev/null || continue
 	kill -TERM "$p" 2>/dev/null || continue
-	i=0
-	while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	# its undo may take long on a loaded machine: wait for it, not 5 s
+	test_wait_for driver_gone "$p" || true
 done
 if [ -x "$TEST_SETUP" ] && [ "$(id -u)" = 0 ]; then
 	for b in "$TRASH"/*/base; do
