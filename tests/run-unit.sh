@@ -52,12 +52,13 @@ run() {
 	done
 }
 
-# summary DIR BINARY...: cmocka's lines of each, the output of each that
-# failed, and the closing line
+# summary DIR BINARY...: cmocka's lines of each, then the output of each
+# that failed, and the closing line.  The failures come last so that a
+# log cut to its tail (CI keeps only that) still shows them.
 summary() {
 	dir=$1
 	shift
-	pass=0 fail=0 skipped=0
+	pass=0 fail=0 skipped=0 failed=
 	for t in "$@"; do
 		n=$(basename "$t")
 		out=$(cat "$dir/$n.out" 2>/dev/null)
@@ -70,9 +71,13 @@ summary() {
 		pass=$((pass + ${p:-0}))
 		skipped=$((skipped + ${s:-0}))
 		if [ $rc -ne 0 ]; then
-			printf '%s\n' "$out" | tail -n 30
+			failed="$failed $n"
 			fail=$((fail + ${f:-1}))
 		fi
+	done
+	for n in $failed; do
+		echo "--- $n failed (exit $(cat "$dir/$n.rc" 2>/dev/null)), its last lines:"
+		tail -n 30 "$dir/$n.out" 2>/dev/null
 	done
 	echo "unit: $pass passed, $fail failed, $skipped skipped"
 	[ $fail -eq 0 ]
