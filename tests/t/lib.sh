@@ -33,7 +33,7 @@ test_expect_success() {
 	test_count=$((test_count + 1))
 	d="$TRASH/$test_count"
 	mkdir -p "$d"
-	[ -z "${TEST_CPU:-}" ] || times >"$d/.times0"
+	[ -z "${TEST_CPU:-}" ] || { times >"$d/.times0"; date +%s.%N >"$d/.wall0"; }
 	if (cd "$d" && set -e && eval "$2") >"$d/.log" 2>&1; then
 		echo "ok $test_count - $1"
 	else
@@ -41,16 +41,19 @@ test_expect_success() {
 		echo "not ok $test_count - $1"
 		sed 's/^/#   /' "$d/.log" | tail -n 25
 	fi
-	[ -z "${TEST_CPU:-}" ] || { times >"$d/.times1" && test_cpu_line "$d"; }
+	[ -z "${TEST_CPU:-}" ] || { times >"$d/.times1" && date +%s.%N >"$d/.wall1" && test_cpu_line "$d"; }
 }
 
-# With $TEST_CPU set, each test is followed by "# cpu N.NN s": the CPU
-# time (user + system) of what it ran, from the shell's `times` before
+# With $TEST_CPU set, each test is followed by "# cpu N.NN s, wall N.N s":
+# the CPU time (user + system) of what it ran, from the shell's `times` before
 # and after it (its children's, once reaped: not in $(...), whose
-# subshell has none), to find what makes a script heavy.
+# subshell has none), and its wall time, to find what makes a script
+# heavy or slow.
 test_cpu_line() {
-	awk 'FNR == 2 { gsub(/[ms]/, " "); t[n++] = $1 * 60 + $2 + $3 * 60 + $4 }
-		END { printf "# cpu %.2f s\n", t[1] - t[0] }' "$1/.times0" "$1/.times1"
+	awk 'FILENAME ~ /wall/ { w[m++] = $1; next }
+		FNR == 2 { gsub(/[ms]/, " "); t[n++] = $1 * 60 + $2 + $3 * 60 + $4 }
+		END { printf "# cpu %.2f s, wall %.1f s\n", t[1] - t[0], w[1] - w[0] }' \
+		"$1/.times0" "$1/.times1" "$1/.wall0" "$1/.wall1"
 }
 
 # Skip (pass with a message) when the conformance data is absent -- or
