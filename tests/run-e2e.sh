@@ -10,8 +10,8 @@
 # dir of its own, which holds its PostgreSQL server (socket and data) and
 # kernel cache, and names what is machine-wide (cgroup parents, network
 # namespaces and addresses) after its pid.  A script with a line
-# "# e2e: alone (why)" (QEMU guests, whose boot deadlines a loaded machine
-# would eat) runs after the others, by itself.
+# "# e2e: early (why)" (the QEMU guests: the longest) starts first, so
+# that the pool does not end waiting for it alone.
 # With --unit, the cmocka binaries named (blank-separated, as `make
 # check` gives $(TESTS)) run in the same pool, before the scripts, as
 # tests/run-unit.sh runs them (the lab's in one lane, a PostgreSQL server
@@ -19,7 +19,7 @@
 # kept busy by both, with no phase of the unit tests alone.
 # The whole output of each script is kept in tests/out/e2e/<script>.log,
 # with its exit status and its time; the results are printed in the
-# scripts' order whatever the order they finished in, each with its wall
+# scripts' order whatever the order they finished in, each with its
 # wall and CPU time, then the ten slowest scripts (the critical path of
 # -j) and the ten that use the most CPU (what bounds -j on few CPUs), and the
 # failures are repeated at the end, just above the closing line, because a
@@ -56,11 +56,11 @@ run_one='unset PG_URL PERFBOT_TEST_PG UNIT_DIR
 	{ cat "$0/$1.out"; printf "# exit status %d\n# took %d s, %d s of CPU\n" $rc $(($(date +%s) - start)) "$cpu"; } >"$0/$1.log"
 	rm -f "$0/$1.out" "$0/$1.times"'
 
-together= alone=
+early= later=
 for t in "$@"; do
 	[ -f "$t" ] || { echo "run-e2e.sh: no test script $t" >&2; exit 2; }
 	rm -f "$logs/$t.log"
-	if grep -q '^# e2e: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
+	if grep -q '^# e2e: early' "$t"; then early="$early $t"; else later="$later $t"; fi
 done
 # the unit binaries: their server, their outputs (tests/run-unit.sh)
 if [ -n "$units" ]; then
@@ -73,15 +73,13 @@ fi
 # at most $jobs at a time (xargs -P starts the next when any one ends),
 # a line an item: a lane of unit binaries ("unit B..."), or a script
 {
+	printf '%s\n' $early
 	[ -z "$units" ] || sh ../run-unit.sh --items $units | sed 's/^/unit /'
-	printf '%s\n' $together
+	printf '%s\n' $later
 } | xargs -r -L 1 -P "$jobs" sh -c 'if [ "$1" = unit ]; then
 		shift; cd ../.. && exec sh tests/run-unit.sh --run "$UNIT_DIR" "$@"
 	fi
 	'"$run_one" "$logs"
-for t in $alone; do
-	sh -c "$run_one" "$logs" "$t"
-done
 
 unit_rc=0
 # the unit binaries' lines now, the output of those that failed at the

@@ -5,7 +5,8 @@
 # stand-in kernel tree of lib.sh (make_kernel_tree), whose commits boot
 # Debian's packaged kernel with the commit's score in its setup header.
 # One boot under TCG (~10 s here); the other tests stop before booting.
-# e2e: alone (a QEMU guest under TCG: its boot deadline wants the CPUs)
+# e2e: early (a QEMU guest under TCG: a long script; a load that slows
+# it cannot fail it, its deadlines are 20 minutes)
 . ./lib.sh
 
 test_have qemu-system-x86_64 busybox python3 || { test_done; exit 0; }
@@ -22,10 +23,11 @@ cat >"$TRASH/job.yaml" <<'EOF2'
 testcase: mytest
 category: benchmark
 runtime: 2s
+timeout: 20m
 mytest:
   command: "echo throughput: $(od -An -tu2 -j 504 -N 2 /sys/kernel/boot_params/data)"
 EOF2
-VM="--accel tcg --mem 2G --numa 2"
+VM="--accel tcg --boot-timeout 20m --mem 2G --numa 2"
 
 test_expect_success 'a kernel worker builds the job commit, boots it with the job inside, uploads' '
 	db=$(lab_db kern) && S=$(url kern sub) &&
