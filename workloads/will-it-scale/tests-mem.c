@@ -184,7 +184,11 @@ static void tlb_flush2_op(struct task *t)
 		(*t->count)++;
 }
 
-/* tlb_flush3: unmap touched pages and map them again. */
+/* tlb_flush3: unmap touched pages and map them again -- wherever the
+ * kernel puts them: as threads, another task's mapping (a thread's
+ * stack as it starts, a malloc arena) may take the hole between munmap
+ * and mmap, and MAP_FIXED at the old address would map over it (the
+ * threads run crashed so under load, t0805). */
 static void tlb_flush3_op(struct task *t)
 {
 	void *p;
@@ -193,12 +197,12 @@ static void tlb_flush3_op(struct task *t)
 		return;
 	touch_quietly(t->map, t->map_len);
 	munmap(t->map, t->map_len);
-	p = mmap(t->map, t->map_len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	p = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		t->map = NULL;  /* the next operations count nothing */
 		return;
 	}
+	t->map = p;
 	(*t->count)++;
 }
 
