@@ -10,8 +10,8 @@
 # dir of its own, which holds its PostgreSQL server (socket and data) and
 # kernel cache, and names what is machine-wide (cgroup parents, network
 # namespaces and addresses) after its pid.  A script with a line
-# "# e2e: early (why)" (the QEMU guests: the longest) starts first, so
-# that the pool does not end waiting for it alone.
+# "# e2e: early (why)" (the QEMU guests, the longest bisects) starts
+# first; the others follow, the longest of their last run first.
 # With --unit, the cmocka binaries named (blank-separated, as `make
 # check` gives $(TESTS)) run in the same pool, before the scripts, as
 # tests/run-unit.sh runs them (the lab's in one lane, a PostgreSQL server
@@ -56,12 +56,22 @@ run_one='unset PG_URL PERFBOT_TEST_PG UNIT_DIR
 	{ cat "$0/$1.out"; printf "# exit status %d\n# took %d s, %d s of CPU\n" $rc $(($(date +%s) - start)) "$cpu"; } >"$0/$1.log"
 	rm -f "$0/$1.out" "$0/$1.times"'
 
+# the order: the longest first, so that the pool does not end waiting
+# for one script alone -- those marked early, then the others by the
+# time their last run here took (tests/out/e2e), the longest first
 early= later=
 for t in "$@"; do
 	[ -f "$t" ] || { echo "run-e2e.sh: no test script $t" >&2; exit 2; }
+	if grep -q '^# e2e: early' "$t"; then
+		early="$early $t"
+	else
+		took=$(sed -n 's/^# took \([0-9]*\) s.*/\1/p' "$logs/$t.log" 2>/dev/null)
+		later="$later${took:-0} $t
+"
+	fi
 	rm -f "$logs/$t.log"
-	if grep -q '^# e2e: early' "$t"; then early="$early $t"; else later="$later $t"; fi
 done
+later=$(printf '%s' "$later" | sort -s -k1,1nr | cut -d' ' -f2)
 # the unit binaries: their server, their outputs (tests/run-unit.sh)
 if [ -n "$units" ]; then
 	. ../pg.sh

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perfbot bisect --resume: after kill -9, a torn state line, a
 # reversed verdict, a replayed log
+# e2e: early (one of the longest scripts: started first in the pool)
 . ./lib.sh
 . ./bisect-lib.sh
 

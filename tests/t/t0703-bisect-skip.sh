@@ -1,5 +1,6 @@
 #!/bin/sh
 # perfbot bisect --build: commits that do not build are skipped
+# e2e: early (one of the longest scripts: started first in the pool)
 . ./lib.sh
 . ./bisect-lib.sh
 

@@ -6,6 +6,7 @@
 # (exit 6).
 # Every benchmark here is repeatable: its drift and noise come from the
 # run counter, not from the machine.
+# e2e: early (one of the longest scripts: started first in the pool)
 . ./lib.sh
 . ./bisect-lib.sh
 

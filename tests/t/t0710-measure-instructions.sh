@@ -3,6 +3,7 @@
 # instructions under valgrind's cachegrind (<testcase>.instructions): the
 # same code gives the same count on a busy machine, so a bisect on it
 # finds a change of a few percent that the clock would drown.
+# e2e: early (one of the longest scripts: started first in the pool)
 . ./lib.sh
 
 test_have valgrind || { test_done; exit 0; }

@@ -2,6 +2,7 @@
 # perfbot index: the store built from result trees, refreshed, pruned;
 # kill -9 mid-index; run's hook; bad input (broken matrix, locked,
 # corrupt and newer databases)
+# e2e: early (one of the longest scripts: started first in the pool)
 . ./lib.sh
 
 GEN="python3 $(cd ../.. && pwd)/bench/gen-store.py"

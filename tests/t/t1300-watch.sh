@@ -3,6 +3,7 @@
 # regression: plan (stride, tags), runs, detect, bisect, reports (text and
 # HTML), the mail, "reported once", resume after kill -9, bad branches,
 # commits that do not build.
+# e2e: early (one of the longest scripts: started first in the pool)
 . ./lib.sh
 
 # make_repo DIR: 16 commits on main, VALUE 1000 until commit 8 then 850
