@@ -57,20 +57,23 @@ run_one='unset PG_URL PERFBOT_TEST_PG UNIT_DIR
 	rm -f "$0/$1.out" "$0/$1.times"'
 
 # the order: the longest first, so that the pool does not end waiting
-# for one script alone -- those marked early, then the others by the
-# time their last run here took (tests/out/e2e), the longest first
+# for one script alone -- those marked early, then the others; in each
+# group by the time their last run here took (tests/out/e2e), the
+# longest first, else by name
 early= later=
 for t in "$@"; do
 	[ -f "$t" ] || { echo "run-e2e.sh: no test script $t" >&2; exit 2; }
+	took=$(sed -n 's/^# took \([0-9]*\) s.*/\1/p' "$logs/$t.log" 2>/dev/null)
 	if grep -q '^# e2e: early' "$t"; then
-		early="$early $t"
+		early="$early${took:-0} $t
+"
 	else
-		took=$(sed -n 's/^# took \([0-9]*\) s.*/\1/p' "$logs/$t.log" 2>/dev/null)
 		later="$later${took:-0} $t
 "
 	fi
 	rm -f "$logs/$t.log"
 done
+early=$(printf '%s' "$early" | sort -s -k1,1nr | cut -d' ' -f2)
 later=$(printf '%s' "$later" | sort -s -k1,1nr | cut -d' ' -f2)
 # the unit binaries: their server, their outputs (tests/run-unit.sh)
 if [ -n "$units" ]; then

@@ -10,6 +10,7 @@
 # start, with 3 short runs per start).  The fs (ext4 on a loop image) and
 # perf-profile are used where this machine has them (root, mkfs.ext4,
 # loop devices; a perf that can record), and said when not.
+# e2e: early (long in wall time, light on CPU: started first in the pool)
 . ./lib.sh
 # cgroups of this script's own: no other perfbot reaps what it kills
 export PERFBOT_CGROUP_PARENT="perfbot-t1020-$$"

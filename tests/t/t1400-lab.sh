@@ -2,6 +2,7 @@
 # lab mode: lab init, the queue from the command line, workers running
 # jobs (checkout and build of a commit, failures, cancel, an expired
 # lease) against a throwaway PostgreSQL server (tests/pg.sh)
+# e2e: early (long in wall time, light on CPU: started first in the pool)
 . ./lib.sh
 . ./lab-lib.sh
 

@@ -3,6 +3,7 @@
 # the lab's queue to two boxes, which check each commit out and build it;
 # killed with -9 and resumed, the bisect waits for the jobs it had out
 # instead of queueing them again, and fetches each job once.
+# e2e: early (long in wall time, light on CPU: started first in the pool)
 . ./lib.sh
 . ./lab-lib.sh
 
