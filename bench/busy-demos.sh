@@ -4,7 +4,7 @@
 # demo-watch` (scripts/demo-watch.sh), N tries each, beside
 # `stress-ng --cpu 4` or on the machine as it is.
 #
-#   sh bench/busy-demos.sh [--tries N] [--load quiet|busy]
+#   sh bench/busy-demos.sh [--tries N] [--load quiet|busy] [--only demo|demo-watch]
 #
 # A try is right when the bisect names the demo's planted commit
 # ("workload: account work units in one shared total") as the first bad
@@ -17,15 +17,17 @@
 # Exit status: 0 when no try named a wrong commit, else 1.
 set -eu
 cd "$(dirname "$0")/.."
-TRIES=5 LOAD=busy
+TRIES=5 LOAD=busy DEMOS="demo demo-watch"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tries) TRIES=$2; shift 2 ;;
 	--load) LOAD=$2; shift 2 ;;
-	*) echo "usage: sh bench/busy-demos.sh [--tries N] [--load quiet|busy]" >&2; exit 2 ;;
+	--only) DEMOS=$2; shift 2 ;;
+	*) echo "usage: sh bench/busy-demos.sh [--tries N] [--load quiet|busy] [--only demo|demo-watch]" >&2; exit 2 ;;
 	esac
 done
 case $LOAD in quiet|busy) ;; *) echo "bench/busy-demos.sh: --load quiet or busy" >&2; exit 2 ;; esac
+case $DEMOS in demo|demo-watch|"demo demo-watch") ;; *) echo "bench/busy-demos.sh: --only demo or demo-watch" >&2; exit 2 ;; esac
 make -s -j2 perfbot >&2
 export PERFBOT="$PWD/perfbot"
 [ "$LOAD" = quiet ] || command -v stress-ng >/dev/null || {
@@ -43,7 +45,7 @@ planted="workload: account work units in one shared total"
 echo "bench/busy-demos.sh at $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
 	"$(date -u '+%Y-%m-%d %H:%M UTC'): $TRIES tries each, load $LOAD"
 wrong=0
-for demo in demo demo-watch; do
+for demo in $DEMOS; do
 	right=0 six=0 miss=0 secs=0
 	t=1
 	while [ "$t" -le "$TRIES" ]; do
