@@ -13,10 +13,11 @@
 # "# e2e: early (why)" (the QEMU guests, the longest bisects) starts
 # first; the others follow, the longest of their last run first.
 # With --unit, the cmocka binaries named (blank-separated, as `make
-# check` gives $(TESTS)) run in the same pool, before the scripts, as
-# tests/run-unit.sh runs them (the lab's in one lane, a PostgreSQL server
-# for them), and their summary comes before the scripts': the CPUs are
-# kept busy by both, with no phase of the unit tests alone.
+# check` gives $(TESTS)) run in the same pool, after the early scripts
+# and before the others, as tests/run-unit.sh runs them (the lab's in
+# one lane, a PostgreSQL server for them), and their lines come before
+# the scripts' (their failures at the end, with the scripts'): the CPUs
+# are kept busy by both, with no phase of the unit tests alone.
 # The whole output of each script is kept in tests/out/e2e/<script>.log,
 # with its exit status and its time; the results are printed in the
 # scripts' order whatever the order they finished in, each with its
