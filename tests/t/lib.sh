@@ -148,6 +148,9 @@ test_value_repo() {
 # awk's srand(n), whose first rand() mawk makes the same for neighbouring
 # seeds (runs came in equal pairs).  With $RUNLOG set it first appends the
 # checkout's commit there; with $BENCH_SLEEP set it sleeps that long.
+# With $QUIET_BENCH set there is no noise; with $DRIFT set the n-th run
+# is times (1000 + DRIFT * n) / 1000: a machine that gets DRIFT/10 %
+# faster with every run, as when other load falls away.
 test_noise_bench() {
 	{
 		echo "#!/bin/sh"
@@ -160,8 +163,9 @@ test_noise_bench() {
 		h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
 		h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
 		noise=$(((((h >> 16) ^ h) % 21) - 10))
+		[ -n "${QUIET_BENCH:-}" ] && noise=0
 		[ -n "${BENCH_SLEEP:-}" ] && sleep "$BENCH_SLEEP"
-		echo "$key: $((v + noise))"
+		echo "$key: $(((v + noise) * (1000 + ${DRIFT:-0} * n) / 1000))"
 		EOS
 	} >"$1" && chmod +x "$1"
 }

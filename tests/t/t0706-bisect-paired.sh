@@ -10,22 +10,8 @@
 . ./lib.sh
 . ./bisect-lib.sh
 
-# bench-drift.sh: VALUE with the +-1% noise of bench.sh, times
-# (1000 + DRIFT * n) / 1000 for the n-th run: a machine that gets
-# DRIFT/10 % faster with every run, as when other load falls away.
-cat >"$TRASH/bench-drift.sh" <<'EOS'
-#!/bin/sh
-n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
-v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
-[ -n "${RUNLOG:-}" ] && git -C "$PERFBOT_BUILD_DIR" rev-parse HEAD >>"$RUNLOG"
-h=$((n + 1))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-h=$(((((h >> 16) ^ h) * 73244475) & 4294967295))
-noise=$(((((h >> 16) ^ h) % 21) - 10))
-[ -n "${QUIET_BENCH:-}" ] && noise=0
-echo "score: $(((v + noise) * (1000 + ${DRIFT:-0} * n) / 1000))"
-EOS
-chmod +x "$TRASH/bench-drift.sh"
+# bench-drift.sh: lib.sh's noise bench, with $DRIFT and $QUIET_BENCH
+test_noise_bench "$TRASH/bench-drift.sh" score
 
 # turns RUNLOG GOOD BAD: every run of a commit other than the endpoints
 # has a run of good just before it and one of bad just after it
