@@ -32,11 +32,7 @@ static bool decision_runs(struct bisect *b, struct decision *d, const char *exce
 	end = d->used < c->s.nr ? d->used : c->s.nr;
 	*out = (struct sample_set){ c->s.v + d->from, end > d->from ? end - d->from : 0, 0 };
 	if (out->nr && d->mids.nr) {
-		struct sample_set g, bd;
-
-		bisect_endpoint_runs(b, false, &g);
-		bisect_endpoint_runs(b, true, &bd);
-		bisect_paired_runs(out, &d->mids, &g, &bd, &d->paired);
+		bisect_level_runs(b, out, &d->mids, &d->paired);
 		*out = (struct sample_set){ d->paired.v, d->paired.nr, 0 };
 	}
 	return out->nr > 0;
@@ -50,6 +46,16 @@ void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out)
 	*out = (struct sample_set){ c->s.v, c->s.nr, 0 };
 	if (b->p.paired && start > 0 && start < out->nr)
 		out->nr = start;
+}
+
+void bisect_level_runs(struct bisect *b, const struct sample_set *runs,
+		       const struct sample_set *mids, struct sample_set *out)
+{
+	struct sample_set g, bd;
+
+	bisect_endpoint_runs(b, false, &g);
+	bisect_endpoint_runs(b, true, &bd);
+	bisect_paired_runs(runs, mids, &g, &bd, out);
 }
 
 /* The pooled sides: endpoints plus every decided commit (see decide.h). */

@@ -140,6 +140,12 @@ double bisect_stat_mean(struct bisect *b, const char *sha, const char *stat);
  * are put on; their runs in the turns only correct the steps'. */
 void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out);
 
+/* runs of a commit measured in turns, mids their turns' levels, put on
+ * the endpoints' level of bisect_endpoint_runs into *out (owned by the
+ * caller): decide.h's bisect_paired_runs on this bisect's endpoints */
+void bisect_level_runs(struct bisect *b, const struct sample_set *runs,
+		       const struct sample_set *mids, struct sample_set *out);
+
 /* The pooled sides: the endpoints' runs plus every decided commit's
  * (decide.h), except's left out (NULL: none), appended to good and bad. */
 void bisect_pools(struct bisect *b, struct sample_set *good, struct sample_set *bad,

@@ -81,11 +81,7 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 			/* runs found in the result tree had no turn */
 			while (mids->nr < step.nr)
 				sample_set_add(mids, NAN);
-			struct sample_set g, bd;
-
-			bisect_endpoint_runs(b, false, &g);
-			bisect_endpoint_runs(b, true, &bd);
-			bisect_paired_runs(&step, mids, &g, &bd, &paired);
+			bisect_level_runs(b, &step, mids, &paired);
 			step = (struct sample_set){ paired.v, paired.nr, 0 };
 		}
 		struct bisect_trend trend, *tr = &trend;
