@@ -153,6 +153,7 @@ static void peek_release(struct bisect *b, struct bisect_opts *lo)
 	strbuf_release(&b->dir);
 	strbuf_release(&b->order);
 	strbuf_release(&b->skips);
+	bisect_turns_release(b);
 	bisect_opts_release(lo);
 }
 
@@ -443,6 +444,10 @@ static int measure_endpoints(struct bisect *b, bool resume, struct ending *e)
 		e->forget = !resume;
 		return -1;
 	}
+	/* resumed after the endpoints were judged: their level is in the
+	 * log, and the runs since are the turns' (check_endpoints) */
+	if (b->logged_good)
+		return 0;
 	for (;;) {
 		struct bisect_runs more;
 		struct commit_samples *g = bisect_samples_of(b, o->good, false), *bd = bisect_samples_of(b, o->bad, false);
@@ -483,7 +488,24 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 {
 	struct bisect_opts *o = b->o;
 	struct bisect_endpoints ep;
-	struct commit_samples *g = bisect_samples_of(b, o->good, false), *bd = bisect_samples_of(b, o->bad, false);
+	struct commit_samples *gc = bisect_samples_of(b, o->good, false), *bc = bisect_samples_of(b, o->bad, false);
+	/*
+	 * The endpoints' level is the runs they had when judged here; later
+	 * runs are the paired turns' and the recheck's.  A resumed bisection
+	 * takes the count from the log's "endpoints" line, so that it judges
+	 * every run as the bisection before the crash did.
+	 */
+	struct commit_samples g0 = *gc, b0 = *bc, *g = &g0, *bd = &b0;
+	if (b->logged_good) {
+		if (g0.s.nr < b->logged_good || b0.s.nr < b->logged_bad) {
+			error("%s: the log says the endpoints had %d and %d runs; the result "
+				       "tree has %d and %d: were runs removed?", o->state_path,
+				       b->logged_good, b->logged_bad, g0.s.nr, b0.s.nr);
+			return -1;
+		}
+		g0.s.nr = b->logged_good;
+		b0.s.nr = b->logged_bad;
+	}
 
 	endpoint_progress(b, g, bd, NULL);
 	if (!bisect_check_endpoints(&g->s, &bd->s, &b->p, &ep)) {
@@ -527,6 +549,8 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 	bisect_outlook_init(&b->outlook, &g->s, &bd->s, &b->p, bisect_count_commits(b));
 	b->start_good = g->s.nr;
 	b->start_bad = bd->s.nr;
+	if (!b->logged_good && bisect_record_endpoints(b) < 0)
+		return -1;
 	{
 		struct strbuf line = STRBUF_INIT;
 		strbuf_addstr(&line, "perfbot: ");
@@ -650,6 +674,7 @@ static void close_bisection(struct bisect *b, const struct ending *e)
 	bisect_kernel_release(&b->k);
 	strbuf_release(&b->why);
 	strbuf_release(&b->skips);
+	bisect_turns_release(b);
 	strbuf_release(&b->order);
 	free(b->range);
 	strbuf_release(&b->range_buf);

@@ -10,9 +10,18 @@
  * is made:
  *
  *   start --repo /r --good <sha> --bad <sha> --job /j.yaml --metric m ...
+ *   endpoints <good runs> <bad runs>
+ *   turn <sha> <run> <level>
  *   verdict <sha> good|bad|skip <runs used>
  *   confirm <sha> good|bad|skip <runs used>
  *   result <sha>
+ *
+ * "endpoints" is how many runs of each made their level when they were
+ * judged (the runs after are the paired turns' and the recheck's);
+ * "turn" the endpoints' level of the turn in which run <run> of <sha>
+ * (its index among the commit's complete runs) was made, one line per
+ * turn as it ends (decide.h's paired runs).  With them a resumed
+ * bisection judges every run as the one before the crash did.
  *
  * Runs themselves live in the ordinary result tree, under each commit's
  * full sha, where every finished run is renamed into place and united

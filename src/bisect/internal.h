@@ -31,11 +31,19 @@ struct decision {
 	double x;            /* position in the range; -1 outside it */
 	/* Paired runs (decide.h): the turns' endpoint levels of the runs
 	 * counted, [from, used), NaN for a run of no turn; empty when the
-	 * runs were not paired, and after --resume (the log keeps none) */
+	 * runs were not paired (rebuilt from the log's turns on --resume) */
 	struct sample_set mids;
 	struct sample_set paired;    /* the runs counted on the endpoints' level
 	                              * (bisect_paired_runs), as evidence.c last
 	                              * made them */
+};
+
+/* A paired run's turn (decide.h): run `run` of sha (its index among
+ * the commit's complete runs) had the endpoints' level mid. */
+struct bisect_turn {
+	char *sha;
+	int run;
+	double mid;
 };
 
 struct commit_samples {
@@ -60,6 +68,11 @@ struct bisect {
 	struct strbuf order;         /* "sha verdict\n" in the order measured, for the plot */
 	struct bisect_outlook outlook;       /* the endpoints' noise, at the start */
 	int start_good, start_bad;   /* the endpoints' runs at the start */
+	int logged_good, logged_bad; /* the same from the log's "endpoints"
+	                              * line (--resume), 0 when it has none */
+	struct bisect_turn *turns;   /* every paired run's, as logged */
+	int nr_turns;
+	size_t alloc_turns;
 	enum bisect_stop stop;       /* why the search gave up, if it did */
 	struct bisect_noise_check recheck;   /* the endpoints at the end */
 	bool rechecked;
@@ -200,9 +213,17 @@ void bisect_decision_release(struct decision *d);
 /* Read the log at path: the start line's options into o, the verdicts
  * into b.  0, or -1 after an error naming the file and line. */
 int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o);
-/* Append "kind sha verdict used" to the log. */
-int bisect_record(struct bisect *b, const char *kind, const char *sha, enum bisect_verdict v,
-		  int used);
+/* Append d as "kind sha verdict used" to the log. */
+int bisect_record(struct bisect *b, const char *kind, const struct decision *d);
+/* A paired run's turn: remembered (add), and logged as "turn sha run mid"
+ * (record); bisect_turn_of gives it back, NaN for a run of no turn. */
+void bisect_add_turn(struct bisect *b, const char *sha, int run, double mid);
+int bisect_record_turn(struct bisect *b, const char *sha, int run, double mid);
+double bisect_turn_of(const struct bisect *b, const char *sha, int run);
+void bisect_turns_release(struct bisect *b);
+/* Append "endpoints <good runs> <bad runs>": how many of the endpoints'
+ * runs their level is (start_good, start_bad), for --resume. */
+int bisect_record_endpoints(struct bisect *b);
 /* Remember a step for the plot and bisect.json: which samples of sha
  * (from, to) led to the verdict `what`; -1, -1 means all of them. */
 void bisect_note_order(struct bisect *b, const char *sha, const char *what, int from, int to);

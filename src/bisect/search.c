@@ -27,27 +27,35 @@
  * endpoint, in that order, so that the step runs halfway between its
  * endpoint runs and a steady drift cancels; each new run of sha gets its
  * turn's bisect_turn_mid in mids (NaN when an endpoint's run of the turn
- * is missing).  Returns bisect_measure_sides', with *step_failed set
- * when sha is what failed.
+ * is missing), logged as the turn ends so that --resume knows it too.
+ * Returns bisect_measure_sides', with *step_failed set when sha is what
+ * failed.
  */
 static int measure_turns(struct bisect *b, const char *sha, int n, struct sample_set *mids,
 			 bool *step_failed)
 {
-	const struct bisect_side sides[] = { { WT_GOOD, b->o->good, n }, { WT_STEP, sha, n },
-					     { WT_BAD, b->o->bad, n } };
-	int g0 = bisect_samples_of(b, b->o->good, false)->s.nr;
-	int b0 = bisect_samples_of(b, b->o->bad, false)->s.nr;
-	int s0 = bisect_samples_of(b, sha, false)->s.nr;
-	int failed = -1, r = bisect_measure_sides(b, sides, 3, &failed);
-	/* after the runs: bisect_samples_of may have moved them */
-	const struct sample_set *g = &bisect_samples_of(b, b->o->good, false)->s;
-	const struct sample_set *bd = &bisect_samples_of(b, b->o->bad, false)->s;
-	int ns = bisect_samples_of(b, sha, false)->s.nr;
+	const struct bisect_side sides[] = { { WT_GOOD, b->o->good, 1 }, { WT_STEP, sha, 1 },
+					     { WT_BAD, b->o->bad, 1 } };
+	int r = 0, failed = -1;
 
-	for (int k = 0; s0 + k < ns; k++)
-		sample_set_add(mids, g0 + k < g->nr && b0 + k < bd->nr ?
-			       bisect_turn_mid(g->v[g0 + k], bd->v[b0 + k]) : NAN);
-	*step_failed = r && failed == 1;
+	for (int k = 0; k < n && r == 0; k++) {
+		int g0 = bisect_samples_of(b, b->o->good, false)->s.nr;
+		int b0 = bisect_samples_of(b, b->o->bad, false)->s.nr;
+		int s0 = bisect_samples_of(b, sha, false)->s.nr;
+		r = bisect_measure_sides(b, sides, 3, &failed);
+		/* after the runs: bisect_samples_of may have moved them */
+		const struct sample_set *g = &bisect_samples_of(b, b->o->good, false)->s;
+		const struct sample_set *bd = &bisect_samples_of(b, b->o->bad, false)->s;
+		int ns = bisect_samples_of(b, sha, false)->s.nr;
+		for (int i = s0; i < ns; i++) {
+			double mid = g->nr > g0 && bd->nr > b0 ?
+				     bisect_turn_mid(g->v[g->nr - 1], bd->v[bd->nr - 1]) : NAN;
+			sample_set_add(mids, mid);
+			if (!isnan(mid) && bisect_record_turn(b, sha, i, mid) < 0)
+				r = -1;
+		}
+	}
+	*step_failed = r > 0 && failed == 1;
 	return r;
 }
 
@@ -78,9 +86,11 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		struct bisect_runs more;
 
 		if (p->paired) {
-			/* runs found in the result tree had no turn */
+			/* runs found in the result tree: their turn if this
+			 * bisection made them before a crash (the log's),
+			 * else none */
 			while (mids->nr < step.nr)
-				sample_set_add(mids, NAN);
+				sample_set_add(mids, bisect_turn_of(b, sha, from + mids->nr));
 			bisect_level_runs(b, &step, mids, &paired);
 			step = (struct sample_set){ paired.v, paired.nr, 0 };
 		}
@@ -412,7 +422,7 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		/* reversed: the next confirmation decides (decide.h) */
 		d->confirmed = d->v == old;
 		bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
-		if (bisect_record(b, "confirm", cand[i], d->v, used) < 0 ||
+		if (bisect_record(b, "confirm", d) < 0 ||
 		    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, cand[i], used) < 0)) {
 			rc = -1;
 			break;
@@ -505,7 +515,7 @@ int bisect_search(struct bisect *b)
 		sample_set_release(&d->mids);
 		d->mids = mids;
 		bisect_note_order(b, sha, bisect_verdict_name(d->v), 0, used);
-		if (bisect_record(b, "verdict", sha, d->v, used) < 0 ||
+		if (bisect_record(b, "verdict", d) < 0 ||
 		    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, sha, used) < 0))
 			goto out;
 		struct strbuf path = STRBUF_INIT;

@@ -402,8 +402,9 @@ int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o)
 			started = true;
 		} else {
 			char sha[128], what[16];
-			int n;
+			int n, end = 0, g, bd;
 			char kind[16];
+			double mid;
 			if (sscanf(l, "%15s %127s %15s %d", kind, sha, what, &n) == 4 &&
 			    (!strcmp(kind, "verdict") || !strcmp(kind, "confirm"))) {
 				struct decision *d = bisect_add_decision(b, sha);
@@ -417,27 +418,98 @@ int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o)
 				d->v = v;
 				d->used = n;
 				bisect_note_order(b, sha, what, d->from, n);
+			} else if (sscanf(l, "%15s %127s %d %lf%n", kind, sha, &n, &mid, &end) == 4 &&
+				   !strcmp(kind, "turn") && !l[end] && n >= 0) {
+				bisect_add_turn(b, sha, n, mid);
+			} else if (sscanf(l, "%15s %d %d%n", kind, &g, &bd, &end) == 3 &&
+				   !strcmp(kind, "endpoints") && !l[end] && g > 0 && bd > 0) {
+				b->logged_good = g;
+				b->logged_bad = bd;
 			} else if (sscanf(l, "%15s %127s", kind, sha) == 2 && !strcmp(kind, "result")) {
 				free(b->result);
 				b->result = xstrdup(sha);
 			} else {
-				ret = error("%s:%d: expected 'verdict', 'confirm' or 'result', got '%s'", path, lineno, l);
+				ret = error("%s:%d: expected 'verdict', 'confirm', 'turn', 'endpoints' or 'result', got '%s'", path, lineno, l);
 			}
 		}
 		l = nl + 1;
 	}
 	if (!ret && !started)
 		ret = error("%s: no 'start' line: not a bisect state", path);
+	/* each decision's runs on the level of their turns, as when made */
+	for (int i = 0; !ret && i < b->nr_d; i++) {
+		struct decision *d = &b->d[i];
+		bool any = false;
+		d->mids.nr = 0;
+		for (int k = d->from; k < d->used; k++) {
+			double m = bisect_turn_of(b, d->sha, k);
+			any |= !isnan(m);
+			sample_set_add(&d->mids, m);
+		}
+		if (!any)
+			d->mids.nr = 0;
+	}
 	strbuf_release(&text);
 	return ret;
 }
 
-int bisect_record(struct bisect *b, const char *kind, const char *sha, enum bisect_verdict v, int used)
+int bisect_record(struct bisect *b, const char *kind, const struct decision *d)
 {
 	struct strbuf line = STRBUF_INIT;
 	int r;
 
-	strbuf_addf(&line, "%s %s %s %d\n", kind, sha, bisect_verdict_name(v), used);
+	strbuf_addf(&line, "%s %s %s %d\n", kind, d->sha, bisect_verdict_name(d->v), d->used);
+	r = bisect_log_append(b->o->state_path, line.buf);
+	strbuf_release(&line);
+	return r;
+}
+
+void bisect_add_turn(struct bisect *b, const char *sha, int run, double mid)
+{
+	ALLOC_GROW(b->turns, (size_t)b->nr_turns + 1, b->alloc_turns);
+	b->turns[b->nr_turns].sha = xstrdup(sha);
+	b->turns[b->nr_turns].run = run;
+	b->turns[b->nr_turns++].mid = mid;
+}
+
+int bisect_record_turn(struct bisect *b, const char *sha, int run, double mid)
+{
+	struct strbuf line = STRBUF_INIT;
+	int r;
+
+	bisect_add_turn(b, sha, run, mid);
+	/* %.17g: read back as the same double */
+	strbuf_addf(&line, "turn %s %d %.17g\n", sha, run, mid);
+	r = bisect_log_append(b->o->state_path, line.buf);
+	strbuf_release(&line);
+	return r;
+}
+
+double bisect_turn_of(const struct bisect *b, const char *sha, int run)
+{
+	/* the latest: a run is measured once, but a hand-edited log may repeat */
+	for (int i = b->nr_turns - 1; i >= 0; i--)
+		if (b->turns[i].run == run && !strcmp(b->turns[i].sha, sha))
+			return b->turns[i].mid;
+	return NAN;
+}
+
+void bisect_turns_release(struct bisect *b)
+{
+	for (int i = 0; i < b->nr_turns; i++)
+		free(b->turns[i].sha);
+	free(b->turns);
+	b->turns = NULL;
+	b->nr_turns = 0;
+	b->alloc_turns = 0;
+}
+
+int bisect_record_endpoints(struct bisect *b)
+{
+	struct strbuf line = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&line, "endpoints %d %d\n", b->start_good, b->start_bad);
 	r = bisect_log_append(b->o->state_path, line.buf);
 	strbuf_release(&line);
 	return r;

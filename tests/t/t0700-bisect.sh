@@ -44,7 +44,11 @@ test_expect_success 'runs are stored under each commit and reused on a second bi
 	# (fresh to the verdict); the endpoints are not run again, since the
 	# bisect ran nothing whose noise they would check
 	test "$n2" = "$n1" &&
-	grep -v "^start " st >a && grep -v "^start " st2 >b && test_cmp a b &&
+	# the same verdicts; the second made no turns, and its endpoints
+	# are all the runs it found
+	grep "^verdict \|^confirm \|^result " st >a &&
+	grep "^verdict \|^confirm \|^result " st2 >b && test_cmp a b &&
+	grep -q "^endpoints 4 4$" st && grep -q "^endpoints 22 22$" st2 && ! grep -q "^turn " st2 &&
 	good=$(git -C repo rev-parse good) &&
 	# the endpoints: 8 runs before the search and one in each of the
 	# 14 turns of the steps (2 + 2 + 2 + 2, confirmations 3 + 3)
