@@ -66,7 +66,7 @@ for demo in $DEMOS; do
 			right=$((right + 1)) what=right
 		elif [ $rc = 6 ]; then
 			six=$((six + 1))
-			what="exit 6: $(grep -m1 "^no answer\|machine" "$d.out" | cut -c1-150)"
+			what="exit 6: $(grep -m1 "^no answer\|machine\|no first bad commit" "$d.out" | cut -c1-150)"
 		elif [ $rc = 0 ] && [ -n "$got" ]; then
 			wrong=$((wrong + 1)) miss=$((miss + 1)) what="WRONG: $got"
 		else

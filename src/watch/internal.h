@@ -43,6 +43,7 @@ struct watch {
 	bool tty;
 	bool lab;                    /* o->db is a lab's PostgreSQL */
 	int moved;                   /* pairs of the same tree that differ (exit 6) */
+	int untrusted;               /* bisects with no answer to trust (exit 6) */
 	/* the store of the history and of what was reported: o->db, or with
 	 * a lab (whose store a submitter's login may only read) the local
 	 * default one, which the runs fetched from the lab are indexed into */

@@ -401,6 +401,10 @@ static int handle_regression(struct watch *w, const struct series *s, const stru
 	if (r != 0) {
 		/* no commit to blame: the range is handled, with no report */
 		printf("bisect: no first bad commit (exit %d, see %s): not reported\n", r, state.buf);
+		/* no answer to trust (the machine, the noise): --once says so
+		 * in its exit status too, as for a moved machine */
+		if (r == EXIT_UNTRUSTED)
+			w->untrusted++;
 		ret = r == 1 ? -1 : record(w, job_id, metric, "", good, bad, "");
 		goto out;
 	}

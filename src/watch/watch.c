@@ -785,7 +785,9 @@ int watch_run(struct watch_opts *o)
 		if (o->once || !wait_next(&w, start))
 			break;
 	}
-	ret = w.moved ? WATCH_EXIT_MACHINE_MOVED : 0;
+	/* a robot that keeps going says it in each pass's output; --once,
+	 * which a script reads, in its status too */
+	ret = o->once && (w.moved || w.untrusted) ? WATCH_EXIT_MACHINE_MOVED : 0;
 out:
 	if (ret == WATCH_EXIT_INTERRUPTED)
 		fprintf(stderr, "perfbot: watch: interrupted; the next start continues from here\n");

@@ -88,7 +88,8 @@ struct watch_opts {
 #define WATCH_EXIT_INTERRUPTED EXIT_INTERRUPTED
 /* the machine moved: two tested commits with the same tree (the same
  * code; a notes-only or empty commit) differ beyond their noise, so the
- * pass's "no change" cannot be trusted (watch_level_moved) */
+ * pass's "no change" cannot be trusted (watch_level_moved); or a
+ * regression's bisect ended with no answer to trust (bisect's exit 6) */
 #define WATCH_EXIT_MACHINE_MOVED EXIT_UNTRUSTED
 
 /* The defaults of perfbot watch's options. */

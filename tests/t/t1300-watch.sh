@@ -382,4 +382,29 @@ test_expect_success 'the same tree at one level: no such line, exit 0' '
 	! grep -q "the machine moved" out
 '
 
+# The noise rises tenfold from the 41st run on: the pass and the bisect's
+# search are done by then, and the endpoints re-measured at the end show
+# it, so the bisect has no answer to trust (its exit 6).  --once says
+# so in its exit status, as for a moved machine, and reports nothing.
+cat >"$TRASH/bench-noisy.sh" <<'EOS'
+#!/bin/sh
+n=$(cat "$COUNTER" 2>/dev/null || echo 0); echo $((n + 1)) >"$COUNTER"
+v=$(cat "$PERFBOT_BUILD_DIR/VALUE")
+h=$(( ((n + 1) * 2654435761) % 4294967296 )); h=$(( (h >> 13) % 61 - 30 ))
+[ "$n" -ge 40 ] || h=$(( h / 30 ))
+echo "throughput: $(( v + v * h / 100 ))"
+EOS
+chmod +x "$TRASH/bench-noisy.sh"
+
+test_expect_success 'a bisect with no answer to trust: said, not reported, exit 6' '
+	setup &&
+	test_must_fail 6 perfbot watch --repo repo --branch main --job "$TRASH/job.yaml" --state-dir st \
+		--result-root res --db s.db --once --runs 2 --metric mytest.throughput \
+		-- "$TRASH/bench-noisy.sh" >out 2>err &&
+	grep -q "^bisect: no first bad commit (exit 6, see .*): not reported$" out &&
+	grep -q "^perfbot: warning: the machine.s noise moved during the bisect" err &&
+	! ls st/reports/*.txt 2>/dev/null &&
+	! grep -q "the machine moved" out
+'
+
 test_done
