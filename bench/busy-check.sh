@@ -8,8 +8,9 @@
 #
 # Per try: pass or FAIL, the wall time, the load average at its start,
 # and the unit and e2e counts from its log; a failing try's last lines.
-# The clone and its logs are in a temp dir, removed at the end unless a
-# try failed (then its path is printed).
+# The clone and its logs are in a temp dir (private, as a clone in a
+# root's 0700 home is), removed at the end unless a try failed (then its
+# path is printed).
 #
 # Exit status: 0 when every try passed, else 1.
 set -eu
@@ -33,12 +34,14 @@ if [ "$LOAD" = busy ]; then
 	stress-ng --cpu 4 --timeout 0 >/dev/null 2>&1 & stress=$!
 	sleep 2
 fi
+# every try tests this commit, whatever is committed meanwhile
+rev=$(git rev-parse HEAD)
 echo "bench/busy-check.sh at $(git rev-parse --short HEAD), $(date -u '+%Y-%m-%d %H:%M UTC'):" \
 	"$TRIES tries, load $LOAD"
 passed=0 t=1
 while [ "$t" -le "$TRIES" ]; do
 	d="$T/try-$t"
-	git clone -q . "$d"
+	git clone -q . "$d" && git -C "$d" checkout -q "$rev"
 	# the conformance data, where the developer's clone finds it
 	[ ! -d ../shared ] || ln -s "$(cd ../shared && pwd)" "$T/shared"
 	la=$(cut -d" " -f1 /proc/loadavg) s=$(date +%s) rc=0

@@ -110,12 +110,15 @@ test_expect_success 'install: nothing to do when the packages are there' '
 
 test_expect_success 'install as a user prints the command and exits 1' '
 	command -v setpriv >/dev/null || { echo "# skipped: no setpriv"; exit 0; }
-	# the scratch dir is private: the fake dpkg-query goes where nobody can read it
+	# the scratch dir is private, and so may be the clone (a root whose
+	# home is 0700): the fake dpkg-query, perfbot and the job go where
+	# nobody can read them
 	fk=$(mktemp -d /tmp/perfbot-fake.XXXXXX) &&
 	printf "#!/bin/sh\nexit 1\n" >"$fk/dpkg-query" &&
-	chmod 755 "$fk" "$fk/dpkg-query" &&
+	cp "$PERFBOT" "$fk/perfbot" && cp "$JOBS/short/hackbench.yaml" "$fk/job.yaml" &&
+	chmod 755 "$fk" "$fk/dpkg-query" "$fk/perfbot" && chmod 644 "$fk/job.yaml" &&
 	rc=0 && PATH=$fk:$PATH setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$PERFBOT" install "$JOBS/short/hackbench.yaml" >out 2>err || rc=$?
+		"$fk/perfbot" install "$fk/job.yaml" >out 2>err || rc=$?
 	rm -rf "$fk" &&
 	test $rc -eq 1 &&
 	grep -q "^run as root: apt-get install -y rt-tests$" out &&
