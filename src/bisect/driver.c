@@ -499,8 +499,8 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 	if (b->logged_good) {
 		if (g0.s.nr < b->logged_good || b0.s.nr < b->logged_bad) {
 			error("%s: the log says the endpoints had %d and %d runs; the result "
-				       "tree has %d and %d: were runs removed?", o->state_path,
-				       b->logged_good, b->logged_bad, g0.s.nr, b0.s.nr);
+			      "tree has %d and %d: were runs removed?", o->state_path,
+			      b->logged_good, b->logged_bad, g0.s.nr, b0.s.nr);
 			return -1;
 		}
 		g0.s.nr = b->logged_good;
