@@ -91,17 +91,17 @@ static void endpoint_side(const char *what, const char *sha, const struct sample
 /* The endpoint phase as it goes: what is measured, and what more is
  * wanted (more: NULL once they suffice).  Minutes pass here before the
  * first step; this says why. */
-static void endpoint_progress(struct bisect *b, const struct commit_samples *g,
-			      const struct commit_samples *bd, const struct bisect_runs *more)
+static void endpoint_progress(struct bisect *b, const struct sample_set *g,
+			      const struct sample_set *bd, const struct bisect_runs *more)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	if (b->o->no_progress)
 		return;
 	strbuf_addstr(&sb, "perfbot: endpoints: ");
-	endpoint_side("good", b->o->good, &g->s, &sb);
+	endpoint_side("good", b->o->good, g, &sb);
 	strbuf_addstr(&sb, "; ");
-	endpoint_side("bad", b->o->bad, &bd->s, &sb);
+	endpoint_side("bad", b->o->bad, bd, &sb);
 	if (more)
 		strbuf_addf(&sb, "; measuring %d more of good, %d of bad", more->good, more->bad);
 	strbuf_addch(&sb, '\n');
@@ -453,7 +453,7 @@ static int measure_endpoints(struct bisect *b, bool resume, struct ending *e)
 		struct commit_samples *g = bisect_samples_of(b, o->good, false), *bd = bisect_samples_of(b, o->bad, false);
 		if (!bisect_runs_wanted(NULL, &g->s, &bd->s, NULL, NULL, NULL, &b->p, &more))
 			return 0;
-		endpoint_progress(b, g, bd, &more);
+		endpoint_progress(b, &g->s, &bd->s, &more);
 		/* the first run alone, so that a wrong --metric costs one; then
 		 * in turns (bad first after it), so that load that comes and
 		 * goes lands on both */
@@ -488,37 +488,38 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 {
 	struct bisect_opts *o = b->o;
 	struct bisect_endpoints ep;
-	struct commit_samples *gc = bisect_samples_of(b, o->good, false), *bc = bisect_samples_of(b, o->bad, false);
+	const struct sample_set *gs = &bisect_samples_of(b, o->good, false)->s;
+	const struct sample_set *bs = &bisect_samples_of(b, o->bad, false)->s;
 	/*
 	 * The endpoints' level is the runs they had when judged here; later
 	 * runs are the paired turns' and the recheck's.  A resumed bisection
 	 * takes the count from the log's "endpoints" line, so that it judges
 	 * every run as the bisection before the crash did.
 	 */
-	struct commit_samples g0 = *gc, b0 = *bc, *g = &g0, *bd = &b0;
+	struct sample_set g = { gs->v, gs->nr, 0 }, bd = { bs->v, bs->nr, 0 };
 	if (b->logged_good) {
-		if (g0.s.nr < b->logged_good || b0.s.nr < b->logged_bad) {
+		if (g.nr < b->logged_good || bd.nr < b->logged_bad) {
 			error("%s: the log says the endpoints had %d and %d runs; the result "
 			      "tree has %d and %d: were runs removed?", o->state_path,
-			      b->logged_good, b->logged_bad, g0.s.nr, b0.s.nr);
+			      b->logged_good, b->logged_bad, g.nr, bd.nr);
 			return -1;
 		}
-		g0.s.nr = b->logged_good;
-		b0.s.nr = b->logged_bad;
+		g.nr = b->logged_good;
+		bd.nr = b->logged_bad;
 	}
 
-	endpoint_progress(b, g, bd, NULL);
-	if (!bisect_check_endpoints(&g->s, &bd->s, &b->p, &ep)) {
+	endpoint_progress(b, &g, &bd, NULL);
+	if (!bisect_check_endpoints(&g, &bd, &b->p, &ep)) {
 		/* "nothing" only when the noise could have shown the change */
-		double mdc = bisect_min_detectable(&g->s, &bd->s, b->p.alpha);
+		double mdc = bisect_min_detectable(&g, &bd, b->p.alpha);
 		double looked_for = b->p.min_shift > BISECT_CHANGE_LOOKED_FOR ? b->p.min_shift :
 				    BISECT_CHANGE_LOOKED_FOR;
 		if (!(mdc <= looked_for)) {
 			struct strbuf msg = STRBUF_INIT;
-			int runs = g->s.nr < bd->s.nr ? g->s.nr : bd->s.nr;
+			int runs = g.nr < bd.nr ? g.nr : bd.nr;
 			double other, steal;
 			endpoints_machine(b, &other, &steal);
-			bisect_say_hidden(o->metric, ep.rel_shift, ep.p, bisect_noise(&g->s, &bd->s),
+			bisect_say_hidden(o->metric, ep.rel_shift, ep.p, bisect_noise(&g, &bd),
 					  runs, mdc, looked_for, other, steal, &msg);
 			fputs(msg.buf, stdout);
 			strbuf_release(&msg);
@@ -541,14 +542,14 @@ static int check_endpoints(struct bisect *b, struct ending *e)
 	/* paired runs (decide.h), unless the noise is a deterministic
 	 * guest's, which the machine's load does not move */
 	struct sample_set none = SAMPLE_SET_INIT;
-	b->p.paired = !(bisect_noise(&g->s, &none) <= BISECT_NOISE_FLOOR &&
-			bisect_noise(&bd->s, &none) <= BISECT_NOISE_FLOOR);
+	b->p.paired = !(bisect_noise(&g, &none) <= BISECT_NOISE_FLOOR &&
+			bisect_noise(&bd, &none) <= BISECT_NOISE_FLOOR);
 	if (b->p.paired && o->max_total_runs <= 0)
 		b->p.max_total_runs = bisect_paired_budget(bisect_count_commits(b));
 	/* say at the start what this noise means for the runs to come */
-	bisect_outlook_init(&b->outlook, &g->s, &bd->s, &b->p, bisect_count_commits(b));
-	b->start_good = g->s.nr;
-	b->start_bad = bd->s.nr;
+	bisect_outlook_init(&b->outlook, &g, &bd, &b->p, bisect_count_commits(b));
+	b->start_good = g.nr;
+	b->start_bad = bd.nr;
 	if (!b->logged_good && bisect_record_endpoints(b) < 0)
 		return -1;
 	{

@@ -31,8 +31,8 @@ static bool decision_runs(struct bisect *b, struct decision *d, const char *exce
 	c = bisect_samples_of(b, d->sha, false);
 	end = d->used < c->s.nr ? d->used : c->s.nr;
 	*out = (struct sample_set){ c->s.v + d->from, end > d->from ? end - d->from : 0, 0 };
-	if (out->nr && d->mids.nr) {
-		bisect_level_runs(b, out, &d->mids, &d->paired);
+	if (out->nr && b->nr_turns) {
+		bisect_level_runs(b, d->sha, out, d->from, &d->paired);
 		*out = (struct sample_set){ d->paired.v, d->paired.nr, 0 };
 	}
 	return out->nr > 0;
@@ -48,14 +48,18 @@ void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out)
 		out->nr = start;
 }
 
-void bisect_level_runs(struct bisect *b, const struct sample_set *runs,
-		       const struct sample_set *mids, struct sample_set *out)
+void bisect_level_runs(struct bisect *b, const char *sha, const struct sample_set *runs, int from,
+		       struct sample_set *out)
 {
-	struct sample_set g, bd;
+	struct sample_set g, bd, mids = SAMPLE_SET_INIT;
 
+	/* NaN for a run of no turn (found in the result tree, or not paired) */
+	for (int i = 0; i < runs->nr; i++)
+		sample_set_add(&mids, bisect_turn_of(b, sha, from + i));
 	bisect_endpoint_runs(b, false, &g);
 	bisect_endpoint_runs(b, true, &bd);
-	bisect_paired_runs(runs, mids, &g, &bd, out);
+	bisect_paired_runs(runs, &mids, &g, &bd, out);
+	sample_set_release(&mids);
 }
 
 /* The pooled sides: endpoints plus every decided commit (see decide.h). */

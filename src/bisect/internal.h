@@ -29,10 +29,6 @@ struct decision {
 	bool confirmed;
 	bool placed;         /* x is looked up (bisect_decision_position) */
 	double x;            /* position in the range; -1 outside it */
-	/* Paired runs (decide.h): the turns' endpoint levels of the runs
-	 * counted, [from, used), NaN for a run of no turn; empty when the
-	 * runs were not paired (rebuilt from the log's turns on --resume) */
-	struct sample_set mids;
 	struct sample_set paired;    /* the runs counted on the endpoints' level
 	                              * (bisect_paired_runs), as evidence.c last
 	                              * made them */
@@ -153,11 +149,12 @@ double bisect_stat_mean(struct bisect *b, const char *sha, const char *stat);
  * are put on; their runs in the turns only correct the steps'. */
 void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out);
 
-/* runs of a commit measured in turns, mids their turns' levels, put on
- * the endpoints' level of bisect_endpoint_runs into *out (owned by the
- * caller): decide.h's bisect_paired_runs on this bisect's endpoints */
-void bisect_level_runs(struct bisect *b, const struct sample_set *runs,
-		       const struct sample_set *mids, struct sample_set *out);
+/* runs of sha from its run `from` on, put on the endpoints' level of
+ * bisect_endpoint_runs into *out (owned by the caller): decide.h's
+ * bisect_paired_runs on this bisect's endpoints, each run's mid its
+ * turn's (bisect_turn_of), none for a run of no turn */
+void bisect_level_runs(struct bisect *b, const char *sha, const struct sample_set *runs, int from,
+		       struct sample_set *out);
 
 /* The pooled sides: the endpoints' runs plus every decided commit's
  * (decide.h), except's left out (NULL: none), appended to good and bad. */

@@ -26,13 +26,12 @@
  * Paired runs (decide.h): n turns of the good endpoint, sha and the bad
  * endpoint, in that order, so that the step runs halfway between its
  * endpoint runs and a steady drift cancels; each new run of sha gets its
- * turn's bisect_turn_mid in mids (NaN when an endpoint's run of the turn
- * is missing), logged as the turn ends so that --resume knows it too.
- * Returns bisect_measure_sides', with *step_failed set when sha is what
- * failed.
+ * turn's bisect_turn_mid, kept in b->turns and logged as the turn ends
+ * (none when an endpoint's run of the turn is missing), so that the
+ * verdicts and --resume take it the same way.  Returns
+ * bisect_measure_sides', with *step_failed set when sha is what failed.
  */
-static int measure_turns(struct bisect *b, const char *sha, int n, struct sample_set *mids,
-			 bool *step_failed)
+static int measure_turns(struct bisect *b, const char *sha, int n, bool *step_failed)
 {
 	const struct bisect_side sides[] = { { WT_GOOD, b->o->good, 1 }, { WT_STEP, sha, 1 },
 					     { WT_BAD, b->o->bad, 1 } };
@@ -47,13 +46,12 @@ static int measure_turns(struct bisect *b, const char *sha, int n, struct sample
 		const struct sample_set *g = &bisect_samples_of(b, b->o->good, false)->s;
 		const struct sample_set *bd = &bisect_samples_of(b, b->o->bad, false)->s;
 		int ns = bisect_samples_of(b, sha, false)->s.nr;
-		for (int i = s0; i < ns; i++) {
-			double mid = g->nr > g0 && bd->nr > b0 ?
-				     bisect_turn_mid(g->v[g->nr - 1], bd->v[bd->nr - 1]) : NAN;
-			sample_set_add(mids, mid);
-			if (!isnan(mid) && bisect_record_turn(b, sha, i, mid) < 0)
+		if (g->nr == g0 || bd->nr == b0)
+			continue;
+		for (int i = s0; i < ns; i++)
+			if (bisect_record_turn(b, sha, i, bisect_turn_mid(g->v[g->nr - 1],
+									  bd->v[bd->nr - 1])) < 0)
 				r = -1;
-		}
 	}
 	*step_failed = r > 0 && failed == 1;
 	return r;
@@ -64,14 +62,13 @@ static int measure_turns(struct bisect *b, const char *sha, int n, struct sample
  * old is the verdict a confirmation re-measures (bisect_confirm_verdict),
  * BISECT_UNKNOWN in the search.  Under p->paired the fresh runs come in
  * turns with the endpoints' (measure_turns) and the verdict takes them
- * on the endpoints' level (bisect_paired_runs); mids (empty at the call)
- * gets the turns' levels of the runs counted, NaN for those found in the
- * result tree, for the decision's runs to be taken the same way later.
+ * on the endpoints' level (bisect_level_runs), as the pools take the
+ * decision's runs later.
  * Returns the verdict (UNKNOWN = skip) with *used the runs counted, -1,
  * or DECIDE_GAVE_UP when the budget or convergence ends the search.
  */
 static int decide(struct bisect *b, const char *sha, const struct bisect_params *p, int from,
-		  enum bisect_verdict old, int *used, struct sample_set *mids)
+		  enum bisect_verdict old, int *used)
 {
 	/* room for bisect_positions(): the decisions do not change while sha is measured */
 	struct bisect_point *pt = xcalloc((size_t)b->nr_d + 2, sizeof(*pt));
@@ -89,9 +86,7 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 			/* runs found in the result tree: their turn if this
 			 * bisection made them before a crash (the log's),
 			 * else none */
-			while (mids->nr < step.nr)
-				sample_set_add(mids, bisect_turn_of(b, sha, from + mids->nr));
-			bisect_level_runs(b, &step, mids, &paired);
+			bisect_level_runs(b, sha, &step, from, &paired);
 			step = (struct sample_set){ paired.v, paired.nr, 0 };
 		}
 		struct bisect_trend trend, *tr = &trend;
@@ -131,8 +126,6 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		sample_set_release(&bad);
 		if (!want) {
 			*used = from + step.nr;
-			if (mids->nr > step.nr)
-				mids->nr = step.nr;
 			ret = v;
 			break;
 		}
@@ -143,7 +136,7 @@ static int decide(struct bisect *b, const char *sha, const struct bisect_params 
 		bool step_failed;
 		int r;
 		if (p->paired) {
-			r = measure_turns(b, sha, more.step, mids, &step_failed);
+			r = measure_turns(b, sha, more.step, &step_failed);
 		} else {
 			/* in turns: load that comes and goes lands on all three */
 			const struct bisect_side sides[] = { { WT_STEP, sha, more.step },
@@ -396,7 +389,6 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		struct decision *d = bisect_find_decision(b, cand[i]);
 		int used, from = d->used, v;
 		enum bisect_verdict old = d->v;
-		struct sample_set mids = SAMPLE_SET_INIT;
 
 		if (d->confirmed)
 			continue;
@@ -404,12 +396,11 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		d->v = BISECT_UNKNOWN;   /* out of its pool while re-measured */
 		strbuf_reset(&b->why);
 		b->confirming = true;
-		v = decide(b, cand[i], &cp, from, old, &used, &mids);
+		v = decide(b, cand[i], &cp, from, old, &used);
 		b->confirming = false;
 		if (v < 0) {
 			d->v = old;
 			d->from = 0;
-			sample_set_release(&mids);
 			if (v == DECIDE_GAVE_UP)
 				*ret = BISECT_EXIT_UNTRUSTED;
 			rc = -1;
@@ -417,8 +408,6 @@ static int confirm_final_pair(struct bisect *b, const char *listed, int *ret)
 		}
 		d->v = (enum bisect_verdict)v;
 		d->used = used;
-		sample_set_release(&d->mids);
-		d->mids = mids;
 		/* reversed: the next confirmation decides (decide.h) */
 		d->confirmed = d->v == old;
 		bisect_note_order(b, cand[i], bisect_verdict_name(d->v), from, used);
@@ -500,10 +489,8 @@ int bisect_search(struct bisect *b)
 		/* GIT_NEXT: measure the commit git checked out */
 		strbuf_reset(&b->why);
 		int used;
-		struct sample_set mids = SAMPLE_SET_INIT;
-		int v = decide(b, sha, &b->p, 0, BISECT_UNKNOWN, &used, &mids);
+		int v = decide(b, sha, &b->p, 0, BISECT_UNKNOWN, &used);
 		if (v < 0) {
-			sample_set_release(&mids);
 			if (v == DECIDE_GAVE_UP)
 				ret = BISECT_EXIT_UNTRUSTED;
 			goto out;
@@ -512,8 +499,6 @@ int bisect_search(struct bisect *b)
 		d->v = (enum bisect_verdict)v;
 		d->used = used;
 		d->from = 0;
-		sample_set_release(&d->mids);
-		d->mids = mids;
 		bisect_note_order(b, sha, bisect_verdict_name(d->v), 0, used);
 		if (bisect_record(b, "verdict", d) < 0 ||
 		    (d->v == BISECT_UNKNOWN && bisect_note_skip(b, sha, used) < 0))

@@ -57,7 +57,6 @@ struct decision *bisect_add_decision(struct bisect *b, const char *sha)
 void bisect_decision_release(struct decision *d)
 {
 	free(d->sha);
-	sample_set_release(&d->mids);
 	sample_set_release(&d->paired);
 }
 
@@ -436,19 +435,6 @@ int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o)
 	}
 	if (!ret && !started)
 		ret = error("%s: no 'start' line: not a bisect state", path);
-	/* each decision's runs on the level of their turns, as when made */
-	for (int i = 0; !ret && i < b->nr_d; i++) {
-		struct decision *d = &b->d[i];
-		bool any = false;
-		d->mids.nr = 0;
-		for (int k = d->from; k < d->used; k++) {
-			double m = bisect_turn_of(b, d->sha, k);
-			any |= !isnan(m);
-			sample_set_add(&d->mids, m);
-		}
-		if (!any)
-			d->mids.nr = 0;
-	}
 	strbuf_release(&text);
 	return ret;
 }
