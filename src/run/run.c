@@ -192,8 +192,8 @@ static void say_once(const struct run_opts *opts, const char *fmt, ...);
  */
 static int isolate(struct run_ctx *rc, struct run_cgroup *cg)
 {
-	static int seq;         /* each run of this perfbot its own name */
 	struct strbuf why = STRBUF_INIT;
+	struct timespec now;
 	char leaf[64];
 	int r;
 
@@ -202,7 +202,15 @@ static int isolate(struct run_ctx *rc, struct run_cgroup *cg)
 		strbuf_addstr(&rc->isolation, "none: --no-cgroup");
 		return 0;
 	}
-	snprintf(leaf, sizeof(leaf), "%ld-%d", (long)getpid(), ++seq);
+	/*
+	 * pid-<monotonic ns>: each run of this perfbot its own name (a
+	 * leaf a dying run could not remove is not reused) without a
+	 * counter kept outside the run; the pid is what a later start
+	 * reads to clean a dead perfbot's leaves (cgroup_leaf_pid).
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	snprintf(leaf, sizeof(leaf), "%ld-%lld", (long)getpid(),
+		 (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
 	r = run_cgroup_create(cg, getenv("PERFBOT_CGROUP_MOUNTINFO"), leaf, rc->desc->cpuset, &why);
 	if (r == 0) {
 		strbuf_addf(&rc->isolation, "cgroup %s (%s)", cg->name, cg->settings.buf);

@@ -31,7 +31,7 @@ cgroups_usable() {
 pids_of() {
 	want="$*"
 	for p in $(ls /proc | grep "^[0-9][0-9]*$"); do
-		c=$(tr "\0" " " <"/proc/$p/cmdline" 2>/dev/null) || continue
+		c=$(tr "\0" " " 2>/dev/null <"/proc/$p/cmdline") || continue
 		[ "$c" = "$want " ] && echo "$p"
 	done
 	return 0
@@ -53,16 +53,21 @@ test_expect_success 'setsid child dies with the run; the cgroup dirs go' '
 	cgroups_usable || exit 0 &&
 	tag=$(test_tag) && secs=$((1000 + $$ % 1000)) &&
 	job "setsid sleep $secs & sleep 0.2; echo score: 1" &&
-	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -v -r res -c a -M vmstat j.yaml >out 2>err & } &&
+	{ env PERFBOT_TEST_TAG=$tag "$PERFBOT" run -v -n 2 -r res -c a -M vmstat j.yaml >out 2>err & } &&
 	pid=$! && wait $pid &&
 	test -z "$(pids_of sleep $secs)" &&
 	test_no_leftovers $tag &&
 	test -z "$(cgroup_dirs $pid)" &&
-	grep -q "isolated in cgroup $P/$pid-1 " err &&
+	leaf=$(sed -n "s|.*isolated in cgroup $P/\($pid-[0-9][0-9]*\) .*|\1|p" err | head -n 1) &&
+	test -n "$leaf" &&
 	grep -q "killed 1 process the benchmark left in its cgroup" err &&
 	rr=$(ls -d res/mytest/*/*/*/*/*/a) &&
-	grep -q "^isolation: cgroup $P/$pid-1 (" "$rr/0/last_state" &&
-	grep -q "^isolation: cgroup $P/$pid-1 (" "$rr/0/machine" &&
+	grep -q "^isolation: cgroup $P/$leaf (" "$rr/0/last_state" &&
+	grep -q "^isolation: cgroup $P/$leaf (" "$rr/0/machine" &&
+	# each run its own cgroup, named after this perfbot
+	test $(grep -c "isolated in cgroup $P/$pid-[0-9]* " err) = 2 &&
+	grep "^isolation: cgroup $P/$pid-[0-9]* (" "$rr/1/machine" >leaf1 &&
+	! grep -q "^isolation: cgroup $P/$leaf (" leaf1 &&
 	grep -q "^other_cpu_percent: [0-9.]*$" "$rr/0/machine" &&
 	grep -q "^loadavg_start: [0-9.]*$" "$rr/0/machine" &&
 	grep -q "\"machine.other_cpu_percent\": [0-9.]*,$" "$rr/0/stats.json" &&
