@@ -157,6 +157,9 @@ while [ $t -le "$TRIES" ]; do
 			m=$(grep -m1 "^the machine: " "$r.out" | cut -c14-90)
 			[ -z "$m" ] || why="$why; $m"
 			[ -n "$why" ] || why=$(grep -m1 "^the machine.s noise moved\|^no answer" "$r.out" | cut -c1-160)
+			# the endpoints re-measured at the end: a warning on stderr
+			[ -n "$why" ] || why=$(grep -m1 "warning: the machine.s noise moved" "$r.err" |
+				sed "s/^perfbot: warning: //" | cut -c1-160)
 			[ -n "$why" ] || why=$(grep -v "^$" "$r.out" | tail -n 1 | cut -c1-160)
 		elif [ $rc = 4 ]; then what=nothing
 		else what=other
