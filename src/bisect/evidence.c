@@ -54,8 +54,7 @@ void bisect_level_runs(struct bisect *b, const char *sha, const struct sample_se
 	struct sample_set g, bd, mids = SAMPLE_SET_INIT;
 
 	/* NaN for a run of no turn (found in the result tree, or not paired) */
-	for (int i = 0; i < runs->nr; i++)
-		sample_set_add(&mids, bisect_turn_of(b, sha, from + i));
+	bisect_turn_mids(b, sha, from, runs->nr, &mids);
 	bisect_endpoint_runs(b, false, &g);
 	bisect_endpoint_runs(b, true, &bd);
 	bisect_paired_runs(runs, &mids, &g, &bd, out);

@@ -152,7 +152,7 @@ void bisect_endpoint_runs(struct bisect *b, bool bad, struct sample_set *out);
 /* runs of sha from its run `from` on, put on the endpoints' level of
  * bisect_endpoint_runs into *out (owned by the caller): decide.h's
  * bisect_paired_runs on this bisect's endpoints, each run's mid its
- * turn's (bisect_turn_of), none for a run of no turn */
+ * turn's (bisect_turn_mids), none for a run of no turn */
 void bisect_level_runs(struct bisect *b, const char *sha, const struct sample_set *runs, int from,
 		       struct sample_set *out);
 
@@ -213,10 +213,12 @@ int bisect_load_log(struct bisect *b, const char *path, struct bisect_opts *o);
 /* Append d as "kind sha verdict used" to the log. */
 int bisect_record(struct bisect *b, const char *kind, const struct decision *d);
 /* A paired run's turn: remembered (add), and logged as "turn sha run mid"
- * (record); bisect_turn_of gives it back, NaN for a run of no turn. */
+ * (record); bisect_turn_mids gives runs [from, from + n) of sha theirs,
+ * into mids (emptied first), NaN for a run of no turn. */
 void bisect_add_turn(struct bisect *b, const char *sha, int run, double mid);
 int bisect_record_turn(struct bisect *b, const char *sha, int run, double mid);
-double bisect_turn_of(const struct bisect *b, const char *sha, int run);
+void bisect_turn_mids(const struct bisect *b, const char *sha, int from, int n,
+		      struct sample_set *mids);
 void bisect_turns_release(struct bisect *b);
 /* Append "endpoints <good runs> <bad runs>": how many of the endpoints'
  * runs their level is (start_good, start_bad), for --resume. */

@@ -471,13 +471,19 @@ int bisect_record_turn(struct bisect *b, const char *sha, int run, double mid)
 	return r;
 }
 
-double bisect_turn_of(const struct bisect *b, const char *sha, int run)
+void bisect_turn_mids(const struct bisect *b, const char *sha, int from, int n,
+		      struct sample_set *mids)
 {
-	/* the latest: a run is measured once, but a hand-edited log may repeat */
-	for (int i = b->nr_turns - 1; i >= 0; i--)
-		if (b->turns[i].run == run && !strcmp(b->turns[i].sha, sha))
-			return b->turns[i].mid;
-	return NAN;
+	mids->nr = 0;
+	for (int i = 0; i < n; i++)
+		sample_set_add(mids, NAN);
+	/* one pass, in log order: a run is measured once, but a hand-edited
+	 * log may repeat it, and then the latest counts */
+	for (int i = 0; i < b->nr_turns; i++) {
+		const struct bisect_turn *t = &b->turns[i];
+		if (t->run >= from && t->run - from < n && !strcmp(t->sha, sha))
+			mids->v[t->run - from] = t->mid;
+	}
 }
 
 void bisect_turns_release(struct bisect *b)
